@@ -1,0 +1,44 @@
+"""The rules of every game, pure: no Discord, database, scheduler, asyncio or clock.
+
+``GAMES`` maps a game's name to where it lives; ``get(name)`` imports it on first use, so
+importing this package has no side effects.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from .engine import Game, GameError
+
+GAMES: dict[str, str] = {
+    "ritual": "games.ritual:GAME",
+    "cauldron": "games.cauldron:GAME",
+    "castle": "games.castle:GAME",
+}
+
+
+class UnknownGame(GameError):
+    code = "unknown_game"
+
+
+def available() -> list[str]:
+    """Names of the games whose package is present."""
+    names = []
+    for name, where in GAMES.items():
+        try:
+            import_module(where.split(":")[0])
+        except ModuleNotFoundError:
+            continue
+        names.append(name)
+    return names
+
+
+def get(name: str) -> Game:
+    where = GAMES.get(name.lower().strip())
+    if where is None:
+        raise UnknownGame(f"There is no game called {name!r}. Games: {', '.join(GAMES)}.")
+    module, attr = where.split(":")
+    try:
+        return getattr(import_module(module), attr)
+    except ModuleNotFoundError:
+        raise UnknownGame(f"The game {name!r} is not installed yet.") from None

@@ -1,0 +1,73 @@
+"""Command line for the engines.
+
+    python -m games actions GAME                 the action vocabulary as JSON Schema
+    python -m games replay SCRIPT.json           one JSON line per event / rejected action, then the result
+    python -m games simulate GAME --players N --games K --seed S [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time  # only to report how long a simulation took; no rule reads it
+
+from pydantic import ValidationError
+
+from . import GameError, get
+from .engine.run import Replay, replay, simulate
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m games", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_actions = sub.add_parser("actions", help="print a game's actions as JSON Schema")
+    p_actions.add_argument("game")
+    p_replay = sub.add_parser("replay", help="replay a script")
+    p_replay.add_argument("script", help="path to the script, or - for standard input")
+    p_sim = sub.add_parser("simulate", help="random seeded playthroughs to the end")
+    p_sim.add_argument("game")
+    p_sim.add_argument("--players", type=int, required=True)
+    p_sim.add_argument("--games", type=int, default=100)
+    p_sim.add_argument("--seed", type=int, default=1)
+    p_sim.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+
+    try:
+        if args.command == "actions":
+            print(json.dumps(get(args.game).action_adapter.json_schema(), indent=2))
+            return 0
+        if args.command == "replay":
+            text = sys.stdin.read() if args.script == "-" else open(args.script).read()
+            try:
+                script = Replay.model_validate_json(text)
+            except ValidationError as exc:
+                print(f"error: the script is not valid: {exc.errors()[0]['msg']}", file=sys.stderr)
+                return 2
+            for line in replay(get(script.game), script):
+                print(json.dumps(line, ensure_ascii=False))
+            return 0
+        started = time.perf_counter()
+        report = simulate(get(args.game), args.players, args.games, args.seed)
+        report.seconds = round(time.perf_counter() - started, 3)
+    except GameError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(report.model_dump_json(exclude={"failures"}))
+    else:
+        print(f"{report.game}: {report.finished}/{report.games} games finished with "
+              f"{report.players} players in {report.seconds}s; winners {report.winners}; "
+              f"median rounds {report.median_rounds}; {report.actions} actions")
+    for failure in report.failures[:20]:
+        print(f"FAIL {failure}", file=sys.stderr)
+    ok = report.finished == report.games and not report.failures
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,31 @@
+"""The pure engine every game stands on: protocol, events and audiences, errors, randomness."""
+
+from .errors import DataError, GameError, IllegalAction, SetupError
+from .events import PUBLIC, STORYTELLER, Audience, Event, private, public, to_player, to_team
+from .protocol import (
+    COMMON_ACTIONS,
+    Action,
+    BaseState,
+    Choice,
+    EndGame,
+    Game,
+    Outcome,
+    PhaseTimeout,
+    Player,
+    PlayerResult,
+    Prompt,
+    PromptField,
+    RemovePlayer,
+    Result,
+    View,
+)
+from .rng import Rng, ScriptedRng, rng_for
+from .run import Replay, SimulationReport, leaks, replay, simulate, step
+
+__all__ = [
+    "COMMON_ACTIONS", "PUBLIC", "STORYTELLER", "Action", "Audience", "BaseState", "Choice",
+    "DataError", "EndGame", "Event", "Game", "GameError", "IllegalAction", "Outcome",
+    "PhaseTimeout", "Player", "PlayerResult", "Prompt", "PromptField", "RemovePlayer", "Replay",
+    "Result", "Rng", "ScriptedRng", "SetupError", "SimulationReport", "View", "leaks", "private",
+    "public", "replay", "rng_for", "simulate", "step", "to_player", "to_team",
+]

@@ -1,0 +1,60 @@
+"""Events: what happened, and who may learn it.
+
+Every event names its audience. Only ``bot/`` turns an audience into a channel message, a DM,
+a thread or an ephemeral reply; the rules never know how a message travels.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+AudienceKind = Literal["public", "player", "team", "storyteller"]
+
+
+class Audience(BaseModel):
+    kind: AudienceKind
+    #: player id for ``player``, team name for ``team``; empty for ``public`` and ``storyteller``.
+    id: str = ""
+
+    model_config = {"frozen": True}
+
+    def __str__(self) -> str:
+        return self.kind if not self.id else f"{self.kind}:{self.id}"
+
+
+PUBLIC = Audience(kind="public")
+STORYTELLER = Audience(kind="storyteller")
+
+
+def to_player(player_id: str) -> Audience:
+    return Audience(kind="player", id=player_id)
+
+
+def to_team(team: str) -> Audience:
+    return Audience(kind="team", id=team)
+
+
+class Event(BaseModel):
+    """One thing that happened. ``text`` is the narration shown to the audience (Markdown)."""
+
+    type: str
+    audience: Audience = PUBLIC
+    text: str = ""
+    title: str = ""
+    data: dict[str, Any] = Field(default_factory=dict)
+    #: seconds the table should pause after showing this event (theatre); 0 for none.
+    pause: float = 0.0
+    #: a phase-opening event: the bot attaches the phase's buttons to it.
+    opens_phase: bool = False
+    #: a picture to draw with it, named for the game's renderer (e.g. "tableau").
+    image: str = ""
+
+
+def public(type: str, text: str, **kw: Any) -> Event:
+    return Event(type=type, audience=PUBLIC, text=text, **kw)
+
+
+def private(player_id: str, type: str, text: str, **kw: Any) -> Event:
+    return Event(type=type, audience=to_player(player_id), text=text, **kw)

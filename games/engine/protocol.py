@@ -1,0 +1,289 @@
+"""The protocol every game implements (open_spiel's Game/State split, boardgame.io's pure moves).
+
+    setup(players, options, rng, forced) -> Outcome   # the first state, role cards, the first phase
+    apply(state, action, rng)            -> Outcome   # validates; raises IllegalAction, changes nothing
+    view(state, viewer)                  -> View      # what one player (or the table) may see
+    result(state)                        -> Result    # phase, winners, every role (at the end)
+
+A game subclasses ``Game`` and writes ``_setup`` and ``_apply``; the base class parses actions,
+rejects stale and out-of-game actions, works on a copy (so an error changes nothing) and counts
+steps (so randomness is replayable, see ``rng.rng_for``).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from functools import cached_property
+from typing import Annotated, Any, ClassVar, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from .errors import IllegalAction, SetupError
+from .events import Event
+from .rng import Rng
+
+
+class Player(BaseModel):
+    id: str
+    name: str
+
+
+class Action(BaseModel):
+    """Base of every action. ``player`` is who acts; system actions leave it empty.
+
+    ``phase_seq``, when given, pins the action to the phase it was made in: a click on a button
+    from a closed phase is refused instead of landing in the next one.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+    player: str = ""
+    phase_seq: int | None = None
+
+
+class PhaseTimeout(Action):
+    """The deadline of phase ``phase_seq`` passed (or a moderator skipped it)."""
+
+    type: Literal["phase_timeout"] = "phase_timeout"
+    phase_seq: int  # type: ignore[assignment]
+
+
+class RemovePlayer(Action):
+    """A moderator removes an absent player, as the game's rules allow."""
+
+    type: Literal["remove_player"] = "remove_player"
+    target: str
+
+
+class EndGame(Action):
+    """A moderator ends the game now: no winner, full reveal."""
+
+    type: Literal["end_game"] = "end_game"
+    reason: str = ""
+
+
+COMMON_ACTIONS: tuple[type[Action], ...] = (PhaseTimeout, RemovePlayer, EndGame)
+
+
+class BaseState(BaseModel):
+    """Fields every game's state has. Games subclass it."""
+
+    players: list[Player]
+    phase: str
+    phase_seq: int = 0
+    round: int = 0
+    step: int = 0
+    finished: bool = False
+    #: label of how it ended: a team name, "draw", or "ended" by a moderator.
+    outcome: str = ""
+    winners: list[str] = Field(default_factory=list)
+
+    def player(self, player_id: str) -> Player:
+        for p in self.players:
+            if p.id == player_id:
+                return p
+        raise IllegalAction("You are not a player in this game.", code="not_a_player")
+
+    def name(self, player_id: str) -> str:
+        for p in self.players:
+            if p.id == player_id:
+                return p.name
+        return player_id
+
+    def next_phase(self, phase: str) -> None:
+        self.phase = phase
+        self.phase_seq += 1
+
+
+class Outcome(BaseModel):
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+    state: Any
+    events: list[Event] = Field(default_factory=list)
+    #: the sentence to show the acting player ("Your vote is in."), ephemeral.
+    reply: str = ""
+
+
+class Choice(BaseModel):
+    value: str
+    label: str
+    description: str = ""
+    emoji: str = ""
+
+
+class PromptField(BaseModel):
+    """One select menu of a prompt; its value fills ``name`` in the action."""
+
+    name: str
+    placeholder: str
+    choices: list[Choice]
+    min_values: int = 1
+    max_values: int = 1
+
+
+class Prompt(BaseModel):
+    """A secret choice open to one player now. The bot draws it as selects (or a button)."""
+
+    action: str  # the action type it makes
+    title: str
+    text: str = ""
+    fields: list[PromptField] = Field(default_factory=list)
+    #: label of the button when the prompt has no fields, or a submit button for several fields.
+    submit_label: str = ""
+    #: the ``/vote`` command routes to this prompt (its field is ``target``).
+    vote: bool = False
+    #: fixed extra values of the action (e.g. which pending choice it answers).
+    extra: dict[str, Any] = Field(default_factory=dict)
+
+
+class View(BaseModel):
+    """What one viewer may know right now: a text for "My hand" and data for tests and tools."""
+
+    text: str
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+class PlayerResult(BaseModel):
+    id: str
+    name: str
+    role: str
+    team: str
+    alive: bool
+    score: int | None = None
+
+
+class Result(BaseModel):
+    finished: bool
+    phase: str
+    round: int
+    outcome: str
+    winners: list[str]
+    players: list[PlayerResult]
+
+
+class Game(ABC):
+    """A game: its data, rules and narration. Instances are stateless; state is a pydantic model."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    Options: ClassVar[type[BaseModel]]
+    Setup: ClassVar[type[BaseModel]]  # forced parts of setup, for tests and bug reports
+    State: ClassVar[type[BaseState]]
+    actions: ClassVar[tuple[type[Action], ...]]
+
+    # ----- actions -----
+    @cached_property
+    def action_adapter(self) -> TypeAdapter:
+        members = (*self.actions, *COMMON_ACTIONS)
+        union = Annotated[Union[members], Field(discriminator="type")]  # noqa: UP007
+        return TypeAdapter(union)
+
+    def parse_action(self, data: dict[str, Any] | Action) -> Action:
+        if isinstance(data, Action):
+            return data
+        try:
+            return self.action_adapter.validate_python(data)
+        except ValidationError as exc:
+            raise IllegalAction(_readable(exc), code="malformed_action") from None
+
+    def parse_options(self, data: dict[str, Any] | None) -> BaseModel:
+        try:
+            return self.Options.model_validate(data or {})
+        except ValidationError as exc:
+            raise SetupError(_readable(exc), code="bad_option") from None
+
+    def load_state(self, data: dict[str, Any] | str) -> BaseState:
+        if isinstance(data, str):
+            return self.State.model_validate_json(data)
+        return self.State.model_validate(data)
+
+    # ----- the protocol -----
+    def setup(
+        self,
+        players: Sequence[Player],
+        options: dict[str, Any] | BaseModel | None,
+        rng: Rng,
+        forced: dict[str, Any] | None = None,
+    ) -> Outcome:
+        if len({p.id for p in players}) != len(players):
+            raise SetupError("Each player can sit at the table only once.", code="duplicate_player")
+        if not self.min_players <= len(players) <= self.max_players:
+            raise SetupError(
+                f"{self.title} needs {self.min_players} to {self.max_players} players "
+                f"(there are {len(players)}).",
+                code="player_count",
+            )
+        opts = options if isinstance(options, BaseModel) else self.parse_options(options)
+        try:
+            setup = self.Setup.model_validate(forced or {})
+        except ValidationError as exc:
+            raise SetupError(_readable(exc), code="bad_setup") from None
+        return self._setup(list(players), opts, rng, setup)
+
+    def apply(self, state: BaseState, action: dict[str, Any] | Action, rng: Rng) -> Outcome:
+        act = self.parse_action(action)
+        if state.finished:
+            raise IllegalAction("This game is over.", code="game_over")
+        if act.phase_seq is not None and act.phase_seq != state.phase_seq:
+            raise IllegalAction(
+                "Too late: that phase has closed, and nothing was counted.", code="stale_phase"
+            )
+        if act.player and not isinstance(act, PhaseTimeout):
+            state.player(act.player)  # raises not_a_player
+        work = state.model_copy(deep=True)
+        outcome = self._apply(work, act, rng)
+        outcome.state.step = state.step + 1
+        return outcome
+
+    @abstractmethod
+    def _setup(self, players: list[Player], options: Any, rng: Rng, forced: Any) -> Outcome: ...
+
+    @abstractmethod
+    def _apply(self, state: Any, action: Action, rng: Rng) -> Outcome: ...
+
+    @abstractmethod
+    def view(self, state: Any, viewer: str | None) -> View:
+        """``viewer`` is a player id, ``None`` for the public table, "storyteller" for the ST."""
+
+    @abstractmethod
+    def result(self, state: Any) -> Result: ...
+
+    @abstractmethod
+    def phase_seconds(self, state: Any) -> float | None:
+        """How long the current phase lasts before ``PhaseTimeout``; None for no timer."""
+
+    @abstractmethod
+    def prompts(self, state: Any, player_id: str) -> list[Prompt]:
+        """The secret choices open to this player now (empty when they have none)."""
+
+    @abstractmethod
+    def legal_actions(self, state: Any) -> list[Action]:
+        """Every legal player action now (used by random simulation); timeouts not included."""
+
+    @abstractmethod
+    def check_invariants(self, state: Any, events: list[Event]) -> list[str]:
+        """Broken invariants after a step (empty when all hold), secrets in public events included."""
+
+    def team_members(self, state: Any, team: str) -> list[str]:
+        """Player ids a ``team`` audience reaches."""
+        return []
+
+    def render(self, state: Any, image: str) -> bytes | None:
+        """PNG bytes of a picture named by an event's ``image`` (e.g. the Castle's tableau)."""
+        return None
+
+    def rounds(self, state: Any) -> int:
+        return state.round
+
+    def rules_summary(self) -> str:
+        return self.title
+
+
+def _readable(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors()[:3]:
+        where = ".".join(str(x) for x in err.get("loc", ()) if not isinstance(x, int))
+        msg = err.get("msg", "is not valid")
+        parts.append(f"{where}: {msg}" if where else msg)
+    return "That was not understood: " + "; ".join(parts) + "."
