@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 import time  # only to report how long a simulation took; no rule reads it
+from pathlib import Path
 
 from pydantic import ValidationError
 
@@ -39,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps(get(args.game).action_adapter.json_schema(), indent=2))
             return 0
         if args.command == "replay":
-            text = sys.stdin.read() if args.script == "-" else open(args.script).read()
+            text = sys.stdin.read() if args.script == "-" else Path(args.script).read_text()
             try:
                 script = Replay.model_validate_json(text)
             except ValidationError as exc:

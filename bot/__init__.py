@@ -1,0 +1,1 @@
+"""The Discord side: a thin adapter around the pure rules in ``games/``."""

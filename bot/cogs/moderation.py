@@ -1,0 +1,84 @@
+"""Moderator commands for every game: host, storyteller role, or Manage Server."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from ..play import actor_of, guarded, reply
+from ..render import relative_time
+
+if TYPE_CHECKING:
+    from ..client import StorytellerBot
+
+
+class Moderation(commands.Cog):
+    mod = app_commands.Group(name="mod", description="Moderate the game in this channel", guild_only=True)
+
+    def __init__(self, bot: StorytellerBot) -> None:
+        self.bot = bot
+
+    async def _game_id(self, interaction: discord.Interaction) -> int:
+        return (await self.bot.service.game_in_channel(interaction.channel_id)).id
+
+    async def _announce(self, interaction: discord.Interaction, text: str) -> None:
+        await reply(interaction, text, ephemeral=False)
+
+    @mod.command(name="pause", description="Freeze the game's timer")
+    async def pause(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            await self.bot.service.pause(await self._game_id(interaction), actor_of(interaction))
+            await self._announce(interaction, "⏸️ The game is paused. Choices wait until it resumes.")
+        await guarded(interaction, None, work)
+
+    @mod.command(name="resume", description="Unfreeze the game's timer")
+    async def resume(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            deadline = await self.bot.service.resume(await self._game_id(interaction), actor_of(interaction))
+            when = f" The phase closes {relative_time(deadline)}." if deadline else ""
+            await self._announce(interaction, f"▶️ The game resumes.{when}")
+        await guarded(interaction, None, work)
+
+    @mod.command(name="extend", description="Give the current phase more time")
+    @app_commands.describe(seconds="How many seconds to add")
+    async def extend(self, interaction: discord.Interaction, seconds: app_commands.Range[int, 1, 604800]) -> None:
+        async def work() -> None:
+            deadline = await self.bot.service.extend(await self._game_id(interaction), actor_of(interaction),
+                                                     seconds)
+            await self._announce(interaction, f"⏳ The phase now closes {relative_time(deadline)}.")
+        await guarded(interaction, None, work)
+
+    @mod.command(name="shorten", description="Take time off the current phase")
+    @app_commands.describe(seconds="How many seconds to take off")
+    async def shorten(self, interaction: discord.Interaction, seconds: app_commands.Range[int, 1, 604800]) -> None:
+        async def work() -> None:
+            deadline = await self.bot.service.extend(await self._game_id(interaction), actor_of(interaction),
+                                                     -seconds)
+            await self._announce(interaction, f"⏳ The phase now closes {relative_time(deadline)}.")
+            await self.bot.service.fire_due()
+        await guarded(interaction, None, work)
+
+    @mod.command(name="skip", description="Close the current phase now, as if its timer ran out")
+    async def skip(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            await self.bot.service.skip(await self._game_id(interaction), actor_of(interaction))
+            await self._announce(interaction, "⏭️ The phase was closed by a moderator.")
+        await guarded(interaction, None, work)
+
+    @mod.command(name="remove", description="Remove an absent player, as the game's rules allow")
+    async def remove(self, interaction: discord.Interaction, player: discord.Member) -> None:
+        async def work() -> None:
+            outcome = await self.bot.service.remove(await self._game_id(interaction), actor_of(interaction),
+                                                    player.id)
+            await reply(interaction, outcome.reply or f"{player.display_name} was removed.")
+        await guarded(interaction, None, work)
+
+    @mod.command(name="end", description="End the game now: no winner, everything revealed")
+    async def end(self, interaction: discord.Interaction, reason: str | None = None) -> None:
+        async def work() -> None:
+            await self.bot.service.end(await self._game_id(interaction), actor_of(interaction), reason or "")
+            await reply(interaction, "The game was ended.")
+        await guarded(interaction, None, work)

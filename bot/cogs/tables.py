@@ -1,0 +1,143 @@
+"""Slash commands of the lobby and the table: /game ..., /vote, /storyteller."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import games
+
+from ..play import actor_of, guarded, reply
+from ..service import options_help
+from ..views import lobby_view
+
+if TYPE_CHECKING:
+    from ..client import StorytellerBot
+
+
+def game_choices() -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=games.get(name).title, value=name) for name in games.available()]
+
+
+class Tables(commands.Cog):
+    game = app_commands.Group(name="game", description="Set up, join and play games", guild_only=True)
+
+    def __init__(self, bot: StorytellerBot) -> None:
+        self.bot = bot
+
+    @property
+    def service(self):
+        return self.bot.service
+
+    @game.command(name="new", description="Open a game in this channel and gather players")
+    @app_commands.describe(kind="Which game", options="Game options as key=value, e.g. choosing_seconds=60",
+                           min_players="Fewest players to start", max_players="Most players allowed")
+    @app_commands.choices(kind=game_choices())
+    async def new(self, interaction: discord.Interaction, kind: str, options: str | None = None,
+                  min_players: app_commands.Range[int, 1, 30] | None = None,
+                  max_players: app_commands.Range[int, 1, 30] | None = None) -> None:
+        async def work() -> None:
+            row = await self.service.new_game(
+                kind=kind, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+                host=actor_of(interaction), options_text=options, min_players=min_players,
+                max_players=max_players)
+            await reply(interaction, embed=await self.bot.play.lobby_embed(row.id),
+                        view=lobby_view(row.id), ephemeral=False)
+        await guarded(interaction, None, work)
+
+    async def _in_channel(self, interaction: discord.Interaction):
+        return await self.service.game_in_channel(interaction.channel_id)
+
+    @game.command(name="join", description="Join the game gathering in this channel")
+    async def join(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            row = await self._in_channel(interaction)
+            await self.service.join(row.id, actor_of(interaction))
+            await reply(interaction, embed=await self.bot.play.lobby_embed(row.id), ephemeral=False)
+        await guarded(interaction, None, work)
+
+    @game.command(name="leave", description="Leave the game gathering in this channel")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            row = await self._in_channel(interaction)
+            await self.service.leave(row.id, actor_of(interaction))
+            await reply(interaction, embed=await self.bot.play.lobby_embed(row.id), ephemeral=False)
+        await guarded(interaction, None, work)
+
+    @game.command(name="start", description="Start the game (host)")
+    async def start(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            row = await self._in_channel(interaction)
+            await self.service.start(row.id, actor_of(interaction))
+            await reply(interaction, "The game has begun. Check your private messages (or press **My hand**).",
+                        ephemeral=False)
+        await guarded(interaction, None, work)
+
+    @game.command(name="cancel", description="Cancel the game in this channel (host or Manage Server)")
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            row = await self._in_channel(interaction)
+            await self.service.cancel(row.id, actor_of(interaction))
+            await reply(interaction, f"Game #{row.id} was cancelled by {interaction.user.display_name}.",
+                        ephemeral=False)
+        await guarded(interaction, None, work)
+
+    @game.command(name="status", description="Where the game in this channel stands")
+    async def status(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            row = await self._in_channel(interaction)
+            await reply(interaction, await self.bot.play.status_text(row))
+        await guarded(interaction, None, work)
+
+    @game.command(name="list", description="The active games of this server")
+    async def list_games(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            rows = await self.bot.store.active_games(interaction.guild_id)
+            if not rows:
+                await reply(interaction, "No games are running here. Start one with `/game new`.")
+                return
+            lines = [f"• #{r.id} **{games.get(r.kind).title}** in <#{r.channel_id}>: {r.status}"
+                     + (" (paused)" if r.paused else "") for r in rows]
+            await reply(interaction, "\n".join(lines))
+        await guarded(interaction, None, work)
+
+    @game.command(name="rules", description="A summary of a game's rules and its options")
+    @app_commands.choices(kind=game_choices())
+    async def rules(self, interaction: discord.Interaction, kind: str) -> None:
+        async def work() -> None:
+            game = games.get(kind)
+            embed = discord.Embed(title=game.title, description=game.rules_summary()[:4000],
+                                  colour=discord.Colour.dark_purple())
+            embed.add_field(name="Options (/game new options:key=value)",
+                            value=options_help(game)[:1024] or "none")
+            await reply(interaction, embed=embed)
+        await guarded(interaction, None, work)
+
+    @game.command(name="hand", description="Your secret information and choices, privately")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            row = await self._in_channel(interaction)
+            await self.bot.play.show_private(interaction, row.id, with_view=True)
+        await guarded(interaction, None, work)
+
+    @app_commands.command(name="vote", description="Vote in whatever vote this channel's game has open")
+    @app_commands.describe(target="Who you vote for")
+    @app_commands.guild_only()
+    async def vote(self, interaction: discord.Interaction, target: discord.Member) -> None:
+        await guarded(interaction, None, lambda: self.bot.play.vote(interaction, target.id))
+
+    @app_commands.command(name="storyteller-role", description="Set the role whose members moderate games here")
+    @app_commands.describe(role="The storyteller role (leave empty to clear it)")
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.guild_only()
+    async def storyteller_role(self, interaction: discord.Interaction, role: discord.Role | None = None) -> None:
+        async def work() -> None:
+            if not actor_of(interaction).manage_guild:
+                await reply(interaction, "Only a member with Manage Server can set the storyteller role.")
+                return
+            await self.bot.store.set_storyteller_role(interaction.guild_id, role.id if role else None)
+            await reply(interaction, f"Storyteller role: {role.mention if role else 'none'}.")
+        await guarded(interaction, None, work)

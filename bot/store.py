@@ -1,0 +1,264 @@
+"""SQLite storage: games, lobby, the action log and the outbox (aiosqlite, WAL).
+
+One player action is one transaction: the new state, its action-log row and every message it
+causes are committed together, so nothing a player was told was accepted is lost to a crash.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
+ACTIVE = ("lobby", "running")
+
+
+class ChannelBusy(Exception):
+    """A game is already open in this channel."""
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    kind: str
+    guild_id: int
+    channel_id: int
+    host_id: int
+    status: str
+    seed: int
+    options: dict[str, Any]
+    min_players: int
+    max_players: int
+    state: str | None
+    phase_seq: int
+    deadline: float | None
+    paused_remaining: float | None
+
+    @property
+    def paused(self) -> bool:
+        return self.paused_remaining is not None
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    id: int
+    game_id: int
+    target: str
+    recipient_id: int | None
+    phase_seq: int
+    payload: dict[str, Any]
+    image: bytes | None
+
+
+@dataclass(frozen=True)
+class NewMessage:
+    target: str  # 'channel' or 'dm'
+    recipient_id: int | None
+    payload: str
+    image: bytes | None = None
+
+
+_GAME_COLUMNS = (
+    "id, kind, guild_id, channel_id, host_id, status, seed, options, min_players, max_players, "
+    "state, phase_seq, deadline, paused_remaining"
+)
+
+
+def _game(row: sqlite3.Row | tuple) -> GameRow:
+    (gid, kind, guild, channel, host, status, seed, options, mn, mx, state, seq, deadline,
+     paused) = tuple(row)
+    return GameRow(gid, kind, guild, channel, host, status, seed, json.loads(options), mn, mx,
+                   state, seq, deadline, paused)
+
+
+def migration_files(folder: Path = MIGRATIONS) -> list[tuple[int, Path]]:
+    found = []
+    for path in sorted(folder.glob("*.sql")):
+        match = re.match(r"(\d+)_", path.name)
+        if match:
+            found.append((int(match.group(1)), path))
+    numbers = [n for n, _ in found]
+    if numbers != list(range(1, len(numbers) + 1)):
+        raise RuntimeError(f"migrations must be numbered 1..N without gaps, found {numbers}")
+    return found
+
+
+class Store:
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self.db = db
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Store:
+        path = Path(path)
+        if str(path) != ":memory:":
+            path.parent.mkdir(parents=True, exist_ok=True)
+        db = await aiosqlite.connect(path, isolation_level=None)
+        await db.execute("PRAGMA journal_mode=WAL")
+        await db.execute("PRAGMA synchronous=NORMAL")
+        await db.execute("PRAGMA foreign_keys=ON")
+        await db.execute("PRAGMA busy_timeout=5000")
+        store = cls(db)
+        await store.migrate()
+        return store
+
+    async def close(self) -> None:
+        await self.db.close()
+
+    async def migrate(self) -> int:
+        """Apply each pending migration in its own transaction; return the schema version."""
+        version = await self.version()
+        for number, path in migration_files():
+            if number <= version:
+                continue
+            script = f"BEGIN;\n{path.read_text()}\nPRAGMA user_version = {number};\nCOMMIT;"
+            try:
+                await self.db.executescript(script)
+            except Exception:
+                if self.db.in_transaction:
+                    await self.db.execute("ROLLBACK")
+                raise
+            version = number
+        return version
+
+    async def version(self) -> int:
+        async with self.db.execute("PRAGMA user_version") as cur:
+            return (await cur.fetchone())[0]
+
+    async def _transaction(self):
+        await self.db.execute("BEGIN IMMEDIATE")
+
+    # ----- games -----
+    async def create_game(self, *, kind: str, guild_id: int, channel_id: int, host_id: int,
+                          seed: int, options: dict[str, Any], min_players: int, max_players: int,
+                          now: float) -> int:
+        try:
+            cur = await self.db.execute(
+                "INSERT INTO games (kind, guild_id, channel_id, host_id, status, seed, options, "
+                "min_players, max_players, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
+                (kind, guild_id, channel_id, host_id, seed, json.dumps(options), min_players,
+                 max_players, now, now),
+            )
+        except sqlite3.IntegrityError:
+            raise ChannelBusy() from None
+        return cur.lastrowid
+
+    async def game(self, game_id: int) -> GameRow | None:
+        async with self.db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)) as cur:
+            row = await cur.fetchone()
+        return _game(row) if row else None
+
+    async def active_game_in_channel(self, channel_id: int) -> GameRow | None:
+        async with self.db.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND status IN ('lobby', 'running')",
+            (channel_id,),
+        ) as cur:
+            row = await cur.fetchone()
+        return _game(row) if row else None
+
+    async def active_games(self, guild_id: int | None = None) -> list[GameRow]:
+        sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'running')"
+        args: tuple = ()
+        if guild_id is not None:
+            sql += " AND guild_id = ?"
+            args = (guild_id,)
+        async with self.db.execute(sql + " ORDER BY id", args) as cur:
+            return [_game(r) for r in await cur.fetchall()]
+
+    async def set_status(self, game_id: int, status: str, now: float) -> None:
+        await self.db.execute(
+            "UPDATE games SET status = ?, deadline = NULL, paused_remaining = NULL, updated_at = ? "
+            "WHERE id = ?", (status, now, game_id))
+
+    async def set_timer(self, game_id: int, deadline: float | None, paused_remaining: float | None,
+                        now: float) -> None:
+        await self.db.execute(
+            "UPDATE games SET deadline = ?, paused_remaining = ?, updated_at = ? WHERE id = ?",
+            (deadline, paused_remaining, now, game_id))
+
+    # ----- lobby -----
+    async def add_player(self, game_id: int, user_id: int, name: str, now: float) -> bool:
+        cur = await self.db.execute(
+            "INSERT OR IGNORE INTO lobby_players (game_id, user_id, name, joined_at) VALUES (?, ?, ?, ?)",
+            (game_id, user_id, name, now))
+        return cur.rowcount == 1
+
+    async def remove_player(self, game_id: int, user_id: int) -> bool:
+        cur = await self.db.execute(
+            "DELETE FROM lobby_players WHERE game_id = ? AND user_id = ?", (game_id, user_id))
+        return cur.rowcount == 1
+
+    async def lobby_players(self, game_id: int) -> list[tuple[int, str]]:
+        async with self.db.execute(
+            "SELECT user_id, name FROM lobby_players WHERE game_id = ? ORDER BY joined_at, user_id",
+            (game_id,),
+        ) as cur:
+            return [(r[0], r[1]) for r in await cur.fetchall()]
+
+    # ----- the durable step -----
+    async def commit_step(self, game_id: int, *, state: str, phase_seq: int, step: int,
+                          deadline: float | None, paused_remaining: float | None, status: str,
+                          actor_id: int | None, action: str | None, messages: list[NewMessage],
+                          now: float) -> None:
+        """State, action-log row and outgoing messages, in one transaction."""
+        await self._transaction()
+        try:
+            await self.db.execute(
+                "UPDATE games SET state = ?, phase_seq = ?, deadline = ?, paused_remaining = ?, "
+                "status = ?, updated_at = ? WHERE id = ?",
+                (state, phase_seq, deadline, paused_remaining, status, now, game_id))
+            if action is not None:
+                await self.db.execute(
+                    "INSERT INTO actions (game_id, step, actor_id, action, created_at) VALUES (?, ?, ?, ?, ?)",
+                    (game_id, step, actor_id, action, now))
+            if messages:
+                await self.db.executemany(
+                    "INSERT INTO outbox (game_id, target, recipient_id, phase_seq, payload, image, created_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [(game_id, m.target, m.recipient_id, phase_seq, m.payload, m.image, now)
+                     for m in messages])
+            await self.db.execute("COMMIT")
+        except BaseException:
+            await self.db.execute("ROLLBACK")
+            raise
+
+    async def actions(self, game_id: int) -> list[dict[str, Any]]:
+        async with self.db.execute(
+            "SELECT action FROM actions WHERE game_id = ? ORDER BY step", (game_id,)) as cur:
+            return [json.loads(r[0]) for r in await cur.fetchall()]
+
+    # ----- outbox -----
+    async def pending_messages(self, game_id: int) -> list[OutboxRow]:
+        async with self.db.execute(
+            "SELECT id, game_id, target, recipient_id, phase_seq, payload, image FROM outbox "
+            "WHERE game_id = ? AND delivered_at IS NULL ORDER BY id", (game_id,)) as cur:
+            rows = await cur.fetchall()
+        return [OutboxRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6]) for r in rows]
+
+    async def games_with_pending_messages(self) -> list[int]:
+        async with self.db.execute(
+            "SELECT DISTINCT game_id FROM outbox WHERE delivered_at IS NULL ORDER BY game_id") as cur:
+            return [r[0] for r in await cur.fetchall()]
+
+    async def mark_delivered(self, message_id: int, now: float, failure: str | None = None) -> None:
+        await self.db.execute(
+            "UPDATE outbox SET delivered_at = ?, failure = ? WHERE id = ?", (now, failure, message_id))
+
+    # ----- guild settings -----
+    async def storyteller_role(self, guild_id: int) -> int | None:
+        async with self.db.execute(
+            "SELECT storyteller_role_id FROM guild_settings WHERE guild_id = ?", (guild_id,)) as cur:
+            row = await cur.fetchone()
+        return row[0] if row else None
+
+    async def set_storyteller_role(self, guild_id: int, role_id: int | None) -> None:
+        await self.db.execute(
+            "INSERT INTO guild_settings (guild_id, storyteller_role_id) VALUES (?, ?) "
+            "ON CONFLICT (guild_id) DO UPDATE SET storyteller_role_id = excluded.storyteller_role_id",
+            (guild_id, role_id))

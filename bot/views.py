@@ -1,0 +1,131 @@
+"""Persistent components. Each ``custom_id`` carries the game id (and the phase for choices), so a
+button keeps working after a restart, and a choice from a closed phase is refused, not miscounted.
+
+    g:<game>:<choose|hand|join|leave|start>      table buttons
+    g:<game>:s:<phase_seq>:<action>:<field>        a select of a secret choice
+    g:<game>:b:<phase_seq>:<action>                a button of a secret choice (or its submit)
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import discord
+
+from games.engine import Prompt
+
+if TYPE_CHECKING:
+    from .client import StorytellerBot
+
+TABLE_BUTTONS = {
+    "choose": ("Make my choice", discord.ButtonStyle.primary, "🗳️"),
+    "hand": ("My hand", discord.ButtonStyle.secondary, "🂠"),
+    "join": ("Join", discord.ButtonStyle.success, None),
+    "leave": ("Leave", discord.ButtonStyle.secondary, None),
+    "start": ("Start", discord.ButtonStyle.primary, None),
+}
+MAX_ROWS = 5
+MAX_OPTIONS = 25
+
+
+def _play(interaction: discord.Interaction):
+    bot: StorytellerBot = interaction.client  # type: ignore[assignment]
+    return bot.play
+
+
+class TableButton(discord.ui.DynamicItem[discord.ui.Button],
+                  template=r"g:(?P<gid>\d+):(?P<what>choose|hand|join|leave|start)"):
+    def __init__(self, game_id: int, what: str) -> None:
+        label, style, emoji = TABLE_BUTTONS[what]
+        super().__init__(discord.ui.Button(label=label, style=style, emoji=emoji,
+                                           custom_id=f"g:{game_id}:{what}"))
+        self.game_id = game_id
+        self.what = what
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        return cls(int(match["gid"]), match["what"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _play(interaction).on_table_button(interaction, self.game_id, self.what)
+
+
+class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select],
+                   template=r"g:(?P<gid>\d+):s:(?P<seq>\d+):(?P<action>[a-z_]+):(?P<field>[a-z_]+)"):
+    def __init__(self, game_id: int, seq: int, action: str, field: str,
+                 select: discord.ui.Select | None = None) -> None:
+        select = select or discord.ui.Select(options=[discord.SelectOption(label="…", value="_")])
+        select.custom_id = f"g:{game_id}:s:{seq}:{action}:{field}"
+        super().__init__(select)
+        self.game_id, self.seq, self.action, self.field = game_id, seq, action, field
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        return cls(int(match["gid"]), int(match["seq"]), match["action"], match["field"], item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = list(interaction.data.get("values", []))  # type: ignore[union-attr]
+        await _play(interaction).on_choice(interaction, self.game_id, self.seq, self.action,
+                                           self.field, values)
+
+
+class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button],
+                   template=r"g:(?P<gid>\d+):b:(?P<seq>\d+):(?P<action>[a-z_]+)"):
+    def __init__(self, game_id: int, seq: int, action: str, label: str = "Confirm") -> None:
+        super().__init__(discord.ui.Button(label=label[:80], style=discord.ButtonStyle.primary,
+                                           custom_id=f"g:{game_id}:b:{seq}:{action}"))
+        self.game_id, self.seq, self.action = game_id, seq, action
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        return cls(int(match["gid"]), int(match["seq"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _play(interaction).on_choice_button(interaction, self.game_id, self.seq, self.action)
+
+
+def phase_view(game_id: int) -> discord.ui.View:
+    """The buttons under a phase message: open my secret choice, and My hand."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(TableButton(game_id, "choose"))
+    view.add_item(TableButton(game_id, "hand"))
+    return view
+
+
+def lobby_view(game_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for what in ("join", "leave", "start"):
+        view.add_item(TableButton(game_id, what))
+    return view
+
+
+def prompts_view(game_id: int, seq: int, prompts: list[Prompt]) -> discord.ui.View | None:
+    """Selects and buttons for a player's open choices, within Discord's 5 rows of 25 options."""
+    view = discord.ui.View(timeout=None)
+    rows = 0
+    for prompt in prompts:
+        needed = len(prompt.fields) + (1 if (prompt.submit_label or not prompt.fields) else 0)
+        if rows + needed > MAX_ROWS:
+            break
+        for field in prompt.fields:
+            options = [
+                discord.SelectOption(label=c.label[:100], value=c.value[:100],
+                                     description=(c.description[:100] or None),
+                                     emoji=c.emoji or None)
+                for c in field.choices[:MAX_OPTIONS]
+            ]
+            if not options:
+                continue
+            select = discord.ui.Select(
+                placeholder=field.placeholder[:150], options=options, row=rows,
+                min_values=min(field.min_values, len(options)),
+                max_values=max(1, min(field.max_values, len(options))))
+            view.add_item(ChoiceSelect(game_id, seq, prompt.action, field.name, select))
+            rows += 1
+        if prompt.submit_label or not prompt.fields:
+            button = ChoiceButton(game_id, seq, prompt.action, prompt.submit_label or prompt.title)
+            button.item.row = rows
+            view.add_item(button)
+            rows += 1
+    return view if view.children else None

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Set everything up and run the whole test suite (extra arguments go to pytest).
+set -euo pipefail
+cd "$(dirname "$0")"
+scripts/setup-venv.sh test
+.venv/bin/ruff check .
+exec .venv/bin/python -m pytest "$@"
