@@ -96,7 +96,7 @@ async def test_the_timer_closes_the_phase_and_a_late_vote_is_refused(service, cl
 
 
 async def test_a_72_hour_phase_moves_without_sleeping(service, clock):
-    row = await started(service, options="vote_seconds=259200")
+    await started(service, options="vote_seconds=259200")
     clock.advance(72 * 3600 - 1)
     assert await service.fire_due() == 0
     clock.advance(1)
