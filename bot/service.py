@@ -9,7 +9,7 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import games
@@ -93,6 +93,9 @@ class GameService:
         self.clock = clock
         self.timers = Timers(clock, self.on_deadline)
         self._locks: dict[int, asyncio.Lock] = {}
+        #: the last committed state of each running game, written only after its commit, so a
+        #: click need not read and parse it again; any other write to the row drops the entry
+        self._cache: dict[int, Table] = {}
         self._notify = on_messages or (lambda game_id: None)
 
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -106,6 +109,9 @@ class GameService:
         return row
 
     async def load(self, game_id: int) -> Table:
+        cached = self._cache.get(game_id)
+        if cached is not None:
+            return cached
         row = await self.store.game(game_id)
         if row is None:
             raise NoGameHere("That game no longer exists.")
@@ -116,7 +122,8 @@ class GameService:
                 "finished": "That game is over.",
                 "cancelled": "That game was cancelled.",
             }.get(row.status, "That game is not running."))
-        return Table(row, game, game.load_state(row.state))
+        table = self._cache[game_id] = Table(row, game, game.load_state(row.state))
+        return table
 
     # ----- permissions -----
     async def is_moderator(self, row: GameRow, actor: Actor) -> bool:
@@ -200,6 +207,7 @@ class GameService:
                 raise LobbyError("That game is already over.")
             if actor.id != row.host_id and not actor.manage_guild:
                 raise NotAllowed("Only the host or a member with Manage Server can cancel the game.")
+            self._cache.pop(game_id, None)
             await self.store.set_status(game_id, "cancelled", self.clock.now())
             self.timers.cancel(game_id)
             return row
@@ -239,6 +247,12 @@ class GameService:
             row.id, state=state.model_dump_json(), phase_seq=state.phase_seq, step=state.step,
             deadline=deadline, paused_remaining=paused, status=status or row.status,
             actor_id=actor_id, action=action, messages=messages, now=now)
+        if status in (None, "running") and not state.finished:
+            self._cache[row.id] = Table(
+                replace(row, state=None, phase_seq=state.phase_seq, deadline=deadline,
+                        paused_remaining=paused, status="running"), game, state)
+        else:
+            self._cache.pop(row.id, None)
         if deadline is not None:
             self.timers.arm(row.id, state.phase_seq, deadline)
         else:
@@ -302,6 +316,11 @@ class GameService:
         return armed
 
     # ----- moderation -----
+    async def _set_timer(self, game_id: int, deadline: float | None, paused: float | None,
+                         now: float) -> None:
+        self._cache.pop(game_id, None)
+        await self.store.set_timer(game_id, deadline, paused, now)
+
     async def pause(self, game_id: int, actor: Actor) -> float | None:
         async with self.lock(game_id):
             table = await self.load(game_id)
@@ -310,7 +329,7 @@ class GameService:
                 raise IllegalAction("The game is already paused.", code="paused")
             now = self.clock.now()
             remaining = max(0.0, table.row.deadline - now) if table.row.deadline else 0.0
-            await self.store.set_timer(game_id, None, remaining, now)
+            await self._set_timer(game_id, None, remaining, now)
             self.timers.cancel(game_id)
             return remaining
 
@@ -322,7 +341,7 @@ class GameService:
                 raise IllegalAction("The game is not paused.", code="not_paused")
             now = self.clock.now()
             deadline = now + table.row.paused_remaining if table.row.paused_remaining else None
-            await self.store.set_timer(game_id, deadline, None, now)
+            await self._set_timer(game_id, deadline, None, now)
             if deadline is not None:
                 self.timers.arm(game_id, table.row.phase_seq, deadline)
             return deadline
@@ -335,12 +354,12 @@ class GameService:
             now = self.clock.now()
             if table.row.paused:
                 remaining = max(0.0, table.row.paused_remaining + seconds)
-                await self.store.set_timer(game_id, None, remaining, now)
+                await self._set_timer(game_id, None, remaining, now)
                 return now + remaining
             if table.row.deadline is None:
                 raise IllegalAction("This phase has no timer to change.", code="no_timer")
             deadline = max(now, table.row.deadline + seconds)
-            await self.store.set_timer(game_id, deadline, None, now)
+            await self._set_timer(game_id, deadline, None, now)
             self.timers.arm(game_id, table.row.phase_seq, deadline)
             return deadline
 

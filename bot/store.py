@@ -130,9 +130,6 @@ class Store:
         async with self.db.execute("PRAGMA user_version") as cur:
             return (await cur.fetchone())[0]
 
-    async def _transaction(self):
-        await self.db.execute("BEGIN IMMEDIATE")
-
     # ----- games -----
     async def create_game(self, *, kind: str, guild_id: int, channel_id: int, host_id: int,
                           seed: int, options: dict[str, Any], min_players: int, max_players: int,
@@ -150,9 +147,8 @@ class Store:
         return cur.lastrowid
 
     async def game(self, game_id: int) -> GameRow | None:
-        async with self.db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)) as cur:
-            row = await cur.fetchone()
-        return _game(row) if row else None
+        rows = await self.db.execute_fetchall(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return _game(rows[0]) if rows else None
 
     async def active_game_in_channel(self, channel_id: int) -> GameRow | None:
         async with self.db.execute(
@@ -202,31 +198,44 @@ class Store:
             return [(r[0], r[1]) for r in await cur.fetchall()]
 
     # ----- the durable step -----
+    async def _in_thread(self, fn, *args):
+        """Run ``fn(sqlite3_connection, *args)`` on aiosqlite's own thread, as one call.
+
+        aiosqlite hops to its thread once per call; a step of five statements done as five calls
+        costs five hops. This is the one place that reaches past aiosqlite's public API.
+        """
+        conn = self.db._conn  # noqa: SLF001
+        return await self.db._execute(fn, conn, *args)  # noqa: SLF001
+
     async def commit_step(self, game_id: int, *, state: str, phase_seq: int, step: int,
                           deadline: float | None, paused_remaining: float | None, status: str,
                           actor_id: int | None, action: str | None, messages: list[NewMessage],
                           now: float) -> None:
         """State, action-log row and outgoing messages, in one transaction."""
-        await self._transaction()
-        try:
-            await self.db.execute(
-                "UPDATE games SET state = ?, phase_seq = ?, deadline = ?, paused_remaining = ?, "
-                "status = ?, updated_at = ? WHERE id = ?",
-                (state, phase_seq, deadline, paused_remaining, status, now, game_id))
-            if action is not None:
-                await self.db.execute(
-                    "INSERT INTO actions (game_id, step, actor_id, action, created_at) VALUES (?, ?, ?, ?, ?)",
-                    (game_id, step, actor_id, action, now))
-            if messages:
-                await self.db.executemany(
-                    "INSERT INTO outbox (game_id, target, recipient_id, phase_seq, payload, image, created_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    [(game_id, m.target, m.recipient_id, phase_seq, m.payload, m.image, now)
-                     for m in messages])
-            await self.db.execute("COMMIT")
-        except BaseException:
-            await self.db.execute("ROLLBACK")
-            raise
+
+        def write(conn: sqlite3.Connection) -> None:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.execute(
+                    "UPDATE games SET state = ?, phase_seq = ?, deadline = ?, paused_remaining = ?, "
+                    "status = ?, updated_at = ? WHERE id = ?",
+                    (state, phase_seq, deadline, paused_remaining, status, now, game_id))
+                if action is not None:
+                    conn.execute(
+                        "INSERT INTO actions (game_id, step, actor_id, action, created_at) "
+                        "VALUES (?, ?, ?, ?, ?)", (game_id, step, actor_id, action, now))
+                if messages:
+                    conn.executemany(
+                        "INSERT INTO outbox (game_id, target, recipient_id, phase_seq, payload, image, "
+                        "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        [(game_id, m.target, m.recipient_id, phase_seq, m.payload, m.image, now)
+                         for m in messages])
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+
+        await self._in_thread(write)
 
     async def actions(self, game_id: int) -> list[dict[str, Any]]:
         async with self.db.execute(

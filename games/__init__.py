@@ -17,6 +17,9 @@ GAMES: dict[str, str] = {
 }
 
 
+_loaded: dict[str, Game] = {}
+
+
 class UnknownGame(GameError):
     code = "unknown_game"
 
@@ -35,10 +38,13 @@ def available() -> list[str]:
 
 def get(name: str) -> Game:
     where = GAMES.get(name.lower().strip())
+    if where in _loaded:
+        return _loaded[where]
     if where is None:
         raise UnknownGame(f"There is no game called {name!r}. Games: {', '.join(GAMES)}.")
     module, attr = where.split(":")
     try:
-        return getattr(import_module(module), attr)
+        game = _loaded[where] = getattr(import_module(module), attr)
+        return game
     except ModuleNotFoundError:
         raise UnknownGame(f"The game {name!r} is not installed yet.") from None

@@ -231,7 +231,9 @@ class Game(ABC):
             )
         if act.player and not isinstance(act, PhaseTimeout):
             state.player(act.player)  # raises not_a_player
-        work = state.model_copy(deep=True)
+        # a private copy, so an error half-way changes nothing (JSON round trip: pydantic-core does
+        # it several times faster than copy.deepcopy)
+        work = type(state).model_validate_json(state.model_dump_json())
         outcome = self._apply(work, act, rng)
         outcome.state.step = state.step + 1
         return outcome
