@@ -99,10 +99,8 @@ class Store:
         if str(path) != ":memory:":
             path.parent.mkdir(parents=True, exist_ok=True)
         db = await aiosqlite.connect(path, isolation_level=None)
-        await db.execute("PRAGMA journal_mode=WAL")
-        await db.execute("PRAGMA synchronous=NORMAL")
-        await db.execute("PRAGMA foreign_keys=ON")
-        await db.execute("PRAGMA busy_timeout=5000")
+        for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON", "busy_timeout=5000"):
+            await db.execute_fetchall(f"PRAGMA {pragma}")  # fetched, so no statement stays open
         store = cls(db)
         await store.migrate()
         return store
@@ -127,8 +125,7 @@ class Store:
         return version
 
     async def version(self) -> int:
-        async with self.db.execute("PRAGMA user_version") as cur:
-            return (await cur.fetchone())[0]
+        return (await self.db.execute_fetchall("PRAGMA user_version"))[0][0]
 
     # ----- games -----
     async def create_game(self, *, kind: str, guild_id: int, channel_id: int, host_id: int,

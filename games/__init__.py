@@ -27,10 +27,10 @@ class UnknownGame(GameError):
 def available() -> list[str]:
     """Names of the games whose package is present."""
     names = []
-    for name, where in GAMES.items():
+    for name in GAMES:
         try:
-            import_module(where.split(":")[0])
-        except ModuleNotFoundError:
+            get(name)
+        except UnknownGame:
             continue
         names.append(name)
     return names

@@ -18,8 +18,14 @@ if TYPE_CHECKING:
     from ..client import StorytellerBot
 
 
-def game_choices() -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=games.get(name).title, value=name) for name in games.available()]
+async def kind_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The installed games, filtered by what the user typed (name or title)."""
+    found = []
+    for name in games.available():
+        title = games.get(name).title
+        if current.lower() in name or current.lower() in title.lower():
+            found.append(app_commands.Choice(name=title, value=name))
+    return found[:25]
 
 
 class Tables(commands.Cog):
@@ -35,7 +41,7 @@ class Tables(commands.Cog):
     @game.command(name="new", description="Open a game in this channel and gather players")
     @app_commands.describe(kind="Which game", options="Game options as key=value, e.g. choosing_seconds=60",
                            min_players="Fewest players to start", max_players="Most players allowed")
-    @app_commands.choices(kind=game_choices())
+    @app_commands.autocomplete(kind=kind_autocomplete)
     async def new(self, interaction: discord.Interaction, kind: str, options: str | None = None,
                   min_players: app_commands.Range[int, 1, 30] | None = None,
                   max_players: app_commands.Range[int, 1, 30] | None = None) -> None:
@@ -105,7 +111,7 @@ class Tables(commands.Cog):
         await guarded(interaction, None, work)
 
     @game.command(name="rules", description="A summary of a game's rules and its options")
-    @app_commands.choices(kind=game_choices())
+    @app_commands.autocomplete(kind=kind_autocomplete)
     async def rules(self, interaction: discord.Interaction, kind: str) -> None:
         async def work() -> None:
             game = games.get(kind)

@@ -139,7 +139,7 @@ class Tally(Game):
     def prompts(self, state, player_id):
         if state.finished or player_id in state.gone:
             return []
-        return [Prompt(action="vote", title="Vote for a colour", vote=False, fields=[PromptField(
+        return [Prompt(action="vote", title="Vote for a colour", vote=True, fields=[PromptField(
             name="target", placeholder="Colour", choices=[Choice(value=c, label=c) for c in COLOURS])])]
 
     def legal_actions(self, state):

@@ -1,0 +1,934 @@
+"""Castle of Magic: the Game object (state, actions, turns, narration)."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from games.engine import (
+    Action,
+    BaseState,
+    Choice,
+    EndGame,
+    Event,
+    Game,
+    IllegalAction,
+    Outcome,
+    PhaseTimeout,
+    Player,
+    PlayerResult,
+    Prompt,
+    PromptField,
+    RemovePlayer,
+    Result,
+    Rng,
+    SetupError,
+    View,
+    leaks,
+    private,
+    public,
+)
+
+from .data import (
+    ARCANUM,
+    CARDS,
+    CHARACTER,
+    COUNTRY,
+    FACTION,
+    N_COLUMNS,
+    N_PAWNS,
+    N_SHRINES,
+    OUTCOME,
+    REGALIA,
+    REGALIA_BY_ID,
+    ROWS,
+    SHRINE_DECK,
+    card_title,
+    character_title,
+    country_of_column,
+    ritual_label,
+    shrine_index,
+    shrine_name,
+)
+from .rules import Spell, cast, pawn_owners, winners
+from .tableau import public_tableau, ritual_reveal_line, short_card, tableau_text
+
+MAX_TEXT = 1800
+
+
+# ----------------------------------------------------------------------------- options / setup
+
+
+class Options(BaseModel):
+    """Table options. Every choice the rulebook leaves open is one of these (see README)."""
+
+    model_config = ConfigDict(extra="forbid")
+    #: seconds per turn; None or 0 = no timer.
+    turn_seconds: int | None = Field(default=None, ge=0, le=7 * 24 * 3600)
+    #: a turn whose timer runs out: "pass" (nothing more happens) or "random" (the bot moves for them).
+    on_timeout: Literal["pass", "random"] = "pass"
+    #: "random", "claim" (the table says: whoever most recently did a magic trick presses the button),
+    #: or "listed" (the first seat goes first).
+    first_player: Literal["random", "claim", "listed"] = "random"
+    claim_seconds: int = Field(default=120, ge=10, le=24 * 3600)
+    #: "random": deal from all 13 character cards; "with_monster": the Monster is always dealt.
+    deal: Literal["random", "with_monster"] = "random"
+    #: pawns per player; None = 12 // players (3 at four players, 2 at five or six).
+    pawns: int | None = Field(default=None, ge=1, le=3)
+    #: where pawns start: in each player's supply, or on random shrines (no flip).
+    pawns_start: Literal["supply", "tableau"] = "supply"
+    #: how many shrine cards (chosen at random) start face up.
+    start_face_up: int = Field(default=13, ge=0, le=27)
+    #: face-down shrines show their faction to everyone (an open-information variant).
+    open_shrines: bool = False
+    #: a face-down shrine that has been face up before shows what it was (the table's memory).
+    memory: bool = True
+    #: a pawn picked up this turn may be put back on (and flip) the shrine it came from.
+    same_shrine: bool = True
+    #: after a domination, the Monster devours everyone but its master ("master_spared"),
+    #: or nobody ("no_rampage").
+    domination: Literal["master_spared", "no_rampage"] = "master_spared"
+    #: a devoured character still scores countries (and feeding) ("countries"), or scores nothing.
+    devoured_score: Literal["countries", "nothing"] = "countries"
+    #: after this many turns the remaining outcome cards turn over by themselves; None = never.
+    max_turns: int | None = Field(default=None, ge=1, le=10_000)
+
+
+class Setup(BaseModel):
+    """Forced parts of setup (tests, replays, bug reports). Anything left out is dealt at random."""
+
+    model_config = ConfigDict(extra="forbid")
+    #: player id -> character id (e.g. "dragon_kida", "wolf_cultist", "monster").
+    characters: dict[str, str] | None = None
+    #: three rows (bell, book, candle) of nine cards: "dragon", "eagle", "wolf", "amulet", "crown", "scepter".
+    layout: list[list[str]] | None = None
+    #: shrine ids ("bell-1" .. "candle-9") that start face up; every other shrine starts face down.
+    face_up: list[str] | None = None
+    #: player id -> shrine ids their pawns start on (the rest of their pawns are in their supply).
+    pawns: dict[str, list[str]] | None = None
+    #: the outcome on each ritual card, in ritual-card order (1 = ringing/open/lit ... 8 = silent/closed/unlit).
+    rituals: list[str] | None = None
+    first_player: str | None = None
+
+
+# ----------------------------------------------------------------------------- state / actions
+
+
+class HandPawn(BaseModel):
+    pawn: int  # 0-based pawn number of the current player
+    origin: int | None  # shrine it was picked up from (None: the supply)
+
+
+class CastleState(BaseState):
+    options: Options
+    layout: list[str]
+    face_up: list[bool]
+    seen: list[bool]
+    characters: dict[str, str]
+    pawns: dict[str, list[int | None]]
+    removed: list[str] = Field(default_factory=list)
+    current: str = ""
+    first: str = ""
+    hand: list[HandPawn] = Field(default_factory=list)
+    flips: list[int] = Field(default_factory=list)  # shrines flipped this turn
+    vacated: list[int] = Field(default_factory=list)  # shrines pawns were picked up from this turn
+    rituals: list[str]
+    revealed: list[bool]
+    turns: int = 0
+    spell: Spell | None = None
+
+
+class ClaimFirst(Action):
+    """'I performed a magic trick most recently': go first (first_player = "claim")."""
+
+    type: Literal["claim_first"] = "claim_first"
+
+
+class PickUp(Action):
+    """Manipulate the shrines, step 1: pick up one or more of your pawns (numbers 1..n)."""
+
+    type: Literal["pick_up"] = "pick_up"
+    pawns: list[int] = Field(min_length=1, max_length=3)
+
+
+class Place(Action):
+    """Manipulate the shrines, step 2 (once per pawn picked up): flip this shrine and put a pawn on it."""
+
+    type: Literal["place"] = "place"
+    row: Literal["bell", "book", "candle"]
+    column: int = Field(ge=1, le=N_COLUMNS)
+
+
+class Advance(Action):
+    """Advance the ritual: turn the outcome card on ritual card ``card`` (1..8) face up."""
+
+    type: Literal["advance"] = "advance"
+    card: int = Field(ge=1, le=8)
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _pawn_label(state: CastleState, where: int | None) -> str:
+    return "in your supply" if where is None else f"on {shrine_name(where)}"
+
+
+def _active(state: CastleState) -> list[str]:
+    return [p.id for p in state.players if p.id not in state.removed]
+
+
+def _occupied(state: CastleState) -> dict[int, str]:
+    return pawn_owners(state.pawns, _active(state))
+
+
+def _guide(char_id: str) -> str:
+    c = CHARACTER[char_id]
+    if c.kind == "monster":
+        return ("You score **7000** if the ritual spell makes the Monster devour at least one wizard or "
+                "cultist (an outcome that releases the Monster, a domination with a rampage, or a "
+                "regalia holder devoured). You may claim regalia, for no points. You play the shrines "
+                "and the ritual exactly like a wizard; nobody knows what you are.")
+    fname = FACTION[c.faction].name  # type: ignore[index]
+    lines = [f"• **1000** for each country the {fname} control (most active shrines there; a tie: nobody)."]
+    if c.kind == "wizard":
+        home = COUNTRY[c.country].name  # type: ignore[index]
+        lines.append(f"• **1000** more if the {fname} control your home, **{home}**.")
+    lines.append("• **1000** for each piece of regalia you claim (your pawn on its shrine at the end, "
+                 "face up or down), unless you are devoured.")
+    if c.kind == "wizard":
+        lines.append("• **1000** for dominating the Monster (claim the regalia that the outcome names).")
+    else:
+        lines.append("• **1000** for feeding the Monster: the outcome devours at least one character.")
+    return "\n".join(lines)
+
+
+def _role(char_id: str) -> str:
+    title = character_title(char_id)
+    return title[2:] if title.startswith("a ") else title[4:].capitalize()
+
+
+def _character_reveal(state: CastleState, pid: str) -> str:
+    return f"{state.name(pid)} was {character_title(state.characters[pid])}"
+
+
+def _secrets(state: CastleState) -> list[str]:
+    out = []
+    for p in state.players:
+        title = character_title(state.characters[p.id])
+        out += [f"{p.name} is {title}", f"{p.name} was {title}", f'"{p.id}": "{state.characters[p.id]}"']
+    for k, outcome in enumerate(state.rituals):
+        if not state.revealed[k]:
+            out.append(ritual_reveal_line(k, outcome))
+    return out
+
+
+# ----------------------------------------------------------------------------- the game
+
+
+class CastleGame(Game):
+    name = "castle"
+    title = "Castle of Magic"
+    min_players = 4
+    max_players = 6
+    Options = Options
+    Setup = Setup
+    State = CastleState
+    actions = (ClaimFirst, PickUp, Place, Advance)
+
+    # ----- setup -----
+    def _setup(self, players: list[Player], options: Options, rng: Rng, forced: Setup) -> Outcome:
+        n = len(players)
+        ids = [p.id for p in players]
+        n_pawns = options.pawns if options.pawns is not None else N_PAWNS // n
+        if n_pawns * n > N_PAWNS:
+            raise SetupError(f"There are only {N_PAWNS} pawns: at most {N_PAWNS // n} each for {n} players.",
+                             code="too_many_pawns")
+
+        # characters
+        if forced.characters is not None:
+            chars = dict(forced.characters)
+            if sorted(chars) != sorted(ids):
+                raise SetupError("Forced characters must name every player exactly once.", code="bad_setup")
+            if any(c not in CHARACTER for c in chars.values()) or len(set(chars.values())) != n:
+                raise SetupError("Forced characters must be distinct character cards.", code="bad_setup")
+        else:
+            deck = [c.id for c in CARDS.characters]
+            if options.deal == "with_monster":
+                rest = [c for c in deck if c != "monster"]
+                rng.shuffle(rest)
+                dealt = ["monster", *rest[: n - 1]]
+                rng.shuffle(dealt)
+            else:
+                rng.shuffle(deck)
+                dealt = deck[:n]
+            chars = dict(zip(ids, dealt, strict=True))
+
+        # tableau
+        if forced.layout is not None:
+            layout = [card for row in forced.layout for card in row]
+            if len(forced.layout) != 3 or any(len(r) != N_COLUMNS for r in forced.layout) \
+                    or sorted(layout) != sorted(SHRINE_DECK):
+                raise SetupError("A forced layout is 3 rows of 9 cards: 8 of each faction and the 3 regalia.",
+                                 code="bad_setup")
+        else:
+            layout = list(SHRINE_DECK)
+            rng.shuffle(layout)
+        if forced.face_up is not None:
+            try:
+                up_idx = {shrine_index(s) for s in forced.face_up}
+            except KeyError as exc:
+                raise SetupError(f"Unknown shrine {exc.args[0]!r} (use bell-1 .. candle-9).",
+                                 code="bad_setup") from None
+        else:
+            up_idx = set(rng.sample(range(N_SHRINES), options.start_face_up))
+        face_up = [i in up_idx for i in range(N_SHRINES)]
+
+        # pawns
+        pawns: dict[str, list[int | None]] = {pid: [None] * n_pawns for pid in ids}
+        if forced.pawns is not None:
+            taken: set[int] = set()
+            for pid, where in forced.pawns.items():
+                if pid not in pawns or len(where) > n_pawns:
+                    raise SetupError("Forced pawns must name players, with no more than their pawns.",
+                                     code="bad_setup")
+                for k, sid in enumerate(where):
+                    try:
+                        idx = shrine_index(sid)
+                    except KeyError:
+                        raise SetupError(f"Unknown shrine {sid!r}.", code="bad_setup") from None
+                    if idx in taken:
+                        raise SetupError(f"Two pawns cannot share {sid}.", code="bad_setup")
+                    taken.add(idx)
+                    pawns[pid][k] = idx
+        elif options.pawns_start == "tableau":
+            spots = rng.sample(range(N_SHRINES), n_pawns * n)
+            for j, pid in enumerate(ids):
+                pawns[pid] = list(spots[j * n_pawns:(j + 1) * n_pawns])
+
+        # ritual cards
+        if forced.rituals is not None:
+            if sorted(forced.rituals) != sorted(OUTCOME):
+                raise SetupError("Forced rituals must list each of the eight outcomes once.", code="bad_setup")
+            rituals = list(forced.rituals)
+        else:
+            rituals = list(OUTCOME)
+            rng.shuffle(rituals)
+
+        state = CastleState(
+            players=players, phase="setup", options=options, layout=layout, face_up=face_up,
+            seen=list(face_up), characters=chars, pawns=pawns, rituals=rituals, revealed=[False] * 8,
+            round=0,
+        )
+        if forced.first_player is not None and forced.first_player not in ids:
+            raise SetupError("The forced first player is not at the table.", code="bad_setup")
+
+        events: list[Event] = []
+        seats = ", ".join(
+            f"{p.name} ({CARDS.player_colour_names[i]})" for i, p in enumerate(players)
+        )
+        events.append(public(
+            "setup",
+            "🏰 **Castle of Magic.** Twenty-seven shrines stand in three rows (bell, book, candle) "
+            "across Kida, Marus and Sorrell; eight outcome cards lie face down on the ritual cards. "
+            f"Each of you holds {n_pawns} pawn{'s' if n_pawns > 1 else ''}. Seats and colours, in turn "
+            f"order: {seats}. Your character is in your DMs (or **My hand**).",
+            title="Castle of Magic", image="tableau",
+            data={"pawns_each": n_pawns},
+        ))
+        for pid in ids:
+            cid = chars[pid]
+            events.append(private(
+                pid, "character",
+                f"You are **{character_title(cid)}**.\n\nWhat scores for you when the ritual spell is "
+                f"cast:\n{_guide(cid)}\n\nOn your turn: pick up pawns and flip a shrine for each, or turn "
+                "one outcome card face up. The spell is cast when the last outcome card is face up.",
+                title="Your character", data={"character": cid},
+            ))
+
+        if forced.first_player is not None or options.first_player != "claim":
+            if forced.first_player is not None:
+                first = forced.first_player
+            elif options.first_player == "listed":
+                first = ids[0]
+            else:
+                first = rng.choice(ids)
+            events += self._begin(state, first, "")
+        else:
+            state.next_phase("first")
+            events.append(public(
+                "first_player",
+                "🎩 Who at this table most recently performed a magic trick? That player presses "
+                "**I go first**. (If nobody claims it before the timer, the castle chooses.)",
+                opens_phase=True,
+            ))
+        return Outcome(state=state, events=events)
+
+    def _begin(self, state: CastleState, first: str, how: str) -> list[Event]:
+        state.first = first
+        state.round = 1
+        state.current = first
+        state.next_phase("turn")
+        lead = (how + "\n\n") if how else ""
+        return [self._turn_event(state, f"{lead}**{state.name(first)}** takes the first turn.")]
+
+    def _turn_event(self, state: CastleState, summary: str) -> Event:
+        pub = public_tableau(state)
+        text = (f"{summary}\n\n{tableau_text(pub)}\n\n➡️ **{state.name(state.current)}**, your turn: "
+                "manipulate the shrines or advance the ritual.")
+        return public("turn", text[:MAX_TEXT], title=f"Turn {state.turns + 1}", image="tableau",
+                      opens_phase=True, data={"current": state.current, "turn": state.turns + 1})
+
+    # ----- actions -----
+    def _apply(self, state: CastleState, action: Action, rng: Rng) -> Outcome:
+        if isinstance(action, EndGame):
+            return self._end_game(state, action.reason)
+        if isinstance(action, RemovePlayer):
+            return self._remove(state, action.target, rng)
+        if isinstance(action, PhaseTimeout):
+            return self._timeout(state, rng)
+        if isinstance(action, ClaimFirst):
+            if state.phase != "first":
+                raise IllegalAction("The first player has already been chosen.", code="wrong_phase")
+            self._check_present(state, action.player)
+            events = self._begin(state, action.player,
+                                 f"🎩 {state.name(action.player)} performed the most recent magic trick.")
+            return Outcome(state=state, events=events, reply="You go first.")
+        if state.phase != "turn":
+            raise IllegalAction("It is not time to take turns.", code="wrong_phase")
+        self._check_present(state, action.player)
+        if action.player != state.current:
+            raise IllegalAction(f"It is {state.name(state.current)}'s turn, not yours.", code="not_your_turn")
+        if isinstance(action, PickUp):
+            return self._pick_up(state, action)
+        if isinstance(action, Place):
+            return self._place(state, action, rng)
+        if isinstance(action, Advance):
+            return self._advance(state, action, rng)
+        raise IllegalAction("That action does not exist in Castle of Magic.", code="unknown_action")
+
+    def _check_present(self, state: CastleState, pid: str) -> None:
+        if pid in state.removed:
+            raise IllegalAction("You have left this game.", code="removed")
+
+    def _pick_up(self, state: CastleState, action: PickUp) -> Outcome:
+        pid = action.player
+        if state.hand:
+            raise IllegalAction("You have already picked up pawns: place them first.", code="mid_turn")
+        mine = state.pawns[pid]
+        if len(set(action.pawns)) != len(action.pawns):
+            raise IllegalAction("Name each pawn only once.", code="duplicate_pawn")
+        bad = [k for k in action.pawns if not 1 <= k <= len(mine)]
+        if bad:
+            raise IllegalAction(f"You have pawns 1 to {len(mine)}; there is no pawn {bad[0]}.", code="no_such_pawn")
+        froms = []
+        for k in sorted(action.pawns):
+            origin = mine[k - 1]
+            state.hand.append(HandPawn(pawn=k - 1, origin=origin))
+            mine[k - 1] = None
+            if origin is not None:
+                state.vacated.append(origin)
+            froms.append("their supply" if origin is None else shrine_name(origin))
+        n = len(action.pawns)
+        text = (f"✋ **{state.name(pid)}** picks up {n} pawn{'s' if n > 1 else ''} "
+                f"(from {', '.join(froms)}) and will flip {'a shrine' if n == 1 else f'{n} shrines'}.")
+        return Outcome(state=state, events=[public("pick_up", text, data={"player": pid, "count": n})],
+                       reply=f"You picked up {n} pawn{'s' if n > 1 else ''}. Now choose a shrine for each: "
+                             "it flips and your pawn goes on it.")
+
+    def _free(self, state: CastleState, idx: int, occupied: dict[int, str] | None = None) -> str | None:
+        """Why a pawn cannot go on shrine ``idx`` now (None: it can)."""
+        if occupied is None:
+            occupied = _occupied(state)
+        if idx in occupied:
+            return (f"{shrine_name(idx)} has {state.name(occupied[idx])}'s pawn on it: "
+                    "you may only flip a shrine without a pawn.")
+        if not state.options.same_shrine and idx in state.vacated:
+            return f"At this table no pawn may go back on {shrine_name(idx)}: a pawn left it this turn."
+        return None
+
+    def _place(self, state: CastleState, action: Place, rng: Rng) -> Outcome:
+        if not state.hand:
+            raise IllegalAction("Pick up at least one of your pawns first (or advance the ritual).",
+                                code="no_pawn_in_hand")
+        idx = ROWS.index(action.row) * N_COLUMNS + action.column - 1
+        why = self._free(state, idx)
+        if why:
+            raise IllegalAction(why, code="shrine_taken")
+        events = [self._flip(state, state.current, idx)]
+        left = len(state.hand)
+        if left:
+            return Outcome(state=state, events=events,
+                           reply=f"Flipped {shrine_name(idx)}. {left} more pawn{'s' if left > 1 else ''} to place.")
+        events += self._end_turn(state, rng, self._turn_summary(state))
+        return Outcome(state=state, events=events, reply=f"Flipped {shrine_name(idx)}. Your turn is done.")
+
+    def _flip(self, state: CastleState, pid: str, idx: int) -> Event:
+        held = state.hand.pop(0)
+        state.face_up[idx] = not state.face_up[idx]
+        if state.face_up[idx]:
+            state.seen[idx] = True
+        state.pawns[pid][held.pawn] = idx
+        state.flips.append(idx)
+        card = state.layout[idx]
+        what = f"face up: **{card_title(card)}**" if state.face_up[idx] else "face down"
+        return public("flip", f"🔄 **{state.name(pid)}** flips {shrine_name(idx)} {what}, and puts a pawn on it.",
+                      data={"player": pid, "shrine": idx, "face_up": state.face_up[idx]})
+
+    def _turn_summary(self, state: CastleState) -> str:
+        pid = state.current
+        if not state.flips:
+            return f"**{state.name(pid)}** did nothing this turn."
+        parts = [f"{shrine_name(i)} {'up (' + short_card(state.layout[i]) + ')' if state.face_up[i] else 'down'}"
+                 for i in state.flips]
+        return f"**{state.name(pid)}** flipped " + "; ".join(parts) + "."
+
+    def _advance(self, state: CastleState, action: Advance, rng: Rng) -> Outcome:
+        if state.hand:
+            raise IllegalAction("You are manipulating the shrines this turn: place your pawns.", code="mid_turn")
+        k = action.card - 1
+        if state.revealed[k]:
+            raise IllegalAction(f"The outcome on ritual card {action.card} is already face up.",
+                                code="already_revealed")
+        events = [self._reveal(state, k, action.player)]
+        events += self._end_turn(state, rng, f"**{state.name(action.player)}** advanced the ritual.")
+        return Outcome(state=state, events=events,
+                       reply=f"You turned the outcome on ritual card {action.card} face up.")
+
+    def _reveal(self, state: CastleState, k: int, pid: str | None) -> Event:
+        state.revealed[k] = True
+        left = state.revealed.count(False)
+        who = f"**{state.name(pid)}** turns" if pid else "The castle turns"
+        tail = f"{left} outcome card{'s' if left != 1 else ''} still face down." if left else \
+            "That was the last one: **the ritual spell is cast!**"
+        outcome = OUTCOME[state.rituals[k]]
+        return public("advance", f"📜 {who} over an outcome card. {ritual_reveal_line(k, state.rituals[k])}: "
+                                 f"*{outcome.text}* {tail}",
+                      data={"card": k + 1, "outcome": state.rituals[k]}, pause=2.0)
+
+    def _end_turn(self, state: CastleState, rng: Rng, summary: str) -> list[Event]:
+        state.turns += 1
+        state.hand = []
+        state.flips = []
+        state.vacated = []
+        if all(state.revealed):
+            return self._cast(state)
+        if state.options.max_turns is not None and state.turns >= state.options.max_turns:
+            events = [public("turn_limit", f"⏳ {state.options.max_turns} turns have passed: the ritual "
+                                           "completes itself.", data={"turns": state.turns})]
+            for k in range(8):
+                if not state.revealed[k]:
+                    events.append(self._reveal(state, k, None))
+            return events + self._cast(state)
+        active = _active(state)
+        order = [p.id for p in state.players]
+        seat = order.index(state.current)
+        nxt = state.current
+        for step in range(1, len(order) + 1):
+            cand = order[(seat + step) % len(order)]
+            if cand in active:
+                nxt = cand
+                break
+        if self._wrapped(order, state.first, seat, order.index(nxt)):
+            state.round += 1  # the turn reaches (or passes) the first player's seat: a new round
+        state.current = nxt
+        state.next_phase("turn")
+        return [self._turn_event(state, summary)]
+
+    @staticmethod
+    def _wrapped(order: list[str], first: str, seat: int, nxt: int) -> bool:
+        """True when going from seat ``seat`` to seat ``nxt`` (clockwise) reaches or passes the first seat."""
+        f = order.index(first)
+        n = len(order)
+        dist_next = (nxt - seat) % n or n
+        dist_first = (f - seat) % n or n
+        return dist_first <= dist_next
+
+    # ----- the end -----
+    def _cast(self, state: CastleState) -> list[Event]:
+        active = _active(state)
+        spell = cast(state.layout, state.face_up, state.pawns, state.characters, active, state.rituals,
+                     state.options.domination, state.options.devoured_score)
+        state.spell = spell
+        state.finished = True
+        state.outcome = spell.outcome
+        state.winners = winners(spell.scores)
+        state.current = ""
+        state.next_phase("game_over")
+        return [self._spell_event(state, spell), self._scores_event(state, spell)]
+
+    def _spell_event(self, state: CastleState, spell: Spell) -> Event:
+        arc = ", ".join(
+            f"the {ARCANUM[a].name.lower()} is **{ARCANUM[a].active if on else ARCANUM[a].inactive}** "
+            f"({spell.active_counts[a]}/9)" for a, on in spell.arcana.items())
+        outcome = OUTCOME[spell.outcome]
+        lines = [f"✨ **The ritual spell is cast.** {arc[0].upper()}{arc[1:]}.",
+                 f"It matches {ritual_label(spell.ritual)}: **{outcome.title}**. *{outcome.text}*"]
+        if spell.monster == "dominated":
+            lines.append(f"👑 **{state.name(spell.dominator)}** dominates the Monster!")  # type: ignore[arg-type]
+        elif spell.monster == "released":
+            lines.append("🐉 The Monster is **released**.")
+        else:
+            lines.append("🕯️ The Monster is **banished**.")
+        if spell.devoured:
+            lines.append("Devoured: " + ", ".join(f"**{state.name(p)}**" for p in spell.devoured) + ".")
+        else:
+            lines.append("Nobody is devoured.")
+        ctrl = []
+        for c in COUNTRY.values():
+            f = spell.control[c.id]
+            counts = "/".join(str(spell.country_counts[c.id][x]) for x in FACTION)
+            ctrl.append(f"{c.name}: {FACTION[f].name if f else 'nobody (tie)'} ({counts})")
+        lines.append("Control (Dragon/Eagle/Wolf active shrines): " + "; ".join(ctrl) + ".")
+        reg = []
+        for r in REGALIA:
+            who = spell.pawn_on[r]
+            if who is None:
+                reg.append(f"{REGALIA_BY_ID[r].name}: unclaimed")
+            elif spell.claims[r] is None:
+                reg.append(f"{REGALIA_BY_ID[r].name}: {state.name(who)} (devoured, so lost)")
+            else:
+                reg.append(f"{REGALIA_BY_ID[r].name}: {state.name(who)}")
+        lines.append("Regalia: " + "; ".join(reg) + ".")
+        return public("spell", "\n".join(lines)[:MAX_TEXT], title="The ritual spell", pause=3.0,
+                      data={"outcome": spell.outcome, "ritual": spell.ritual + 1, "monster": spell.monster,
+                            "dominator": spell.dominator, "devoured": spell.devoured,
+                            "control": spell.control, "claims": spell.claims})
+
+    def _scores_event(self, state: CastleState, spell: Spell) -> Event:
+        lines = ["🏆 **Characters, objectives and scores**"]
+        for p in state.players:
+            if p.id in state.removed:
+                lines.append(f"• {_character_reveal(state, p.id)} (left the game; no score).")
+                continue
+            met = [f"{o.label} +{o.points}" for o in spell.objectives[p.id] if o.points]
+            missed = [o.label for o in spell.objectives[p.id] if not o.points]
+            line = f"• {_character_reveal(state, p.id)}: **{spell.scores[p.id]}**"
+            if met:
+                line += ". ✓ " + "; ".join(met)
+            if missed:
+                line += ". ✗ " + "; ".join(missed)
+            lines.append(line + ".")
+        names = ", ".join(f"**{state.name(w)}**" for w in state.winners)
+        lines.append(f"Winner{'s' if len(state.winners) > 1 else ''}: {names}.")
+        text = "\n".join(lines)
+        if len(text) > MAX_TEXT:  # very long names: keep the essentials
+            lines = ["🏆 **Characters and scores**"] + [
+                f"• {_character_reveal(state, p.id)}: **{spell.scores.get(p.id, 0)}**" for p in state.players
+            ] + [f"Winners: {names}."]
+            text = "\n".join(lines)[:MAX_TEXT]
+        return public("game_over", text, title="Game over", image="tableau",
+                      data={"scores": spell.scores, "winners": state.winners, "characters": state.characters})
+
+    def _end_game(self, state: CastleState, reason: str) -> Outcome:
+        state.finished = True
+        state.outcome = "ended"
+        state.winners = []
+        state.hand = []
+        state.current = ""
+        state.next_phase("game_over")
+        lines = ["🛑 **The game was ended by a moderator.**" + (f" ({reason})" if reason else "")]
+        lines += [f"• {_character_reveal(state, p.id)}." for p in state.players]
+        mapping = "; ".join(f"{k + 1}: {OUTCOME[o].title}" for k, o in enumerate(state.rituals))
+        lines.append(f"The ritual cards held: {mapping}.")
+        return Outcome(state=state, events=[public("game_over", "\n".join(lines)[:MAX_TEXT], title="Game over",
+                                                   image="tableau",
+                                                   data={"characters": state.characters,
+                                                         "rituals": state.rituals})],
+                       reply="The game is over.")
+
+    def _remove(self, state: CastleState, target: str, rng: Rng) -> Outcome:
+        if target not in {p.id for p in state.players}:
+            raise IllegalAction("That player is not in this game.", code="not_a_player")
+        if target in state.removed:
+            raise IllegalAction(f"{state.name(target)} has already left.", code="already_removed")
+        was_current = state.phase == "turn" and state.current == target
+        state.removed.append(target)
+        state.pawns[target] = [None] * len(state.pawns[target])
+        if was_current:
+            state.hand = []
+        events = [public("player_removed",
+                         f"🚪 **{state.name(target)}** leaves the castle; their pawns leave the tableau. "
+                         "Their character stays secret until the end.", data={"player": target})]
+        if len(_active(state)) < 2:
+            out = self._end_game(state, "too few players remain")
+            return Outcome(state=out.state, events=events + out.events, reply="Player removed; the game is over.")
+        if was_current:
+            events += self._end_turn(state, rng, f"**{state.name(target)}** left the game.")
+        else:
+            events[0].image = "tableau"
+        return Outcome(state=state, events=events, reply=f"{state.name(target)} was removed.")
+
+    def _timeout(self, state: CastleState, rng: Rng) -> Outcome:
+        if state.phase == "first":
+            first = rng.choice(_active(state))
+            events = self._begin(state, first, "🎩 Nobody claimed the first turn; the castle chooses.")
+            return Outcome(state=state, events=events)
+        if state.phase != "turn":
+            raise IllegalAction("There is no timer running.", code="wrong_phase")
+        pid = state.current
+        events: list[Event] = []
+        if state.options.on_timeout == "random":
+            if not state.hand:
+                if rng.random() < 0.5:
+                    down = [k for k in range(8) if not state.revealed[k]]
+                    k = rng.choice(down)
+                    events.append(public("timeout", f"⌛ {state.name(pid)}'s time ran out: the castle "
+                                                    "advances the ritual for them."))
+                    events.append(self._reveal(state, k, pid))
+                    events += self._end_turn(state, rng, f"**{state.name(pid)}**'s time ran out.")
+                    return Outcome(state=state, events=events)
+                k = rng.randrange(len(state.pawns[pid]))
+                state.hand.append(HandPawn(pawn=k, origin=state.pawns[pid][k]))
+                state.pawns[pid][k] = None
+            events.append(public("timeout", f"⌛ {state.name(pid)}'s time ran out: the castle places their "
+                                            "pawns at random."))
+            while state.hand:
+                occ = _occupied(state)
+                free = [i for i in range(N_SHRINES) if self._free(state, i, occ) is None]
+                events.append(self._flip(state, pid, rng.choice(free)))
+            events += self._end_turn(state, rng, self._turn_summary(state) + " (time ran out)")
+            return Outcome(state=state, events=events)
+        # "pass": pawns still in hand go back where they came from (the supply if that shrine is taken)
+        occupied = _occupied(state)
+        back = 0
+        for held in state.hand:
+            home = held.origin if held.origin is not None and held.origin not in occupied else None
+            state.pawns[pid][held.pawn] = home
+            if home is not None:
+                occupied[home] = pid
+            back += 1
+        state.hand = []
+        msg = f"⌛ {state.name(pid)}'s time ran out; the turn passes."
+        if back:
+            msg += f" {back} unplaced pawn{'s go' if back > 1 else ' goes'} back where it came from."
+        events.append(public("timeout", msg, data={"player": pid}))
+        summary = self._turn_summary(state) if state.flips else f"**{state.name(pid)}**'s time ran out."
+        events += self._end_turn(state, rng, summary)
+        return Outcome(state=state, events=events)
+
+    # ----- queries -----
+    def view(self, state: CastleState, viewer: str | None) -> View:
+        pub = public_tableau(state)
+        data: dict[str, Any] = {"phase": state.phase, "round": state.round, "turns": state.turns,
+                                "current": state.current, "tableau": pub}
+        lines: list[str] = []
+        if viewer == "storyteller":
+            data.update(layout=state.layout, rituals=state.rituals, characters=state.characters,
+                        pawns=state.pawns, face_up=state.face_up)
+            lines.append("**Storyteller view.** " + "; ".join(
+                f"{p.name}: {character_title(state.characters[p.id])}" for p in state.players))
+            lines.append("Rituals: " + "; ".join(f"{k + 1} {OUTCOME[o].title}" for k, o in enumerate(state.rituals)))
+            lines.append(tableau_text(public_tableau(state, reveal=True)))
+        elif viewer is not None and viewer in state.characters:
+            cid = state.characters[viewer]
+            data.update(character=cid, pawns=state.pawns[viewer], hand=[h.pawn + 1 for h in state.hand]
+                        if viewer == state.current else [])
+            lines.append(f"You are **{character_title(cid)}**.\n{_guide(cid)}")
+            if viewer in state.removed:
+                lines.append("You have left this game.")
+            else:
+                lines.append("Your pawns: " + "; ".join(
+                    f"{k + 1} {_pawn_label(state, w)}" for k, w in enumerate(state.pawns[viewer])
+                    if not (viewer == state.current and any(h.pawn == k for h in state.hand))
+                ) + (f"; {len(state.hand)} in your hand to place" if viewer == state.current and state.hand else "")
+                    + ".")
+            lines.append(tableau_text(pub))
+        else:
+            lines.append(tableau_text(pub))
+        if state.phase == "turn":
+            lines.append(f"It is **{state.name(state.current)}**'s turn.")
+        elif state.finished:
+            lines.append(f"The game is over ({state.outcome}).")
+        return View(text="\n\n".join(lines), data=data)
+
+    def result(self, state: CastleState) -> Result:
+        spell = state.spell
+        players = []
+        for p in state.players:
+            c = CHARACTER[state.characters[p.id]]
+            devoured = spell is not None and p.id in spell.devoured
+            players.append(PlayerResult(
+                id=p.id, name=p.name, role=_role(state.characters[p.id]),
+                team=c.faction or "monster", alive=p.id not in state.removed and not devoured,
+                score=spell.scores.get(p.id) if spell is not None else None,
+            ))
+        return Result(finished=state.finished, phase=state.phase, round=state.round, outcome=state.outcome,
+                      winners=list(state.winners), players=players)
+
+    def phase_seconds(self, state: CastleState) -> float | None:
+        if state.phase == "turn":
+            return float(state.options.turn_seconds) if state.options.turn_seconds else None
+        if state.phase == "first":
+            return float(state.options.claim_seconds)
+        return None
+
+    def prompts(self, state: CastleState, player_id: str) -> list[Prompt]:
+        if state.finished or player_id in state.removed or player_id not in state.characters:
+            return []
+        if state.phase == "first":
+            return [Prompt(action="claim_first", title="Who goes first?",
+                           text="Press if you performed a magic trick more recently than anyone here.",
+                           submit_label="I go first")]
+        if state.phase != "turn" or player_id != state.current:
+            return []
+        if state.hand:
+            return [self._place_prompt(state)]
+        mine = state.pawns[player_id]
+        pawn_choices = [Choice(value=str(k + 1), label=f"Pawn {k + 1} {_pawn_label(state, w)}"[:100])
+                        for k, w in enumerate(mine)]
+        prompts = [Prompt(
+            action="pick_up", title="Manipulate the shrines",
+            text="Pick up one or more of your pawns. Then, for each, you flip a shrine that has no pawn "
+                 "and put the pawn on it.",
+            fields=[PromptField(name="pawns", placeholder="Pawns to pick up", choices=pawn_choices,
+                                min_values=1, max_values=len(pawn_choices))],
+            submit_label="Pick up",
+        )]
+        down = [k for k in range(8) if not state.revealed[k]]
+        prompts.append(Prompt(
+            action="advance", title="Advance the ritual",
+            text="Turn one face-down outcome card face up. When the last one is face up, the spell is cast.",
+            fields=[PromptField(name="card", placeholder="Ritual card",
+                                choices=[Choice(value=str(k + 1), label=ritual_label(k)[:100]) for k in down])],
+            submit_label="Turn it face up",
+        ))
+        return prompts
+
+    def _place_prompt(self, state: CastleState) -> Prompt:
+        pub = public_tableau(state)
+        names = {p.id: p.name for p in state.players}
+
+        def cell(s: dict[str, Any]) -> str:
+            txt = short_card(s["card"]) if s["card"] else "down"
+            if s["pawn"]:
+                txt += f" ({names[s['pawn']][:10]}'s pawn)"
+            return txt
+
+        rows = []
+        occ = _occupied(state)
+        for r, arc in enumerate(ROWS):
+            free = [str(c + 1) for c in range(N_COLUMNS) if self._free(state, r * N_COLUMNS + c, occ) is None]
+            a = pub["arcana"][arc]
+            desc = f"{a['state']}, {a['active']}/9 up; free columns: {', '.join(free) or 'none'}"
+            rows.append(Choice(value=arc, label=ARCANUM[arc].name, description=desc[:100]))
+        cols = []
+        for c in range(N_COLUMNS):
+            desc = " · ".join(f"{ARCANUM[arc].name} {cell(pub['shrines'][r * N_COLUMNS + c])}"
+                              for r, arc in enumerate(ROWS))
+            country = COUNTRY[country_of_column(c + 1)].name
+            cols.append(Choice(value=str(c + 1), label=f"{c + 1} · {country} {c % 3 + 1}",
+                               description=desc[:100]))
+        left = len(state.hand)
+        return Prompt(
+            action="place", title=f"Place a pawn ({left} to place)",
+            text="Choose a row and a column: that shrine flips over and your pawn goes on it. "
+                 "A shrine with a pawn on it cannot be chosen.",
+            fields=[PromptField(name="row", placeholder="Row (arcanum)", choices=rows),
+                    PromptField(name="column", placeholder="Column (country)", choices=cols)],
+            submit_label="Flip and place",
+        )
+
+    def legal_actions(self, state: CastleState) -> list[Action]:
+        if state.finished:
+            return []
+        if state.phase == "first":
+            return [ClaimFirst(player=p) for p in _active(state)]
+        if state.phase != "turn":
+            return []
+        pid = state.current
+        if state.hand:
+            out: list[Action] = []
+            occ = _occupied(state)
+            for i in range(N_SHRINES):
+                if self._free(state, i, occ) is None:
+                    out.append(Place(player=pid, row=ROWS[i // N_COLUMNS], column=i % N_COLUMNS + 1))  # type: ignore[arg-type]
+            return out
+        n = len(state.pawns[pid])
+        acts: list[Action] = [PickUp(player=pid, pawns=list(c))
+                              for size in range(1, n + 1) for c in combinations(range(1, n + 1), size)]
+        acts += [Advance(player=pid, card=k + 1) for k in range(8) if not state.revealed[k]]
+        return acts
+
+    def check_invariants(self, state: CastleState, events: list[Event]) -> list[str]:
+        problems: list[str] = []
+        if sorted(state.layout) != sorted(SHRINE_DECK):
+            problems.append("the shrine cards are not 8 per faction and the 3 regalia")
+        if len(state.face_up) != N_SHRINES or len(state.seen) != N_SHRINES:
+            problems.append("the tableau is not 27 shrines")
+        if any(up and not seen for up, seen in zip(state.face_up, state.seen, strict=False)):
+            problems.append("a face-up shrine is not marked seen")
+        total = sum(len(v) for v in state.pawns.values())
+        if total > N_PAWNS:
+            problems.append(f"{total} pawns in play, more than {N_PAWNS}")
+        spots = [w for pid, v in state.pawns.items() for w in v if w is not None]
+        if len(spots) != len(set(spots)):
+            problems.append("two pawns share a shrine")
+        for pid in state.removed:
+            if any(w is not None for w in state.pawns[pid]):
+                problems.append(f"removed player {pid} still has a pawn on the tableau")
+        if state.hand:
+            if state.phase != "turn":
+                problems.append("pawns in hand outside a turn")
+            elif any(state.pawns[state.current][h.pawn] is not None for h in state.hand):
+                problems.append("a pawn in hand is also on the tableau")
+        if sorted(state.rituals) != sorted(OUTCOME):
+            problems.append("the ritual cards do not hold the eight outcomes")
+        if state.finished:
+            if state.outcome != "ended" and (not all(state.revealed) or state.spell is None):
+                problems.append("the game finished before the spell was cast")
+            if state.spell is not None and state.spell.outcome != state.rituals[state.spell.ritual]:
+                problems.append("the spell's outcome is not the one on its ritual card")
+        else:
+            if all(state.revealed):
+                problems.append("every outcome is face up but the spell was not cast")
+            if state.phase == "turn" and (state.current not in _active(state)):
+                problems.append("the current player is not at the table")
+            pub = public_tableau(state)
+            for s, card, up in zip(pub["shrines"], state.layout, state.face_up, strict=True):
+                if not up and not state.options.open_shrines and s["card"] is not None:
+                    problems.append(f"the public tableau shows face-down {s['id']}")
+                if s["was"] is not None and s["was"] != card:
+                    problems.append(f"the public tableau misremembers {s['id']}")
+            for r, shown in zip(pub["rituals"], state.revealed, strict=True):
+                if not shown and r["outcome"] is not None:
+                    problems.append(f"the public tableau shows unrevealed ritual {r['card']}")
+            found = leaks(events, _secrets(state))
+            problems += [f"secret in a public event: {s}" for s in found]
+            for e in events:
+                if e.audience.kind == "public" and ("layout" in e.data or "rituals" in e.data
+                                                    or "characters" in e.data):
+                    problems.append(f"public event {e.type} carries hidden data")
+        for e in events:
+            if len(e.text) > MAX_TEXT:
+                problems.append(f"event {e.type} is {len(e.text)} characters long")
+        return problems
+
+    def render(self, state: CastleState, image: str) -> bytes | None:
+        if image != "tableau":
+            return None
+        from .render import render_tableau
+
+        return render_tableau(state)
+
+    def rules_summary(self) -> str:
+        return (
+            "**Castle of Magic** (4-6 players). You secretly are a wizard (a faction and a home "
+            "country), a cultist (a faction) or the Monster.\n"
+            "27 shrines lie in 3 rows (bell, book, candle) x 9 columns (Kida, Marus, Sorrell). Face up = active.\n"
+            "**Your turn**, one of:\n"
+            "• *Manipulate the shrines*: pick up at least one of your pawns (from your supply or the "
+            "tableau); for each, flip a shrine without a pawn and put the pawn on it.\n"
+            "• *Advance the ritual*: turn one face-down outcome card face up.\n"
+            "When the last outcome card is face up the **ritual spell** is cast: each arcanum is on "
+            "if most of its row is active; the ritual card with that combination gives the outcome "
+            "(banished, released, a regalia holder dominates or is devoured).\n"
+            "**Scoring**: 1000 per country your faction controls (most active shrines; ties: nobody); "
+            "wizards +1000 for their home country, +1000 for dominating; +1000 per regalia claimed (your "
+            "pawn on its shrine; not if devoured); cultists +1000 if anyone is devoured; the Monster "
+            "scores 7000 if it devours a wizard or cultist. Highest score wins."
+        )
+
+
+GAME = CastleGame()

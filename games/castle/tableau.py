@@ -1,0 +1,124 @@
+"""The public picture of the tableau: what everyone at the table can see, and its text fallback.
+
+Both the renderer and the text fallback read only ``public_tableau`` (never the raw layout), so a
+face-down shrine's faction or an unrevealed outcome cannot reach the channel by mistake.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .data import (
+    ARCANUM,
+    CARDS,
+    COUNTRY,
+    FACTION,
+    N_COLUMNS,
+    N_SHRINES,
+    OUTCOME,
+    REGALIA_BY_ID,
+    RITUALS,
+    ROWS,
+    country_of_column,
+    ritual_label,
+    shrine_id,
+    shrine_name,
+)
+from .rules import pawn_owners, row_active
+
+
+def short_card(card: str) -> str:
+    if card in FACTION:
+        return FACTION[card].short
+    return REGALIA_BY_ID[card].name
+
+
+_STATIC = tuple(
+    (shrine_id(i), shrine_name(i), ROWS[i // N_COLUMNS], i % N_COLUMNS + 1, country_of_column(i % N_COLUMNS + 1))
+    for i in range(N_SHRINES)
+)
+
+
+def public_tableau(state: Any, reveal: bool | None = None) -> dict[str, Any]:
+    """The table as everyone sees it. ``reveal`` (default: once the game is over) shows every card."""
+    if reveal is None:
+        reveal = state.finished
+    opts = state.options
+    active = [p.id for p in state.players if p.id not in state.removed]
+    owners = pawn_owners(state.pawns, active)
+    colour_of = {p.id: CARDS.player_colours[i] for i, p in enumerate(state.players)}
+    shrines = []
+    for i, (sid, name, row, col, country) in enumerate(_STATIC):
+        up = state.face_up[i]
+        known = up or reveal or opts.open_shrines
+        card = state.layout[i] if known else None
+        was = state.layout[i] if (not known and opts.memory and state.seen[i]) else None
+        shrines.append({
+            "id": sid, "name": name, "row": row, "column": col,
+            "country": country, "face_up": up, "card": card, "was": was,
+            "pawn": owners.get(i),
+        })
+    rituals = []
+    for k, flags in enumerate(RITUALS):
+        shown = state.revealed[k] or reveal
+        rituals.append({
+            "card": k + 1, "label": ritual_label(k), "flags": list(flags),
+            "face_up": state.revealed[k], "outcome": state.rituals[k] if shown else None,
+        })
+    arcana = {}
+    for r, arc in enumerate(ROWS):
+        n = row_active(state.face_up, r)
+        a = ARCANUM[arc]
+        arcana[arc] = {"active": n, "state": a.active if n * 2 > N_COLUMNS else a.inactive}
+    players = [
+        {"id": p.id, "name": p.name, "colour": colour_of[p.id],
+         "colour_name": CARDS.player_colour_names[i], "removed": p.id in state.removed,
+         "current": p.id == state.current and state.phase == "turn"}
+        for i, p in enumerate(state.players)
+    ]
+    return {"shrines": shrines, "rituals": rituals, "arcana": arcana, "players": players,
+            "revealed": reveal}
+
+
+def _short_name(name: str) -> str:
+    return name if len(name) <= 14 else name[:13] + "…"
+
+
+def tableau_text(pub: dict[str, Any]) -> str:
+    """A screen-reader description of the tableau (about 1,100 characters at most)."""
+    names = {p["id"]: _short_name(p["name"]) for p in pub["players"]}
+    lines = []
+    for arc in ROWS:
+        a = pub["arcana"][arc]
+        parts = []
+        for country in COUNTRY.values():
+            cells = []
+            for s in pub["shrines"]:
+                if s["row"] != arc or s["country"] != country.id:
+                    continue
+                if s["face_up"]:
+                    txt = short_card(s["card"])
+                elif s["card"] is not None:
+                    txt = f"down ({short_card(s['card'])})"
+                elif s["was"] is not None:
+                    txt = f"down (was {short_card(s['was'])})"
+                else:
+                    txt = "down"
+                if s["pawn"]:
+                    txt += f" [{names[s['pawn']]}]"
+                cells.append(txt)
+            parts.append(f"{country.name}: " + ", ".join(cells))
+        lines.append(f"**{ARCANUM[arc].name}** {a['state']} ({a['active']}/9 up). " + "; ".join(parts))
+    rit = []
+    for r in pub["rituals"]:
+        flags = "".join(("+" if f else "-") for f in r["flags"])
+        if r["outcome"] is None:
+            rit.append(f"{r['card']}{flags} down")
+        else:
+            rit.append(f"{r['card']}{flags} {OUTCOME[r['outcome']].title}")
+    lines.append("**Ritual** (bell/book/candle +on -off): " + "; ".join(rit))
+    return "\n".join(lines)
+
+
+def ritual_reveal_line(index: int, outcome: str) -> str:
+    return f"{ritual_label(index)}: {OUTCOME[outcome].title}"

@@ -1,0 +1,1071 @@
+"""Ireland Cauldron: the rules (pure). See README.md for the interpretations of the rulebook."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+from games.engine import (
+    Action,
+    Choice,
+    EndGame,
+    Event,
+    Game,
+    IllegalAction,
+    Outcome,
+    PhaseTimeout,
+    Player,
+    PlayerResult,
+    Prompt,
+    PromptField,
+    RemovePlayer,
+    Result,
+    Rng,
+    SetupError,
+    View,
+    leaks,
+    private,
+    public,
+)
+
+from .data import DATA, HEROES, INGREDIENT_ORDER, INGREDIENTS, MAX_PLAYERS, MIN_PLAYERS, evil_count
+from .models import (
+    CauldronState,
+    EndDiscussion,
+    GazeChoice,
+    HeroChange,
+    Knowledge,
+    Options,
+    PlayCard,
+    Setup,
+    Step,
+    YewVote,
+)
+
+MILK = "🥛 Milk"
+BLOOD = "🩸 Blood"
+KIND_LABEL = {"milk": MILK, "blood": BLOOD}
+TEAM_LABEL = {"good": "the Good", "evil": "the Evil", "draw": "no one: a draw", "ended": "no one"}
+#: public events that may name heroes and owners: the final reveal.
+REVEAL_EVENTS = {"game_over"}
+
+
+def thistle_threshold(n_players: int) -> int:
+    """The rulebook's ``max(2, floor((playerCount - 1) / 2))``."""
+    return max(2, (n_players - 1) // 2)
+
+
+def rank(counts: Counter[str], rng: Rng) -> tuple[str | None, list[str], str]:
+    """Primary, secondaries and a tie note ("" / "primary_tie" / "secondary_random" / "no_effects").
+
+    - one ingredient with the most cards: primary; the next highest count is the secondary,
+      drawn at random among those tied for it;
+    - exactly two tied for the most: no primary, both are secondaries;
+    - three or more tied for the most: no primary, and the secondary effects are ignored.
+    """
+    if not counts:
+        return None, [], ""
+    order = sorted(counts, key=lambda k: (-counts[k], INGREDIENT_ORDER.index(k)))
+    top = counts[order[0]]
+    tied_top = [k for k in order if counts[k] == top]
+    if len(tied_top) == 1:
+        primary = tied_top[0]
+        rest = [k for k in order if k != primary]
+        if not rest:
+            return primary, [], ""
+        second = counts[rest[0]]
+        tied = [k for k in rest if counts[k] == second]
+        if len(tied) == 1:
+            return primary, tied, ""
+        return primary, [rng.choice(tied)], "secondary_random"
+    if len(tied_top) == 2:
+        return None, tied_top, "primary_tie"
+    return None, [], "no_effects"
+
+
+def outcome_for(milk: int, blood: int) -> str:
+    if milk > blood:
+        return "good"
+    if blood > milk:
+        return "evil"
+    return "draw"
+
+
+def ing(key: str) -> str:
+    return INGREDIENTS[key].label
+
+
+def ing_list(keys: list[str]) -> str:
+    return ", ".join(ing(k) for k in keys) if keys else "nothing"
+
+
+class CauldronGame(Game):
+    name = "cauldron"
+    title = "Ireland Cauldron"
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    Options = Options
+    Setup = Setup
+    State = CauldronState
+    actions = (PlayCard, GazeChoice, YewVote, EndDiscussion)
+
+    # ================================================================== setup
+
+    def _setup(self, players: list[Player], options: Options, rng: Rng, forced: Setup) -> Outcome:
+        ids = [p.id for p in players]
+        s = CauldronState(players=players, phase="setup", options=options)
+        self._deal_heroes(s, ids, rng, forced)
+        self._build_center(s, rng, forced)
+        self._deal_ingredients(s, ids, rng, forced)
+        s.knowledge = {pid: [] for pid in ids}
+        s.hero_changes = {pid: [] for pid in ids}
+        n = len(ids)
+        events: list[Event] = [public(
+            "game_start",
+            f"**Ireland Cauldron** begins. {n} heroes gather round the cauldron: "
+            f"{evil_count(n)} of them serve the dark. Sixteen cards lie in it, "
+            f"8 {MILK} and 8 {BLOOD}. When only {options.end_remaining} remain in the deck and face up, "
+            "more Milk saves Ireland; more Blood dooms it.",
+            title="Ireland Cauldron",
+            data={"players": n, "evil": evil_count(n), "center": 16,
+                  "end_remaining": options.end_remaining,
+                  "thistle_threshold": thistle_threshold(n)},
+        )]
+        for pid in ids:
+            hero = HEROES[s.heroes[pid]]
+            text = (f"Your hero is **{hero.name}** ({'Good' if hero.team == 'good' else 'Evil'}). "
+                    f"_{hero.legend}_")
+            if hero.team == "evil" and options.evil_know_each_other:
+                allies = s.evil_allies.get(pid, [])
+                text += ("\nYour allies in the dark: " + ", ".join(
+                    f"**{s.name(a)}** ({HEROES[s.heroes[a]].name})" for a in allies)
+                    if allies else "\nYou stand alone in the dark.")
+            events.append(private(pid, "hero", text, title="Your hero",
+                                  data={"hero": hero.key, "team": hero.team,
+                                        "allies": s.evil_allies.get(pid, [])}))
+        self._open_night(s, rng, events)
+        return Outcome(state=s, events=events)
+
+    def _deal_heroes(self, s: CauldronState, ids: list[str], rng: Rng, forced: Setup) -> None:
+        for pid, key in forced.heroes.items():
+            if pid not in ids:
+                raise SetupError(f"Forced hero for {pid!r}, who is not at the table.", code="bad_setup")
+            if key not in HEROES:
+                raise SetupError(f"There is no hero {key!r}.", code="bad_setup")
+        taken = list(forced.heroes.values()) + list(forced.hero_deck)
+        for key in forced.hero_deck:
+            if key not in HEROES:
+                raise SetupError(f"There is no hero {key!r}.", code="bad_setup")
+        if len(set(taken)) != len(taken):
+            raise SetupError("Each hero can be dealt only once.", code="bad_setup")
+        heroes = dict(forced.heroes)
+        free = [pid for pid in ids if pid not in heroes]
+        rng.shuffle(free)
+        evil_needed = max(0, evil_count(len(ids)) - sum(HEROES[k].team == "evil" for k in heroes.values()))
+        pool = {team: [h.key for h in DATA.heroes if h.team == team and h.key not in taken]
+                for team in ("good", "evil")}
+        for team in pool.values():
+            rng.shuffle(team)
+        for i, pid in enumerate(free):
+            team = "evil" if i < evil_needed else "good"
+            if not pool[team]:
+                raise SetupError(f"Not enough {team} heroes left to deal.", code="bad_setup")
+            heroes[pid] = pool[team].pop()
+        s.heroes = {pid: heroes[pid] for pid in ids}
+        s.starting_heroes = dict(s.heroes)
+        rest = pool["good"] + pool["evil"]
+        rng.shuffle(rest)
+        s.hero_deck = list(forced.hero_deck) + rest
+        if not s.hero_deck:
+            raise SetupError("Ceol needs at least one spare hero.", code="bad_setup")
+        if s.options.evil_know_each_other:
+            evil = [pid for pid in ids if HEROES[s.heroes[pid]].team == "evil"]
+            s.evil_allies = {pid: [o for o in evil if o != pid] for pid in evil}
+
+    def _build_center(self, s: CauldronState, rng: Rng, forced: Setup) -> None:
+        top = list(forced.center)
+        if top.count("milk") > 8 or top.count("blood") > 8:
+            raise SetupError("The cauldron holds only 8 Milk and 8 Blood.", code="bad_setup")
+        rest = ["milk"] * (8 - top.count("milk")) + ["blood"] * (8 - top.count("blood"))
+        rng.shuffle(rest)
+        order = top + rest
+        s.deck = [f"cc{i + 1:02d}" for i in range(16)]
+        s.kinds = {cid: kind for cid, kind in zip(s.deck, order, strict=True)}  # type: ignore[misc]
+
+    def _deal_ingredients(self, s: CauldronState, ids: list[str], rng: Rng, forced: Setup) -> None:
+        pool = Counter({i.key: i.copies for i in DATA.ingredients})
+        for pid, hand in forced.hands.items():
+            if pid not in ids:
+                raise SetupError(f"Forced hand for {pid!r}, who is not at the table.", code="bad_setup")
+            if len(hand) != 3:
+                raise SetupError("A forced hand holds exactly 3 ingredients.", code="bad_setup")
+        for key in [k for h in forced.hands.values() for k in h] + list(forced.draw):
+            if key not in INGREDIENTS:
+                raise SetupError(f"There is no ingredient {key!r}.", code="bad_setup")
+            if pool[key] <= 0:
+                raise SetupError(f"There are only 10 cards of {INGREDIENTS[key].name}.", code="bad_setup")
+            pool[key] -= 1
+        rest = list(pool.elements())
+        rng.shuffle(rest)
+        s.hands = {}
+        for pid in ids:
+            if pid in forced.hands:
+                s.hands[pid] = list(forced.hands[pid])
+            else:
+                s.hands[pid] = [rest.pop() for _ in range(3)]
+        s.draw = list(forced.draw) + rest
+
+    # ================================================================== apply
+
+    def _apply(self, s: CauldronState, action: Action, rng: Rng) -> Outcome:
+        events: list[Event] = []
+        reply = ""
+        if isinstance(action, (PlayCard, GazeChoice, YewVote, EndDiscussion)) and not action.player:
+            raise IllegalAction("Only a player can do that.", code="not_a_player")
+        if isinstance(action, PhaseTimeout):
+            self._timeout(s, rng, events)
+        elif isinstance(action, EndGame):
+            self._finish(s, "ended", events, reason=action.reason)
+        elif isinstance(action, RemovePlayer):
+            reply = self._remove(s, action.target, rng, events)
+        elif isinstance(action, PlayCard):
+            reply = self._play(s, action, rng, events)
+        elif isinstance(action, GazeChoice):
+            reply = self._gaze_choice(s, action, rng, events)
+        elif isinstance(action, YewVote):
+            reply = self._yew_vote(s, action, rng, events)
+        elif isinstance(action, EndDiscussion):
+            reply = self._end_discussion(s, action, rng, events)
+        else:  # pragma: no cover - the action union is closed
+            raise IllegalAction("That is not an action of this game.", code="unknown_action")
+        return Outcome(state=s, events=events, reply=reply)
+
+    # ----- validation helpers
+
+    def _need_phase(self, s: CauldronState, phase: str, what: str) -> None:
+        if s.phase != phase:
+            raise IllegalAction(f"{what} is not possible now (it is the {s.phase.replace('_', ' ')}).",
+                                code="wrong_phase")
+
+    def _need_active(self, s: CauldronState, pid: str) -> None:
+        if pid in s.removed:
+            raise IllegalAction("You have left this game.", code="not_in_game")
+
+    def _eligible(self, s: CauldronState) -> list[str]:
+        """Who may cast tonight: players still in the game who are not poisoned this round."""
+        return [pid for pid in s.active() if s.sit_out.get(pid) != s.round]
+
+    # ----- night
+
+    def _play(self, s: CauldronState, a: PlayCard, rng: Rng, events: list[Event]) -> str:
+        self._need_phase(s, "night", "Casting an ingredient")
+        self._need_active(s, a.player)
+        if s.sit_out.get(a.player) == s.round:
+            raise IllegalAction("You are poisoned: you cannot cast anything this night.", code="poisoned")
+        if a.card not in INGREDIENTS:
+            raise IllegalAction(f"There is no ingredient called {a.card!r}.", code="unknown_card")
+        if a.card not in s.hands[a.player]:
+            raise IllegalAction(f"You have no {INGREDIENTS[a.card].name} in your hand.", code="not_in_hand")
+        changed = a.player in s.chosen
+        s.chosen[a.player] = a.card
+        if all(pid in s.chosen for pid in self._eligible(s)):
+            self._close_night(s, rng, events, timed_out=False)
+            return f"You cast {ing(a.card)} into the cauldron. The night closes."
+        verb = "You changed your casting to" if changed else "You cast"
+        return f"{verb} {ing(a.card)}; you can change it until the night closes."
+
+    def _open_night(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
+        s.round += 1
+        s.discard.extend(s.table)
+        s.table = []
+        s.played_by = {}
+        s.chosen = {}
+        s.primary, s.secondaries, s.tie_note = None, [], ""
+        s.sit_out = {pid: r for pid, r in s.sit_out.items() if r >= s.round}
+        reshuffled = False
+        for pid in s.active():
+            while len(s.hands[pid]) < 3:
+                if not s.draw:
+                    if not s.discard:
+                        break
+                    s.draw = list(s.discard)
+                    s.discard = []
+                    rng.shuffle(s.draw)
+                    reshuffled = True
+                s.hands[pid].append(s.draw.pop(0))
+        if reshuffled:
+            events.append(public("reshuffle", "The ingredient pile ran dry: the discards are shuffled "
+                                              "into a fresh draw pile.",
+                                 data={"draw": len(s.draw), "discard": len(s.discard)}))
+        s.next_phase("night")
+        eligible = self._eligible(s)
+        sitting = [pid for pid in s.active() if pid not in eligible]
+        lines = [f"🌙 **Night {s.round}.** Choose one ingredient from your hand and cast it, unseen."]
+        if s.poison and s.poison_round == s.round:
+            lines.append(f"☠️ Poisoned tonight: {ing_list(s.poison)}. Whoever casts it will sit out "
+                         "the night after.")
+        if sitting:
+            lines.append(f"{len(sitting)} poisoned player{'s' if len(sitting) != 1 else ''} "
+                         "cannot cast tonight.")
+        lines.append(f"The cauldron: {s.remaining()} cards ({len(s.deck)} in the deck, "
+                     f"{len(s.revealed)} face up).")
+        events.append(public("night", "\n".join(lines), title=f"Night {s.round}", opens_phase=bool(eligible),
+                             data={"round": s.round, "casting": len(eligible), "poisoned_players": len(sitting),
+                                   "poisoned_ingredients": list(s.poison) if s.poison_round == s.round else [],
+                                   "deck": len(s.deck), "revealed": self._revealed_counts(s)}))
+        for pid in sitting:
+            events.append(private(pid, "sit_out", "☠️ The poison holds you: you cannot cast an ingredient "
+                                                  "this night. Your hand waits for tomorrow."))
+        if not eligible:
+            self._close_night(s, rng, events, timed_out=False)
+
+    def _close_night(self, s: CauldronState, rng: Rng, events: list[Event], timed_out: bool) -> None:
+        eligible = self._eligible(s)
+        if timed_out and s.options.night_timeout == "random":
+            for pid in eligible:
+                if pid not in s.chosen and s.hands[pid]:
+                    card = rng.choice(sorted(s.hands[pid], key=INGREDIENT_ORDER.index))
+                    s.chosen[pid] = card
+                    events.append(private(pid, "auto_cast", f"The night ran out: the mist took your "
+                                                            f"{ing(card)} into the cauldron."))
+        played_by: dict[str, str] = {}
+        for pid in eligible:
+            card = s.chosen.get(pid)
+            if card is not None:
+                s.hands[pid].remove(card)
+                played_by[pid] = card
+        s.chosen = {}
+        s.played_by = played_by
+        # the poison of this round strikes whoever cast a poisoned ingredient
+        struck = []
+        if s.poison and s.poison_round == s.round:
+            for pid, card in played_by.items():
+                if card in s.poison:
+                    s.sit_out[pid] = s.round + 1
+                    struck.append(pid)
+                    events.append(private(pid, "poisoned", f"☠️ Your {ing(card)} was poisoned. You cannot "
+                                                           f"cast anything on night {s.round + 1}."))
+        s.poison = []
+        table = list(played_by.values())
+        rng.shuffle(table)
+        s.table = table
+        counts = Counter(table)
+        s.primary, s.secondaries, s.tie_note = rank(counts, rng)
+        events.append(self._reveal_event(s, counts, len(struck)))
+        s.queue = [Step(ingredient=k, role="secondary") for k in s.secondaries]
+        if s.primary is not None:
+            if self._blocked(s):
+                pass  # the blocking secondary says so when it resolves
+            else:
+                reps = 2 if "brigid" in s.secondaries and s.primary != "ceol" else 1
+                s.queue += [Step(ingredient=s.primary, role="primary", rep=r + 1) for r in range(reps)]
+        self._run_queue(s, rng, events)
+
+    def _blocked(self, s: CauldronState) -> bool:
+        blockers = {"wolfbane": {"wolfbane"}, "thistle": {"thistle"},
+                    "both": {"wolfbane", "thistle"}}[s.options.blocker]
+        return any(k in blockers for k in s.secondaries)
+
+    def _reveal_event(self, s: CauldronState, counts: Counter[str], struck: int) -> Event:
+        if not s.table:
+            text = "🫕 Nothing falls into the cauldron tonight."
+        else:
+            tally = ", ".join(f"{ing(k)} ×{counts[k]}" for k in INGREDIENT_ORDER if counts[k])
+            text = f"🫕 The cauldron takes {len(s.table)} ingredients, shuffled: {ing_list(s.table)}.\n({tally})"
+        if s.primary:
+            text += f"\n**Primary:** {ing(s.primary)}."
+        if s.tie_note == "primary_tie":
+            text += f"\nA tie for the most: no primary. Both are **secondary**: {ing_list(s.secondaries)}."
+        elif s.tie_note == "no_effects":
+            text += "\nThree or more ingredients tie for the most: no primary, and no secondary stirs."
+        if s.secondaries and s.tie_note != "primary_tie":
+            text += f"\n**Secondary:** {ing_list(s.secondaries)}"
+            text += " (drawn at random among the tied)." if s.tie_note == "secondary_random" else "."
+        if struck:
+            text += (f"\n☠️ The poison finds {struck} caster{'s' if struck != 1 else ''}: "
+                     "they will sit out next night.")
+        return public("reveal", text, title=f"Night {s.round}: the cauldron", pause=3.0,
+                      data={"round": s.round, "played": list(s.table),
+                            "counts": {k: counts[k] for k in INGREDIENT_ORDER if counts[k]},
+                            "primary": s.primary, "secondaries": list(s.secondaries),
+                            "tie": s.tie_note, "poison_struck": struck})
+
+    # ----- resolution queue
+
+    def _run_queue(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
+        while s.queue and not s.finished:
+            step = s.queue.pop(0)
+            if self._do_step(s, step, rng, events):
+                return  # a choice phase opened; the queue continues when it closes
+        if not s.finished:
+            self._open_day(s, events)
+
+    def _do_step(self, s: CauldronState, step: Step, rng: Rng, events: list[Event]) -> bool:
+        """Resolve one effect; True when it opened a choice phase."""
+        k, role = step.ingredient, step.role
+        if role == "secondary":
+            getattr(self, f"_secondary_{k}")(s, rng, events)
+            return False
+        return bool(getattr(self, f"_primary_{k}")(s, step, rng, events))
+
+    def _effect(self, s: CauldronState, key: str, role: str, text: str, **data: Any) -> Event:
+        head = f"{ing(key)} ({role})"
+        return public("effect", f"**{head}:** {text}", title=head, pause=2.0,
+                      data={"ingredient": key, "role": role, **data,
+                            "deck": len(s.deck), "revealed": self._revealed_counts(s),
+                            "remaining": s.remaining()})
+
+    def _casters(self, s: CauldronState, key: str) -> list[str]:
+        return [pid for pid in s.active() if s.played_by.get(pid) == key]
+
+    # ----- secondaries
+
+    def _secondary_brigid(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
+        if s.primary is None:
+            text = "there is no primary to repeat."
+        elif s.primary == "ceol":
+            text = "Ceol needs only one song: the primary is not repeated."
+        elif self._blocked(s):
+            text = "the primary is blocked, so there is nothing to repeat."
+        else:
+            text = f"{ing(s.primary)} will happen twice."
+        events.append(self._effect(s, "brigid", "secondary", text))
+
+    def _secondary_gaze(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
+        casters = self._casters(s, "gaze")
+        if not s.deck or not casters:
+            events.append(self._effect(s, "gaze", "secondary", "no one can peek: the deck is empty."
+                                       if not s.deck else "no one is left to peek."))
+            return
+        top = s.deck[0]
+        for pid in casters:
+            s.knowledge[pid].append(Knowledge(round=s.round, how="peek", card=top, kind=s.kinds[top]))
+            events.append(private(pid, "peek", f"👁️ You peek at the top card of the cauldron: "
+                                               f"**{KIND_LABEL[s.kinds[top]]}**. It stays on top.",
+                                  data={"kind": s.kinds[top]}))
+        n = len(casters)
+        events.append(self._effect(s, "gaze", "secondary",
+                                   f"{n} gaze{'s' if n != 1 else ''} fall on the top card; it stays where it is.",
+                                   peeks=n))
+
+    def _secondary_ceol(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
+        events.append(self._effect(s, "ceol", "secondary", "the music fades; nothing happens."))
+
+    def _secondary_thistle(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
+        block = " It also blocks the primary." if s.primary and s.options.blocker in ("thistle", "both") else ""
+        if not s.deck:
+            events.append(self._effect(s, "thistle", "secondary", "the deck is empty; nothing to discard." + block))
+            return
+        card = s.deck.pop(0)
+        s.out.append(card)
+        events.append(self._effect(s, "thistle", "secondary",
+                                   "the top card is cast out of the game unseen." + block, discarded=1))
+        self._check_end(s, events)
+
+    def _secondary_wolfbane(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
+        if s.primary and s.options.blocker in ("wolfbane", "both"):
+            text = f"the root chokes {ing(s.primary)}: the primary is blocked."
+        else:
+            text = "there is no primary to block." if not s.primary else "the root does nothing."
+        events.append(self._effect(s, "wolfbane", "secondary", text, blocked=bool(s.primary) and self._blocked(s)))
+
+    def _secondary_yew(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
+        if not s.deck:
+            events.append(self._effect(s, "yew", "secondary", "the deck is empty; nothing is revealed."))
+            return
+        top = s.deck[0]
+        kind = s.kinds[top]
+        casters = self._casters(s, "yew")
+        if kind == "blood":
+            for pid in casters:
+                s.sit_out[pid] = s.round + 1
+                events.append(private(pid, "poisoned", f"☠️ The draught was Blood: you cannot cast anything "
+                                                       f"on night {s.round + 1}."))
+            text = (f"the top card is **{BLOOD}**: everyone who drank Yew is poisoned and sits out "
+                    "next night. The card stays on top.")
+        else:
+            text = f"the top card is **{MILK}**: the Yew drinkers are safe. The card stays on top."
+        events.append(self._effect(s, "yew", "secondary", text, top=kind,
+                                   poisoned=len(casters) if kind == "blood" else 0))
+
+    # ----- primaries
+
+    def _primary_brigid(self, s: CauldronState, step: Step, rng: Rng, events: list[Event]) -> bool:
+        cards = s.deck[:2]
+        del s.deck[:2]
+        kinds = [s.kinds[c] for c in cards]
+        if len(cards) == 2 and kinds == ["milk", "milk"]:
+            s.revealed.append(cards[0])
+            s.deck.append(cards[1])
+            text = f"the top two cards are {MILK} and {MILK}: one stays face up, the other goes to the bottom."
+        else:
+            s.deck.extend(cards)
+            shown = " and ".join(KIND_LABEL[k] for k in kinds) or "nothing"
+            text = f"the top cards are {shown}: they return to the bottom of the deck."
+        events.append(self._effect(s, "brigid", "primary", text, shown=kinds, rep=step.rep))
+        return False
+
+    def _primary_gaze(self, s: CauldronState, step: Step, rng: Rng, events: list[Event]) -> bool:
+        casters = self._casters(s, "gaze")
+        candidates = list(s.deck)
+        s.gaze_pending, s.gaze_choices = {}, {}
+        for pid in casters:
+            if not candidates:
+                events.append(private(pid, "gaze_none", "👁️ The cauldron has no hidden card left for you."))
+                continue
+            card = rng.choice(candidates)
+            candidates.remove(card)
+            s.gaze_pending[pid] = card
+            s.knowledge[pid].append(Knowledge(round=s.round, how="gaze", card=card, kind=s.kinds[card],
+                                              fate="pending"))
+            events.append(private(pid, "gaze", f"👁️ The Cailleach shows you a card of the cauldron: "
+                                               f"**{KIND_LABEL[s.kinds[card]]}**. Put it at the bottom, "
+                                               "or cast it out of the game?", data={"kind": s.kinds[card]}))
+        if not s.gaze_pending:
+            events.append(self._effect(s, "gaze", "primary", "no hidden card is left to see."))
+            return False
+        s.next_phase("gaze")
+        n = len(s.gaze_pending)
+        again = " again" if step.rep > 1 else ""
+        events.append(public("gaze_open", f"👁️ **Cailleach's Gaze**{again}: {n} player{'s' if n != 1 else ''} "
+                                          "each see a random card of the cauldron and choose: bottom, or out "
+                                          "of the game.", title="Cailleach's Gaze", opens_phase=True,
+                             data={"choosing": n, "rep": step.rep}))
+        return True
+
+    def _primary_ceol(self, s: CauldronState, step: Step, rng: Rng, events: list[Event]) -> bool:
+        casters = self._casters(s, "ceol")
+        if not casters:
+            events.append(self._effect(s, "ceol", "primary", "no one is left to sing."))
+            return False
+        pool = [s.heroes[pid] for pid in casters]
+        drew = bool(s.hero_deck)
+        if drew:
+            pool.append(s.hero_deck.pop(0))
+        rng.shuffle(pool)
+        for pid in casters:
+            before = s.heroes[pid]
+            after = pool.pop(0)
+            s.heroes[pid] = after
+            hero = HEROES[after]
+            if after != before:
+                s.hero_changes[pid].append(HeroChange(round=s.round, before=before, after=after))
+                text = (f"🎶 The song of the cairn changes you. You are now **{hero.name}** "
+                        f"({'Good' if hero.team == 'good' else 'Evil'}). _{hero.legend}_")
+            else:
+                text = f"🎶 The song passes over you: you are still **{hero.name}**."
+            events.append(private(pid, "new_hero", text, title="Your hero",
+                                  data={"hero": after, "team": hero.team, "changed": after != before}))
+        for leftover in pool:  # back into the hero deck, at a random place
+            s.hero_deck.insert(rng.randrange(len(s.hero_deck) + 1), leftover)
+        n = len(casters)
+        events.append(self._effect(s, "ceol", "primary",
+                                   f"the heroes of {n} singer{'s' if n != 1 else ''} are shuffled with one "
+                                   "from the hero deck and dealt back; the leftover returns to the deck.",
+                                   singers=n))
+        return False
+
+    def _primary_thistle(self, s: CauldronState, step: Step, rng: Rng, events: list[Event]) -> bool:
+        cards = s.deck[:2]
+        thistles = s.table.count("thistle")
+        limit = thistle_threshold(len(s.active()))
+        many = thistles > limit
+        purge = "milk" if many else "blood"
+        kinds = [s.kinds[c] for c in cards]
+        gone = 0
+        kept = False
+        for c in cards:  # the cards stay counted in the deck until they are discarded
+            if s.kinds[c] == purge and not s.finished:
+                s.deck.remove(c)
+                s.out.append(c)
+                s.out_known.append(c)
+                gone += 1
+                self._check_end(s, events, announce=False)
+            else:
+                kept = True
+        if kept:
+            rng.shuffle(s.deck)
+        shown = " and ".join(KIND_LABEL[k] for k in kinds) or "nothing"
+        rule = (f"{thistles} Thistles, more than {limit}: the Milk is discarded, the Blood shuffled back"
+                if many else f"{thistles} Thistle{'s' if thistles != 1 else ''}, not more than {limit}: "
+                             "the Blood is discarded, the Milk shuffled back")
+        events.append(self._effect(s, "thistle", "primary", f"revealed {shown}. {rule}.", shown=kinds,
+                                   thistles=thistles, threshold=limit, discarded=gone, rep=step.rep))
+        if s.finished:
+            events.append(self._game_over_event(s))
+        return False
+
+    def _primary_wolfbane(self, s: CauldronState, step: Step, rng: Rng, events: list[Event]) -> bool:
+        lost = []
+        for pid in s.active():
+            hand = s.hands[pid]
+            if not hand:
+                continue
+            card = rng.choice(sorted(hand, key=INGREDIENT_ORDER.index))
+            hand.remove(card)
+            s.discard.append(card)
+            lost.append(card)
+            events.append(private(pid, "wolfbane", f"🐺 The wolfbane bites: you discard {ing(card)}.",
+                                  data={"card": card}))
+        rng.shuffle(lost)
+        events.append(self._effect(s, "wolfbane", "primary",
+                                   f"every player discards a random card: {ing_list(lost)}.",
+                                   lost=lost, rep=step.rep))
+        return False
+
+    def _primary_yew(self, s: CauldronState, step: Step, rng: Rng, events: list[Event]) -> bool:
+        voters = self._casters(s, "yew")
+        if not voters:
+            events.append(self._effect(s, "yew", "primary", "no one is left to vote."))
+            return False
+        already = s.poison if s.poison_round == s.round + 1 else []
+        s.yew_voters = voters
+        s.yew_options = [k for k in INGREDIENT_ORDER if k != "yew" and k not in already]
+        s.yew_votes = {}
+        s.next_phase("yew")
+        n = len(voters)
+        again = " again" if step.rep > 1 else ""
+        events.append(public("yew_open", f"🍵 **Yew's Quiet Draught**{again}: {n} drinker{'s' if n != 1 else ''} "
+                                         "vote in secret for the ingredient to poison next night.",
+                             title="Yew's Quiet Draught", opens_phase=True,
+                             data={"voters": n, "options": list(s.yew_options), "rep": step.rep}))
+        return True
+
+    # ----- choice phases
+
+    def _gaze_choice(self, s: CauldronState, a: GazeChoice, rng: Rng, events: list[Event]) -> str:
+        self._need_phase(s, "gaze", "Deciding a gazed card")
+        self._need_active(s, a.player)
+        if a.player not in s.gaze_pending:
+            raise IllegalAction("The Cailleach showed you no card to decide.", code="no_pending_choice")
+        s.gaze_choices[a.player] = a.choice
+        where = "to the bottom of the deck" if a.choice == "bottom" else "out of the game"
+        if all(pid in s.gaze_choices for pid in s.gaze_pending):
+            self._close_gaze(s, rng, events)
+            return f"Your card goes {where}."
+        return f"Your card goes {where}; you can change it until every gazer has chosen."
+
+    def _close_gaze(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
+        bottom = discarded = 0
+        for p in s.players:  # seat order; a removed gazer's card goes to the bottom too
+            pid = p.id
+            card = s.gaze_pending.get(pid)
+            if card is None:
+                continue
+            choice = s.gaze_choices.get(pid, "bottom")
+            if choice == "discard" and s.finished:
+                choice = "stayed"
+            s.deck.remove(card)
+            if choice == "discard":
+                s.out.append(card)
+                discarded += 1
+                self._check_end(s, events, announce=False)
+            elif choice == "bottom":
+                s.deck.append(card)
+                bottom += 1
+            else:  # the game ended before this discard: the card stays in the deck, at the bottom
+                s.deck.append(card)
+            for k in reversed(s.knowledge[pid]):
+                if k.card == card and k.fate == "pending":
+                    k.fate = "discarded" if choice == "discard" else "bottom"
+                    break
+        s.gaze_pending, s.gaze_choices = {}, {}
+        events.append(self._effect(s, "gaze", "primary",
+                                   f"{bottom} card{'s' if bottom != 1 else ''} sent to the bottom, "
+                                   f"{discarded} cast out of the game.", bottom=bottom, discarded=discarded))
+        if s.finished:
+            events.append(self._game_over_event(s))
+            return
+        self._run_queue(s, rng, events)
+
+    def _yew_vote(self, s: CauldronState, a: YewVote, rng: Rng, events: list[Event]) -> str:
+        self._need_phase(s, "yew", "Voting to poison")
+        self._need_active(s, a.player)
+        if a.player not in s.yew_voters:
+            raise IllegalAction("Only those who drank Yew's Quiet Draught vote.", code="not_a_voter")
+        if a.target not in s.yew_options:
+            names = ", ".join(INGREDIENTS[k].name for k in s.yew_options)
+            raise IllegalAction(f"You can poison one of: {names}.", code="bad_target")
+        s.yew_votes[a.player] = a.target
+        if all(pid in s.yew_votes for pid in s.yew_voters if pid not in s.removed):
+            self._close_yew(s, rng, events)
+            return f"Your vote to poison {ing(a.target)} is in."
+        return f"Your vote to poison {ing(a.target)} is in; you can change it until every drinker has voted."
+
+    def _close_yew(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
+        votes = Counter(v for pid, v in s.yew_votes.items() if pid not in s.removed)
+        s.yew_voters, s.yew_votes = [], {}
+        options, s.yew_options = s.yew_options, []
+        if not votes:
+            events.append(self._effect(s, "yew", "primary", "no one voted: nothing is poisoned.", poisoned=None))
+        else:
+            top = max(votes.values())
+            tied = [k for k in options if votes[k] == top]
+            chosen = tied[0] if len(tied) == 1 else rng.choice(tied)
+            if s.poison_round != s.round + 1:
+                s.poison = []
+            s.poison.append(chosen)
+            s.poison_round = s.round + 1
+            how = " (drawn at random among the tied)" if len(tied) > 1 else ""
+            events.append(self._effect(s, "yew", "primary",
+                                       f"**{ing(chosen)}** is poisoned{how}. Whoever casts it next night "
+                                       f"cannot cast on night {s.round + 2}.", poisoned=chosen,
+                                       tied=tied if len(tied) > 1 else [], votes=sum(votes.values())))
+        self._run_queue(s, rng, events)
+
+    # ----- day
+
+    def _open_day(self, s: CauldronState, events: list[Event]) -> None:
+        s.next_phase("day")
+        s.ended_discussion = []
+        rc = self._revealed_counts(s)
+        text = (f"☀️ **Day {s.round}.** On the table: {ing_list(s.table)}.\n"
+                f"The cauldron: {s.remaining()} cards ({len(s.deck)} in the deck; face up: "
+                f"{rc['milk']} {MILK}, {rc['blood']} {BLOOD}). The game ends at {s.options.end_remaining}.")
+        if s.poison and s.poison_round == s.round + 1:
+            text += f"\n☠️ Poisoned for night {s.round + 1}: {ing_list(s.poison)}."
+        text += "\nTalk it over, then press **End discussion**."
+        events.append(public("day", text, title=f"Day {s.round}", opens_phase=True,
+                             data={"round": s.round, "table": list(s.table), "deck": len(s.deck),
+                                   "revealed": rc, "remaining": s.remaining(),
+                                   "poisoned_next": list(s.poison) if s.poison_round == s.round + 1 else []}))
+
+    def _end_discussion(self, s: CauldronState, a: EndDiscussion, rng: Rng, events: list[Event]) -> str:
+        self._need_phase(s, "day", "Ending the discussion")
+        self._need_active(s, a.player)
+        if a.player in s.ended_discussion:
+            raise IllegalAction("You already ended your discussion.", code="already_done")
+        s.ended_discussion.append(a.player)
+        if all(pid in s.ended_discussion for pid in s.active()):
+            self._open_night(s, rng, events)
+            return "Everyone is ready: night falls."
+        waiting = len(s.active()) - len(s.ended_discussion)
+        return f"You are ready for the night; waiting for {waiting} more."
+
+    # ----- timeouts, removal, end
+
+    def _timeout(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
+        if s.phase == "night":
+            self._close_night(s, rng, events, timed_out=True)
+        elif s.phase == "gaze":
+            events.append(public("timeout", "The Cailleach grows tired of waiting: undecided cards go to the "
+                                            "bottom."))
+            self._close_gaze(s, rng, events)
+        elif s.phase == "yew":
+            events.append(public("timeout", "The draught goes cold: the votes cast so far decide."))
+            self._close_yew(s, rng, events)
+        elif s.phase == "day":
+            events.append(public("timeout", "The sun sets on the talk."))
+            self._open_night(s, rng, events)
+        else:  # pragma: no cover - no other timed phase
+            raise IllegalAction("This phase has no timer.", code="no_timer")
+
+    def _remove(self, s: CauldronState, target: str, rng: Rng, events: list[Event]) -> str:
+        if target not in {p.id for p in s.players}:
+            raise IllegalAction("That player is not in this game.", code="not_a_player")
+        if target in s.removed:
+            raise IllegalAction(f"{s.name(target)} has already left.", code="already_removed")
+        s.removed.append(target)
+        s.discard.extend(s.hands[target])
+        s.hands[target] = []
+        s.chosen.pop(target, None)
+        events.append(public("player_removed", f"🚪 **{s.name(target)}** leaves the cauldron's side. Their hand "
+                                               "is discarded; their hero stays secret until the end.",
+                             data={"player": target}))
+        if not s.active():
+            self._finish(s, "ended", events, reason="everyone left")
+            return f"{s.name(target)} was removed; no one is left."
+        if s.phase == "night" and all(pid in s.chosen for pid in self._eligible(s)):
+            self._close_night(s, rng, events, timed_out=False)
+        elif s.phase == "gaze" and target in s.gaze_pending:
+            s.gaze_choices.pop(target, None)
+            s.gaze_choices[target] = "bottom"
+            if all(pid in s.gaze_choices for pid in s.gaze_pending):
+                self._close_gaze(s, rng, events)
+        elif s.phase == "yew" and target in s.yew_voters:
+            s.yew_votes.pop(target, None)
+            if all(pid in s.yew_votes for pid in s.yew_voters if pid not in s.removed):
+                self._close_yew(s, rng, events)
+        elif s.phase == "day" and all(pid in s.ended_discussion for pid in s.active()):
+            self._open_night(s, rng, events)
+        return f"{s.name(target)} was removed from the game."
+
+    def _check_end(self, s: CauldronState, events: list[Event], announce: bool = True) -> None:
+        if s.finished or s.remaining() != s.options.end_remaining:
+            return
+        milk = sum(s.kinds[c] == "milk" for c in s.deck + s.revealed)
+        blood = s.remaining() - milk
+        self._finish(s, outcome_for(milk, blood), events, announce=announce)
+
+    def _finish(self, s: CauldronState, outcome: str, events: list[Event], reason: str = "",
+                announce: bool = True) -> None:
+        s.finished = True
+        s.outcome = outcome
+        s.queue = []
+        s.next_phase("game_over")
+        if outcome in ("good", "evil"):
+            s.winners = [p.id for p in s.players if HEROES[s.heroes[p.id]].team == outcome]
+        else:
+            s.winners = []
+        if announce:
+            events.append(self._game_over_event(s, reason))
+
+    def _game_over_event(self, s: CauldronState, reason: str = "") -> Event:
+        milk = sum(s.kinds[c] == "milk" for c in s.deck + s.revealed)
+        blood = s.remaining() - milk
+        if s.outcome == "ended":
+            head = "The game was ended by a moderator" + (f": {reason}." if reason else ".")
+        elif s.outcome == "draw":
+            head = f"The cauldron settles at {milk} Milk and {blood} Blood: a draw."
+        else:
+            head = (f"The cauldron settles at {milk} {MILK} and {blood} {BLOOD}: "
+                    f"**{TEAM_LABEL[s.outcome]} win!**")
+        deck = " ".join("🥛" if s.kinds[c] == "milk" else "🩸" for c in s.deck) or "empty"
+        face = " ".join("🥛" if s.kinds[c] == "milk" else "🩸" for c in s.revealed) or "none"
+        lines = [head, f"Deck (top first): {deck}", f"Face up: {face}", "", "**The heroes:**"]
+        for p in s.players:
+            hero = HEROES[s.heroes[p.id]]
+            mark = "🏆 " if p.id in s.winners else ""
+            start = "" if s.starting_heroes[p.id] == s.heroes[p.id] else \
+                f" (began as {HEROES[s.starting_heroes[p.id]].name})"
+            gone = " (left)" if p.id in s.removed else ""
+            lines.append(f"{mark}**{p.name}**{gone}: {hero.name}, {hero.team}{start}")
+        return public("game_over", "\n".join(lines), title="The cauldron is still", pause=2.0,
+                      data={"outcome": s.outcome, "winners": list(s.winners), "milk": milk, "blood": blood,
+                            "deck": [s.kinds[c] for c in s.deck], "revealed": [s.kinds[c] for c in s.revealed],
+                            "heroes": {pid: s.heroes[pid] for pid in s.heroes}})
+
+    # ================================================================== reading
+
+    def _revealed_counts(self, s: CauldronState) -> dict[str, int]:
+        milk = sum(s.kinds[c] == "milk" for c in s.revealed)
+        return {"milk": milk, "blood": len(s.revealed) - milk}
+
+    def phase_seconds(self, s: CauldronState) -> float | None:
+        o = s.options
+        return {"night": o.night_seconds, "day": o.day_seconds, "gaze": o.choice_seconds,
+                "yew": o.choice_seconds}.get(s.phase)
+
+    def rules_summary(self) -> str:
+        return (
+            "**Ireland Cauldron** (5-10 players). You are a hero of Ireland, Good or Evil (floor(n/3) Evil), "
+            "secretly. The cauldron holds 8 🥛 Milk and 8 🩸 Blood.\n"
+            "**Night:** cast one ingredient from your hand of 3 (poisoned players sit out). The cards are "
+            "shown shuffled: the most-cast is the **primary**, the next the **secondary** (two tied for the "
+            "most: both secondary; three or more: nothing). Secondaries resolve first, then the primary.\n"
+            "🕯️ Brigid: reveal 2, both Milk: one stays up (2nd: primary twice). 👁️ Gaze: see a random card, "
+            "bottom or discard (2nd: peek the top). 🎶 Ceol: swap heroes (2nd: nothing). 🌿 Thistle: reveal 2, "
+            "few Thistles purge Blood, many purge Milk (2nd: discard top). 🐺 Wolfbane: everyone loses a random "
+            "card (2nd: blocks the primary). 🍵 Yew: vote a poison for next night (2nd: top card Blood poisons "
+            "the Yew drinkers).\n"
+            "**Day:** talk, then press End discussion. Draw back to 3.\n"
+            "The game ends when deck + face-up cards fall to 5: more Milk, Good wins; more Blood, Evil wins."
+        )
+
+    def view(self, s: CauldronState, viewer: str | None) -> View:
+        rc = self._revealed_counts(s)
+        known_out = Counter(s.kinds[c] for c in s.out_known)
+        table: dict[str, Any] = {
+            "round": s.round, "phase": s.phase, "finished": s.finished,
+            "deck": len(s.deck), "revealed": rc, "remaining": s.remaining(),
+            "discarded": {"total": len(s.out), "milk_seen": known_out["milk"], "blood_seen": known_out["blood"]},
+            "table": list(s.table), "draw_pile": len(s.draw),
+            "discard_pile": {k: s.discard.count(k) for k in INGREDIENT_ORDER},
+            "primary": s.primary, "secondaries": list(s.secondaries),
+            "poisoned": list(s.poison), "poison_round": s.poison_round if s.poison else None,
+            "players": [{"id": p.id, "name": p.name, "in_game": p.id not in s.removed} for p in s.players],
+            "hero_deck": {"good": sum(h.team == "good" for h in DATA.heroes),
+                          "evil": sum(h.team == "evil" for h in DATA.heroes), "spare": len(s.hero_deck)},
+            "thistle_threshold": thistle_threshold(len(s.active())),
+            "end_remaining": s.options.end_remaining,
+        }
+        lines = [f"**Ireland Cauldron**, {'game over' if s.finished else f'round {s.round}, {s.phase}'}",
+                 f"Cauldron: {len(s.deck)} in the deck, face up {rc['milk']} {MILK} / {rc['blood']} {BLOOD} "
+                 f"({s.remaining()} left; ends at {s.options.end_remaining}). Cast out: {len(s.out)} "
+                 f"({known_out['milk']} Milk and {known_out['blood']} Blood seen).",
+                 f"Ingredients: {len(s.draw)} to draw, {len(s.discard)} discarded."]
+        if s.table:
+            lines.append(f"On the table: {ing_list(s.table)}")
+        if s.poison:
+            lines.append(f"Poisoned for night {s.poison_round}: {ing_list(s.poison)}")
+        data: dict[str, Any] = {"table": table}
+        if s.finished or viewer == "storyteller":
+            data["heroes"] = dict(s.heroes)
+            data["center"] = {"deck": [s.kinds[c] for c in s.deck], "revealed": [s.kinds[c] for c in s.revealed],
+                              "out": [s.kinds[c] for c in s.out]}
+        if viewer == "storyteller":
+            data.update(hands={k: list(v) for k, v in s.hands.items()}, chosen=dict(s.chosen),
+                        played_by=dict(s.played_by), sit_out=dict(s.sit_out), hero_deck=list(s.hero_deck),
+                        knowledge={k: [x.model_dump() for x in v] for k, v in s.knowledge.items()},
+                        gaze_pending=dict(s.gaze_pending), yew_votes=dict(s.yew_votes))
+            lines.append("Heroes: " + ", ".join(f"{s.name(p)} {HEROES[h].name}" for p, h in s.heroes.items()))
+        elif viewer is not None and viewer in s.heroes:
+            me = self._my_view(s, viewer)
+            data["me"] = me
+            lines = self._my_lines(s, viewer, me) + [""] + lines
+        return View(text="\n".join(lines)[:1800], data=data)
+
+    def _my_view(self, s: CauldronState, pid: str) -> dict[str, Any]:
+        hero = HEROES[s.heroes[pid]]
+        return {
+            "hero": hero.key, "hero_name": hero.name, "team": hero.team,
+            "allies": list(s.evil_allies.get(pid, [])),
+            "hand": list(s.hands.get(pid, [])), "chosen": s.chosen.get(pid),
+            "played": s.played_by.get(pid),
+            "poisoned_round": s.sit_out.get(pid) if s.sit_out.get(pid, 0) >= s.round else None,
+            "seen": [k.model_dump() for k in s.knowledge.get(pid, [])],
+            "hero_changes": [c.model_dump() for c in s.hero_changes.get(pid, [])],
+            "gaze_card": (s.kinds[s.gaze_pending[pid]] if pid in s.gaze_pending else None),
+            "in_game": pid not in s.removed,
+        }
+
+    def _my_lines(self, s: CauldronState, pid: str, me: dict[str, Any]) -> list[str]:
+        lines = [f"You are **{me['hero_name']}** ({'Good' if me['team'] == 'good' else 'Evil'})."]
+        if me["allies"]:
+            lines.append("Evil allies you learned at the start: " + ", ".join(s.name(a) for a in me["allies"]))
+        for c in me["hero_changes"]:
+            lines.append(f"Night {c['round']}: Ceol turned you from {HEROES[c['before']].name} into "
+                         f"{HEROES[c['after']].name}.")
+        lines.append(f"Your hand: {ing_list(me['hand'])}")
+        if me["chosen"]:
+            lines.append(f"Tonight you cast: {ing(me['chosen'])} (you can change it).")
+        elif me["played"]:
+            lines.append(f"This round you cast: {ing(me['played'])}.")
+        if me["poisoned_round"]:
+            lines.append(f"☠️ You cannot cast on night {me['poisoned_round']}.")
+        for k in me["seen"]:
+            how = "peeked at the top card" if k["how"] == "peek" else "gazed at a card"
+            fate = {"top": "it stayed on top", "bottom": "you put it at the bottom",
+                    "discarded": "you cast it out", "pending": "your choice is pending"}[k["fate"]]
+            lines.append(f"Night {k['round']}: you {how}: {KIND_LABEL[k['kind']]} ({fate}).")
+        return lines
+
+    def result(self, s: CauldronState) -> Result:
+        players = []
+        for p in s.players:
+            hero = HEROES[s.heroes[p.id]]
+            players.append(PlayerResult(id=p.id, name=p.name, role=hero.name, team=hero.team,
+                                        alive=p.id not in s.removed))
+        return Result(finished=s.finished, phase=s.phase, round=s.round, outcome=s.outcome,
+                      winners=list(s.winners), players=players)
+
+    def team_members(self, s: CauldronState, team: str) -> list[str]:
+        return [pid for pid in s.active() if HEROES[s.heroes[pid]].team == team]
+
+    # ================================================================== prompts & simulation
+
+    def prompts(self, s: CauldronState, player_id: str) -> list[Prompt]:
+        if s.finished or player_id in s.removed or player_id not in s.heroes:
+            return []
+        if s.phase == "night" and player_id in self._eligible(s):
+            counts = Counter(s.hands[player_id])
+            choices = []
+            for k in INGREDIENT_ORDER:
+                if counts[k]:
+                    i = INGREDIENTS[k]
+                    label = i.name + (f" ×{counts[k]}" if counts[k] > 1 else "")
+                    choices.append(Choice(value=k, label=label, description=i.short, emoji=i.emoji))
+            current = s.chosen.get(player_id)
+            text = "Cast one ingredient into the cauldron. No one will know it was yours."
+            if current:
+                text += f" Now: {ing(current)} (you can change it)."
+            return [Prompt(action="play", title=f"Night {s.round}: your ingredient", text=text,
+                           fields=[PromptField(name="card", placeholder="Choose an ingredient", choices=choices)])]
+        if s.phase == "gaze" and player_id in s.gaze_pending:
+            kind = s.kinds[s.gaze_pending[player_id]]
+            return [Prompt(action="gaze", title="Cailleach's Gaze",
+                           text=f"You see **{KIND_LABEL[kind]}**. Where does it go?",
+                           fields=[PromptField(name="choice", placeholder="Bottom or out of the game", choices=[
+                               Choice(value="bottom", label="Put it at the bottom of the deck", emoji="⬇️"),
+                               Choice(value="discard", label="Cast it out of the game", emoji="🗑️")])])]
+        if s.phase == "yew" and player_id in s.yew_voters:
+            return [Prompt(action="yew_vote", title="Yew's Quiet Draught", vote=True,
+                           text="Vote for the ingredient to poison: whoever casts it next night sits out the "
+                                "night after.",
+                           fields=[PromptField(name="target", placeholder="Ingredient to poison", choices=[
+                               Choice(value=k, label=INGREDIENTS[k].name, description=INGREDIENTS[k].short,
+                                      emoji=INGREDIENTS[k].emoji) for k in s.yew_options])])]
+        if s.phase == "day" and player_id not in s.ended_discussion:
+            return [Prompt(action="end_discussion", title=f"Day {s.round}",
+                           text="Press when you are ready for the night.", submit_label="End discussion")]
+        return []
+
+    def legal_actions(self, s: CauldronState) -> list[Action]:
+        if s.finished:
+            return []
+        out: list[Action] = []
+        if s.phase == "night":
+            for pid in self._eligible(s):
+                out += [PlayCard(player=pid, card=k) for k in sorted(set(s.hands[pid]), key=INGREDIENT_ORDER.index)]
+        elif s.phase == "gaze":
+            for pid in s.gaze_pending:
+                out += [GazeChoice(player=pid, choice="bottom"), GazeChoice(player=pid, choice="discard")]
+        elif s.phase == "yew":
+            for pid in s.yew_voters:
+                if pid not in s.removed:
+                    out += [YewVote(player=pid, target=k) for k in s.yew_options]
+        elif s.phase == "day":
+            out += [EndDiscussion(player=pid) for pid in s.active() if pid not in s.ended_discussion]
+        return out
+
+    # ================================================================== invariants
+
+    def secrets(self, s: CauldronState) -> list[str]:
+        """Strings no public event may contain before the final reveal."""
+        out = [h.name for h in DATA.heroes]
+        for p in s.players:
+            out += [f"{p.name} played", f"{p.name} cast", f"{p.name}'s hand", f"{p.name} is poisoned",
+                    f"{p.name} sits out", f"{p.name} is good", f"{p.name} is evil"]
+        out += list(s.deck)  # hidden card ids
+        return out
+
+    def check_invariants(self, s: CauldronState, events: list[Event]) -> list[str]:
+        problems: list[str] = []
+        ids = s.deck + s.revealed + s.out
+        if len(ids) != 16 or len(set(ids)) != 16 or set(ids) != set(s.kinds):
+            problems.append(f"center cards not conserved: deck {len(s.deck)} + revealed {len(s.revealed)} "
+                            f"+ out {len(s.out)}")
+        kinds = Counter(s.kinds.values())
+        if kinds["milk"] != 8 or kinds["blood"] != 8:
+            problems.append(f"center kinds changed: {dict(kinds)}")
+        if not set(s.out_known) <= set(s.out):
+            problems.append("a known discard is not out of the game")
+        cards: dict[str, int] = dict.fromkeys(INGREDIENT_ORDER, 0)
+        for pile in (s.draw, s.discard, s.table, *s.hands.values()):
+            for k in pile:
+                cards[k] = cards.get(k, 0) + 1
+        if any(cards[k] != INGREDIENTS[k].copies for k in cards):
+            problems.append(f"ingredients not conserved: {cards}")
+        for pid, hand in s.hands.items():
+            if len(hand) > 3:
+                problems.append(f"{pid} holds {len(hand)} cards")
+            if pid in s.chosen and s.chosen[pid] not in hand:
+                problems.append(f"{pid} chose a card not in hand")
+        heroes = list(s.heroes.values()) + s.hero_deck
+        if sorted(heroes) != sorted(h.key for h in DATA.heroes):
+            problems.append("heroes not conserved")
+        if not s.finished and s.remaining() <= s.options.end_remaining:
+            problems.append(f"game still running with {s.remaining()} cards left")
+        if s.finished and s.outcome != "ended" and s.remaining() != s.options.end_remaining:
+            problems.append(f"game ended with {s.remaining()} cards left, not {s.options.end_remaining}")
+        if s.finished and s.outcome in ("good", "evil"):
+            milk = sum(s.kinds[c] == "milk" for c in s.deck + s.revealed)
+            if outcome_for(milk, s.remaining() - milk) != s.outcome:
+                problems.append("wrong winner for the final count")
+        if not s.finished and s.phase not in ("night", "gaze", "yew", "day"):
+            problems.append(f"unknown phase {s.phase}")
+        # secrets in public events (the final reveal may name everything)
+        shown = [e for e in events if e.audience.kind == "public" and e.type not in REVEAL_EVENTS]
+        if not shown:
+            return problems
+        for secret in leaks(shown, self.secrets(s)):
+            problems.append(f"secret in a public event: {secret!r}")
+        pids = {p.id for p in s.players}
+        for e in shown:
+            if e.type == "player_removed":
+                continue
+            blob = json.dumps(e.data)
+            if any(f'"{pid}"' in blob for pid in pids):
+                problems.append(f"a player id in public event data ({e.type})")
+        return problems

@@ -1,0 +1,1000 @@
+"""The Ritual: the rules, phases and narration."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine import (
+    Action,
+    Choice,
+    EndGame,
+    Event,
+    Game,
+    IllegalAction,
+    Outcome,
+    PhaseTimeout,
+    Player,
+    PlayerResult,
+    Prompt,
+    PromptField,
+    RemovePlayer,
+    Result,
+    Rng,
+    SetupError,
+    View,
+    leaks,
+    private,
+    public,
+)
+
+from . import ritual as rit
+from .data import Data, load
+from .models import (
+    CORRUPTED_BY_COUNT,
+    Offer,
+    RitualOptions,
+    RitualSetup,
+    RitualState,
+    VoteBurn,
+    VotePerformer,
+)
+
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+            "tenth", "eleventh", "twelfth")
+NONE = "none"
+TIMED = {"choosing": "choosing_seconds", "offering": "offering_seconds", "council": "council_seconds"}
+LIGHT, SHADOW = "light", "shadow"
+
+
+def ordinal(n: int) -> str:
+    return ORDINALS[n - 1] if 1 <= n <= len(ORDINALS) else f"{n}th"
+
+
+def round_word(n: int) -> str:
+    return ordinal(n).capitalize()
+
+
+class RitualGame(Game):
+    name = "ritual"
+    title = "The Ritual"
+    min_players = 3
+    max_players = 9
+    Options = RitualOptions
+    Setup = RitualSetup
+    State = RitualState
+    actions = (VotePerformer, Offer, VoteBurn)
+
+    @property
+    def data(self) -> Data:
+        return load()
+
+    # ------------------------------------------------------------------ helpers
+    def team(self, state: RitualState, pid: str) -> str:
+        return self.data.roles[state.roles[pid]].team
+
+    @staticmethod
+    def alive(state: RitualState) -> list[str]:
+        gone = set(state.dead) | set(state.removed)
+        return [p.id for p in state.players if p.id not in gone]
+
+    @staticmethod
+    def is_alive(state: RitualState, pid: str) -> bool:
+        return pid not in state.dead and pid not in state.removed
+
+    def living_corrupted(self, state: RitualState) -> list[str]:
+        return [p for p in self.alive(state) if self.team(state, p) == "corrupted"]
+
+    def _line(self, lines: tuple[str, ...] | list[str], state: RitualState, salt: int = 0) -> str:
+        """A narration variant, chosen without spending randomness (replays stay simple)."""
+        return lines[(state.round * 7 + state.phase_seq + salt) % len(lines)]
+
+    def ingredient_label(self, iid: str) -> str:
+        ing = self.data.ingredients[iid]
+        return f"{ing.icon} {ing.name}"
+
+    # ------------------------------------------------------------------ setup
+    def _setup(self, players: list[Player], options: RitualOptions, rng: Rng, forced: RitualSetup) -> Outcome:
+        data = self.data
+        n = len(players)
+        ids = [p.id for p in players]
+        if forced.roles:
+            if set(forced.roles) != set(ids):
+                raise SetupError("Forced roles must name every player exactly once.", code="bad_setup")
+            for rid in forced.roles.values():
+                if rid not in data.roles:
+                    raise SetupError(f"There is no role {rid!r}.", code="bad_setup")
+            roles = dict(forced.roles)
+            teams = [data.roles[r].team for r in roles.values()]
+            k, coven = teams.count("corrupted"), teams.count("coven")
+            if k < 1 or k >= coven:
+                raise SetupError(
+                    "A game needs at least one Corrupted witch, and fewer Corrupted than Coven witches.",
+                    code="bad_setup")
+        else:
+            revenant = options.revenant and n >= 7
+            k = options.corrupted_count or CORRUPTED_BY_COUNT[n]
+            coven = n - k - (1 if revenant else 0)
+            if k >= coven:
+                raise SetupError(
+                    f"{k} Corrupted witches are too many for {n} players: they must be fewer than the Coven.",
+                    code="bad_option")
+            corrupted = [r.id for r in data.roles.values() if r.team == "corrupted"]
+            rng.shuffle(corrupted)
+            loyal = [r.id for r in data.roles.values() if r.team == "coven"]
+            rng.shuffle(loyal)
+            deck = corrupted[:k] + [loyal[i % len(loyal)] for i in range(coven)]
+            if revenant:
+                deck.append("revenant")
+            rng.shuffle(deck)
+            roles = dict(zip(ids, deck, strict=True))
+        state = RitualState(players=players, phase="setup", round=1, options=options, roles=roles,
+                            performed=dict.fromkeys(ids, 0))
+        events: list[Event] = []
+        n_corrupted = sum(1 for r in roles.values() if data.roles[r].team == "corrupted")
+        has_revenant = any(data.roles[r].team == "neutral" for r in roles.values())
+        events.append(public(
+            "game_started",
+            f"🕯️ **The Ritual begins.** {n} witches take their places around the cauldron. "
+            f"The Hollow has crept into the circle: {self._count_words(n_corrupted)} among you now "
+            f"feed{'s' if n_corrupted == 1 else ''} it."
+            + (" A restless **Revenant** haunts the circle too." if has_revenant else "")
+            + "\nCheck your role card (DM or **My hand**).",
+            title="The Ritual",
+        ))
+        for p in players:
+            events.append(self._role_card(state, p.id))
+        self._open_choosing(state, events)
+        return Outcome(state=state, events=events)
+
+    @staticmethod
+    def _count_words(n: int) -> str:
+        return ("no one", "one witch", "two witches", "three witches")[n] if n <= 3 else f"{n} witches"
+
+    def _role_card(self, state: RitualState, pid: str) -> Event:
+        data = self.data
+        role = data.roles[state.roles[pid]]
+        team = data.teams[role.team]
+        lines = [f"🎴 **You are the {role.name}** {role.icon} ({team.icon} {team.name})", f"*{role.description}*", "",
+                 "**Your ingredients:**"]
+        for iid in role.pool:
+            ing = data.ingredients[iid]
+            lines.append(f"{ing.icon} **{ing.name}**: {ing.flavour}")
+        lines += ["", f"**Goal:** {team.goal}"]
+        mates: list[str] = []
+        if role.team == "corrupted":
+            mates = [p for p in state.roles if p != pid and self.team(state, p) == "corrupted"]
+            if not mates:
+                lines.append("You feed the Hollow alone.")
+            elif state.options.corrupted_know_each_other:
+                lines.append("**Your fellow Corrupted:** " + ", ".join(
+                    f"{state.name(m)} ({data.roles[state.roles[m]].name})" for m in mates))
+            else:
+                lines.append("Others feed the Hollow too, but you do not know their faces. Once you have "
+                             "offered, the Hollow will whisper their offerings to you.")
+            if role.id == "hollow_servant" or mates:
+                lines.append("Once you have offered, you see your teammates' offerings: a strong corruption "
+                             "ingredient signals *sabotage*, a milder one signals *lie low*.")
+        return private(pid, "role_card", "\n".join(lines), title="Your role",
+                       data={"role": role.id, "team": role.team, "pool": list(role.pool),
+                             "teammates": mates if state.options.corrupted_know_each_other else []})
+
+    # ------------------------------------------------------------------ phases
+    def _open_choosing(self, state: RitualState, events: list[Event]) -> None:
+        state.next_phase("choosing")
+        state.votes = {}
+        state.offerings = {}
+        state.performer = ""
+        state.warded = ""
+        events.append(public(
+            "choosing_opened",
+            f"🪑 **Round {round_word(state.round)}: The Choosing.** Who will sit in the 13th Chair? "
+            "Discuss, then cast your secret vote for this round's Performer.",
+            title="The Choosing", opens_phase=True, data={"round": state.round},
+        ))
+
+    def _close_choosing(self, state: RitualState, rng: Rng, events: list[Event]) -> None:
+        living = self.alive(state)
+        tally: dict[str, int] = {}
+        for target in state.votes.values():
+            tally[target] = tally.get(target, 0) + 1
+        if tally:
+            top = max(tally.values())
+            leaders = [p for p in living if tally.get(p) == top]
+        else:
+            leaders = list(living)
+        tie = len(leaders) > 1
+        if tie and state.options.performer_tie == "fewest_then_random":
+            least = min(state.performed.get(p, 0) for p in leaders)
+            leaders = [p for p in leaders if state.performed.get(p, 0) == least]
+        performer = leaders[0] if len(leaders) == 1 else rng.choice(leaders)
+        state.performer = performer
+        state.performed[performer] = state.performed.get(performer, 0) + 1
+        name = state.name(performer)
+        if not tally:
+            how = "No one voted; fate itself chooses."
+        elif tie:
+            how = "The votes are split; the Chair chooses for itself."
+        else:
+            how = "The coven has chosen."
+        events.append(public(
+            "performer_chosen", f"🪑 {how} **{name}** takes the 13th Chair as this round's Performer.",
+            title="The 13th Chair", data={"performer": performer, "tie": tie}, pause=2.0,
+        ))
+        events.append(private(performer, "you_are_performer",
+                              "🪑 **You are the Performer.** You sit in the 13th Chair. If the ritual "
+                              "backfires, the Hollow comes for you. Offer your ingredient like everyone else."))
+        state.votes = {}
+        state.next_phase("offering")
+        events.append(public(
+            "offering_opened",
+            f"🧪 **The Offering.** Each witch secretly places one ingredient into the cauldron for "
+            f"**{name}**'s ritual.",
+            title="The Offering", opens_phase=True, data={"performer": performer},
+        ))
+
+    def _close_offering(self, state: RitualState, rng: Rng, events: list[Event]) -> None:
+        data = self.data
+        living = self.alive(state)
+        idle: list[str] = []
+        if state.options.idle_offering == "random":
+            for p in living:
+                if p not in state.offerings:
+                    state.offerings[p] = rng.choice(data.roles[state.roles[p]].pool)
+                    idle.append(p)
+        offered = [(p, state.offerings[p]) for p in living if p in state.offerings]
+        moon = state.moon
+        reading = rit.read(data, [i for _, i in offered], moon=moon,
+                           amplify_tainted=state.options.amplify_tainted)
+        state.moon = False
+        order = [i for _, i in offered]
+        rng.shuffle(order)
+        performer = state.performer
+        pname = state.name(performer)
+        q = reading.quality
+        record: dict[str, Any] = {
+            "round": state.round, "performer": performer, "offerings": dict(offered), "idle": idle,
+            "corruption": reading.corruption, "dominant": reading.dominant, "base": reading.base_quality,
+            "quality": q, "intensity": reading.intensity, "moon": moon, "warded": reading.warded,
+            "deaths": [], "spite": "", "visions": [], "burned": "",
+        }
+        nar = data.narration
+        opening = f"🔥 **The Ritual Unfolds.** {pname} raises the ladle in the 13th Chair."
+        if moon:
+            opening += "\n" + nar.moon
+        events.append(public("ritual_started", opening, title="The Ritual Unfolds", pause=2.0))
+        for k, iid in enumerate(order):
+            ing = data.ingredients[iid]
+            events.append(public(
+                "ingredient_revealed",
+                self._line(nar.reveal, state, k).format(icon=ing.icon, name=ing.name),
+                data={"ingredient": iid, "name": ing.name, "icon": ing.icon}, pause=2.5,
+            ))
+        if not order:
+            events.append(public("cauldron_reaction", nar.empty, pause=3.0))
+        else:
+            reaction = self._line(getattr(nar.reaction, q), state)
+            if reading.intensity != "normal":
+                reaction += "\n" + nar.intensity[reading.intensity]
+            events.append(public("cauldron_reaction", reaction, pause=3.0))
+        # ----- the outcome
+        if q == rit.PURE:
+            state.pure += 1
+            verdict = f"✨ **The ritual is PURE**: the coven's {ordinal(state.pure)} pure ritual."
+        elif q == rit.BACKFIRED:
+            state.backfired += 1
+            verdict = f"💥 **The ritual BACKFIRES**: the Hollow has fed for the {ordinal(state.backfired)} time."
+        else:
+            verdict = "🌘 **The ritual is TAINTED.**"
+        body = ""
+        if reading.dominant:
+            body = self._line(getattr(nar.outcome[reading.dominant], q), state).format(performer=pname) + "\n"
+        events.append(public("ritual_outcome", body + verdict, data={"quality": q}, pause=3.0))
+        # ----- deaths
+        died: list[str] = []
+        candidates = [p for p in living if p != performer]
+        if q == rit.BACKFIRED:
+            if reading.dominant == "misdirection":
+                victim = rng.choice(living)
+                self._kill(state, victim)
+                died.append(victim)
+                kind = "performer" if victim == performer else "astray"
+                events.append(public("death", nar.death[kind].format(victim=state.name(victim)),
+                                     data={"player": victim, "cause": "ritual"}, pause=2.0))
+            elif performer and self.is_alive(state, performer):
+                self._kill(state, performer)
+                died.append(performer)
+                events.append(public("death", nar.death["performer"].format(victim=pname),
+                                     data={"player": performer, "cause": "ritual"}, pause=2.0))
+            chance = 0.0
+            if reading.dominant in ("corruption", "misdirection"):
+                chance = 0.25
+            if state.round >= 4 and state.infection >= 5:
+                chance = 0.5
+            if chance:
+                pool = [p for p in self.alive(state) if self.team(state, p) != "corrupted"]
+                if pool and rng.random() < chance:
+                    victim = pool[0] if len(pool) == 1 else rng.choice(pool)
+                    self._kill(state, victim)
+                    died.append(victim)
+                    record["spite"] = victim
+                    events.append(public("death", nar.death["spite"].format(victim=state.name(victim)),
+                                         data={"player": victim, "cause": "spite"}, pause=2.0))
+        for victim in died:
+            if state.options.reveal_on_death:
+                events.append(self._role_reveal(state, victim))
+        record["deaths"] = died
+        # ----- visions
+        visions = self._visions(state, reading, candidates, rng)
+        record["visions"] = visions
+        for v in visions:
+            events.append(public("vision", v["text"], data={"targets": v["targets"]}, pause=2.0))
+        if q != rit.BACKFIRED and not died:
+            events.append(public("no_death", nar.death["nobody"], pause=1.0))
+        if reading.dominant == "protection" and q == rit.PURE and reading.intensity != "muted" \
+                and performer and self.is_alive(state, performer) and state.options.wards_shield_council:
+            state.warded = performer
+        state.history.append(record)
+        state.chronicle.append(self._chronicle_line(state, order, q, died, visions))
+        if self._check_win(state, events):
+            return
+        if died:
+            self._end_round(state, rng, events)
+        else:
+            self._open_council(state, events)
+
+    def _visions(self, state: RitualState, reading: rit.Reading, candidates: list[str],
+                 rng: Rng) -> list[dict[str, Any]]:
+        """The ritual's visions (Divination, and Misdirection's false ones). Draw order of randomness:
+        target(s) by ``choice``, then one ``random()`` per scrambled clue."""
+        nar = self.data.narration.vision
+        q = reading.quality
+        out: list[dict[str, Any]] = []
+        pool = [p for p in candidates if self.is_alive(state, p)]
+
+        def truth(pid: str) -> str:
+            return SHADOW if self.team(state, pid) == "corrupted" else LIGHT
+
+        def flip(a: str) -> str:
+            return LIGHT if a == SHADOW else SHADOW
+
+        def scramble(a: str) -> str:
+            if state.options.misdirection == "invert":
+                return flip(a)
+            return a if rng.random() < 0.5 else flip(a)
+
+        if reading.dominant == "divination":
+            if q == rit.TAINTED and reading.intensity == "muted":
+                return [{"text": nar["closed"], "targets": [], "shown": "", "true": ""}]
+            if not pool:
+                return [{"text": nar["closed"], "targets": [], "shown": "", "true": ""}]
+            first = rng.choice(pool)
+            if q == rit.PURE and reading.intensity == "muted" and len(pool) >= 2:
+                second = rng.choice([p for p in pool if p != first])
+                real = SHADOW if SHADOW in (truth(first), truth(second)) else LIGHT
+                shown = scramble(real) if reading.misdirected else real
+                text = nar["pair_shadow" if shown == SHADOW else "pair_light"].format(
+                    a=state.name(first), b=state.name(second))
+                return [{"text": text, "targets": [first, second], "shown": shown, "true": real}]
+            targets = [first]
+            if q == rit.PURE and reading.intensity == "vivid" and len(pool) >= 2:
+                targets.append(rng.choice([p for p in pool if p != first]))
+            for t in targets:
+                real = truth(t)
+                if q == rit.PURE:
+                    shown = scramble(real) if reading.misdirected else real
+                elif q == rit.BACKFIRED:
+                    shown = flip(real)
+                else:
+                    shown = ""
+                text = nar[shown or "uncertain"].format(target=state.name(t))
+                out.append({"text": text, "targets": [t], "shown": shown, "true": real})
+        elif reading.dominant == "misdirection" and q == rit.TAINTED and pool:
+            t = rng.choice(pool)
+            shown = LIGHT if rng.random() < 0.5 else SHADOW
+            out.append({"text": nar[shown].format(target=state.name(t)), "targets": [t], "shown": shown,
+                        "true": truth(t)})
+        return out
+
+    def _chronicle_line(self, state: RitualState, order: list[str], q: str, died: list[str],
+                        visions: list[dict[str, Any]]) -> str:
+        ings = ", ".join(self.ingredient_label(i) for i in sorted(order)) or "nothing"
+        line = f"**Round {round_word(state.round)}**: {state.name(state.performer)} performed; {ings}; **{q}**"
+        if died:
+            line += "; died: " + ", ".join(state.name(d) for d in died)
+        for v in visions:
+            if v["shown"]:
+                line += f"; vision: {' & '.join(state.name(t) for t in v['targets'])} showed {v['shown']}"
+        return line
+
+    def _kill(self, state: RitualState, pid: str) -> None:
+        state.dead.append(pid)
+        state.deaths += 1
+        state.votes.pop(pid, None)
+
+    def _role_reveal(self, state: RitualState, pid: str) -> Event:
+        role = self.data.roles[state.roles[pid]]
+        return public("role_revealed", f"🎴 {state.name(pid)} was the **{role.name}** {role.icon}.",
+                      data={"player": pid, "role": role.id, "team": role.team})
+
+    def _open_council(self, state: RitualState, events: list[Event]) -> None:
+        state.next_phase("council")
+        state.votes = {}
+        text = ("⚖️ **The Council.** The Performer survived. Discuss what the ritual revealed, then "
+                "secretly vote to burn one witch")
+        text += ", or to burn no one." if state.options.allow_spare else "."
+        text += " A tie burns no one."
+        if state.warded:
+            text += f"\n🛡️ The wards shield **{state.name(state.warded)}**: they cannot be burned this round."
+        events.append(public("council_opened", text, title="The Council", opens_phase=True,
+                             data={"warded": state.warded}))
+
+    def _close_council(self, state: RitualState, rng: Rng, events: list[Event]) -> None:
+        nar = self.data.narration.council
+        tally: dict[str, int] = {}
+        for target in state.votes.values():
+            tally[target] = tally.get(target, 0) + 1
+        state.votes = {}
+        burned = ""
+        if not tally:
+            events.append(public("council_result", nar["empty"], data={"burned": ""}, pause=2.0))
+        else:
+            top = max(tally.values())
+            leaders = [t for t, c in tally.items() if c == top]
+            if len(leaders) > 1:
+                events.append(public("council_result", nar["tie"], data={"burned": "", "tie": True}, pause=2.0))
+            elif leaders[0] == NONE:
+                events.append(public("council_result", nar["spare"], data={"burned": ""}, pause=2.0))
+            else:
+                burned = leaders[0]
+                self._kill(state, burned)
+                events.append(public("council_result", nar["burn"].format(victim=state.name(burned)),
+                                     data={"burned": burned}, pause=3.0))
+                if state.options.reveal_on_death:
+                    events.append(self._role_reveal(state, burned))
+        if state.history:
+            state.history[-1]["burned"] = burned
+        if burned and state.chronicle:
+            state.chronicle[-1] += f"; burned: {state.name(burned)}"
+        if self._check_win(state, events):
+            return
+        self._end_round(state, rng, events)
+
+    def _end_round(self, state: RitualState, rng: Rng, events: list[Event]) -> None:
+        """Phase 5, Infection Spread, then the next round (or the end)."""
+        nar = self.data.narration.infection
+        last = state.history[-1]["quality"] if state.history else rit.TAINTED
+        if last == rit.TAINTED:
+            state.infection += 1
+        elif last == rit.BACKFIRED:
+            state.infection += state.options.infection_per_backfire
+        lines = [nar["clean"] if last == rit.PURE else nar["spread"]]
+        if state.round == 3 and state.infection >= 3 and not state.moon_risen:
+            state.moon = True
+            state.moon_risen = True
+            lines.append(nar["moon"])
+        if state.round >= 3 and state.infection >= 5 and not state.hunger:
+            # from the next ritual (round 4+) any backfire may claim a spite victim
+            state.hunger = True
+            lines.append(nar["hunger"])
+        events.append(public("infection", "\n".join(lines), title="Infection Spread", pause=2.0))
+        state.round += 1
+        rev = [p for p in self.alive(state) if state.roles[p] == "revenant"]
+        if rev and state.round >= 5 and state.deaths >= 3 and not state.revenant_won:
+            state.revenant_won = True
+            if state.options.revenant_ends_game:
+                self._finish(state, "Neutral", rev, events,
+                             f"👻 **{state.name(rev[0])} was the Revenant**, and has seen enough death. "
+                             "Their spirit finds closure, and the circle breaks. **The Revenant wins alone.**")
+                return
+            events.append(private(rev[0], "revenant_closure",
+                                  "👻 You have survived to Round Five and seen enough death: your win is sealed. "
+                                  "Play on; the Coven and the Corrupted still fight for theirs."))
+        if state.round > state.options.max_rounds:
+            self._finish(state, "draw", [], events,
+                         "⌛ The moon has turned too many times. Exhausted, the coven disbands with the "
+                         "Hollow neither fed nor banished. **The game is a draw.**")
+            return
+        self._open_choosing(state, events)
+
+    # ------------------------------------------------------------------ winning
+    def _check_win(self, state: RitualState, events: list[Event]) -> bool:
+        living = self.alive(state)
+        corrupted = sum(1 for p in living if self.team(state, p) == "corrupted")
+        coven = sum(1 for p in living if self.team(state, p) == "coven")
+        everyone = state.roles
+        coven_ids = [p for p in everyone if self.team(state, p) == "coven"]
+        corrupted_ids = [p for p in everyone if self.team(state, p) == "corrupted"]
+        if corrupted == 0 and coven == 0:
+            self._finish(state, "draw", [], events,
+                         "⚖️ The last loyal witch and the last Corrupted witch fall together. "
+                         "No one is left to finish the rite. **The game is a draw.**")
+        elif state.backfired >= 3:
+            self._finish(state, "Corrupted", corrupted_ids, events,
+                         "🔴 Three rituals have backfired. The Hollow has fed enough, and it rises through "
+                         "the cauldron. **The Corrupted win.**")
+        elif state.pure >= 5:
+            self._finish(state, "Coven", coven_ids, events,
+                         "🛡️ Five pure rituals: balance is restored and the Hollow is sealed away. "
+                         "**The Coven wins.**")
+        elif corrupted == 0:
+            self._finish(state, "Coven", coven_ids, events,
+                         "🛡️ The last Corrupted witch is gone; the Hollow loses its grip on the circle. "
+                         "**The Coven wins.**")
+        elif corrupted >= coven:
+            self._finish(state, "Corrupted", corrupted_ids, events,
+                         "🔴 The Corrupted now equal the loyal witches. The circle is theirs. "
+                         "**The Corrupted win.**")
+        return state.finished
+
+    def _finish(self, state: RitualState, outcome: str, winners: list[str], events: list[Event],
+                text: str) -> None:
+        winners = list(winners)
+        if state.revenant_won:
+            for p, r in state.roles.items():
+                if r == "revenant" and p not in winners:
+                    winners.append(p)
+        state.finished = True
+        state.outcome = outcome
+        state.winners = winners
+        state.votes = {}
+        state.next_phase("game_over")
+        events.extend(self._reveal(state, text))
+
+    def _reveal(self, state: RitualState, text: str) -> list[Event]:
+        data = self.data
+        lines = [text, "", "**The witches were:**"]
+        for p in state.players:
+            role = data.roles[state.roles[p.id]]
+            fate = "🏳️ left" if p.id in state.removed else ("💀 dead" if p.id in state.dead else "alive")
+            star = " 🏆" if p.id in state.winners else ""
+            lines.append(f"{role.icon} **{p.name}**, the {role.name} ({data.teams[role.team].name}), {fate}{star}")
+        events = [public("game_over", "\n".join(lines), title="The Ritual is over",
+                         data={"outcome": state.outcome, "winners": state.winners,
+                               "roles": dict(state.roles)}, pause=3.0)]
+        blocks = [self._recap_block(state, rec) for rec in state.history]
+        chunk = "📜 **The full chronicle** (hidden corruption: under 20 PURE, over 50 BACKFIRED)"
+        for block in blocks:
+            if len(chunk) + len(block) + 2 > 1700:
+                events.append(public("recap", chunk, title="Chronicle", data={"final": True}))
+                chunk = ""
+            chunk = (chunk + "\n\n" + block) if chunk else block
+        if blocks:
+            events.append(public("recap", chunk, title="Chronicle", data={"final": True}))
+        return events
+
+    def _recap_block(self, state: RitualState, rec: dict[str, Any]) -> str:
+        head = (f"**Round {rec['round']}**: Performer {state.name(rec['performer'])}; "
+                f"corruption {rec['corruption']}% → {rec['quality']}")
+        extras = []
+        if rec["dominant"]:
+            extras.append(f"{rec['dominant']} dominant")
+        if rec["intensity"] != "normal":
+            extras.append(rec["intensity"])
+        if rec["moon"]:
+            extras.append("Purging Moon")
+        if rec["warded"]:
+            extras.append("wards stopped a backfire")
+        if extras:
+            head += " (" + ", ".join(extras) + ")"
+        lines = [head]
+        lines.extend(self._offer_line(state, pid, iid, pid in rec["idle"]) for pid, iid in rec["offerings"].items())
+        fates = []
+        if rec["deaths"]:
+            fates.append("died: " + ", ".join(state.name(d) for d in rec["deaths"]))
+        if rec["burned"]:
+            fates.append(f"burned: {state.name(rec['burned'])}")
+        if fates:
+            lines.append("  " + "; ".join(fates))
+        return "\n".join(lines)
+
+    def _offer_line(self, state: RitualState, pid: str, iid: str, idle: bool = False) -> str:
+        ing = self.data.ingredients[iid]
+        return (f"• {state.name(pid)} offered {ing.icon} {ing.name} ({ing.weight:+d})"
+                + (" (timer ran out)" if idle else ""))
+
+    # ------------------------------------------------------------------ actions
+    def _apply(self, state: RitualState, action: Action, rng: Rng) -> Outcome:
+        events: list[Event] = []
+        if isinstance(action, PhaseTimeout):
+            self._close_phase(state, rng, events)
+            return Outcome(state=state, events=events, reply="The phase is closed.")
+        if isinstance(action, EndGame):
+            reason = f" ({action.reason})" if action.reason else ""
+            self._finish(state, "ended", [], events,
+                         f"🕯️ A moderator snuffs out the candles{reason}. **The game is ended**, with no winner.")
+            state.winners = []
+            return Outcome(state=state, events=events, reply="The game is ended.")
+        if isinstance(action, RemovePlayer):
+            return self._remove(state, action, rng, events)
+        if not action.player:
+            raise IllegalAction("Say which player is acting.", code="no_player")
+        if not self.is_alive(state, action.player):
+            if action.player in state.removed:
+                raise IllegalAction("You have left this game and can no longer act.", code="dead_player")
+            raise IllegalAction("You are dead: the dead cannot vote or offer ingredients.", code="dead_player")
+        if isinstance(action, VotePerformer):
+            return self._vote_performer(state, action, rng, events)
+        if isinstance(action, Offer):
+            return self._offer(state, action, rng, events)
+        if isinstance(action, VoteBurn):
+            return self._vote_burn(state, action, rng, events)
+        raise IllegalAction("That action does not exist in The Ritual.", code="unknown_action")
+
+    def _close_phase(self, state: RitualState, rng: Rng, events: list[Event]) -> None:
+        if state.phase == "choosing":
+            self._close_choosing(state, rng, events)
+        elif state.phase == "offering":
+            self._close_offering(state, rng, events)
+        elif state.phase == "council":
+            self._close_council(state, rng, events)
+        else:  # pragma: no cover - every phase of a running game is one of the three
+            raise IllegalAction("There is no phase to close.", code="wrong_phase")
+
+    def _all_acted(self, state: RitualState, book: dict[str, str]) -> bool:
+        return all(p in book for p in self.alive(state))
+
+    def _living_target(self, state: RitualState, target: str) -> str:
+        for p in state.players:
+            if p.id == target or p.name.lower() == target.lower():
+                if not self.is_alive(state, p.id):
+                    raise IllegalAction(f"{p.name} is no longer in the circle.", code="target_dead")
+                return p.id
+        raise IllegalAction(f"There is no witch called {target!r} at this table.", code="unknown_target")
+
+    def _vote_performer(self, state: RitualState, action: VotePerformer, rng: Rng, events: list[Event]) -> Outcome:
+        if state.phase != "choosing":
+            raise IllegalAction("The Performer vote is only open during The Choosing.", code="wrong_phase")
+        target = self._living_target(state, action.target)
+        changed = action.player in state.votes
+        state.votes[action.player] = target
+        reply = (f"Your vote for {state.name(target)} to sit in the 13th Chair is "
+                 f"{'changed' if changed else 'in'}; you can change it until the phase closes.")
+        if self._all_acted(state, state.votes):
+            self._close_choosing(state, rng, events)
+            reply = f"Your vote for {state.name(target)} is in. Everyone has voted: the Choosing is over."
+        return Outcome(state=state, events=events, reply=reply)
+
+    def _offer(self, state: RitualState, action: Offer, rng: Rng, events: list[Event]) -> Outcome:
+        if state.phase != "offering":
+            raise IllegalAction("You can only offer an ingredient during The Offering.", code="wrong_phase")
+        data = self.data
+        pool = data.roles[state.roles[action.player]].pool
+        iid = action.ingredient
+        if iid not in pool:
+            for cand in pool:
+                if data.ingredients[cand].name.lower() == iid.lower():
+                    iid = cand
+                    break
+            else:
+                names = ", ".join(data.ingredients[i].name for i in pool)
+                raise IllegalAction(f"That ingredient is not in your pool. You can offer: {names}.",
+                                    code="not_your_ingredient")
+        first = action.player not in state.offerings
+        state.offerings[action.player] = iid
+        label = self.ingredient_label(iid)
+        reply = (f"You offer {label}; you can change it until the Offering closes." if first
+                 else f"You now offer {label} instead; you can change it until the Offering closes.")
+        if self.team(state, action.player) == "corrupted":
+            for mate in self.living_corrupted(state):
+                if mate in state.offerings and (mate != action.player or first):
+                    ev = self._whisper(state, mate)
+                    if ev is not None:
+                        events.append(ev)
+        if self._all_acted(state, state.offerings):
+            self._close_offering(state, rng, events)
+            reply = f"You offer {label}. Every witch has offered: the ritual begins."
+        return Outcome(state=state, events=events, reply=reply)
+
+    def _teammate_selections(self, state: RitualState, pid: str) -> dict[str, str | None]:
+        return {m: state.offerings.get(m) for m in self.living_corrupted(state) if m != pid}
+
+    def _whisper(self, state: RitualState, pid: str) -> Event | None:
+        sel = self._teammate_selections(state, pid)
+        if not sel:
+            return None
+        if state.options.corrupted_know_each_other:
+            parts = [f"**{state.name(m)}** offers {self.ingredient_label(i)}" if i else
+                     f"**{state.name(m)}** has not chosen yet" for m, i in sel.items()]
+            payload: dict[str, Any] = {"teammates": sel}
+        else:
+            chosen = sorted(i for i in sel.values() if i)
+            waiting = sum(1 for i in sel.values() if not i)
+            parts = [f"another channel offers {self.ingredient_label(i)}" for i in chosen]
+            if waiting:
+                parts.append("one channel is still silent" if waiting == 1 else f"{waiting} channels are still silent")
+            payload = {"selections": chosen, "waiting": waiting}
+        return private(pid, "hollow_whisper", "🩸 The Hollow whispers: " + "; ".join(parts) + ".", data=payload)
+
+    def _vote_burn(self, state: RitualState, action: VoteBurn, rng: Rng, events: list[Event]) -> Outcome:
+        if state.phase != "council":
+            raise IllegalAction("The burn vote is only open during The Council.", code="wrong_phase")
+        if action.target.lower() in (NONE, "no one", "nobody", "spare"):
+            if not state.options.allow_spare:
+                raise IllegalAction("This table plays without a 'burn no one' choice: name a witch.",
+                                    code="no_spare")
+            target = NONE
+        else:
+            target = self._living_target(state, action.target)
+            if target == action.player:
+                raise IllegalAction("You cannot vote to burn yourself.", code="self_burn")
+            if target == state.warded:
+                raise IllegalAction(f"The wards shield {state.name(target)} this round: choose someone else.",
+                                    code="warded")
+        changed = action.player in state.votes
+        state.votes[action.player] = target
+        what = "to burn no one" if target == NONE else f"to burn {state.name(target)}"
+        reply = f"Your vote {what} is {'changed' if changed else 'in'}; you can change it until the Council closes."
+        if self._all_acted(state, state.votes):
+            self._close_council(state, rng, events)
+            reply = f"Your vote {what} is in. Everyone has voted: the Council is over."
+        return Outcome(state=state, events=events, reply=reply)
+
+    def _remove(self, state: RitualState, action: RemovePlayer, rng: Rng, events: list[Event]) -> Outcome:
+        pid = None
+        for p in state.players:
+            if action.target in (p.id, p.name):
+                pid = p.id
+        if pid is None:
+            raise IllegalAction(f"There is no player {action.target!r} in this game.", code="unknown_target")
+        if not self.is_alive(state, pid):
+            raise IllegalAction(f"{state.name(pid)} is already out of the game.", code="target_dead")
+        state.removed.append(pid)
+        state.votes.pop(pid, None)
+        state.offerings.pop(pid, None)
+        for voter in [v for v, t in state.votes.items() if t == pid]:
+            del state.votes[voter]  # they vote again
+        if state.warded == pid:
+            state.warded = ""
+        events.append(public("player_removed", f"🚪 **{state.name(pid)}** has left the circle.",
+                             data={"player": pid}))
+        if not self._check_win(state, events):
+            if state.phase == "offering":
+                if self._all_acted(state, state.offerings):
+                    self._close_offering(state, rng, events)
+                elif self.team(state, pid) == "corrupted":
+                    for mate in self.living_corrupted(state):
+                        if mate in state.offerings:
+                            ev = self._whisper(state, mate)
+                            if ev is not None:
+                                events.append(ev)
+            elif state.phase == "choosing" and state.votes and self._all_acted(state, state.votes):
+                self._close_choosing(state, rng, events)
+            elif state.phase == "council" and state.votes and self._all_acted(state, state.votes):
+                self._close_council(state, rng, events)
+        return Outcome(state=state, events=events, reply=f"{state.name(pid)} is removed from the game.")
+
+    # ------------------------------------------------------------------ protocol
+    def phase_seconds(self, state: RitualState) -> float | None:
+        key = TIMED.get(state.phase)
+        return float(getattr(state.options, key)) if key and not state.finished else None
+
+    def prompts(self, state: RitualState, player_id: str) -> list[Prompt]:
+        if state.finished or player_id not in state.roles or not self.is_alive(state, player_id):
+            return []
+        living = self.alive(state)
+        if state.phase == "choosing":
+            current = state.votes.get(player_id)
+            return [Prompt(
+                action="vote_performer", title="Choose the Performer", vote=True,
+                text="Who sits in the 13th Chair this round?" + (
+                    f" Your vote: **{state.name(current)}** (you can change it)." if current else ""),
+                fields=[PromptField(name="target", placeholder="Vote for the Performer", choices=[
+                    Choice(value=p, label=state.name(p)[:100], description="That's you" if p == player_id else "")
+                    for p in living])],
+            )]
+        if state.phase == "offering":
+            data = self.data
+            current = state.offerings.get(player_id)
+            return [Prompt(
+                action="offer", title="Offer an ingredient",
+                text=f"Your offering for {state.name(state.performer)}'s ritual." + (
+                    f" Now: **{self.ingredient_label(current)}** (you can change it)." if current else ""),
+                fields=[PromptField(name="ingredient", placeholder="Choose your ingredient", choices=[
+                    Choice(value=i, label=data.ingredients[i].name, description=data.ingredients[i].flavour,
+                           emoji=data.ingredients[i].icon)
+                    for i in data.roles[state.roles[player_id]].pool])],
+            )]
+        if state.phase == "council":
+            current = state.votes.get(player_id)
+            choices = [Choice(value=p, label=state.name(p)[:100]) for p in living
+                       if p != player_id and p != state.warded]
+            if state.options.allow_spare:
+                choices.append(Choice(value=NONE, label="Burn no one", emoji="🕯️"))
+            shown = ("no one" if current == NONE else state.name(current)) if current else ""
+            return [Prompt(
+                action="vote_burn", title="Vote to burn", vote=True,
+                text="Who should burn? A tie burns no one." + (
+                    f" Your vote: **{shown}** (you can change it)." if shown else ""),
+                fields=[PromptField(name="target", placeholder="Vote to burn", choices=choices)],
+            )]
+        return []
+
+    def legal_actions(self, state: RitualState) -> list[Action]:
+        if state.finished:
+            return []
+        living = self.alive(state)
+        acts: list[Action] = []
+        if state.phase == "choosing":
+            for p in living:
+                acts.extend(VotePerformer(player=p, target=t) for t in living)
+        elif state.phase == "offering":
+            for p in living:
+                acts.extend(Offer(player=p, ingredient=i) for i in self.data.roles[state.roles[p]].pool)
+        elif state.phase == "council":
+            for p in living:
+                targets = [t for t in living if t != p and t != state.warded]
+                if state.options.allow_spare:
+                    targets.append(NONE)
+                acts.extend(VoteBurn(player=p, target=t) for t in targets)
+        return acts
+
+    def team_members(self, state: RitualState, team: str) -> list[str]:
+        return [p for p in state.roles if self.team(state, p) == team.lower()]
+
+    def view(self, state: RitualState, viewer: str | None) -> View:
+        data = self.data
+        living = self.alive(state)
+        table: dict[str, Any] = {
+            "phase": state.phase, "round": state.round, "performer": state.performer,
+            "alive": living, "dead": list(state.dead), "removed": list(state.removed),
+            "pure_rituals": state.pure, "backfired_rituals": state.backfired,
+            "purging_moon": state.moon, "warded": state.warded, "chronicle": list(state.chronicle),
+            "finished": state.finished, "outcome": state.outcome, "winners": list(state.winners),
+        }
+        acted = state.offerings if state.phase == "offering" else state.votes
+        table["acted"] = [p for p in living if p in acted]
+        lines = [f"**The Ritual**, round {state.round}, {state.phase.replace('_', ' ')}"]
+        if state.performer:
+            lines.append(f"🪑 Performer: **{state.name(state.performer)}**")
+        lines.append("Alive: " + ", ".join(state.name(p) for p in living))
+        if state.dead:
+            lines.append("Dead: " + ", ".join(state.name(p) for p in state.dead))
+        lines.append(f"Pure rituals: {state.pure} of 5 · Backfires: {state.backfired} of 3")
+        if state.finished:
+            table["roles"] = dict(state.roles)
+            table["history"] = [dict(r) for r in state.history]
+            table["infection"] = state.infection
+        if viewer == "storyteller":
+            table.update(roles=dict(state.roles), offerings=dict(state.offerings), votes=dict(state.votes),
+                         infection=state.infection, history=[dict(r) for r in state.history],
+                         revenant_won=state.revenant_won, moon_risen=state.moon_risen, hunger=state.hunger)
+            lines.append(f"Infection: {state.infection}")
+            for p in state.players:
+                lines.append(f"• {p.name}: {data.roles[state.roles[p.id]].name}"
+                             + (f", offers {self.ingredient_label(state.offerings[p.id])}"
+                                if p.id in state.offerings else ""))
+            return View(text="\n".join(lines), data=table)
+        if viewer is None or viewer not in state.roles:
+            for c in state.chronicle[-3:]:
+                lines.append(c)
+            return View(text="\n".join(lines), data=table)
+        role = data.roles[state.roles[viewer]]
+        team = data.teams[role.team]
+        me: dict[str, Any] = {"role": role.id, "team": role.team, "pool": list(role.pool),
+                              "alive": self.is_alive(state, viewer)}
+        lines.insert(1, f"🎴 You are the **{role.name}** {role.icon} ({team.name}). Goal: {team.goal}")
+        lines.insert(2, "Your ingredients: " + ", ".join(self.ingredient_label(i) for i in role.pool))
+        if state.phase == "offering" and viewer in state.offerings:
+            me["offering"] = state.offerings[viewer]
+            lines.append(f"Your offering: {self.ingredient_label(state.offerings[viewer])}")
+        if state.phase in ("choosing", "council") and viewer in state.votes:
+            me["vote"] = state.votes[viewer]
+            lines.append(f"Your vote: {'no one' if state.votes[viewer] == NONE else state.name(state.votes[viewer])}")
+        if role.team == "corrupted":
+            mates = [p for p in state.roles if p != viewer and self.team(state, p) == "corrupted"]
+            if state.options.corrupted_know_each_other:
+                me["teammates"] = mates
+                if mates:
+                    lines.append("Fellow Corrupted: " + ", ".join(state.name(m) for m in mates))
+            if state.phase == "offering" and viewer in state.offerings and self.is_alive(state, viewer):
+                ev = self._whisper(state, viewer)
+                if ev is not None:
+                    me["whisper"] = ev.data
+                    lines.append(ev.text)
+        if role.team == "neutral":
+            me["revenant_won"] = state.revenant_won
+        table["me"] = me
+        for c in state.chronicle[-3:]:
+            lines.append(c)
+        return View(text="\n".join(lines)[:1900], data=table)
+
+    def result(self, state: RitualState) -> Result:
+        data = self.data
+        players = []
+        for p in state.players:
+            role = data.roles[state.roles[p.id]]
+            players.append(PlayerResult(id=p.id, name=p.name, role=role.name, team=data.teams[role.team].name,
+                                        alive=self.is_alive(state, p.id)))
+        return Result(finished=state.finished, phase=state.phase, round=state.round, outcome=state.outcome,
+                      winners=list(state.winners), players=players)
+
+    # ------------------------------------------------------------------ invariants
+    def secrets(self, state: RitualState) -> list[str]:
+        """Strings that must not appear in a public event before the game ends."""
+        data = self.data
+        out = []
+        opts = state.options
+        for p in state.players:
+            if opts.reveal_on_death and p.id in state.dead:
+                continue
+            role = data.roles[state.roles[p.id]].name
+            out += [f"{p.name} is the {role}", f"{p.name} was the {role}", f"{p.name}, the {role}",
+                    f"**{p.name}**, the {role}"]
+        for rec in state.history:
+            for pid, iid in rec["offerings"].items():
+                out.append(self._offer_line(state, pid, iid))
+            out.append(f"corruption {rec['corruption']}%")
+        for pid, iid in state.offerings.items():
+            out.append(self._offer_line(state, pid, iid))
+        return out
+
+    def check_invariants(self, state: RitualState, events: list[Event]) -> list[str]:
+        problems: list[str] = []
+        data = self.data
+        ids = [p.id for p in state.players]
+        if set(state.roles) != set(ids):
+            problems.append("every player must hold exactly one role")
+        if len(set(state.dead)) != len(state.dead) or set(state.dead) & set(state.removed):
+            problems.append("a player died or left twice")
+        if state.deaths != len(state.dead):
+            problems.append("the death counter disagrees with the dead")
+        if state.pure + state.backfired > len(state.history):
+            problems.append("more PURE/BACKFIRED rituals than rituals")
+        if state.pure > 5 or state.backfired > 3:
+            problems.append("the ritual counters ran past a win")
+        for rec in state.history:
+            ritual_deaths = [d for d in rec["deaths"] if d != rec["spite"]]
+            if len(ritual_deaths) > 1 or (ritual_deaths and rec["burned"]):
+                problems.append(f"more than one death in round {rec['round']} (spite deaths aside)")
+            if rec["quality"] == rit.PURE and rec["dominant"] == "corruption":
+                problems.append("a PURE ritual with Corruption dominant")
+        for p, i in state.offerings.items():
+            if i not in data.roles[state.roles[p]].pool:
+                problems.append(f"{p} offered an ingredient outside their pool")
+        if not state.finished:
+            living = self.alive(state)
+            for voter, target in state.votes.items():
+                if voter not in living or (target != NONE and target not in living):
+                    problems.append("a vote by or for someone out of the circle")
+            if state.phase not in TIMED:
+                problems.append(f"unknown phase {state.phase}")
+        elif state.phase != "game_over":
+            problems.append("a finished game must be in game_over")
+        # everything said before the final reveal must keep the secrets
+        before: list[Event] = []
+        for e in events:
+            if e.type == "game_over":
+                break
+            before.append(e)
+        for e in before:
+            if e.audience.kind == "public" and (
+                    "%" in e.text or "weight" in e.data or "corruption" in e.data or "offerings" in e.data):
+                problems.append(f"a hidden number in public event {e.type}")
+        problems += [f"secret in a public event: {s}" for s in leaks(before, self.secrets(state))]
+        for e in events:
+            if len(e.text) > 1800 or len(e.title) > 256:
+                problems.append(f"event {e.type} is too long")
+        # private events reach only their owner's own secrets (plus teammates for the Corrupted)
+        for e in events:
+            if e.audience.kind == "player" and e.type == "hollow_whisper" and \
+                    self.team(state, e.audience.id) != "corrupted":
+                problems.append("a whisper reached a witch outside the Corrupted")
+        return problems
+
+    def rules_summary(self) -> str:
+        return (
+            "**The Ritual** (3-9 players). The **Coven** (Guardian, Seer, Chronicler) win by burning every "
+            "Corrupted witch or completing five PURE rituals. The **Corrupted** (Hollow Servant, Harbinger, "
+            "Deceiver) win at parity with the Coven or when three rituals BACKFIRE. At 7+ an optional "
+            "**Revenant** wins alone by being alive at round five after three deaths.\n"
+            "Each round: **The Choosing** (secret vote for the Performer in the 13th Chair), **The Offering** "
+            "(everyone secretly offers one ingredient of their pool; Corrupted who have offered see their "
+            "teammates' choices), **The Ritual Unfolds** (ingredients revealed in random order, never who "
+            "offered them; the most common domain dominates; a hidden corruption level makes it PURE, "
+            "TAINTED or BACKFIRED, and a backfire kills the Performer), **The Council** (only if nobody died: "
+            "secret vote to burn a witch; a tie burns no one), then the Hollow's infection spreads.\n"
+            "Domains: 🛡️ Protection keeps the Performer alive, 👁️ Divination shows visions of light or "
+            "shadow, 🔴 Corruption feeds the Hollow, 🌫️ Misdirection scrambles visions, ⚡ Amplification "
+            "pushes to extremes, 🚫 Suppression dampens them.\n"
+            "You may change a choice until the phase closes; it closes early once every living witch has acted."
+        )

@@ -1,0 +1,87 @@
+"""End to end on the simulated Discord: slash commands, buttons, selects, DMs, permissions."""
+
+
+async def open_and_start(w, options="vote_seconds=60 rounds=2"):
+    res = await w.host.slash(w.channel, "game new", kind="tally", options=options)
+    assert not res.ephemeral
+    lobby = res.response
+    assert "gathering players" in lobby.embeds[0].title
+    for member in (w.ann, w.bo):
+        await member.click(lobby, label="Join")
+    res = await w.ann.click(lobby, label="Start")
+    assert res.ephemeral and "Only the host" in res.response.content
+    await w.host.click(lobby, label="Start")
+    await w.settle()
+    return lobby
+
+
+async def test_new_join_start_and_vote_by_select(world):
+    w = world
+    await open_and_start(w)
+    phase_msg = w.channel.last_message
+    assert "Round 1" in phase_msg.embeds[0].description
+    # the secret card went by DM, never to the channel
+    assert any("secret animal" in t for t in w.dm_texts(w.ann))
+    assert not any("animal is" in t for t in w.channel_texts())
+
+    res = await w.ann.click(phase_msg, label="Make my choice")
+    assert res.ephemeral
+    prompt = res.response
+    res = await w.ann.select(prompt, ["red"])
+    assert res.ephemeral and "vote is in" in res.response.content
+
+    # /vote routes too, and refuses a target that is not on the ballot with a clear sentence
+    res = await w.bo.slash(w.channel, "vote", target=w.ann)
+    assert res.ephemeral and "can't vote for them" in res.response.content
+
+
+async def test_errors_are_plain_sentences(world):
+    w = world
+    res = await w.ann.slash(w.channel, "game start")
+    assert res.ephemeral and "no game in this channel" in res.response.content
+    res = await w.host.slash(w.channel, "game new", kind="chess")
+    assert res.ephemeral and "no game called" in res.response.content
+    res = await w.host.slash(w.channel, "game new", kind="tally", options="vote_seconds=fast")
+    assert res.ephemeral and "vote_seconds" in res.response.content
+
+
+async def test_moderation_permissions(world):
+    w = world
+    await open_and_start(w)
+    res = await w.ann.slash(w.channel, "mod pause")
+    assert res.ephemeral and "Only the host" in res.response.content
+    res = await w.admin.slash(w.channel, "mod pause")
+    assert not res.ephemeral and "paused" in res.response.content
+    phase_msg = [m for m in w.channel.history() if m.components][-1]
+    res = await w.ann.click(phase_msg, label="Make my choice")
+    res = await w.ann.select(res.response, ["blue"])
+    assert "paused" in res.response.content
+    res = await w.host.slash(w.channel, "mod resume")
+    assert "resumes" in res.response.content
+
+
+async def test_a_stale_choice_is_refused_after_the_timer(world, clock):
+    w = world
+    await open_and_start(w)
+    phase_msg = w.channel.last_message
+    prompt = (await w.ann.click(phase_msg, label="Make my choice")).response
+    clock.advance(61)
+    await w.bot.service.fire_due()
+    await w.settle()
+    assert any("Round 2" in t for t in w.channel_texts())
+    res = await w.ann.select(prompt, ["red"])
+    assert "Too late" in res.response.content
+    table = await w.bot.service.load((await w.bot.service.game_in_channel(w.channel.id)).id)
+    assert table.state.votes == {}
+
+
+async def test_closed_dms_fall_back_to_my_hand(world):
+    w = world
+    w.env.inject_error("POST", f"/channels/{w.bo.user.dm_channel.id}/messages", status=403, code=50007,
+                       message="Cannot send messages to this user", times=None)
+    await open_and_start(w)
+    notices = [t for t in w.channel_texts() if "DMs are closed" in t]
+    assert len(notices) == 1 and "animal" not in notices[0]
+    phase_msg = [m for m in w.channel.history() if m.components][-1]
+    res = await w.bo.click(phase_msg, label="My hand")
+    assert res.ephemeral and "Your animal" in res.response.content

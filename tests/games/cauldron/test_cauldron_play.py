@@ -1,0 +1,155 @@
+"""Replays through the command line, random action sequences (hypothesis), seeded simulations."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.__main__ import main
+from games.cauldron import GAME
+from games.engine import GameError, PhaseTimeout, rng_for
+from games.engine.run import simulate, start, step
+
+SCRIPTS = Path(__file__).with_name("scripts")
+
+
+def _load_helpers():
+    spec = importlib.util.spec_from_file_location("cauldron_helpers", Path(__file__).with_name("cauldron_helpers.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+h = _load_helpers()
+
+
+def _replay(name: str, capsys) -> list[dict]:
+    assert main(["replay", str(SCRIPTS / name)]) == 0
+    return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+
+def test_replay_thistle_ends_the_game_for_evil(capsys):
+    lines = _replay("thistle_ends_evil.json", capsys)
+    result = lines[-1]["result"]
+    assert result["finished"] and result["outcome"] == "evil" and result["winners"] == ["aoife"]
+    effects = [x for x in lines if x.get("event") == "effect"]
+    assert [e["data"]["ingredient"] for e in effects] == ["ceol", "thistle"]
+    assert effects[1]["data"]["shown"] == ["milk", "blood"] and effects[1]["data"]["discarded"] == 1
+    rejected = [x for x in lines if "rejected" in x]
+    assert [x["code"] for x in rejected] == ["game_over"]  # the end_discussion after the end
+    # the played cards are public, their owners are not
+    reveal = next(x for x in lines if x.get("event") == "reveal")
+    assert reveal["audience"] == "public" and "aoife" not in json.dumps(reveal)
+
+
+def test_replay_two_rounds_is_deterministic(capsys):
+    first = _replay("two_rounds.json", capsys)
+    second = _replay("two_rounds.json", capsys)
+    assert first == second
+    result = first[-1]["result"]
+    assert result["outcome"] == "ended" and result["round"] == 2
+    rejected = [x for x in first if "rejected" in x]
+    assert [(x["rejected"], x["code"]) for x in rejected] == [(5, "wrong_phase")]  # too late: night closed
+    brigid = next(x for x in first if x.get("event") == "effect" and x["data"]["ingredient"] == "brigid")
+    assert brigid["data"]["shown"] == ["milk", "milk"] and brigid["data"]["revealed"] == {"milk": 1, "blood": 0}
+    peeks = [x for x in first if x.get("event") == "peek"]
+    assert {x["audience"] for x in peeks} == {"player:declan", "player:eimear"}
+    yew = [x for x in first if x.get("event") == "effect" and x["data"]["ingredient"] == "yew"]
+    assert yew[-1]["data"]["poisoned"] == "brigid"
+
+
+def test_simulate_command(capsys):
+    assert main(["simulate", "cauldron", "--players", "6", "--games", "5", "--seed", "3", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["finished"] == 5 and sum(report["winners"].values()) == 5
+
+
+# ----------------------------------------------------------------- random sequences
+
+
+def _junk(state, k: int):
+    pl = [p.id for p in state.players] + ["ghost", ""]
+    cards = ["brigid", "gaze", "ceol", "thistle", "wolfbane", "yew", "mead"]
+    who = pl[k % len(pl)]
+    options = [
+        {"type": "play", "player": who, "card": cards[k % len(cards)]},
+        {"type": "gaze", "player": who, "choice": ["bottom", "discard", "eat"][k % 3]},
+        {"type": "yew_vote", "player": who, "target": cards[(k // 3) % len(cards)]},
+        {"type": "end_discussion", "player": who},
+        {"type": "phase_timeout", "phase_seq": state.phase_seq + (k % 3) - 1},
+        {"type": "remove_player", "target": who},
+        {"type": "play", "player": who},
+        {"type": "play", "player": who, "card": cards[k % len(cards)], "phase_seq": state.phase_seq - 1},
+        {"type": "nonsense"},
+    ]
+    return options[k % len(options)]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), n=st.integers(5, 10),
+       moves=st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 9)), min_size=40, max_size=250))
+def test_random_legal_and_illegal_sequences(seed, n, moves):
+    out = GAME.setup(h.players(n), {}, random.Random(seed))
+    state = out.state
+    assert GAME.check_invariants(state, out.events) == []
+    for i, (k, kind) in enumerate(moves):
+        if state.finished:
+            break
+        if kind < 6:
+            legal = GAME.legal_actions(state)
+            action = legal[k % len(legal)] if legal else PhaseTimeout(phase_seq=state.phase_seq)
+        elif kind < 9:
+            action = _junk(state, k)
+        else:
+            action = PhaseTimeout(phase_seq=state.phase_seq)
+        before = state.model_dump_json()
+        try:
+            res = GAME.apply(state, action, rng_for(seed, i + 1))
+        except GameError as exc:
+            assert exc.code and str(exc)
+            assert state.model_dump_json() == before
+            continue
+        assert GAME.check_invariants(res.state, res.events) == []
+        for e in res.events:
+            assert len(e.text) < 1800 and len(e.title) <= 256
+        state = res.state
+        for pid in state.active():
+            for prompt in GAME.prompts(state, pid):
+                assert len(prompt.fields) <= 4
+                for f in prompt.fields:
+                    assert 1 <= len(f.choices) <= 25
+                    assert all(len(c.label) <= 100 and len(c.description) <= 100 for c in f.choices)
+
+
+def test_every_legal_action_is_accepted():
+    out = start(GAME, h.players(7), {}, 4)
+    state = out.state
+    chooser = random.Random(4)
+    steps = 0
+    while not state.finished and steps < 3000:
+        legal = GAME.legal_actions(state)
+        for action in legal[:: max(1, len(legal) // 5)]:  # a sample of them, each must be accepted
+            step(GAME, state, action, 4)
+        action = chooser.choice(legal) if legal else PhaseTimeout(phase_seq=state.phase_seq)
+        state = step(GAME, state, action, 4).state
+        steps += 1
+    assert state.finished
+
+
+# ----------------------------------------------------------------- simulations
+
+
+@pytest.mark.parametrize("n", range(5, 11))
+def test_seeded_simulations_finish_cleanly(n):
+    games = 80 if n <= 7 else 50
+    report = simulate(GAME, n, games, seed=n)
+    assert report.failures == []
+    assert report.finished == games
+    assert set(report.winners) <= {"good", "evil", "draw"}
+    assert report.winners.get("good", 0) > 0 and report.winners.get("evil", 0) > 0
