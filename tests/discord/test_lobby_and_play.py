@@ -1,18 +1,6 @@
 """End to end on the simulated Discord: slash commands, buttons, selects, DMs, permissions."""
 
-
-async def open_and_start(w, options="vote_seconds=60 rounds=2"):
-    res = await w.host.slash(w.channel, "game new", kind="tally", options=options)
-    assert not res.ephemeral
-    lobby = res.response
-    assert "gathering players" in lobby.embeds[0].title
-    for member in (w.ann, w.bo):
-        await member.click(lobby, label="Join")
-    res = await w.ann.click(lobby, label="Start")
-    assert res.ephemeral and "Only the host" in res.response.content
-    await w.host.click(lobby, label="Start")
-    await w.settle()
-    return lobby
+from support.sim import open_and_start
 
 
 async def test_new_join_start_and_vote_by_select(world):

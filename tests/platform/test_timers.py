@@ -1,0 +1,46 @@
+"""APScheduler jobs armed from deadlines: they fire, re-arm replaces, cancel stops, stale is ignored."""
+
+import asyncio
+
+from bot.clock import SystemClock
+from bot.timers import Timers
+
+
+async def test_armed_job_fires_with_its_phase_and_rearming_replaces_it():
+    fired: list[tuple[int, int]] = []
+    done = asyncio.Event()
+
+    async def fire(game_id, phase_seq):
+        fired.append((game_id, phase_seq))
+        done.set()
+
+    clock = SystemClock()
+    timers = Timers(clock, fire)
+    timers.start()
+    try:
+        timers.arm(7, 1, clock.now() + 60)       # replaced below: must never fire
+        timers.arm(7, 2, clock.now() + 0.05)
+        timers.arm(8, 1, clock.now() + 0.05)
+        timers.cancel(8)
+        await asyncio.wait_for(done.wait(), timeout=10)
+        await asyncio.sleep(0.1)
+        assert fired == [(7, 2)]
+        assert timers.scheduler.get_job("game-7") is None  # a date job runs once
+    finally:
+        timers.shutdown()
+
+
+async def test_an_overdue_deadline_fires_at_once():
+    done = asyncio.Event()
+
+    async def fire(game_id, phase_seq):
+        done.set()
+
+    clock = SystemClock()
+    timers = Timers(clock, fire)
+    timers.start()
+    try:
+        timers.arm(1, 1, clock.now() - 3600)
+        await asyncio.wait_for(done.wait(), timeout=10)
+    finally:
+        timers.shutdown()
