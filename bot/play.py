@@ -53,7 +53,8 @@ async def guarded(interaction: discord.Interaction, game_id: int | None,
     except GameError as exc:
         await reply(interaction, str(exc))
     except Exception:
-        log.exception("unexpected error (game %s, user %s)", game_id, interaction.user.id)
+        log.exception("unexpected error (game %s, channel %s, user %s)", game_id, interaction.channel_id,
+                      interaction.user.id)
         with contextlib.suppress(discord.HTTPException):
             await reply(interaction, APOLOGY)
 
