@@ -224,17 +224,28 @@ class GameService:
 
     async def _apply(self, table: Table, actor_id: int | None, action: dict[str, Any]) -> Outcome:
         parsed = table.game.parse_action(action)
-        outcome = table.game.apply(table.state, parsed, rng_for(table.row.seed, table.state.step + 1))
-        await self._commit(table.row, table.game, table.state, outcome, actor_id=actor_id,
-                           action=parsed.model_dump_json(exclude_defaults=False))
+        before_seq = table.state.phase_seq
+        try:
+            # in place: the state is this service's own copy; after an error it is re-read
+            outcome = table.game.apply(table.state, parsed, rng_for(table.row.seed, table.state.step + 1),
+                                       in_place=True)
+        except BaseException:
+            self._cache.pop(table.row.id, None)
+            raise
+        try:
+            await self._commit(table.row, table.game, before_seq, outcome, actor_id=actor_id,
+                               action=parsed.model_dump_json(exclude_defaults=False))
+        except BaseException:
+            self._cache.pop(table.row.id, None)
+            raise
         return outcome
 
-    async def _commit(self, row: GameRow, game: Game, before: Any, outcome: Outcome, *,
+    async def _commit(self, row: GameRow, game: Game, before_seq: int | None, outcome: Outcome, *,
                       actor_id: int | None, action: str | None, status: str | None = None) -> None:
         state = outcome.state
         now = self.clock.now()
         deadline, paused = row.deadline, row.paused_remaining
-        if before is None or state.phase_seq != before.phase_seq:
+        if before_seq is None or state.phase_seq != before_seq:
             seconds = game.phase_seconds(state)
             if row.paused:
                 deadline, paused = None, seconds

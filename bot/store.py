@@ -92,6 +92,7 @@ def migration_files(folder: Path = MIGRATIONS) -> list[tuple[int, Path]]:
 class Store:
     def __init__(self, db: aiosqlite.Connection) -> None:
         self.db = db
+        self.closed = False
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:
@@ -106,7 +107,9 @@ class Store:
         return store
 
     async def close(self) -> None:
-        await self.db.close()
+        if not self.closed:
+            self.closed = True
+            await self.db.close()
 
     async def migrate(self) -> int:
         """Apply each pending migration in its own transaction; return the schema version."""

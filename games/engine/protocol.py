@@ -221,7 +221,13 @@ class Game(ABC):
             raise SetupError(_readable(exc), code="bad_setup") from None
         return self._setup(list(players), opts, rng, setup)
 
-    def apply(self, state: BaseState, action: dict[str, Any] | Action, rng: Rng) -> Outcome:
+    def apply(self, state: BaseState, action: dict[str, Any] | Action, rng: Rng, *,
+              in_place: bool = False) -> Outcome:
+        """Validate and apply one action. On an error nothing changes and ``IllegalAction`` says why.
+
+        ``in_place=True`` skips the defensive copy: the caller owns ``state`` and must throw it
+        away if an error is raised (the bot does: it re-reads the committed state).
+        """
         act = self.parse_action(action)
         if state.finished:
             raise IllegalAction("This game is over.", code="game_over")
@@ -233,7 +239,7 @@ class Game(ABC):
             state.player(act.player)  # raises not_a_player
         # a private copy, so an error half-way changes nothing (JSON round trip: pydantic-core does
         # it several times faster than copy.deepcopy)
-        work = type(state).model_validate_json(state.model_dump_json())
+        work = state if in_place else type(state).model_validate_json(state.model_dump_json())
         outcome = self._apply(work, act, rng)
         outcome.state.step = state.step + 1
         return outcome
