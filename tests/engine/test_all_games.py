@@ -5,8 +5,8 @@ import pytest
 
 import games
 from games.engine import IllegalAction
-from games.engine.run import play_random, start, step
 from games.engine.protocol import Player
+from games.engine.run import play_random, start, step
 
 
 @pytest.mark.parametrize("name", games.available())
