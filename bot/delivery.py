@@ -84,6 +84,8 @@ class Delivery:
             embeds[-1].set_image(url="attachment://picture.png")
         if row.target == "channel":
             return await self._to_channel(game_row, row, event, embeds, files)
+        if game.private_threads:
+            return await self._to_thread(game_row, row, embeds, files)
         return await self._to_player(game_row, row, embeds, files)
 
     async def _channel(self, channel_id: int):
@@ -127,6 +129,39 @@ class Delivery:
         except discord.HTTPException as exc:
             log.warning("game %s: DM to %s failed: %s", row.game_id, row.recipient_id, exc)
             return f"dm: {exc.status} {exc.code}"
+
+    async def _to_thread(self, game_row, row: OutboxRow, embeds, files) -> str | None:
+        """A private thread per player in the game's channel; the host (storyteller) is in each."""
+        assert row.recipient_id is not None
+        try:
+            thread = await self._player_thread(game_row, row.recipient_id)
+            kwargs: dict = {"embeds": embeds}
+            if files:
+                kwargs["files"] = files
+            await thread.send(**kwargs)
+            return None
+        except discord.HTTPException as exc:
+            log.warning("game %s: thread message to %s failed: %s", row.game_id, row.recipient_id, exc)
+            return f"thread: {exc.status} {exc.code}"
+
+    async def _player_thread(self, game_row, user_id: int):
+        store = self.bot.store
+        thread_id = await store.game_thread(game_row.id, user_id)
+        if thread_id is not None:
+            thread = self.bot.get_channel(thread_id)
+            if thread is None:
+                thread = await self.bot.fetch_channel(thread_id)
+            return thread
+        channel = await self._channel(game_row.channel_id)
+        names = dict(await store.lobby_players(game_row.id))
+        name = names.get(user_id, "storyteller" if user_id == game_row.host_id else str(user_id))
+        thread = await channel.create_thread(name=f"🔒 {name} · game {game_row.id}"[:100],
+                                             type=discord.ChannelType.private_thread, invitable=False)
+        await thread.add_user(discord.Object(id=user_id))
+        if game_row.host_id != user_id:
+            await thread.add_user(discord.Object(id=game_row.host_id))
+        await store.add_game_thread(game_row.id, user_id, thread.id)
+        return thread
 
     async def _dm_closed_notice(self, game_row, row: OutboxRow) -> None:
         key = (row.game_id, row.recipient_id, row.phase_seq)

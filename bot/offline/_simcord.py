@@ -90,8 +90,9 @@ def operation_busy(env: simcord.Env) -> bool:
     return env._operation_task is not None
 
 
-def preview_capability(preview: Any) -> str:
-    return preview.capability
+def preview_closed(preview: Any) -> bool:
+    """True once the preview began closing (its own ``wait_closed`` says only when it finished)."""
+    return bool(preview._closed)
 
 
 class PreviewGate:

@@ -56,6 +56,10 @@ def player_names(players: int | None = None, names: str | list[str] | None = "")
     return given + spare[: count - len(given)]
 
 
+def display_name(member: simcord.MemberActor) -> str:
+    return member.user.global_name or member.user.name
+
+
 @dataclass
 class World:
     env: simcord.Env
@@ -69,7 +73,7 @@ class World:
 
     def player(self, name_or_id: str | int) -> simcord.MemberActor:
         for member in self.players:
-            if member.id == name_or_id or member.user.name.casefold() == str(name_or_id).casefold():
+            if member.id == name_or_id or display_name(member).casefold() == str(name_or_id).casefold():
                 return member
         raise KeyError(name_or_id)
 

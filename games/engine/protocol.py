@@ -171,6 +171,9 @@ class Game(ABC):
     Setup: ClassVar[type[BaseModel]]  # forced parts of setup, for tests and bug reports
     State: ClassVar[type[BaseState]]
     actions: ClassVar[tuple[type[Action], ...]]
+    #: private messages go to a private thread per player in the game's channel instead of DMs
+    #: (the forum games: a player's thread is where the Storyteller talks to them).
+    private_threads: ClassVar[bool] = False
 
     # ----- actions -----
     @cached_property

@@ -73,3 +73,20 @@ async def test_closed_dms_fall_back_to_my_hand(world):
     phase_msg = [m for m in w.channel.history() if m.components][-1]
     res = await w.bo.click(phase_msg, label="My hand")
     assert res.ephemeral and "Your animal" in res.response.content
+
+
+async def test_games_with_private_threads_get_one_thread_per_player(world, monkeypatch):
+    from support.tally import GAME
+
+    monkeypatch.setattr(type(GAME), "private_threads", True)
+    w = world
+    await open_and_start(w)
+    threads = {t.name: t for t in w.channel.threads}
+    assert len(threads) == 3, list(threads)
+    ann_thread = next(t for name, t in threads.items() if "ann" in name)
+    texts = [e.description for m in ann_thread.history() for e in m.embeds]
+    assert texts == ["Your secret animal is the cat."] or texts == ["Your secret animal is the owl."]
+    assert w.dm_texts(w.ann) == []
+    # a second private message reuses the thread (stored, so it survives a restart)
+    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
+    assert await w.bot.store.game_thread(game_id, w.ann.id) == ann_thread.id

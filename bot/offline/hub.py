@@ -1,0 +1,304 @@
+"""The table hub: a small local page with the table's link and, per player, what the bot told them
+privately (DMs) and the threads they can read, read-only and refreshed as things change.
+
+One simcord preview shows one channel, and a DM preview accepts only its owner, so the hub is
+where private messages and threads are read. It binds to 127.0.0.1; every URL carries the
+table's secret (``/<secret>/...``), and a wrong secret gets a plain 404.
+"""
+
+from __future__ import annotations
+
+import hmac
+import html
+import logging
+import re
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+import discord
+import simcord
+from aiohttp import web
+
+from . import _simcord
+from .world import display_name
+
+if TYPE_CHECKING:
+    from .table import OfflineTable
+
+log = logging.getLogger(__name__)
+
+_BOLD = re.compile(r"\*\*(.+?)\*\*", re.S)
+_UNDER = re.compile(r"__(.+?)__", re.S)
+_ITALIC = re.compile(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", re.S)
+_STRIKE = re.compile(r"~~(.+?)~~", re.S)
+_SPOILER = re.compile(r"\|\|(.+?)\|\|", re.S)
+_CODE = re.compile(r"`([^`]+)`")
+_USER = re.compile(r"&lt;@!?(\d+)&gt;")
+_CHANNEL = re.compile(r"&lt;#(\d+)&gt;")
+_ROLE = re.compile(r"&lt;@&amp;(\d+)&gt;")
+_TIME = re.compile(r"&lt;t:(-?\d+)(?::([tTdDfFR]))?&gt;")
+_HEADING = re.compile(r"^(#{1,3}) (.+)$", re.M)
+_QUOTE = re.compile(r"^&gt; ?(.*)$", re.M)
+
+
+def relative(unix: int, now: float) -> str:
+    delta = unix - now
+    seconds = abs(int(delta))
+    if seconds < 60:
+        amount = f"{seconds} second{'s' * (seconds != 1)}"
+    elif seconds < 3600:
+        amount = f"{seconds // 60} minute{'s' * (seconds // 60 != 1)}"
+    elif seconds < 86400:
+        amount = f"{seconds // 3600} hour{'s' * (seconds // 3600 != 1)}"
+    else:
+        amount = f"{seconds // 86400} day{'s' * (seconds // 86400 != 1)}"
+    return f"in {amount}" if delta >= 0 else f"{amount} ago"
+
+
+def markdown(text: str, names: dict[int, str], *, now: float | None = None) -> str:
+    """Discord Markdown as minimal, safe HTML: everything is escaped first, then a few marks return."""
+    now = datetime.now(UTC).timestamp() if now is None else now
+    out = html.escape(text or "", quote=True)
+    codes: list[str] = []
+
+    def stash(match: re.Match[str]) -> str:
+        codes.append(f"<code>{match.group(1)}</code>")
+        return f"\x00{len(codes) - 1}\x00"
+
+    out = _CODE.sub(stash, out)
+    out = _BOLD.sub(r"<strong>\1</strong>", out)
+    out = _UNDER.sub(r"<u>\1</u>", out)
+    out = _ITALIC.sub(r"<em>\1</em>", out)
+    out = _STRIKE.sub(r"<s>\1</s>", out)
+    out = _SPOILER.sub(r'<span class="spoiler">\1</span>', out)
+    out = _USER.sub(lambda m: f'<span class="mention">@{html.escape(names.get(int(m[1]), "someone"))}</span>',
+                    out)
+    out = _CHANNEL.sub(lambda m: f'<span class="mention">#{html.escape(names.get(int(m[1]), "channel"))}</span>',
+                       out)
+    out = _ROLE.sub('<span class="mention">@role</span>', out)
+
+    def stamp(match: re.Match[str]) -> str:
+        unix = int(match[1])
+        when = datetime.fromtimestamp(unix, UTC)
+        if match[2] == "R":
+            label = relative(unix, now)
+        else:
+            label = when.strftime("%Y-%m-%d %H:%M:%S UTC")
+        return f'<time datetime="{when.isoformat()}">{label}</time>'
+
+    out = _TIME.sub(stamp, out)
+    out = _HEADING.sub(lambda m: f"<strong>{m[2]}</strong>", out)
+    out = _QUOTE.sub(r'<span class="quote">\1</span>', out)
+    out = out.replace("\n", "<br>\n")
+    for index, code in enumerate(codes):
+        out = out.replace(f"\x00{index}\x00", code)
+    return out
+
+
+def render_message(message: discord.Message, names: dict[int, str], *, now: float | None = None) -> str:
+    """One message as an HTML card: author, time, content, embeds (title, text, fields, footer)."""
+    author = names.get(message.author.id) or message.author.display_name
+    parts = [f'<article class="msg"><header><strong>{html.escape(author)}</strong> '
+             f'<time datetime="{message.created_at.isoformat()}">'
+             f'{message.created_at.strftime("%H:%M:%S")}</time></header>']
+    if message.content:
+        parts.append(f'<div class="content">{markdown(message.content, names, now=now)}</div>')
+    for embed in message.embeds:
+        colour = f"#{embed.colour.value:06x}" if embed.colour else "#4e5058"
+        parts.append(f'<section class="embed" style="border-left-color:{colour}">')
+        if embed.title:
+            parts.append(f'<div class="title">{markdown(embed.title, names, now=now)}</div>')
+        if embed.description:
+            parts.append(f'<div class="desc">{markdown(embed.description, names, now=now)}</div>')
+        for field in embed.fields:
+            parts.append(f'<div class="field"><div class="fname">{markdown(field.name or "", names, now=now)}'
+                         f'</div><div>{markdown(field.value or "", names, now=now)}</div></div>')
+        if embed.image and embed.image.url:
+            parts.append('<div class="note">[a picture: see it on the table with My hand]</div>')
+        if embed.footer and embed.footer.text:
+            parts.append(f'<footer>{html.escape(embed.footer.text)}</footer>')
+        parts.append("</section>")
+    for attachment in message.attachments:
+        if not any(e.image and e.image.url == f"attachment://{attachment.filename}" for e in message.embeds):
+            parts.append(f'<div class="note">[attachment {html.escape(attachment.filename)}]</div>')
+    parts.append("</article>")
+    return "".join(parts)
+
+
+STYLE = """
+body{font:15px/1.45 system-ui,sans-serif;background:#313338;color:#dbdee1;margin:0;padding:1rem 1.5rem;max-width:52rem}
+a{color:#00a8fc} h1{font-size:1.3rem;color:#f2f3f5} h2{font-size:1.05rem;color:#f2f3f5;margin-top:1.6rem}
+.msg{background:#2b2d31;border-radius:6px;padding:.5rem .75rem;margin:.5rem 0}
+.msg header time{color:#949ba4;font-size:.8rem;margin-left:.4rem}
+.embed{border-left:4px solid #4e5058;background:#232428;padding:.4rem .7rem;margin:.35rem 0;border-radius:4px}
+.embed .title{font-weight:600;color:#f2f3f5} .embed footer{color:#949ba4;font-size:.75rem;margin-top:.3rem}
+.field{margin-top:.3rem} .fname{font-weight:600} .note{color:#949ba4;font-style:italic}
+.mention{background:#3c4270;color:#c9cdfb;border-radius:3px;padding:0 2px}
+.spoiler{background:#1e1f22;color:#1e1f22} .spoiler:hover{color:inherit}
+.quote{border-left:3px solid #4e5058;padding-left:.5rem;display:inline-block}
+code{background:#1e1f22;padding:0 3px;border-radius:3px}
+.empty{color:#949ba4} ul.players li{margin:.3rem 0} .muted{color:#949ba4;font-size:.85rem}
+"""
+
+
+def page(title: str, body: str, *, version: int, token: str) -> str:
+    """A page that reloads itself when the table changed (it polls a tiny version URL)."""
+    script = (
+        "<script>(function(){var v=%d;setInterval(function(){fetch('/%s/version',{cache:'no-store'})"
+        ".then(function(r){return r.text()}).then(function(t){if(t&&+t!==v){location.reload()}})"
+        ".catch(function(){})},2000)})();</script>" % (version, token)
+    )
+    return (f"<!doctype html><html lang=en><head><meta charset=utf-8><meta name=viewport "
+            f"content='width=device-width,initial-scale=1'><meta name=referrer content=no-referrer>"
+            f"<title>{html.escape(title)}</title><style>{STYLE}</style></head><body>{body}{script}</body></html>")
+
+
+class Hub:
+    """The aiohttp app of the hub; ``start()`` binds 127.0.0.1:port (0 picks a free port)."""
+
+    def __init__(self, table: OfflineTable, token: str, port: int = 0,
+                 clock: Callable[[], float] | None = None) -> None:
+        self.table = table
+        self.token = token
+        self.requested_port = port
+        self.port: int | None = None
+        self._runner: web.AppRunner | None = None
+        self._clock = clock or (lambda: datetime.now(UTC).timestamp())
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/{self.token}/"
+
+    def app(self) -> web.Application:
+        app = web.Application()
+        app.router.add_get("/{token}/", self._index)
+        app.router.add_get("/{token}/version", self._version)
+        app.router.add_get("/{token}/p/{user_id}", self._player)
+        return app
+
+    async def start(self) -> None:
+        self._runner = web.AppRunner(self.app(), access_log=None)
+        await self._runner.setup()
+        for port in dict.fromkeys((self.requested_port, 0)):
+            site = web.TCPSite(self._runner, "127.0.0.1", port)
+            try:
+                await site.start()
+            except OSError:
+                log.warning("the hub's port %s is busy; trying another", port)
+                continue
+            self.port = site._server.sockets[0].getsockname()[1]  # aiohttp: the bound socket
+            return
+        raise OSError("the table hub could not bind a port")
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    # ----- requests -----
+    def _check(self, request: web.Request) -> None:
+        if not hmac.compare_digest(request.match_info["token"].encode(), self.token.encode()):
+            raise web.HTTPNotFound()
+
+    def _headers(self) -> dict[str, str]:
+        return {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY",
+                "X-Content-Type-Options": "nosniff",
+                "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; "
+                                           "script-src 'unsafe-inline'; connect-src 'self'"}
+
+    def _version_number(self) -> int:
+        return _simcord.change_marker(self.table.env)
+
+    async def _version(self, request: web.Request) -> web.Response:
+        self._check(request)
+        return web.Response(text=str(self._version_number()), headers=self._headers())
+
+    def names(self) -> dict[int, str]:
+        world = self.table.world
+        names = {m.id: display_name(m) for m in world.players}
+        names[world.channel.id] = world.channel.name or "table"
+        for thread in world.threads():
+            names[thread.id] = thread.name or "thread"
+        me = self.table.env.bot.user
+        if me is not None:
+            names[me.id] = me.display_name
+        return names
+
+    async def _index(self, request: web.Request) -> web.Response:
+        self._check(request)
+        return self._html("The offline table", self.index_html())
+
+    async def _player(self, request: web.Request) -> web.Response:
+        self._check(request)
+        try:
+            member = self.table.world.player(int(request.match_info["user_id"]))
+        except (KeyError, ValueError):
+            raise web.HTTPNotFound() from None
+        return self._html(f"{display_name(member)}: private messages", self.player_html(member))
+
+    def _html(self, title: str, body: str) -> web.Response:
+        return web.Response(text=page(title, body, version=self._version_number(), token=self.token),
+                            content_type="text/html", headers=self._headers())
+
+    # ----- content -----
+    def dms(self, member: simcord.MemberActor) -> list[discord.Message]:
+        return member.user.dm_channel.history()
+
+    def visible_threads(self, member: simcord.MemberActor) -> list[tuple[simcord.ChannelHandle, list[Any]]]:
+        out = []
+        for thread in self.table.world.threads():
+            try:
+                out.append((thread, thread.history(viewer=member)))
+            except (simcord.SetupError, simcord.BackendError):
+                continue  # a private thread this player is not in
+        return out
+
+    def index_html(self) -> str:
+        preview = self.table.preview_url
+        rows = []
+        for member in self.table.world.players:
+            dms = len(self.dms(member))
+            threads = len(self.visible_threads(member))
+            rows.append(
+                f'<li><a href="/{self.token}/p/{member.id}">{html.escape(display_name(member))}</a> '
+                f'<span class="muted">{dms} private message{"s" * (dms != 1)}'
+                + (f", {threads} thread{'s' * (threads != 1)}" if threads else "") + "</span></li>")
+        table_link = (f'<a href="{html.escape(preview)}" target="_blank" rel="noopener">Open the table</a>'
+                      if preview else '<span class="empty">The table is reopening; refresh in a moment.</span>')
+        return (
+            "<h1>The offline table</h1>"
+            f"<p>{table_link}: the game channel <strong>#{html.escape(self.table.world.channel.name or '')}</strong>. "
+            "Pick who you are with <em>Viewing as</em> at the top; open it in several tabs to be several "
+            "players at once. Secret prompts appear there under <strong>Make my choice</strong> and "
+            "<strong>My hand</strong>, only for the player viewing.</p>"
+            "<h2>Private messages and threads, per player</h2>"
+            f'<ul class="players">{"".join(rows)}</ul>'
+            '<p class="muted">Read-only. This page updates by itself when something happens. '
+            "Close the table with Ctrl+C in its terminal.</p>")
+
+    def player_html(self, member: simcord.MemberActor) -> str:
+        names = self.names()
+        now = self._clock()
+        name = html.escape(display_name(member))
+        dms = self.dms(member)
+        body = [f'<p><a href="/{self.token}/">&larr; all players</a></p>',
+                f"<h1>{name}: what the bot told you privately</h1>",
+                f'<p class="muted">Only {name} should read this. Newest first.</p>',
+                "<h2>Direct messages</h2>"]
+        if dms:
+            body += [render_message(m, names, now=now) for m in reversed(dms)]
+        else:
+            body.append('<p class="empty">No private messages yet.</p>')
+        for thread, messages in self.visible_threads(member):
+            kind = "private thread" if thread.is_thread and self._private(thread) else "thread"
+            body.append(f"<h2>#{html.escape(thread.name or 'thread')} <span class=muted>({kind})</span></h2>")
+            if messages:
+                body += [render_message(m, names, now=now) for m in reversed(messages)]
+            else:
+                body.append('<p class="empty">No messages yet.</p>')
+        return "".join(body)
+
+    def _private(self, thread: simcord.ChannelHandle) -> bool:
+        channel = self.table.env.bot.get_channel(thread.id)
+        return getattr(channel, "type", None) == discord.ChannelType.private_thread

@@ -1,0 +1,285 @@
+"""The offline table: the real bot on simcord's in-memory Discord, a browser preview of ``#table``,
+a clock pump that keeps simulated time in step with real time, and the table hub.
+
+    async with OfflineTable(settings, ["Ann", "Bo", "Cy"]) as table:
+        print(table.preview_url, table.hub_url)
+        await table.wait_stopped()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import secrets
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import discord
+import simcord
+
+import games
+from bot.client import StorytellerBot
+from bot.config import Settings
+from bot.views import lobby_view, phase_view
+
+from . import _simcord
+from .hub import Hub
+from .world import World, build_world, display_name
+
+log = logging.getLogger(__name__)
+
+
+class PortBusy(RuntimeError):
+    pass
+
+
+def load_secret(settings: Settings) -> str:
+    """The table's secret, kept next to the database so the URLs survive a restart."""
+    db = Path(settings.database_path)
+    if str(db) == ":memory:":
+        return secrets.token_urlsafe(32)
+    path = db.parent / "offline-secret"
+    try:
+        text = path.read_text(encoding="utf-8").strip()
+        if len(text) >= 32:
+            return text
+    except OSError:
+        pass
+    secret = secrets.token_urlsafe(32)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(secret + "\n")
+    return secret
+
+
+class OfflineTable:
+    def __init__(self, settings: Settings, names: list[str], *, port: int = 8765,
+                 hub_port: int | None = None, secret: str | None = None,
+                 pump_interval: float = 0.5, open_preview: bool = True, announce: bool = True) -> None:
+        # Slash commands are synced globally inside the simulation; a dev guild id from .env
+        # belongs to real Discord and would hide them from the offline guild.
+        self.settings = settings.model_copy(update={"dev_guild_id": None, "discord_token": ""})
+        self.names = names
+        self.port = port
+        self.hub_port = (port + 1 if port else 0) if hub_port is None else hub_port
+        self.secret = secret or load_secret(self.settings)
+        self.pump_interval = pump_interval
+        self.open_preview = open_preview
+        self.announce = announce
+        self.bot: StorytellerBot | None = None
+        self.env: simcord.Env | None = None
+        self.world: World | None = None
+        self.preview: Any = None
+        self.gate: _simcord.PreviewGate | None = None
+        self.hub: Hub | None = None
+        self.notes: list[str] = []
+        self.refreshes = 0
+        self._tasks: list[asyncio.Task] = []
+        self._time_context: Any = None
+        self._stopping = False
+        self._stopped = asyncio.Event()
+        self._error_cursor = 0
+        self._env_started = False
+
+    # ----- lifecycle -----
+    async def __aenter__(self) -> OfflineTable:
+        try:
+            await self.start()
+        except BaseException:
+            await self.stop()
+            raise
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.stop()
+
+    async def start(self) -> None:
+        warning = _simcord.check_version()
+        if warning:
+            log.warning(warning)
+            self.notes.append(warning)
+        self.bot = StorytellerBot(self.settings)
+        self.env = simcord.Env(self.bot, check_errors=False)
+        _simcord.set_epoch(self.env, datetime.now(UTC))
+        self.world = build_world(self.env, self.names)  # before start: the bot sees it in READY
+        await self.env.start()  # setup_hook, command sync, READY, on_ready: re-arm timers, deliver
+        self._env_started = True
+        self._time_context = self.env.time_context()
+        self._time_context.__enter__()
+        self.gate = _simcord.PreviewGate(self.env)
+        if self.announce:
+            await self._announce()
+        await self.env.settle()
+        self.hub = Hub(self, self.secret, self.hub_port)
+        await self.hub.start()
+        if self.open_preview:
+            await self._open_preview()
+            self._tasks.append(asyncio.create_task(self._keep_preview(), name="offline-preview"))
+        self.gate.mark_seen()
+        self._tasks.append(asyncio.create_task(self._pump(), name="offline-clock-pump"))
+
+    async def stop(self) -> None:
+        """Close the preview, the hub, simcord and the bot (simcord never closes the bot)."""
+        if self._stopping:
+            await self._stopped.wait()
+            return
+        self._stopping = True
+        try:
+            for task in self._tasks:
+                task.cancel()
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+            if self.hub is not None:
+                await self.hub.stop()
+            if self.preview is not None:
+                with contextlib.suppress(Exception):
+                    await self.preview.close()
+            if self.env is not None and self._env_started:
+                lock = self.gate.lock if self.gate else asyncio.Lock()
+                try:
+                    await asyncio.wait_for(lock.acquire(), 10)  # let an in-flight click finish
+                except TimeoutError:
+                    pass
+                try:
+                    await self.env.shutdown()
+                except Exception:
+                    log.exception("simcord shutdown failed")
+            if self._time_context is not None:
+                with contextlib.suppress(Exception):
+                    self._time_context.__exit__(None, None, None)
+                self._time_context = None
+            if self.bot is not None:
+                await self.bot.close()
+        finally:
+            self._stopped.set()
+
+    async def wait_stopped(self) -> None:
+        await self._stopped.wait()
+
+    # ----- the preview -----
+    @property
+    def preview_url(self) -> str | None:
+        preview = self.preview
+        if preview is None or _simcord.preview_closed(preview):
+            return None
+        return preview.url
+
+    @property
+    def hub_url(self) -> str | None:
+        return self.hub.url if self.hub and self.hub.port else None
+
+    async def _open_preview(self) -> None:
+        assert self.env and self.world and self.gate
+        async with self.gate.lock:
+            last_error: Exception | None = None
+            for port in dict.fromkeys((self.port, 0)):
+                preview = self.env.preview(self.world.channel, viewers=self.world.players,
+                                           layout="channel", port=port or None)
+                self.gate.install(preview, capability=self.secret)
+                try:
+                    await preview.__aenter__()
+                except simcord.SetupError as exc:
+                    last_error = exc
+                    log.warning("port %s is busy (%s); trying another", port, exc)
+                    continue
+                if port != self.port and self.port:
+                    self.notes.append(f"Port {self.port} was busy, so the table uses port {urlsplit(preview.url).port} "
+                                      "this time (its address changed).")
+                self.preview = preview
+                return
+            raise PortBusy(f"the table could not bind a port: {last_error}")
+
+    async def _keep_preview(self) -> None:
+        """If someone presses "End preview session" in the browser, the table opens again at once."""
+        while not self._stopping:
+            preview = self.preview
+            await preview.wait_closed()
+            if self._stopping:
+                return
+            log.warning("the preview was ended from the browser; reopening it (reload the page)")
+            await asyncio.sleep(0.2)
+            try:
+                await self._open_preview()
+            except Exception:
+                log.exception("could not reopen the preview; retrying")
+                await asyncio.sleep(2)
+
+    # ----- time and refresh -----
+    async def pump_once(self) -> None:
+        """Bring simulated time up to real time, then republish pages if the bot changed anything."""
+        env, gate = self.env, self.gate
+        assert env is not None and gate is not None
+        async with gate.lock:
+            if _simcord.operation_busy(env):
+                return
+            lag = time.time() - env.now().timestamp()
+            if lag > 0.01:
+                try:
+                    await env.advance_time(lag)
+                except TimeoutError as exc:
+                    # the bot is busy for longer than simcord's settle timeout (a long reveal,
+                    # a slow render): what was done is kept, the next tick catches up
+                    log.debug("clock pump: %s", exc)
+            if gate.changed():
+                preview = self.preview
+                if preview is not None and not _simcord.preview_closed(preview):
+                    try:
+                        await preview.refresh()
+                        self.refreshes += 1
+                    except (simcord.SetupError, TimeoutError) as exc:
+                        log.debug("refresh skipped: %s", exc)
+                        return
+                gate.mark_seen()
+        self._log_errors()
+
+    async def _pump(self) -> None:
+        while True:
+            await asyncio.sleep(self.pump_interval)
+            try:
+                await self.pump_once()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("clock pump tick failed; it goes on")
+
+    def _log_errors(self) -> None:
+        env = self.env
+        errors = env.errors_since(self._error_cursor)
+        self._error_cursor = env.error_cursor
+        for error in errors:
+            log.error("the bot raised %s: %s", type(error).__name__, error,
+                      exc_info=(type(error), error, error.__traceback__))
+
+    # ----- the channel -----
+    async def _announce(self) -> None:
+        """A welcome in #table, and after a restart the games that go on, with their buttons."""
+        bot, world = self.bot, self.world
+        channel = bot.get_channel(world.channel.id)
+        players = ", ".join(display_name(m) for m in world.players)
+        kinds = ", ".join(f"`{name}` ({games.get(name).title})" for name in games.available())
+        welcome = discord.Embed(
+            title="Welcome to the offline table",
+            description=(
+                f"Players: {players}. {display_name(world.host)} is the host.\n"
+                "Choose who you are with **Viewing as** at the top of the page.\n"
+                f"Start a game: type `/game new` here. Games: {kinds}.\n"
+                "Your secrets: the **My hand** and **Make my choice** buttons under each phase message "
+                "(only you see the answer). The table hub lists what the bot sent each player privately."),
+            colour=discord.Colour.dark_purple())
+        await channel.send(embed=welcome)
+        rows = [r for r in await bot.store.active_games(world.guild.id) if r.channel_id == world.channel.id]
+        for row in rows:
+            if row.status == "lobby":
+                await channel.send(content="The table was restarted; this game is still gathering players.",
+                                   embed=await bot.play.lobby_embed(row.id), view=lobby_view(row.id))
+            else:
+                text = await bot.play.status_text(row)
+                embed = discord.Embed(title=f"Game #{row.id} goes on", description=text[:4000],
+                                      colour=discord.Colour.dark_purple())
+                await channel.send(content="The table was restarted; the game resumes where it was.",
+                                   embed=embed, view=phase_view(row.id))
