@@ -388,6 +388,8 @@ class CastleGame(Game):
             return self._remove(state, action.target, rng)
         if isinstance(action, PhaseTimeout):
             return self._timeout(state, rng)
+        if action.player not in state.characters:
+            raise IllegalAction("Only a player at this table can do that.", code="not_a_player")
         if isinstance(action, ClaimFirst):
             if state.phase != "first":
                 raise IllegalAction("The first player has already been chosen.", code="wrong_phase")
@@ -602,14 +604,15 @@ class CastleGame(Game):
             if p.id in state.removed:
                 lines.append(f"• {_character_reveal(state, p.id)} (left the game; no score).")
                 continue
-            met = [f"{o.label} +{o.points}" for o in spell.objectives[p.id] if o.points]
-            missed = [o.label for o in spell.objectives[p.id] if not o.points]
+            met = [f"{o.short} +{o.points}" for o in spell.objectives[p.id] if o.points]
+            met += [o.short for o in spell.objectives[p.id] if o.met and not o.points]
+            missed = [o.short for o in spell.objectives[p.id] if not o.met]
             line = f"• {_character_reveal(state, p.id)}: **{spell.scores[p.id]}**"
             if met:
-                line += ". ✓ " + "; ".join(met)
+                line += " ✓ " + ", ".join(met)
             if missed:
-                line += ". ✗ " + "; ".join(missed)
-            lines.append(line + ".")
+                line += " ✗ " + ", ".join(missed)
+            lines.append(line)
         names = ", ".join(f"**{state.name(w)}**" for w in state.winners)
         lines.append(f"Winner{'s' if len(state.winners) > 1 else ''}: {names}.")
         text = "\n".join(lines)
@@ -680,8 +683,11 @@ class CastleGame(Game):
                     events += self._end_turn(state, rng, f"**{state.name(pid)}**'s time ran out.")
                     return Outcome(state=state, events=events)
                 k = rng.randrange(len(state.pawns[pid]))
-                state.hand.append(HandPawn(pawn=k, origin=state.pawns[pid][k]))
+                origin = state.pawns[pid][k]
+                state.hand.append(HandPawn(pawn=k, origin=origin))
                 state.pawns[pid][k] = None
+                if origin is not None:
+                    state.vacated.append(origin)
             events.append(public("timeout", f"⌛ {state.name(pid)}'s time ran out: the castle places their "
                                             "pawns at random."))
             while state.hand:
@@ -702,7 +708,8 @@ class CastleGame(Game):
         state.hand = []
         msg = f"⌛ {state.name(pid)}'s time ran out; the turn passes."
         if back:
-            msg += f" {back} unplaced pawn{'s go' if back > 1 else ' goes'} back where it came from."
+            msg += (f" {back} unplaced pawn{'s go' if back > 1 else ' goes'} back where "
+                    f"{'they' if back > 1 else 'it'} came from (or to the supply, if a pawn now stands there).")
         events.append(public("timeout", msg, data={"player": pid}))
         summary = self._turn_summary(state) if state.flips else f"**{state.name(pid)}**'s time ran out."
         events += self._end_turn(state, rng, summary)

@@ -115,11 +115,13 @@ def _ritual(draw: ImageDraw.ImageDraw, r: dict[str, Any], x: int, y: int, curren
         _centre_text(draw, box, o.title if r["face_up"] else f"({o.title})", 13, INK)
 
 
-def draw_tableau(pub: dict[str, Any], title: str = "Castle of Magic") -> Image.Image:
+def draw_tableau(pub: dict[str, Any], title: str = "Castle of Magic", cast: bool = False) -> Image.Image:
     img = Image.new("RGB", (WIDTH, HEIGHT), BG)
     draw = ImageDraw.Draw(img)
     colours = {p["id"]: _hex(p["colour"]) for p in pub["players"]}
     initials = {p["id"]: (p["name"][:1] or "?").upper() for p in pub["players"]}
+    if len(set(initials.values())) < len(initials):  # initials clash: seat numbers instead
+        initials = {p["id"]: str(k + 1) for k, p in enumerate(pub["players"])}
     draw.text((20, 14), title, font=font(26), fill=GOLD)
     for c, country in enumerate(COUNTRY.values()):
         x_left, _ = card_xy(0, c * 3)
@@ -139,8 +141,8 @@ def draw_tableau(pub: dict[str, Any], title: str = "Castle of Magic") -> Image.I
         row, col = ROWS.index(s["row"]), s["column"] - 1
         x, y = card_xy(row, col)
         _shrine(draw, s, x, y, colours, initials)
-    draw.text((20, RIT_Y - 28), "Ritual cards (gold frame: the spell as the shrines stand now)", font=font(16),
-              fill=INK)
+    caption = "the spell that was cast" if cast else "the spell as the shrines stand now"
+    draw.text((20, RIT_Y - 28), f"Ritual cards (gold frame: {caption})", font=font(16), fill=INK)
     now = ritual_index({arc: pub["arcana"][arc]["active"] * 2 > N_COLUMNS for arc in ROWS})
     for r in pub["rituals"]:
         k = r["card"] - 1
@@ -163,7 +165,12 @@ def render_tableau(state: Any) -> bytes:
     from .tableau import public_tableau
 
     pub = public_tableau(state)
-    title = "Castle of Magic" + (": the spell is cast" if state.finished else f": turn {state.turns + 1}")
+    if state.spell is not None:
+        title = "Castle of Magic: the spell is cast"
+    elif state.finished:
+        title = "Castle of Magic: the game was ended"
+    else:
+        title = f"Castle of Magic: turn {state.turns + 1}"
     buf = io.BytesIO()
-    draw_tableau(pub, title).save(buf, format="PNG")
+    draw_tableau(pub, title, cast=state.spell is not None).save(buf, format="PNG")
     return buf.getvalue()

@@ -87,6 +87,10 @@ def _short_name(name: str) -> str:
 def tableau_text(pub: dict[str, Any]) -> str:
     """A screen-reader description of the tableau (about 1,100 characters at most)."""
     names = {p["id"]: _short_name(p["name"]) for p in pub["players"]}
+    clash = {n for n in names.values() if list(names.values()).count(n) > 1}
+    for p in pub["players"]:
+        if names[p["id"]] in clash:  # shortened names that collide: say the pawn's colour too
+            names[p["id"]] = f"{p['name'][:8]}… ({p['colour_name']})"
     lines = []
     for arc in ROWS:
         a = pub["arcana"][arc]

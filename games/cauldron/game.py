@@ -124,7 +124,7 @@ class CauldronGame(Game):
         events: list[Event] = [public(
             "game_start",
             f"**Ireland Cauldron** begins. {n} heroes gather round the cauldron: "
-            f"{evil_count(n)} of them serve the dark. Sixteen cards lie in it, "
+            f"{evil_count(n)} of them {'serves' if evil_count(n) == 1 else 'serve'} the dark. Sixteen cards lie in it, "
             f"8 {MILK} and 8 {BLOOD}. When only {options.end_remaining} remain in the deck and face up, "
             "more Milk saves Ireland; more Blood dooms it.",
             title="Ireland Cauldron",
@@ -934,7 +934,11 @@ class CauldronGame(Game):
             lines.append(f"This round you cast: {ing(me['played'])}.")
         if me["poisoned_round"]:
             lines.append(f"☠️ You cannot cast on night {me['poisoned_round']}.")
-        for k in me["seen"]:
+        seen = me["seen"]
+        if len(seen) > 8:
+            lines.append(f"({len(seen) - 8} earlier sightings not shown)")
+            seen = seen[-8:]
+        for k in seen:
             how = "peeked at the top card" if k["how"] == "peek" else "gazed at a card"
             fate = {"top": "it stayed on top", "bottom": "you put it at the bottom",
                     "discarded": "you cast it out", "pending": "your choice is pending"}[k["fate"]]
@@ -1000,6 +1004,8 @@ class CauldronGame(Game):
                 out += [PlayCard(player=pid, card=k) for k in sorted(set(s.hands[pid]), key=INGREDIENT_ORDER.index)]
         elif s.phase == "gaze":
             for pid in s.gaze_pending:
+                if pid in s.removed:
+                    continue
                 out += [GazeChoice(player=pid, choice="bottom"), GazeChoice(player=pid, choice="discard")]
         elif s.phase == "yew":
             for pid in s.yew_voters:

@@ -44,6 +44,7 @@ ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "
 NONE = "none"
 TIMED = {"choosing": "choosing_seconds", "offering": "offering_seconds", "council": "council_seconds"}
 LIGHT, SHADOW = "light", "shadow"
+_LEGAL_CACHE: dict[tuple, list[Action]] = {}
 
 
 def ordinal(n: int) -> str:
@@ -246,8 +247,6 @@ class RitualGame(Game):
         reading = rit.read(data, [i for _, i in offered], moon=moon,
                            amplify_tainted=state.options.amplify_tainted)
         state.moon = False
-        order = [i for _, i in offered]
-        rng.shuffle(order)
         performer = state.performer
         pname = state.name(performer)
         q = reading.quality
@@ -262,14 +261,8 @@ class RitualGame(Game):
         if moon:
             opening += "\n" + nar.moon
         events.append(public("ritual_started", opening, title="The Ritual Unfolds", pause=2.0))
-        for k, iid in enumerate(order):
-            ing = data.ingredients[iid]
-            events.append(public(
-                "ingredient_revealed",
-                self._line(nar.reveal, state, k).format(icon=ing.icon, name=ing.name),
-                data={"ingredient": iid, "name": ing.name, "icon": ing.icon}, pause=2.5,
-            ))
-        if not order:
+        reveal_at = len(events)  # the ingredients go here, in an order drawn last (see below)
+        if not offered:
             events.append(public("cauldron_reaction", nar.empty, pause=3.0))
         else:
             reaction = self._line(getattr(nar.reaction, q), state)
@@ -327,14 +320,26 @@ class RitualGame(Game):
         visions = self._visions(state, reading, candidates, rng)
         record["visions"] = visions
         for v in visions:
-            events.append(public("vision", v["text"], data={"targets": v["targets"]}, pause=2.0))
+            events.append(public("vision", v.pop("text"), data={"targets": v["targets"]}, pause=2.0))
         if q != rit.BACKFIRED and not died:
             events.append(public("no_death", nar.death["nobody"], pause=1.0))
         if reading.dominant == "protection" and q == rit.PURE and reading.intensity != "muted" \
                 and performer and self.is_alive(state, performer) and state.options.wards_shield_council:
             state.warded = performer
+        # The reveal order is drawn after every other draw of the ritual, so a test's scripted
+        # randomness (spite, visions) is not spent by the shuffle.
+        order = [i for _, i in offered]
+        rng.shuffle(order)
+        reveals = []
+        for k, iid in enumerate(order):
+            ing = data.ingredients[iid]
+            reveals.append(public(
+                "ingredient_revealed",
+                self._line(nar.reveal, state, k).format(icon=ing.icon, name=ing.name),
+                data={"ingredient": iid, "name": ing.name, "icon": ing.icon}, pause=2.5,
+            ))
+        events[reveal_at:reveal_at] = reveals
         state.history.append(record)
-        state.chronicle.append(self._chronicle_line(state, order, q, died, visions))
         if self._check_win(state, events):
             return
         if died:
@@ -395,16 +400,22 @@ class RitualGame(Game):
                         "true": truth(t)})
         return out
 
-    def _chronicle_line(self, state: RitualState, order: list[str], q: str, died: list[str],
-                        visions: list[dict[str, Any]]) -> str:
-        ings = ", ".join(self.ingredient_label(i) for i in sorted(order)) or "nothing"
-        line = f"**Round {round_word(state.round)}**: {state.name(state.performer)} performed; {ings}; **{q}**"
-        if died:
-            line += "; died: " + ", ".join(state.name(d) for d in died)
-        for v in visions:
-            if v["shown"]:
-                line += f"; vision: {' & '.join(state.name(t) for t in v['targets'])} showed {v['shown']}"
-        return line
+    def chronicle(self, state: RitualState) -> list[str]:
+        """What the table saw of each round, one line each (no attribution, no numbers)."""
+        lines = []
+        for rec in state.history:
+            ings = ", ".join(self.ingredient_label(i) for i in sorted(rec["offerings"].values())) or "nothing"
+            line = (f"**Round {round_word(rec['round'])}**: {state.name(rec['performer'])} performed; "
+                    f"{ings}; **{rec['quality']}**")
+            if rec["deaths"]:
+                line += "; died: " + ", ".join(state.name(d) for d in rec["deaths"])
+            for v in rec["visions"]:
+                if v["shown"]:
+                    line += f"; vision: {' & '.join(state.name(t) for t in v['targets'])} showed {v['shown']}"
+            if rec["burned"]:
+                line += f"; burned: {state.name(rec['burned'])}"
+            lines.append(line)
+        return lines
 
     def _kill(self, state: RitualState, pid: str) -> None:
         state.dead.append(pid)
@@ -453,8 +464,6 @@ class RitualGame(Game):
                     events.append(self._role_reveal(state, burned))
         if state.history:
             state.history[-1]["burned"] = burned
-        if burned and state.chronicle:
-            state.chronicle[-1] += f"; burned: {state.name(burned)}"
         if self._check_win(state, events):
             return
         self._end_round(state, rng, events)
@@ -508,6 +517,10 @@ class RitualGame(Game):
             self._finish(state, "draw", [], events,
                          "⚖️ The last loyal witch and the last Corrupted witch fall together. "
                          "No one is left to finish the rite. **The game is a draw.**")
+        elif corrupted == 0 and state.backfired >= 3:
+            self._finish(state, "draw", [], events,
+                         "⚖️ The Hollow feeds for the third time, but it devours its last servant with "
+                         "its meal. Coven and Hollow destroy each other. **The game is a draw.**")
         elif state.backfired >= 3:
             self._finish(state, "Corrupted", corrupted_ids, events,
                          "🔴 Three rituals have backfired. The Hollow has fed enough, and it rises through "
@@ -810,22 +823,34 @@ class RitualGame(Game):
         return []
 
     def legal_actions(self, state: RitualState) -> list[Action]:
+        """Every legal action now. The list depends only on the phase, the living, the wards and
+        the options, never on the votes cast, so it is cached (the simulator asks at every step)."""
         if state.finished:
             return []
         living = self.alive(state)
+        key = (state.phase, tuple(living), state.warded, state.options.allow_spare,
+               tuple(state.roles[p] for p in living) if state.phase == "offering" else ())
+        cached = _LEGAL_CACHE.get(key)
+        if cached is None:
+            if len(_LEGAL_CACHE) > 512:
+                _LEGAL_CACHE.clear()
+            cached = _LEGAL_CACHE[key] = self._legal_actions(state, living)
+        return list(cached)
+
+    def _legal_actions(self, state: RitualState, living: list[str]) -> list[Action]:
         acts: list[Action] = []
         if state.phase == "choosing":
             for p in living:
-                acts.extend(VotePerformer(player=p, target=t) for t in living)
+                acts.extend(VotePerformer.model_construct(player=p, target=t) for t in living)
         elif state.phase == "offering":
             for p in living:
-                acts.extend(Offer(player=p, ingredient=i) for i in self.data.roles[state.roles[p]].pool)
+                acts.extend(Offer.model_construct(player=p, ingredient=i) for i in self.data.roles[state.roles[p]].pool)
         elif state.phase == "council":
             for p in living:
                 targets = [t for t in living if t != p and t != state.warded]
                 if state.options.allow_spare:
                     targets.append(NONE)
-                acts.extend(VoteBurn(player=p, target=t) for t in targets)
+                acts.extend(VoteBurn.model_construct(player=p, target=t) for t in targets)
         return acts
 
     def team_members(self, state: RitualState, team: str) -> list[str]:
@@ -838,7 +863,7 @@ class RitualGame(Game):
             "phase": state.phase, "round": state.round, "performer": state.performer,
             "alive": living, "dead": list(state.dead), "removed": list(state.removed),
             "pure_rituals": state.pure, "backfired_rituals": state.backfired,
-            "purging_moon": state.moon, "warded": state.warded, "chronicle": list(state.chronicle),
+            "purging_moon": state.moon, "warded": state.warded, "chronicle": self.chronicle(state),
             "finished": state.finished, "outcome": state.outcome, "winners": list(state.winners),
         }
         acted = state.offerings if state.phase == "offering" else state.votes
@@ -865,8 +890,7 @@ class RitualGame(Game):
                                 if p.id in state.offerings else ""))
             return View(text="\n".join(lines), data=table)
         if viewer is None or viewer not in state.roles:
-            for c in state.chronicle[-3:]:
-                lines.append(c)
+            lines.extend(table["chronicle"][-3:])
             return View(text="\n".join(lines), data=table)
         role = data.roles[state.roles[viewer]]
         team = data.teams[role.team]
@@ -894,8 +918,7 @@ class RitualGame(Game):
         if role.team == "neutral":
             me["revenant_won"] = state.revenant_won
         table["me"] = me
-        for c in state.chronicle[-3:]:
-            lines.append(c)
+        lines.extend(table["chronicle"][-3:])
         return View(text="\n".join(lines)[:1900], data=table)
 
     def result(self, state: RitualState) -> Result:
@@ -970,7 +993,8 @@ class RitualGame(Game):
             if e.audience.kind == "public" and (
                     "%" in e.text or "weight" in e.data or "corruption" in e.data or "offerings" in e.data):
                 problems.append(f"a hidden number in public event {e.type}")
-        problems += [f"secret in a public event: {s}" for s in leaks(before, self.secrets(state))]
+        if any(e.audience.kind == "public" for e in before):
+            problems += [f"secret in a public event: {s}" for s in leaks(before, self.secrets(state))]
         for e in events:
             if len(e.text) > 1800 or len(e.title) > 256:
                 problems.append(f"event {e.type} is too long")

@@ -70,8 +70,6 @@ class RitualState(BaseState):
     revenant_won: bool = False
     #: the hidden record of each ritual (who offered what, numbers); revealed at the end.
     history: list[dict[str, Any]] = Field(default_factory=list)
-    #: what the table saw each round, one Markdown line per round.
-    chronicle: list[str] = Field(default_factory=list)
 
 
 class VotePerformer(Action):

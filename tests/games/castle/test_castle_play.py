@@ -41,6 +41,21 @@ def test_random_games_under_every_option(options):
             assert problems == [] and state.finished
 
 
+def test_long_names_keep_every_event_short():
+    long = [Player(id=f"p{i}", name=f"Sir Reginald the {i}th of Longnames Hall") for i in range(6)]
+    for seed in range(15):
+        state = start(GAME, long, {"pawns_start": "tableau", "on_timeout": "random"}, seed).state
+        chooser = random.Random(seed)
+        while not state.finished:
+            action = chooser.choice(GAME.legal_actions(state)) if chooser.random() > 0.1 \
+                else PhaseTimeout(phase_seq=state.phase_seq)
+            out = step(GAME, state, action, seed)
+            assert GAME.check_invariants(out.state, out.events) == []
+            assert all(len(e.text) <= 1800 for e in out.events)
+            state = out.state
+        assert all(len(GAME.view(state, v).text) < 2000 for v in ("p1", None, "storyteller"))
+
+
 def test_scores_are_consistent_at_the_end():
     for seed in range(60):
         state, _, _ = play_random(GAME, 5, seed)
@@ -76,10 +91,12 @@ def action_dicts(draw):
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10_000), script=st.lists(st.tuples(st.booleans(), action_dicts()), max_size=60))
-def test_random_legal_and_illegal_sequences(seed, script):
+@given(seed=st.integers(0, 10_000), script=st.lists(st.tuples(st.booleans(), action_dicts()), max_size=60),
+       options=st.sampled_from([{}, {"first_player": "claim", "on_timeout": "random"},
+                                {"same_shrine": False, "pawns_start": "tableau"}]))
+def test_random_legal_and_illegal_sequences(seed, script, options):
     players = [Player(id=f"p{i}", name=f"P{i}") for i in range(1, 6)]
-    state = start(GAME, players, {}, seed).state
+    state = start(GAME, players, options, seed).state
     chooser = random.Random(seed)
     for use_legal, raw in script:
         if state.finished:

@@ -89,6 +89,13 @@ def test_text_fallback_describes_rows_countries_pawns_and_rituals():
     assert "**Ritual**" in text and "1+++ down" in text
 
 
+def test_text_fallback_tells_apart_long_names_that_shorten_alike():
+    long = [Player(id=f"p{i}", name=f"Sir Reginald the {i}th") for i in range(4)]
+    s = start(GAME, long, {"pawns_start": "tableau"}, 2).state
+    text = tableau_text(public_tableau(s))
+    assert "(red)" in text and "(green)" in text and "(blue)" in text and "(orange)" in text
+
+
 def test_text_fallback_worst_case_fits_a_message():
     long = [Player(id=f"p{i}", name=f"Sir Reginald the {i}th of Longname Castle") for i in range(6)]
     s = start(GAME, long, {"pawns_start": "tableau", "start_face_up": 27}, 5).state

@@ -280,6 +280,8 @@ def test_first_player_claimed_by_the_table():
     out = H.act(state, {"type": "claim_first", "player": "p3"})
     assert out.state.current == "p3" and out.state.phase == "turn" and out.state.first == "p3"
     refused(out.state, {"type": "claim_first", "player": "p2"}, "wrong_phase")
+    refused(state, {"type": "claim_first"}, "not_a_player")
+    refused(state, {"type": "advance", "player": "p1", "card": 1}, "wrong_phase")
 
 
 def test_first_player_unclaimed_timeout_chooses():

@@ -153,3 +153,12 @@ def test_seeded_simulations_finish_cleanly(n):
     assert report.finished == games
     assert set(report.winners) <= {"good", "evil", "draw"}
     assert report.winners.get("good", 0) > 0 and report.winners.get("evil", 0) > 0
+
+
+@pytest.mark.parametrize("options", [
+    {"blocker": "thistle"}, {"blocker": "both"}, {"night_timeout": "nothing"},
+    {"evil_know_each_other": False, "end_remaining": 4},
+])
+def test_variants_simulate_cleanly(options):
+    report = simulate(GAME, 7, 8, seed=2, options=options)
+    assert report.failures == [] and report.finished == 8

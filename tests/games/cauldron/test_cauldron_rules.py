@@ -553,3 +553,23 @@ def test_a_night_where_everyone_is_poisoned_passes_at_once():
     assert "Nothing falls" in [e for e in events if e.type == "reveal"][0].text
     state, _ = h.end_day(state)
     assert state.phase == "night" and state.round == 3 and state.sit_out == {}
+
+
+def test_a_removed_gazer_has_no_legal_choice_left():
+    state, _ = h.round_with(["gaze"] * 3 + ["ceol"] * 2)
+    state = h.act(state, {"type": "remove_player", "target": "p1"}).state
+    assert state.phase == "gaze"
+    assert {a.player for a in GAME.legal_actions(state)} == {"p2", "p3"}
+    assert GAME.prompts(state, "p1") == []
+    for action in GAME.legal_actions(state):
+        h.act(state, action.model_dump())  # every one is accepted
+
+
+def test_a_long_memory_still_fits_the_hand_view():
+    from games.cauldron.models import Knowledge
+
+    state, _ = h.round_with(["ceol"] * 3 + ["gaze"] * 2)
+    state.knowledge["p4"] = [Knowledge(round=r, how="peek", card="cc01", kind="milk") for r in range(1, 60)]
+    view = GAME.view(state, "p4")
+    assert len(view.text) <= 1800 and "earlier sightings" in view.text and "Night 59" in view.text
+    assert len(view.data["me"]["seen"]) == 59
