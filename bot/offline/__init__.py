@@ -10,13 +10,26 @@ import asyncio
 import logging
 import signal
 import sys
+from typing import TYPE_CHECKING
 
 from bot.config import Settings
 
-from .table import OfflineTable, PortBusy
 from .world import NameError_, player_names
 
+if TYPE_CHECKING:
+    from .table import OfflineTable
+
 __all__ = ["OfflineTable", "run_offline", "player_names"]
+
+
+def __getattr__(name: str):
+    # simcord is imported only when the table is used: importing it logs discord.py warnings
+    # about voice and intents that ``run_offline`` silences first.
+    if name == "OfflineTable":
+        from .table import OfflineTable
+
+        return OfflineTable
+    raise AttributeError(name)
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +48,7 @@ Stop with Ctrl+C; start again with the same command and the games resume.
 """
 
 
-def run_offline(settings: Settings, *, players: int = 5, names: str = "", port: int = 8765) -> int:
+def run_offline(settings: Settings, *, players: int | None = 5, names: str = "", port: int = 8765) -> int:
     """Serve the offline table until Ctrl+C or SIGTERM. Returns the process exit code."""
     try:
         seated = player_names(players, names)
@@ -45,14 +58,32 @@ def run_offline(settings: Settings, *, players: int = 5, names: str = "", port: 
     if not 0 <= port <= 65535:
         print("--port must be between 0 and 65535.", file=sys.stderr)
         return 2
+    quiet_logs()
+    try:
+        from . import table  # noqa: F401 - simcord and aiohttp, from the 'offline' extra
+    except ImportError as exc:
+        print(f"The offline table needs the 'offline' extra: pip install -e '.[offline]' ({exc})",
+              file=sys.stderr)
+        return 2
     try:
         return asyncio.run(serve(settings, seated, port=port))
     except KeyboardInterrupt:  # a second Ctrl+C during shutdown
         return 130
 
 
+def quiet_logs() -> None:
+    """Unless LOG_LEVEL=DEBUG: no voice/intent warnings that only concern a real gateway, and no
+    line per timer job; the bot's own log and every error stay."""
+    if logging.getLogger().getEffectiveLevel() <= logging.DEBUG:
+        return
+    logging.getLogger("discord").setLevel(logging.ERROR)
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)
+
+
 async def serve(settings: Settings, names: list[str], *, port: int = 8765,
                 ready: asyncio.Event | None = None) -> int:
+    from .table import AlreadyRunning, OfflineTable, PortBusy
+
     table = OfflineTable(settings, names, port=port)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -63,6 +94,9 @@ async def serve(settings: Settings, names: list[str], *, port: int = 8765,
             await table.start()
         except PortBusy as exc:
             print(f"The offline table could not start: {exc}. Try another --port.", file=sys.stderr)
+            return 2
+        except AlreadyRunning as exc:
+            print(f"The offline table could not start: {exc}.", file=sys.stderr)
             return 2
         print(BANNER.format(count=len(names), names=", ".join(names), db=table.settings.database_path,
                             preview=table.preview_url, hub=table.hub_url), flush=True)

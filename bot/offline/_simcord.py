@@ -10,6 +10,7 @@ What is private, and why:
 * ``backend.clock._epoch``: simcord's virtual clock starts at 2026-01-01. The table starts it at
   the real time instead, so message timestamps, ``<t:...:R>`` countdowns (the bot computes
   deadlines from the real clock) and the preview's "now" agree with the wall clock.
+* ``backend.bot_user.name``: the bot account is called "TestBot" in simcord; renamed before start.
 * ``backend.snowflake``: ``create_text_channel`` and ``create_user`` take no ``id=``; the table
   pins the ids it derives from names so a restarted process matches the database's ids.
 * ``Preview._action``: a browser action calls ``env._begin_operation``; if the clock pump is in
@@ -17,8 +18,14 @@ What is private, and why:
   two. ``Preview.capability`` is pinned so the URL survives a reopen or a restart.
   ``Preview._PAGE_LEASE_SECONDS`` (10 minutes) is lengthened and ``Preview._open_page`` evicts
   the least recently used tab instead of refusing a 17th one.
-* ``backend.transcript``: its length is the cheapest "did anything happen" marker, so pages
-  are republished (``preview.refresh()``, public) only when the bot changed something.
+* ``Preview._pages``, ``_Page.revision``, ``Preview._publish``, ``Preview._advance_presentation_time``,
+  ``Env._begin_operation``/``_end_operation``/``_settle_internal``: ``Preview.refresh()`` minus
+  republishing pages that are already current, and a click made on a revision that only those
+  refreshes superseded is taken at the current revision (see ``PreviewGate``).
+* ``Preview._closed``, ``Env._operation_task``: read only, to know whether the preview is
+  closing and whether a simcord operation is running.
+* ``backend.transcript``: its length is the cheapest "did anything happen" marker, so a page
+  is republished only when something changed since it was last published.
 """
 
 from __future__ import annotations
@@ -51,6 +58,11 @@ def check_version() -> str | None:
         return (f"The offline table was written for simcord {SIMCORD_VERSION}; {installed} is installed. "
                 "Reinstall with: pip install -e '.[offline]'")
     return None
+
+
+def name_bot(env: simcord.Env, name: str) -> None:
+    """simcord calls its bot account "TestBot"; the table calls it by its role (before start)."""
+    env.backend.bot_user.name = name
 
 
 def set_epoch(env: simcord.Env, start: datetime) -> None:
@@ -96,17 +108,84 @@ def preview_closed(preview: Any) -> bool:
 
 
 class PreviewGate:
-    """Serializes browser actions with the table's own simcord operations (clock pump, refresh).
+    """Serializes browser actions with the table's own simcord operations, and keeps every open
+    tab up to date.
 
-    ``install(preview)`` wraps the preview's action handler with ``lock``; after each browser
-    action the change marker is recorded, because a browser action republishes its own pages.
+    * ``install(preview)`` wraps the preview's action handler with ``lock``: a browser action
+      never overlaps the clock pump's ``advance_time`` or a refresh (simcord would refuse it).
+    * ``refresh(preview)`` republishes exactly the pages that have not seen the latest change:
+      a change the bot made in the background (a timer), made from another tab, or made from
+      Python. A browser action republishes its own page, so that page is not republished again
+      (a republish can close a select list the player is opening).
+    * A click stays valid across those refreshes. Every publication bumps the page's revision and
+      simcord refuses a click that carries an older one ("stale"), so a click landing just after
+      a background refresh would fail although the page only moved on. On Discord such a click
+      simply arrives and the bot decides (ours refuses a choice from a closed phase by itself).
+      So a click made on a revision that only these refreshes superseded is taken at the current
+      revision. Revisions published for any other reason (the player's own action, a viewer
+      switch) stay binding.
     """
 
     def __init__(self, env: simcord.Env) -> None:
         self.env = env
         self.lock = asyncio.Lock()
-        self.seen = change_marker(env)
         self.actions = 0
+        self.rebased = 0
+        self._marks: dict[str, int] = {}  # page id -> change marker when it was last published
+        self._floor: dict[str, int] = {}  # page id -> oldest revision still accepted
+        self._refreshed: dict[str, int] = {}  # page id -> the revision our last refresh published
+
+    def stale_pages(self, preview: Any) -> list[str]:
+        marker = change_marker(self.env)
+        return [pid for pid in preview._pages if self._marks.get(pid) != marker]
+
+    def mark_all(self, preview: Any) -> None:
+        marker = change_marker(self.env)
+        for pid in preview._pages:
+            self._marks[pid] = marker
+
+    async def refresh(self, preview: Any) -> int:
+        """Settle, then republish the pages behind the latest change (what ``Preview.refresh()``
+        does for every page). Hold ``lock``. Returns how many pages were republished."""
+        if not self.stale_pages(preview):
+            return 0
+        env = self.env
+        published = 0
+        env._begin_operation("preview.refresh")
+        try:
+            await env._settle_internal()
+            marker = change_marker(env)
+            preview._advance_presentation_time()
+            for pid, page in tuple(preview._pages.items()):
+                if pid not in preview._pages or self._marks.get(pid) == marker:
+                    continue  # pruned meanwhile, or already current
+                before = page.revision
+                preview._publish(page, reason="refresh")
+                published += 1
+                self._marks[pid] = marker
+                if self._refreshed.get(pid) == before:  # nothing else was published since
+                    self._floor.setdefault(pid, before)
+                else:
+                    self._floor[pid] = before
+                self._refreshed[pid] = page.revision
+        finally:
+            env._end_operation()
+        for registry in (self._marks, self._floor, self._refreshed):
+            for pid in set(registry) - set(preview._pages):
+                registry.pop(pid, None)
+        return published
+
+    def _rebase(self, preview: Any, context_id: Any, body: Any) -> Any:
+        page = preview._pages.get(context_id) if isinstance(context_id, str) else None
+        if page is None or not isinstance(body, dict):
+            return body
+        revision = body.get("published_revision")
+        if (isinstance(revision, int) and not isinstance(revision, bool) and revision < page.revision
+                and self._refreshed.get(context_id) == page.revision
+                and revision >= self._floor.get(context_id, page.revision)):
+            self.rebased += 1
+            return {**body, "published_revision": page.revision}
+        return body
 
     def install(self, preview: Any, *, capability: str | None = None) -> None:
         """Call between ``env.preview(...)`` and entering it."""
@@ -120,10 +199,11 @@ class PreviewGate:
         async def action(context_id: Any, body: Any) -> Any:
             async with gate.lock:
                 try:
-                    return await original_action(context_id, body)
+                    return await original_action(context_id, gate._rebase(preview, context_id, body))
                 finally:
                     gate.actions += 1
-                    gate.seen = change_marker(gate.env)
+                    if isinstance(context_id, str) and context_id in preview._pages:
+                        gate._marks[context_id] = change_marker(gate.env)  # it published itself
 
         def open_page(viewer_id: Any = None, target_id: Any = None) -> Any:
             pages = preview._pages
@@ -134,13 +214,9 @@ class PreviewGate:
                     oldest = min(idle, key=lambda p: p.last_activity)
                     log.info("16 tabs are open; the least recently used one is released")
                     preview._close_page(oldest.id)
-            return original_open(viewer_id, target_id)
+            page = original_open(viewer_id, target_id)
+            gate._marks[page.id] = change_marker(gate.env)
+            return page
 
         preview._action = action
         preview._open_page = open_page
-
-    def changed(self) -> bool:
-        return change_marker(self.env) != self.seen
-
-    def mark_seen(self) -> None:
-        self.seen = change_marker(self.env)

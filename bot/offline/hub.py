@@ -81,10 +81,7 @@ def markdown(text: str, names: dict[int, str], *, now: float | None = None) -> s
     def stamp(match: re.Match[str]) -> str:
         unix = int(match[1])
         when = datetime.fromtimestamp(unix, UTC)
-        if match[2] == "R":
-            label = relative(unix, now)
-        else:
-            label = when.strftime("%Y-%m-%d %H:%M:%S UTC")
+        label = relative(unix, now) if match[2] == "R" else when.strftime("%Y-%m-%d %H:%M:%S UTC")
         return f'<time datetime="{when.isoformat()}">{label}</time>'
 
     out = _TIME.sub(stamp, out)
@@ -145,9 +142,10 @@ code{background:#1e1f22;padding:0 3px;border-radius:3px}
 def page(title: str, body: str, *, version: int, token: str) -> str:
     """A page that reloads itself when the table changed (it polls a tiny version URL)."""
     script = (
-        "<script>(function(){var v=%d;setInterval(function(){fetch('/%s/version',{cache:'no-store'})"
+        "<script>(function(){var v=" + str(int(version)) + ";setInterval(function(){fetch('/"
+        + token + "/version',{cache:'no-store'})"
         ".then(function(r){return r.text()}).then(function(t){if(t&&+t!==v){location.reload()}})"
-        ".catch(function(){})},2000)})();</script>" % (version, token)
+        ".catch(function(){})},2000)})();</script>"
     )
     return (f"<!doctype html><html lang=en><head><meta charset=utf-8><meta name=viewport "
             f"content='width=device-width,initial-scale=1'><meta name=referrer content=no-referrer>"

@@ -13,6 +13,7 @@ import contextlib
 import logging
 import os
 import secrets
+import sqlite3
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -29,13 +30,58 @@ from bot.views import lobby_view, phase_view
 
 from . import _simcord
 from .hub import Hub
-from .world import World, build_world, display_name
+from .world import GUILD_NAME, World, build_world, display_name, stable_id
 
 log = logging.getLogger(__name__)
 
 
+SETTLE_SECONDS = 1.0
+BOT_NAME = "Storyteller"
+
+
 class PortBusy(RuntimeError):
     pass
+
+
+class AlreadyRunning(RuntimeError):
+    """Another offline table has this database open: two bots would run the same games."""
+
+
+def lock_database(settings: Settings):
+    """Hold an exclusive lock next to the database for as long as the table runs."""
+    db = Path(settings.database_path)
+    if str(db) == ":memory:":
+        return None
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: no lock, the README says one table at a time
+        return None
+    db.parent.mkdir(parents=True, exist_ok=True)
+    handle = open(db.parent / f".{db.name}.offline-lock", "w")  # noqa: SIM115 - held until stop()
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise AlreadyRunning(f"another offline table is already running on {db}; use that one, "
+                             "or stop it first (Ctrl+C in its terminal)") from None
+    return handle
+
+
+def forget_threads(settings: Settings, guild_id: int) -> int:
+    """The simulated Discord starts with no threads, so the private threads the bot opened for the
+    offline guild's games in an earlier run are gone: forget them, and the bot opens new ones at
+    the next private message (instead of failing to send to a thread that no longer exists)."""
+    db = Path(settings.database_path)
+    if str(db) == ":memory:" or not db.exists():
+        return 0
+    try:
+        with contextlib.closing(sqlite3.connect(db, timeout=10)) as conn, conn:
+            cursor = conn.execute(
+                "DELETE FROM game_threads WHERE game_id IN (SELECT id FROM games WHERE guild_id = ?)",
+                (guild_id,))
+            return cursor.rowcount
+    except sqlite3.OperationalError:  # an older database without game_threads
+        return 0
 
 
 def load_secret(settings: Settings) -> str:
@@ -61,7 +107,8 @@ def load_secret(settings: Settings) -> str:
 class OfflineTable:
     def __init__(self, settings: Settings, names: list[str], *, port: int = 8765,
                  hub_port: int | None = None, secret: str | None = None,
-                 pump_interval: float = 0.5, open_preview: bool = True, announce: bool = True) -> None:
+                 pump_interval: float = 0.5, open_preview: bool = True,
+                 announce: bool = True) -> None:
         # Slash commands are synced globally inside the simulation; a dev guild id from .env
         # belongs to real Discord and would hide them from the offline guild.
         self.settings = settings.model_copy(update={"dev_guild_id": None, "discord_token": ""})
@@ -86,6 +133,7 @@ class OfflineTable:
         self._stopped = asyncio.Event()
         self._error_cursor = 0
         self._env_started = False
+        self._lock = None
 
     # ----- lifecycle -----
     async def __aenter__(self) -> OfflineTable:
@@ -100,13 +148,19 @@ class OfflineTable:
         await self.stop()
 
     async def start(self) -> None:
+        self._lock = lock_database(self.settings)
+        forget_threads(self.settings, stable_id("guild", GUILD_NAME))
         warning = _simcord.check_version()
         if warning:
             log.warning(warning)
             self.notes.append(warning)
         self.bot = StorytellerBot(self.settings)
-        self.env = simcord.Env(self.bot, check_errors=False)
+        # settle_timeout: how long simcord waits, in real time, for bot timers before parking
+        # them for the clock pump. Short, so a click answers at once and a reveal's pauses play
+        # out in real time afterwards instead of holding the click (or timing it out).
+        self.env = simcord.Env(self.bot, check_errors=False, settle_timeout=SETTLE_SECONDS)
         _simcord.set_epoch(self.env, datetime.now(UTC))
+        _simcord.name_bot(self.env, BOT_NAME)
         self.world = build_world(self.env, self.names)  # before start: the bot sees it in READY
         await self.env.start()  # setup_hook, command sync, READY, on_ready: re-arm timers, deliver
         self._env_started = True
@@ -115,13 +169,15 @@ class OfflineTable:
         self.gate = _simcord.PreviewGate(self.env)
         if self.announce:
             await self._announce()
-        await self.env.settle()
+        with contextlib.suppress(TimeoutError):  # a timer due right now; the pump takes over
+            await self.env.settle()
         self.hub = Hub(self, self.secret, self.hub_port)
         await self.hub.start()
         if self.open_preview:
             await self._open_preview()
             self._tasks.append(asyncio.create_task(self._keep_preview(), name="offline-preview"))
-        self.gate.mark_seen()
+        if self.preview is not None:
+            self.gate.mark_all(self.preview)
         self._tasks.append(asyncio.create_task(self._pump(), name="offline-clock-pump"))
 
     async def stop(self) -> None:
@@ -141,10 +197,8 @@ class OfflineTable:
                     await self.preview.close()
             if self.env is not None and self._env_started:
                 lock = self.gate.lock if self.gate else asyncio.Lock()
-                try:
+                with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(lock.acquire(), 10)  # let an in-flight click finish
-                except TimeoutError:
-                    pass
                 try:
                     await self.env.shutdown()
                 except Exception:
@@ -156,6 +210,9 @@ class OfflineTable:
             if self.bot is not None:
                 await self.bot.close()
         finally:
+            if self._lock is not None:
+                self._lock.close()
+                self._lock = None
             self._stopped.set()
 
     async def wait_stopped(self) -> None:
@@ -209,9 +266,15 @@ class OfflineTable:
                 log.exception("could not reopen the preview; retrying")
                 await asyncio.sleep(2)
 
+    @contextlib.asynccontextmanager
+    async def acting(self):
+        """Hold this while driving simcord from Python (actors, settle): the pump and browser wait."""
+        async with self.gate.lock:
+            yield
+
     # ----- time and refresh -----
     async def pump_once(self) -> None:
-        """Bring simulated time up to real time, then republish pages if the bot changed anything."""
+        """Bring simulated time up to real time, then republish the pages behind a change."""
         env, gate = self.env, self.gate
         assert env is not None and gate is not None
         async with gate.lock:
@@ -225,16 +288,13 @@ class OfflineTable:
                     # the bot is busy for longer than simcord's settle timeout (a long reveal,
                     # a slow render): what was done is kept, the next tick catches up
                     log.debug("clock pump: %s", exc)
-            if gate.changed():
-                preview = self.preview
-                if preview is not None and not _simcord.preview_closed(preview):
-                    try:
-                        await preview.refresh()
+            preview = self.preview
+            if preview is not None and not _simcord.preview_closed(preview):
+                try:
+                    if await gate.refresh(preview):
                         self.refreshes += 1
-                    except (simcord.SetupError, TimeoutError) as exc:
-                        log.debug("refresh skipped: %s", exc)
-                        return
-                gate.mark_seen()
+                except (simcord.SetupError, TimeoutError) as exc:
+                    log.debug("refresh skipped: %s", exc)
         self._log_errors()
 
     async def _pump(self) -> None:

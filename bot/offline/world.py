@@ -10,10 +10,10 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import simcord
-
-from . import _simcord
+if TYPE_CHECKING:  # simcord is imported only when a table is built (see bot/offline/__init__.py)
+    import simcord
 
 GUILD_NAME = "Offline table"
 CHANNEL_NAME = "table"
@@ -92,6 +92,8 @@ def build_world(env: simcord.Env, names: list[str]) -> World:
     Call it before ``env.start()``: the bot then sees the guild in READY, as on Discord, so
     messages it delivers while starting (a restart) find their channel.
     """
+    from . import _simcord
+
     guild = env.create_guild(GUILD_NAME, id=stable_id("guild", GUILD_NAME))
     with _simcord.pinned_ids(env, stable_id("channel", CHANNEL_NAME)):
         channel = guild.create_text_channel(

@@ -785,30 +785,34 @@ class CastleGame(Game):
         mine = state.pawns[player_id]
         pawn_choices = [Choice(value=str(k + 1), label=f"Pawn {k + 1} {_pawn_label(state, w)}"[:100])
                         for k, w in enumerate(mine)]
-        prompts = [Prompt(
-            action="pick_up", title="Manipulate the shrines",
-            text="Pick up one or more of your pawns. Then, for each, you flip a shrine that has no pawn "
-                 "and put the pawn on it.",
-            fields=[PromptField(name="pawns", placeholder="Pawns to pick up", choices=pawn_choices,
-                                min_values=1, max_values=len(pawn_choices))],
-            submit_label="Pick up",
-        )]
         down = [k for k in range(8) if not state.revealed[k]]
-        prompts.append(Prompt(
-            action="advance", title="Advance the ritual",
-            text="Turn one face-down outcome card face up. When the last one is face up, the spell is cast.",
-            fields=[PromptField(name="card", placeholder="Ritual card",
-                                choices=[Choice(value=str(k + 1), label=ritual_label(k)[:100]) for k in down])],
-            submit_label="Turn it face up",
-        ))
-        return prompts
+        return [
+            Prompt(
+                action="advance", title="Advance the ritual",
+                text="Turn one face-down outcome card face up. When the last one is face up, the spell is cast.",
+                fields=[PromptField(name="card", placeholder="Ritual card to turn face up",
+                                    choices=[Choice(value=str(k + 1), label=ritual_label(k)[:100]) for k in down])],
+                submit_label="Turn it face up",
+            ),
+            Prompt(
+                action="pick_up", title="Manipulate the shrines",
+                text="Pick up one or more of your pawns. Then, for each, you flip a shrine that has no pawn "
+                     "and put the pawn on it.",
+                fields=[PromptField(name="pawns", placeholder="Pawns to pick up", choices=pawn_choices,
+                                    min_values=1, max_values=len(pawn_choices))],
+                submit_label="Pick up",
+            ),
+        ]
 
     def _place_prompt(self, state: CastleState) -> Prompt:
         pub = public_tableau(state)
         names = {p.id: p.name for p in state.players}
 
         def cell(s: dict[str, Any]) -> str:
-            txt = short_card(s["card"]) if s["card"] else "down"
+            if s["card"]:
+                txt = short_card(s["card"]) if s["face_up"] else f"down ({short_card(s['card'])})"
+            else:
+                txt = f"down (was {short_card(s['was'])})" if s["was"] else "down"
             if s["pawn"]:
                 txt += f" ({names[s['pawn']][:10]}'s pawn)"
             return txt

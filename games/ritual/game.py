@@ -27,6 +27,7 @@ from games.engine import (
     public,
 )
 
+from . import records
 from . import ritual as rit
 from .data import Data, load
 from .models import (
@@ -51,8 +52,14 @@ def ordinal(n: int) -> str:
     return ORDINALS[n - 1] if 1 <= n <= len(ORDINALS) else f"{n}th"
 
 
+CARDINALS = ("Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten",
+             "Eleven", "Twelve", "Thirteen", "Fourteen", "Fifteen", "Sixteen", "Seventeen", "Eighteen",
+             "Nineteen", "Twenty", "Twenty-One", "Twenty-Two", "Twenty-Three", "Twenty-Four",
+             "Twenty-Five", "Twenty-Six", "Twenty-Seven", "Twenty-Eight", "Twenty-Nine", "Thirty")
+
+
 def round_word(n: int) -> str:
-    return ordinal(n).capitalize()
+    return CARDINALS[n] if 0 <= n < len(CARDINALS) else str(n)
 
 
 class RitualGame(Game):
@@ -135,10 +142,10 @@ class RitualGame(Game):
         has_revenant = any(data.roles[r].team == "neutral" for r in roles.values())
         events.append(public(
             "game_started",
-            f"🕯️ **The Ritual begins.** {n} witches take their places around the cauldron. "
+            f"🕯️ **The Ritual begins.** {round_word(n)} witches take their places around the cauldron. "
             f"The Hollow has crept into the circle: {self._count_words(n_corrupted)} among you now "
             f"feed{'s' if n_corrupted == 1 else ''} it."
-            + (" A restless **Revenant** haunts the circle too." if has_revenant else "")
+            + (" A restless spirit haunts the circle too, seeking an ending of its own." if has_revenant else "")
             + "\nCheck your role card (DM or **My hand**).",
             title="The Ritual",
         ))
@@ -172,7 +179,7 @@ class RitualGame(Game):
             else:
                 lines.append("Others feed the Hollow too, but you do not know their faces. Once you have "
                              "offered, the Hollow will whisper their offerings to you.")
-            if role.id == "hollow_servant" or mates:
+            if mates:
                 lines.append("Once you have offered, you see your teammates' offerings: a strong corruption "
                              "ingredient signals *sabotage*, a milder one signals *lie low*.")
         return private(pid, "role_card", "\n".join(lines), title="Your role",
@@ -257,7 +264,10 @@ class RitualGame(Game):
             "deaths": [], "spite": "", "visions": [], "burned": "",
         }
         nar = data.narration
-        opening = f"🔥 **The Ritual Unfolds.** {pname} raises the ladle in the 13th Chair."
+        if performer and self.is_alive(state, performer):
+            opening = f"🔥 **The Ritual Unfolds.** {pname} raises the ladle in the 13th Chair."
+        else:
+            opening = "🔥 **The Ritual Unfolds.** The 13th Chair stands empty, but the rite goes on."
         if moon:
             opening += "\n" + nar.moon
         events.append(public("ritual_started", opening, title="The Ritual Unfolds", pause=2.0))
@@ -280,7 +290,9 @@ class RitualGame(Game):
             verdict = "🌘 **The ritual is TAINTED.**"
         body = ""
         if reading.dominant:
-            body = self._line(getattr(nar.outcome[reading.dominant], q), state).format(performer=pname) + "\n"
+            shown_q = rit.BACKFIRED if reading.warded else q  # the wards broke a backfire
+            body = self._line(getattr(nar.outcome[reading.dominant], shown_q), state).format(
+                performer=pname) + "\n"
         events.append(public("ritual_outcome", body + verdict, data={"quality": q}, pause=3.0))
         # ----- deaths
         died: list[str] = []
@@ -339,7 +351,7 @@ class RitualGame(Game):
                 data={"ingredient": iid, "name": ing.name, "icon": ing.icon}, pause=2.5,
             ))
         events[reveal_at:reveal_at] = reveals
-        state.history.append(record)
+        state.history.append(records.encode(record))
         if self._check_win(state, events):
             return
         if died:
@@ -403,7 +415,7 @@ class RitualGame(Game):
     def chronicle(self, state: RitualState) -> list[str]:
         """What the table saw of each round, one line each (no attribution, no numbers)."""
         lines = []
-        for rec in state.history:
+        for rec in self.records(state):
             ings = ", ".join(self.ingredient_label(i) for i in sorted(rec["offerings"].values())) or "nothing"
             line = (f"**Round {round_word(rec['round'])}**: {state.name(rec['performer'])} performed; "
                     f"{ings}; **{rec['quality']}**")
@@ -416,6 +428,11 @@ class RitualGame(Game):
                 line += f"; burned: {state.name(rec['burned'])}"
             lines.append(line)
         return lines
+
+    @staticmethod
+    def records(state: RitualState) -> list[dict[str, Any]]:
+        """The hidden record of every ritual so far, decoded (see records.py)."""
+        return [records.decode(r) for r in state.history]
 
     def _kill(self, state: RitualState, pid: str) -> None:
         state.dead.append(pid)
@@ -462,8 +479,10 @@ class RitualGame(Game):
                                      data={"burned": burned}, pause=3.0))
                 if state.options.reveal_on_death:
                     events.append(self._role_reveal(state, burned))
-        if state.history:
-            state.history[-1]["burned"] = burned
+        if state.history and burned:
+            rec = records.decode(state.history[-1])
+            rec["burned"] = burned
+            state.history[-1] = records.encode(rec)
         if self._check_win(state, events):
             return
         self._end_round(state, rng, events)
@@ -471,7 +490,7 @@ class RitualGame(Game):
     def _end_round(self, state: RitualState, rng: Rng, events: list[Event]) -> None:
         """Phase 5, Infection Spread, then the next round (or the end)."""
         nar = self.data.narration.infection
-        last = state.history[-1]["quality"] if state.history else rit.TAINTED
+        last = records.decode(state.history[-1])["quality"] if state.history else rit.TAINTED
         if last == rit.TAINTED:
             state.infection += 1
         elif last == rit.BACKFIRED:
@@ -564,7 +583,7 @@ class RitualGame(Game):
         events = [public("game_over", "\n".join(lines), title="The Ritual is over",
                          data={"outcome": state.outcome, "winners": state.winners,
                                "roles": dict(state.roles)}, pause=3.0)]
-        blocks = [self._recap_block(state, rec) for rec in state.history]
+        blocks = [self._recap_block(state, rec) for rec in self.records(state)]
         chunk = "📜 **The full chronicle** (hidden corruption: under 20 PURE, over 50 BACKFIRED)"
         for block in blocks:
             if len(chunk) + len(block) + 2 > 1700:
@@ -877,11 +896,11 @@ class RitualGame(Game):
         lines.append(f"Pure rituals: {state.pure} of 5 · Backfires: {state.backfired} of 3")
         if state.finished:
             table["roles"] = dict(state.roles)
-            table["history"] = [dict(r) for r in state.history]
+            table["history"] = self.records(state)
             table["infection"] = state.infection
         if viewer == "storyteller":
             table.update(roles=dict(state.roles), offerings=dict(state.offerings), votes=dict(state.votes),
-                         infection=state.infection, history=[dict(r) for r in state.history],
+                         infection=state.infection, history=self.records(state),
                          revenant_won=state.revenant_won, moon_risen=state.moon_risen, hunger=state.hunger)
             lines.append(f"Infection: {state.infection}")
             for p in state.players:
@@ -943,7 +962,7 @@ class RitualGame(Game):
             role = data.roles[state.roles[p.id]].name
             out += [f"{p.name} is the {role}", f"{p.name} was the {role}", f"{p.name}, the {role}",
                     f"**{p.name}**, the {role}"]
-        for rec in state.history:
+        for rec in self.records(state):
             for pid, iid in rec["offerings"].items():
                 out.append(self._offer_line(state, pid, iid))
             out.append(f"corruption {rec['corruption']}%")
@@ -965,7 +984,7 @@ class RitualGame(Game):
             problems.append("more PURE/BACKFIRED rituals than rituals")
         if state.pure > 5 or state.backfired > 3:
             problems.append("the ritual counters ran past a win")
-        for rec in state.history:
+        for rec in [records.decode(state.history[-1])] if state.history else []:  # earlier ones were checked
             ritual_deaths = [d for d in rec["deaths"] if d != rec["spite"]]
             if len(ritual_deaths) > 1 or (ritual_deaths and rec["burned"]):
                 problems.append(f"more than one death in round {rec['round']} (spite deaths aside)")

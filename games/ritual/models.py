@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -68,8 +68,9 @@ class RitualState(BaseState):
     hunger: bool = False  # spite deaths on any backfire (round 4+, Infection >= 5) announced
     warded: str = ""  # the Performer shielded from this round's burn
     revenant_won: bool = False
-    #: the hidden record of each ritual (who offered what, numbers); revealed at the end.
-    history: list[dict[str, Any]] = Field(default_factory=list)
+    #: the hidden record of each ritual (who offered what, numbers), one compact string per
+    #: ritual (records.py); revealed at the end.
+    history: list[str] = Field(default_factory=list)
 
 
 class VotePerformer(Action):

@@ -4,15 +4,26 @@ on a temporary SQLite file. No browser here; see test_browser.py for that."""
 import contextlib
 
 import pytest
+from support.tally import Tally
 
 import games
 from bot.config import Settings
 from bot.offline import OfflineTable
 
 
+class ThreadTally(Tally):
+    """The test game, with its private messages in a private thread per player (forum games)."""
+
+    name = "tally_threads"
+    title = "Tally in threads"
+    private_threads = True
+
+
 @pytest.fixture(autouse=True)
 def tally_registered(monkeypatch):
     monkeypatch.setitem(games.GAMES, "tally", "support.tally:GAME")
+    monkeypatch.setitem(games.GAMES, "tally_threads", "offline-tests:THREAD_TALLY")
+    monkeypatch.setitem(games._loaded, "offline-tests:THREAD_TALLY", ThreadTally())
 
 
 @pytest.fixture
@@ -34,18 +45,28 @@ def open_table(settings):
     return opener
 
 
-def texts(messages):
+def _texts(messages):
     return [m.content + " " + " ".join((e.title or "") + " " + (e.description or "") for e in m.embeds)
             for m in messages]
 
 
-async def start_tally(table, options="vote_seconds=5 rounds=2"):
+async def _start_tally(table, options="vote_seconds=5 rounds=2", kind="tally"):
     """Host opens a tally game, the others join, host starts. Returns the lobby message."""
     w = table.world
     async with table.acting():
-        res = await w.host.slash(w.channel, "game new", kind="tally", options=options)
+        res = await w.host.slash(w.channel, "game new", kind=kind, options=options)
         lobby = res.response
         for member in w.players[1:]:
             await member.click(lobby, label="Join")
         await w.host.click(lobby, label="Start")
     return lobby
+
+
+@pytest.fixture
+def texts():
+    return _texts
+
+
+@pytest.fixture
+def start_tally():
+    return _start_tally

@@ -16,6 +16,17 @@ class World:
         self.ann = self.guild.add_member(env.create_user("ann"))
         self.bo = self.guild.add_member(env.create_user("bo"))
 
+    def players(self, n):
+        """The host, ann, bo, then as many more members as needed (n in total)."""
+        members = [self.host, self.ann, self.bo]
+        extra = ["cy", "di", "ed", "flo", "gus", "hal", "ivy"]
+        while len(members) < n:
+            name = extra[len(members) - 3]
+            if not hasattr(self, name):
+                setattr(self, name, self.guild.add_member(self.env.create_user(name)))
+            members.append(getattr(self, name))
+        return members[:n]
+
     @property
     def bot(self) -> StorytellerBot:
         return self.env.bot
@@ -47,3 +58,60 @@ async def open_and_start(w, options="vote_seconds=60 rounds=2"):
     await w.host.click(lobby, label="Start")
     await w.settle()
     return lobby
+
+
+def components_of(response):
+    """(selects, buttons) of an ephemeral response: [(custom_id, [values])], [(custom_id, label)]."""
+    selects, buttons = [], []
+    for row in response.components:
+        for comp in row.get("components", []):
+            if comp.get("type") == 3 and comp.get("options"):
+                selects.append((comp["custom_id"], [o["value"] for o in comp["options"]]))
+            elif comp.get("type") == 2 and comp.get("custom_id", "").startswith("g:"):
+                buttons.append((comp["custom_id"], comp.get("label", "")))
+    return selects, buttons
+
+
+async def play_by_clicking(w, members, kind, options, rng, max_rounds=400):
+    """Open a game of ``kind``, join, start, then play by clicking "Make my choice" and choosing at
+    random until the game ends. Returns (game_id, number of accepted choices)."""
+    res = await w.host.slash(w.channel, "game new", kind=kind, options=options)
+    lobby = res.response
+    for m in members[1:]:
+        await m.click(lobby, label="Join")
+    await w.host.click(lobby, label="Start")
+    await w.settle()
+    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
+    accepted = 0
+    idle = 0
+    for _ in range(max_rounds):
+        row = await w.bot.store.game(game_id)
+        if row.status != "running":
+            break
+        phase_msg = [m for m in w.channel.history() if m.components][-1]
+        progressed = False
+        for m in members:
+            res = await m.click(phase_msg, label="Make my choice")
+            assert res.ephemeral
+            prompt = res.response
+            selects, buttons = components_of(prompt)
+            last = None
+            for custom_id, values in selects:
+                last = await m.select(prompt, [rng.choice(values)], custom_id=custom_id)
+            for custom_id, _label in buttons[:1]:
+                last = await m.click(prompt, custom_id=custom_id)
+            if last is not None:
+                assert last.ephemeral
+                text = last.response.content if last.response else ""
+                if not any(word in text for word in ("not", "Too late", "Choose first", "can't")):
+                    accepted += 1
+                    progressed = True
+            if (await w.bot.store.game(game_id)).phase_seq != row.phase_seq:
+                break
+        await w.settle()
+        idle = 0 if progressed else idle + 1
+        if idle >= 2:  # nobody could act: let the phase time out, as the timer would
+            await w.host.slash(w.channel, "mod skip")
+            await w.settle()
+            idle = 0
+    return game_id, accepted

@@ -419,9 +419,9 @@ def _within_limits(prompts):
 
 def test_only_the_current_player_has_prompts():
     state, _ = H.new_game(pawns={"p1": ["bell-1"]})
-    assert [p.action for p in GAME.prompts(state, "p1")] == ["pick_up", "advance"]
+    assert [p.action for p in GAME.prompts(state, "p1")] == ["advance", "pick_up"]
     assert GAME.prompts(state, "p2") == [] and GAME.prompts(state, "zed") == []
-    pick = GAME.prompts(state, "p1")[0].fields[0]
+    pick = GAME.prompts(state, "p1")[1].fields[0]
     assert pick.name == "pawns" and pick.max_values == 3
     assert pick.choices[0].label == "Pawn 1 on Bell · Kida 1"
     _within_limits(GAME.prompts(state, "p1"))

@@ -2,7 +2,10 @@
 the wards, the Purging Moon."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from games.ritual import records
 from games.ritual import ritual as rit
 from games.ritual.data import load
 
@@ -104,3 +107,23 @@ def test_purging_moon_doubles_protection():
 def test_an_empty_cauldron_is_tainted_with_no_domain():
     r = read()
     assert r.quality == "TAINTED" and r.dominant == ""
+
+
+ID = st.text(min_size=1, max_size=12)
+
+
+@given(performer=ID, others=st.lists(ID, max_size=9, unique=True), corruption=st.integers(-200, 300),
+       moon=st.booleans(), warded=st.booleans())
+def test_ritual_records_round_trip_any_player_id(performer, others, corruption, moon, warded):
+    rec = {
+        "round": 3, "performer": performer,
+        "offerings": {p: "mandrake_root" for p in [performer, *others]}, "idle": others[:2],
+        "corruption": corruption, "dominant": "divination", "base": "TAINTED", "quality": "BACKFIRED",
+        "intensity": "vivid", "moon": moon, "warded": warded, "deaths": [performer], "spite": others[0] if others else "",
+        "visions": [{"targets": others[:2], "shown": "light", "true": "shadow"},
+                    {"targets": [], "shown": "", "true": ""}],
+        "burned": others[-1] if others else "",
+    }
+    text = records.encode(rec)
+    assert records.decode(text) == rec
+    assert '"' not in text  # nothing to escape when the state goes to JSON

@@ -1,0 +1,305 @@
+"""A person plays a whole game of The Ritual at the offline table, in headless Chromium.
+
+Everything is done in the page as a person would: the slash command from the message box, the
+lobby buttons, "Make my choice" and its select, "My hand", and "Viewing as" to become the next
+player. The checks are on what each player sees in the page. It needs Debian's ``chromium``
+(CI installs it) and the Python ``playwright`` package (no browser download).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.offline import OfflineTable
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+PLAYERS = ["Ann", "Bo", "Cy"]
+# Phases close early once everyone has acted; the timers only need to outlast three people
+# clicking in turn (a slow CI machine included), and /mod skip moves on where a person would wait.
+OPTIONS = "choosing_seconds=45 offering_seconds=45 council_seconds=45"
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                       reason="needs Debian's chromium at /usr/bin/chromium (apt-get install -y chromium)"),
+]
+async_api = pytest.importorskip("playwright.async_api", reason="needs the playwright package (the test extra)")
+
+
+class TablePage:
+    """One browser tab on the table, driven through its visible controls only."""
+
+    def __init__(self, page, shots: Path) -> None:
+        self.page = page
+        self.shots = shots
+        self.step = 0
+        self.retries: list[str] = []
+
+    async def shot(self, name: str) -> None:
+        self.step += 1
+        await self.page.screenshot(path=str(self.shots / f"{self.step:02d}-{name}.png"))
+
+    # ----- reading -----
+    def messages(self):
+        return self.page.locator("article.channel-message")
+
+    def message_with(self, text: str):
+        return self.messages().filter(has_text=text).last
+
+    async def viewer(self) -> str:
+        return await self.page.locator("#viewer-picker option:checked").inner_text()
+
+    async def text(self) -> str:
+        return await self.page.locator("#channel-message-list").inner_text()
+
+    async def wait_for_text(self, text: str | re.Pattern, timeout: float = 20) -> None:
+        await async_api.expect(self.page.locator("#channel-message-list")).to_contain_text(
+            text, timeout=timeout * 1000)
+
+    # ----- acting -----
+    async def view_as(self, name: str) -> None:
+        if await self.viewer() == name:
+            return
+        await self.page.locator("#viewer-picker").select_option(label=name)
+        await async_api.expect(self.page.locator("#viewer-picker option:checked")).to_have_text(name)
+        await self.idle()
+
+    async def idle(self) -> None:
+        """Wait until the page has no action in flight and shows the latest published state."""
+        await self.page.wait_for_function(
+            "() => document.getElementById('preview-app')?.getAttribute('aria-busy') !== 'true'"
+            " && !(document.getElementById('action-status')?.textContent || '').endsWith('\u2026')")
+
+    async def status(self) -> str:
+        return await self.page.locator("#action-status").inner_text()
+
+    async def page_text(self) -> str:
+        return await self.page.locator("body").inner_text()
+
+    async def command(self, name: str, *steps: tuple[str, str]) -> None:
+        """Type ``/name`` in the message box, then fill each (option, value) and send."""
+        box = self.page.locator("#channel-composer-input")
+        await box.click()
+        await box.type("/" + name)
+        await self.page.locator(".command-entry", has_text="/" + name).first.wait_for()
+        await self.page.keyboard.press("Enter")
+        for option, value in steps:
+            field = self.page.locator(f'input.command-option-input[data-option="{option}"]')
+            if not await field.count():
+                await self.page.locator(".command-ghost").click()
+                await self.page.locator(f'.command-suggestion[data-value="{option}"]').click()
+            await field.click()
+            await field.type(value)
+            if option == "kind":  # autocomplete: pick the suggestion, as a person would
+                await self.page.locator(".command-suggestion", has_text="The Ritual").click()
+        await self.page.keyboard.press("Enter")
+        await self.idle()
+
+    async def press(self, message, label: str) -> None:
+        await message.get_by_role("button", name=label).click()
+        await self.idle()
+
+    async def ids(self) -> list[str]:
+        return await self.messages().evaluate_all("els => els.map(e => e.dataset.messageId)")
+
+    async def press_for_private_answer(self, message, label: str):
+        """Press a button whose answer only this player sees; return that new ephemeral message.
+
+        A person whose click was refused (the page was a moment behind the table) clicks again.
+        """
+        before = set(await self.ids())
+        for _attempt in range(3):
+            await self.press(message, label)
+            answer = await self.new_private_message(before)
+            if answer is not None:
+                return answer
+            self.retries.append(await self.status())
+        raise AssertionError(f"no private answer to {label!r}; status: {await self.status()}")
+
+    async def new_private_message(self, before: set[str], timeout: float = 5.0):
+        private = self.messages().filter(has_text="Only you can see this")
+        for _ in range(int(timeout * 10)):
+            for message_id in await private.evaluate_all("els => els.map(e => e.dataset.messageId)"):
+                if message_id not in before:
+                    return self.page.locator(f'article.channel-message[data-message-id="{message_id}"]')
+            await self.page.wait_for_timeout(100)
+        return None
+
+    async def choose(self, prompt, prefer: list[str] = ()) -> str:
+        """Open the select in an ephemeral prompt, pick the first of ``prefer`` it offers (or its
+        first choice) and wait for the bot's private answer; a refused pick is made again."""
+        for _attempt in range(3):
+            before = set(await self.ids())
+            options = self.page.locator('[role="option"][data-value]').locator("visible=true")
+            for _ in range(3):  # a page update can close an open list; a person opens it again
+                await prompt.locator(".preview-select").first.locator("button").first.click()
+                try:
+                    await options.first.wait_for(timeout=3000)
+                    break
+                except async_api.TimeoutError:
+                    self.retries.append("the list closed")
+            labels = [(await o.inner_text()).strip().splitlines()[0] for o in await options.all()]
+            index = next((labels.index(p) for p in prefer if p in labels), 0)
+            await options.nth(index).click()
+            await self.idle()
+            answer = await self.new_private_message(before)
+            if answer is not None:
+                return await answer.inner_text()
+            self.retries.append(await self.status())
+        raise AssertionError(f"the choice was never taken; status: {await self.status()}")
+
+
+@pytest.fixture
+async def table(tmp_path):
+    from bot.config import Settings
+
+    settings = Settings(_env_file=None, database_path=str(tmp_path / "browser.db"), pause_scale=0.1)
+    async with OfflineTable(settings, PLAYERS, port=0, hub_port=0, pump_interval=0.25) as table:
+        yield table
+
+
+@pytest.fixture
+async def browser():
+    async with async_api.async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield browser
+        await browser.close()
+
+
+async def test_a_full_game_of_the_ritual_in_the_browser(table, browser, tmp_path):
+    started = time.monotonic()
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    tab = TablePage(await browser.new_page(viewport={"width": 1280, "height": 900}), shots)
+    await tab.page.goto(table.preview_url)
+    await tab.wait_for_text("Welcome to the offline table")
+    assert await tab.viewer() == "Ann"
+    try:
+        await play(table, tab, browser, shots)
+    except BaseException:
+        await tab.shot("failure")
+        print("screenshots in", shots)
+        raise
+    print(f"browser game took {time.monotonic() - started:.1f} s")
+
+
+async def play(table, tab: TablePage, browser, shots: Path) -> None:
+    global T0
+    T0 = time.monotonic()
+    # Ann opens a game with the slash command, options included
+    await tab.command("game new", ("kind", "rit"), ("options", OPTIONS))
+    await tab.wait_for_text("The Ritual: gathering players")
+    lobby = tab.message_with("gathering players")
+    # Bo and Cy join by the lobby's button, each as themselves
+    for name in ("Bo", "Cy"):
+        await tab.view_as(name)
+        await tab.press(tab.message_with("gathering players"), "Join")
+        await tab.wait_for_text(f"• {name}")
+    # only the host may start
+    await tab.press(lobby, "Start")
+    await tab.wait_for_text("Only the host can start")
+    await tab.view_as("Ann")
+    assert "Only the host can start" not in await tab.text()  # Cy's ephemeral answer is Cy's alone
+    await tab.press(tab.message_with("gathering players"), "Start")
+    await tab.wait_for_text("The game has begun")
+    await tab.wait_for_text("Closes")  # the first phase, with its countdown
+    await tab.shot("started")
+
+    # each player's hand is theirs alone: "My hand" answers privately, and the next player
+    # (picked with "Viewing as") sees neither the answer nor anything of it
+    hands: dict[str, tuple[str, str]] = {}
+    for name in PLAYERS:
+        await tab.view_as(name)
+        phase = tab.messages().filter(has=tab.page.get_by_role("button", name="My hand")).last
+        hand = await tab.press_for_private_answer(phase, "My hand")
+        role = next(line for line in (await hand.inner_text()).splitlines() if "You are the" in line)
+        hands[name] = (await hand.get_attribute("data-message-id"), role)
+    for name in PLAYERS:
+        await tab.view_as(name)
+        await tab.wait_for_text(hands[name][1])
+        visible, text = await tab.ids(), await tab.page_text()
+        assert hands[name][0] in visible
+        for other, (message_id, role) in hands.items():
+            if other != name:
+                assert message_id not in visible, f"{name} sees {other}'s hand"
+                if role != hands[name][1]:
+                    assert role not in text, f"{name} sees {other}'s role"
+    await tab.shot("hands")
+
+    # a second tab is a second player: Bo watches there while the first tab plays on
+    watcher = TablePage(await browser.new_page(viewport={"width": 1000, "height": 800}), shots)
+    await watcher.page.goto(table.preview_url)
+    await watcher.view_as("Bo")
+    await watcher.wait_for_text(hands["Bo"][1])
+
+    # rounds: every living player makes their choice; the phase closes when all have acted
+    for _round in range(40):
+        if "Game over" in await tab.text() or await finished(table):
+            break
+        phase = tab.messages().filter(has=tab.page.get_by_role("button", name="Make my choice")).last
+        phase_id = await phase.get_attribute("data-message-id")
+        acted = False
+        for name in PLAYERS:
+            await tab.view_as(name)
+            current = tab.messages().filter(has=tab.page.get_by_role("button", name="Make my choice")).last
+            if await current.get_attribute("data-message-id") != phase_id:
+                break  # the phase closed early: everyone had acted
+            prompt = await tab.press_for_private_answer(current, "Make my choice")
+            text = await prompt.inner_text()
+            if "nothing to choose" in text:
+                continue
+            # at the Council all prefer to burn Cy, else Bo: two votes of three burn someone,
+            # which ends a three-player game
+            answer = await tab.choose(prompt, ["Cy", "Bo", "Ann"] if "Vote to burn" in text else [])
+            log(f"{name}: {text.splitlines()[2] if len(text.splitlines()) > 2 else text!r} -> {answer!r}")
+            acted = True
+        if not acted:
+            # no one could act (a reveal is still playing out): the host moves the game on
+            await tab.view_as("Ann")
+            await tab.command("mod skip")
+        await tab.page.wait_for_timeout(200)
+    # the end is public: every player sees the reveal, and it names the role each one was shown
+    for name in PLAYERS:
+        await tab.view_as(name)
+        await tab.wait_for_text("The Ritual is over", timeout=30)
+        reveal = await tab.message_with("The witches were").inner_text()
+        for player, (_, role) in hands.items():
+            role_name = re.search(r"You are the ([A-Z][\w' -]*\w)", role)
+            assert role_name and f"{player}, the {role_name[1]}" in reveal.replace("**", ""), (role, reveal)
+    await tab.shot("game-over")
+    assert await finished(table)
+    # Bo's tab followed the whole game by itself, and never showed anyone else's secrets
+    await watcher.wait_for_text("The Ritual is over", timeout=10)
+    assert await watcher.viewer() == "Bo"
+    visible, text = await watcher.ids(), await watcher.page_text()
+    for other in ("Ann", "Cy"):
+        assert hands[other][0] not in visible
+        if hands[other][1] != hands["Bo"][1]:
+            assert hands[other][1] not in text
+    await watcher.shot("watcher")
+    # the table hub shows each player the role card the bot sent them privately
+    hub = await browser.new_page()
+    await hub.goto(table.hub_url)
+    await hub.get_by_role("link", name="Bo").click()
+    await async_api.expect(hub.locator("body")).to_contain_text("Your role")
+    bo_role = re.search(r"You are the ([A-Z][\w' -]*\w)", hands["Bo"][1])[1]
+    await async_api.expect(hub.locator("body")).to_contain_text(f"You are the {bo_role}")
+    print(f"retried clicks: {tab.retries}")
+
+
+T0 = time.monotonic()
+
+
+def log(text: str) -> None:
+    print(f"[{time.monotonic() - T0:6.1f}s] {text}")
+
+
+async def finished(table) -> bool:
+    rows = await table.bot.store.active_games(table.world.guild.id)
+    return not rows
