@@ -607,7 +607,9 @@ class CastleGame(Game):
             met = [f"{o.short} +{o.points}" for o in spell.objectives[p.id] if o.points]
             met += [o.short for o in spell.objectives[p.id] if o.met and not o.points]
             missed = [o.short for o in spell.objectives[p.id] if not o.met]
-            line = f"• {_character_reveal(state, p.id)}: **{spell.scores[p.id]}**"
+            fate = " (devoured)" if p.id in spell.devoured else ""
+            fate = " (dominated the Monster)" if p.id == spell.dominator else fate
+            line = f"• {_character_reveal(state, p.id)}{fate}: **{spell.scores[p.id]}**"
             if met:
                 line += " ✓ " + ", ".join(met)
             if missed:

@@ -251,8 +251,9 @@ class RitualGame(Game):
                     idle.append(p)
         offered = [(p, state.offerings[p]) for p in living if p in state.offerings]
         moon = state.moon
-        reading = rit.read(data, [i for _, i in offered], moon=moon,
-                           amplify_tainted=state.options.amplify_tainted)
+        opts = state.options
+        reading = rit.read(data, [i for _, i in offered], moon=moon, amplify_tainted=opts.amplify_tainted,
+                           amp_and_sup=opts.amp_and_sup)
         state.moon = False
         performer = state.performer
         pname = state.name(performer)
@@ -333,7 +334,7 @@ class RitualGame(Game):
         record["visions"] = visions
         for v in visions:
             events.append(public("vision", v.pop("text"), data={"targets": v["targets"]}, pause=2.0))
-        if q != rit.BACKFIRED and not died:
+        if not died:  # a backfire kills no one only when the Performer has left the circle
             events.append(public("no_death", nar.death["nobody"], pause=1.0))
         if reading.dominant == "protection" and q == rit.PURE and reading.intensity != "muted" \
                 and performer and self.is_alive(state, performer) and state.options.wards_shield_council:
@@ -447,7 +448,8 @@ class RitualGame(Game):
     def _open_council(self, state: RitualState, events: list[Event]) -> None:
         state.next_phase("council")
         state.votes = {}
-        text = ("⚖️ **The Council.** The Performer survived. Discuss what the ritual revealed, then "
+        survived = " The Performer survived." if state.performer and self.is_alive(state, state.performer) else ""
+        text = (f"⚖️ **The Council.**{survived} Discuss what the ritual revealed, then "
                 "secretly vote to burn one witch")
         text += ", or to burn no one." if state.options.allow_spare else "."
         text += " A tie burns no one."

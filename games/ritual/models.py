@@ -28,6 +28,9 @@ class RitualOptions(BaseModel):
         "random", description="What a witch who lets the Offering timer run out contributes.")
     amplify_tainted: Literal["backfire", "split"] = Field(
         "backfire", description="Amplification turns TAINTED into BACKFIRED, or splits it to either extreme.")
+    amp_and_sup: Literal["net", "in_order"] = Field(
+        "net", description="Amplification and Suppression together: they cancel one for one (net), "
+        "or Amplification acts and then any Suppression dampens (in_order).")
     misdirection: Literal["random", "invert"] = Field(
         "random", description="How a Misdirection ingredient scrambles a PURE vision.")
     infection_per_backfire: int = Field(2, ge=1, le=2, description="Infection added by a BACKFIRED ritual.")

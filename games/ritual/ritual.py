@@ -41,11 +41,14 @@ def quality_of(corruption: int) -> str:
     return TAINTED
 
 
-def read(data: Data, ingredients: list[str], moon: bool = False, amplify_tainted: str = "backfire") -> Reading:
+def read(data: Data, ingredients: list[str], moon: bool = False, amplify_tainted: str = "backfire",
+         amp_and_sup: str = "net") -> Reading:
     """Read a ritual from the offered ingredient ids (order does not matter).
 
     Under the Purging Moon every Protection ingredient counts twice: twice in the domain count,
-    twice its (negative) corruption weight.
+    twice its (negative) corruption weight. With both Amplification and Suppression offered,
+    ``amp_and_sup="net"`` counts them against each other one for one; ``"in_order"`` follows the
+    rulebook's steps 6 and 7 literally: Amplification acts, then Suppression dampens.
     """
     r = Reading(moon=moon)
     if not ingredients:
@@ -70,13 +73,15 @@ def read(data: Data, ingredients: list[str], moon: bool = False, amplify_tainted
     if best == "corruption" and q == PURE:
         q = TAINTED  # "Pure Outcome: (Impossible with Corruption dominant)"
     amp, sup = counts["amplification"], counts["suppression"]
-    if amp > sup:
+    if q == TAINTED and amp and (amp > sup or amp_and_sup == "in_order"):
+        # "TAINTED becomes BACKFIRED" (or, split, "no middle ground"); Corruption is never PURE
+        q = PURE if amplify_tainted == "split" and total < SPLIT_AT and best != "corruption" else BACKFIRED
+    if amp and sup and amp_and_sup == "in_order":
+        r.intensity = "balanced"  # surged, then hushed: clues as plain
+        if q == BACKFIRED:
+            q = TAINTED
+    elif amp > sup:
         r.intensity = "vivid"
-        if q == TAINTED:
-            if amplify_tainted == "split" and total < SPLIT_AT and best != "corruption":
-                q = PURE
-            else:
-                q = BACKFIRED
     elif sup > amp:
         r.intensity = "muted"
         if q == BACKFIRED:

@@ -73,8 +73,8 @@ def test_the_ritual_cards_are_eight_distinct_combinations():
 
 def test_the_spell_reads_the_outcome_on_the_matching_ritual_card():
     face = face_up_for(False, True, False)  # silent, open, unlit = ritual 6
-    rituals = ["released"] * 0 + ["banished", "amulet_dominates", "crown_dominates", "scepter_dominates",
-                                  "amulet_devoured", "released", "scepter_devoured", "crown_devoured"]
+    rituals = ["banished", "amulet_dominates", "crown_dominates", "scepter_dominates",
+               "amulet_devoured", "released", "scepter_devoured", "crown_devoured"]
     spell = cast(LAYOUT, face, {p: [None] for p in PLAYERS}, CHARS, PLAYERS, rituals)
     assert spell.ritual == 5
     assert spell.outcome == "released"
@@ -277,6 +277,8 @@ def test_winners_are_all_the_highest_scores():
     assert winners({}) == []
 
 
-def test_rows_are_bell_book_candle():
+def test_rows_are_bell_book_candle_and_all_down_is_the_last_ritual():
     assert ROWS == ("bell", "book", "candle")
-    assert ALL_DOWN.count(False) == 27
+    assert arcana_of(ALL_DOWN) == {"bell": False, "book": False, "candle": False}
+    assert ritual_index(arcana_of(ALL_DOWN)) == 7
+    assert ritual_index(arcana_of([True] * 27)) == 0

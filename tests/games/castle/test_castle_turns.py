@@ -221,6 +221,45 @@ def test_the_last_outcome_card_casts_the_spell_and_ends_the_game():
     assert GAME.legal_actions(state) == [] and GAME.prompts(state, "p1") == []
 
 
+# Every shrine face down: the spell always lands on ritual 8. Alice (Dragon wizard) holds the amulet,
+# Cara (Wolf cultist) the crown, Dan (the Monster) the scepter; Bob (Eagle wizard) holds nothing.
+# Nobody controls a country (0-0-0 everywhere), so only regalia, domination and feeding score.
+END_CASES = {
+    "banished": ([], None, {"p1": 1000, "p2": 0, "p3": 1000, "p4": 0}, ["p1", "p3"]),
+    "amulet_dominates": (["p2", "p3"], "p1", {"p1": 2000, "p2": 0, "p3": 1000, "p4": 7000}, ["p4"]),
+    "crown_dominates": (["p1", "p2"], "p3", {"p1": 0, "p2": 0, "p3": 2000, "p4": 7000}, ["p4"]),
+    "scepter_dominates": (["p1", "p2", "p3"], "p4", {"p1": 0, "p2": 0, "p3": 1000, "p4": 7000}, ["p4"]),
+    "amulet_devoured": (["p1"], None, {"p1": 0, "p2": 0, "p3": 2000, "p4": 7000}, ["p4"]),
+    "crown_devoured": (["p3"], None, {"p1": 1000, "p2": 0, "p3": 1000, "p4": 7000}, ["p4"]),
+    "scepter_devoured": ([], None, {"p1": 1000, "p2": 0, "p3": 1000, "p4": 0}, ["p1", "p3"]),
+    "released": (["p1", "p2", "p3"], None, {"p1": 0, "p2": 0, "p3": 1000, "p4": 7000}, ["p4"]),
+}
+
+
+@pytest.mark.parametrize("outcome", list(END_CASES))
+def test_the_end_under_every_outcome(outcome):
+    devoured, dominator, scores, winners = END_CASES[outcome]
+    rituals = [o for o in H.OUTCOMES if o != outcome] + [outcome]
+    state, _ = H.new_game(rituals=rituals, pawns={"p1": ["bell-6"], "p3": ["book-4"], "p4": ["candle-5"]})
+    state, events = all_advances(state)
+    sp = state.spell
+    assert state.outcome == outcome and sp.ritual == 7
+    assert sorted(sp.devoured) == devoured and sp.dominator == dominator
+    assert sp.scores == scores and sorted(state.winners) == winners
+    res = GAME.result(state)
+    assert sorted(res.winners) == winners
+    assert {p.id: p.score for p in res.players} == scores
+    assert {p.id: p.alive for p in res.players} == {p: p not in devoured for p in ("p1", "p2", "p3", "p4")}
+    final = events[-1].text
+    for pid, name in zip(("p1", "p2", "p3", "p4"), H.NAMES, strict=False):
+        line = final.split(f"{name} was")[1].split("\n")[0]
+        assert f": **{scores[pid]}**" in line
+        assert ("(devoured)" in line) == (pid in devoured)
+        assert ("(dominated the Monster)" in line) == (pid == dominator)
+    assert "✗" in final  # missed objectives are listed too
+    assert ("Winners:" if len(winners) > 1 else "Winner:") in final
+
+
 def test_a_full_scored_game_with_domination():
     # Bell rows 1-5 up (ringing), book 1-5 up (open), candle 1-5 up (lit) -> ritual 1; put crown_dominates there
     up = [f"{r}-{c}" for r in ("bell", "book", "candle") for c in range(1, 6)]

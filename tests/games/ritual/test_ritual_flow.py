@@ -334,7 +334,7 @@ def test_suppressed_pure_divination_gives_a_weaker_pair_clue():
     t = Table(["seer", "seer", "chronicler", "seer", "hollow_servant"], rng=ScriptedRng(choices=[3, 0]))
     t.elect("a")
     events = t.offer({"a": "crystal_salt", "b": "crystal_salt", "c": "ink_of_secrets", "d": "moonstone_dust",
-                      "e": "shadow_ash"})  # 20? no: 0+0+3-5+22 = 20 -> TAINTED; use a guardian below
+                      "e": "shadow_ash"})  # 0 + 0 + 3 - 5 + 22 = 20: TAINTED, muted
     assert GAME.records(t.state)[-1]["quality"] == "TAINTED"
     assert "closed" in public(events, "vision")[0].text  # a muted TAINTED vision shows nothing
     t = Table(["seer", "seer", "chronicler", "guardian", "hollow_servant"], rng=ScriptedRng(choices=[3, 0]))

@@ -200,6 +200,8 @@ def test_replay_files_in_a_subprocess():
         expected = json.loads(script.read_text())["expect"]
         assert lines[-1]["result"]["outcome"] == expected["outcome"], script.name
         assert sorted(lines[-1]["result"]["winners"]) == sorted(expected["winners"]), script.name
+        rejected = [[line["rejected"], line["code"]] for line in lines if "rejected" in line]
+        assert rejected == expected.get("rejected", []), script.name
 
 
 @pytest.mark.parametrize("n", range(3, 10))
@@ -212,7 +214,7 @@ def test_simulation_finishes_every_game(n):
 
 def test_simulation_with_every_variant():
     options = {"revenant": True, "revenant_ends_game": False, "corrupted_know_each_other": False,
-               "idle_offering": "none", "amplify_tainted": "split", "misdirection": "invert",
+               "idle_offering": "none", "amplify_tainted": "split", "amp_and_sup": "in_order", "misdirection": "invert",
                "infection_per_backfire": 1, "reveal_on_death": True, "wards_shield_council": False,
                "allow_spare": False, "performer_tie": "random", "max_rounds": 5}
     for seed in range(24):
