@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+NO_ONE = "none"  # the choice value of "no one" in a vote that allows it
 APOLOGY = "Sorry, something went wrong on my side. The game goes on; try again in a moment."
 
 
@@ -180,9 +181,16 @@ class Play:
         prompt = votes[0]
         field = next((f for f in prompt.fields if f.name == "target"), None)
         value = None if target_id is None else str(target_id)
-        if field is not None and value not in {c.value for c in field.choices}:
+        if field is not None:
+            values = {c.value for c in field.choices}
             names = ", ".join(c.label for c in field.choices)
-            raise GameError(f"You can't vote for them now. You can vote for: {names}.", code="bad_target")
+            if value is None:
+                # no target: a vote for no one, where this vote offers that choice
+                if NO_ONE not in values:
+                    raise GameError(f"Name someone to vote for: {names}.", code="bad_target")
+                value = NO_ONE
+            elif value not in values:
+                raise GameError(f"You can't vote for them now. You can vote for: {names}.", code="bad_target")
         await self._act(interaction, row.id, {"type": prompt.action, "player": uid,
                                               "phase_seq": table.state.phase_seq, **prompt.extra,
                                               "target": value})

@@ -130,10 +130,11 @@ class Tables(commands.Cog):
         await guarded(interaction, None, work)
 
     @app_commands.command(name="vote", description="Vote in whatever vote this channel's game has open")
-    @app_commands.describe(target="Who you vote for")
+    @app_commands.describe(target="Who you vote for (leave it out to vote for no one, where the vote allows it)")
     @app_commands.guild_only()
-    async def vote(self, interaction: discord.Interaction, target: discord.Member) -> None:
-        await guarded(interaction, None, lambda: self.bot.play.vote(interaction, target.id))
+    async def vote(self, interaction: discord.Interaction, target: discord.Member | None = None) -> None:
+        await guarded(interaction, None,
+                      lambda: self.bot.play.vote(interaction, target.id if target else None))
 
     @app_commands.command(name="storyteller-role", description="Set the role whose members moderate games here")
     @app_commands.describe(role="The storyteller role (leave empty to clear it)")

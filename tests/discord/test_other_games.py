@@ -1,16 +1,36 @@
 """Ireland Cauldron and Castle of Magic, each played whole on the simulated Discord by clicking."""
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 from support.sim import play_by_clicking
 
+import games
 
-@pytest.mark.parametrize("seed", [0, 1])
-async def test_a_whole_cauldron_game(world, seed):
+HEROES = [h["name"] for h in json.loads(
+    (Path(games.__file__).parent / "cauldron" / "data" / "heroes.json").read_text())]
+
+
+async def final_roles(w, game_id):
+    """Each player's role as the engine's result tells it (from the finished game's state)."""
+    row = await w.bot.store.game(game_id)
+    game = games.get(row.kind)
+    return game.result(game.load_state(row.state)).players
+
+
+def before_the_end(texts, marker):
+    over = next(i for i, t in enumerate(texts) if marker in t)
+    return texts[:over], texts[over:]
+
+
+# one game at full length, one that ends after a few cards (the suite's time is mostly these clicks)
+@pytest.mark.parametrize("seed, options", [(0, ""), (1, "end_remaining=12")])
+async def test_a_whole_cauldron_game(world, seed, options):
     w = world
     members = w.players(5)
-    game_id, accepted = await play_by_clicking(w, members, "cauldron", "", random.Random(seed))
+    game_id, accepted = await play_by_clicking(w, members, "cauldron", options, random.Random(seed))
     row = await w.bot.store.game(game_id)
     assert row.status == "finished" and accepted >= 5
     # hands and heroes went privately to each player, and the end revealed every hero
@@ -18,6 +38,12 @@ async def test_a_whole_cauldron_game(world, seed):
         assert w.dm_texts(m), f"{m.user.name} got no private message"
     texts = w.channel_texts()
     assert any(m.user.name in t for t in texts[-3:] for m in members)
+    # no hero is named in the channel before the final reveal, which names every player's hero
+    before, after = before_the_end(texts, "The cauldron is still")
+    assert [t for t in before if any(h in t for h in HEROES)] == []
+    reveal = " ".join(after)
+    for player in await final_roles(w, game_id):
+        assert player.role in reveal and player.name in reveal
 
 
 @pytest.mark.parametrize("seed", [0, 1])
@@ -31,3 +57,11 @@ async def test_a_whole_castle_game_with_a_drawn_tableau(world, seed):
     assert pictures, "the tableau is posted as a picture"
     for m in members:
         assert w.dm_texts(m), f"{m.user.name} got no character card"
+    # no wizard's or cultist's character is named in the channel before the end, which names all
+    texts = w.channel_texts()
+    before, after = before_the_end(texts, "Game over")
+    roles = await final_roles(w, game_id)
+    secret = [p.role for p in roles if p.role != "Monster"]  # "Monster" is the spell's word too
+    assert [t for t in before if any(r in t for r in secret)] == []
+    for player in roles:
+        assert player.role in " ".join(after)

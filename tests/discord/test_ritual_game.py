@@ -5,6 +5,8 @@ import random
 import pytest
 from support.sim import play_by_clicking
 
+from bot.service import Actor
+
 ROLE_NAMES = ["Guardian", "Seer", "Chronicler", "Hollow Servant", "Harbinger", "Deceiver", "Revenant"]
 
 
@@ -28,3 +30,33 @@ async def test_a_whole_ritual_game_ends_in_a_public_reveal(world, seed_pick):
         card = " ".join(w.dm_texts(m))
         role = next(r for r in ROLE_NAMES if f"You are the {r}" in card)
         assert role in reveal and m.user.name in reveal
+
+
+async def test_vote_with_no_target_burns_no_one_where_the_vote_allows_it(world):
+    w = world
+    host, ann, bo = w.host, w.ann, w.bo
+    res = await host.slash(w.channel, "game new", kind="ritual")
+    for m in (ann, bo):
+        await m.click(res.response, label="Join")
+    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
+    await w.bot.service.start(game_id, Actor(id=host.id, name="host"), forced={"roles": {
+        str(host.id): "guardian", str(ann.id): "seer", str(bo.id): "hollow_servant"}})
+    await w.settle()
+
+    # The Choosing has no "no one": /vote without a target says who can be chosen
+    res = await ann.slash(w.channel, "vote")
+    assert res.ephemeral and "Name someone to vote for" in res.response.content
+    for m in (host, ann, bo):
+        res = await m.slash(w.channel, "vote", target=host)
+        assert res.ephemeral
+    offers = {host: "mandrake_root", ann: "crystal_salt", bo: "void_essence"}  # TAINTED: nobody dies
+    for m, ingredient in offers.items():
+        await w.bot.service.act(game_id, m.id, {"type": "offer", "player": str(m.id), "ingredient": ingredient})
+    await w.settle()
+    table = await w.bot.service.load(game_id)
+    assert table.state.phase == "council"
+
+    res = await ann.slash(w.channel, "vote")  # the Council offers "burn no one"
+    assert res.ephemeral and "Name someone" not in res.response.content
+    table = await w.bot.service.load(game_id)
+    assert table.state.votes.get(str(ann.id)) == "none"
