@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
 import io
-from pathlib import Path
 
+import support.castle_helpers as H
 from PIL import Image
 
 from games.castle import GAME
@@ -13,10 +12,6 @@ from games.castle.render import HEIGHT, WIDTH
 from games.castle.tableau import public_tableau, tableau_text
 from games.engine import Player
 from games.engine.run import start
-
-_spec = importlib.util.spec_from_file_location("castle_helpers", Path(__file__).with_name("castle_helpers.py"))
-H = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(H)  # type: ignore[union-attr]
 
 
 def png(state) -> Image.Image:

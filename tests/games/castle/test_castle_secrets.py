@@ -8,15 +8,10 @@ prompts and the picture must be identical in both games until the spell is cast.
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
+import support.castle_helpers as H
 
 from games.castle import GAME
 from games.castle.data import shrine_index
-
-_spec = importlib.util.spec_from_file_location("castle_helpers", Path(__file__).with_name("castle_helpers.py"))
-H = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(H)  # type: ignore[union-attr]
 
 CHARS_B = {"p1": "dragon_kida", "p2": "monster", "p3": "eagle_sorrell", "p4": "dragon_cultist"}
 

@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
+import support.castle_helpers as H
 
 from games.castle import GAME
 from games.castle.data import CHARACTER, shrine_index
 from games.engine import IllegalAction, SetupError
 from games.engine.run import start, step
-
-_spec = importlib.util.spec_from_file_location("castle_helpers", Path(__file__).with_name("castle_helpers.py"))
-H = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(H)  # type: ignore[union-attr]
 
 
 def refused(state, action, code):

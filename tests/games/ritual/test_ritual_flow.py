@@ -1,26 +1,12 @@
 """The Ritual, phase by phase: setup, the Choosing, the Offering, the ritual, the Council, infection."""
 
-import importlib.util
 import json
 import random
-import sys
-from pathlib import Path
 
+import pytest
+import support.ritual_helpers as H
 
-def _helpers():
-    name = "ritual_test_helpers"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("ritual_helpers.py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-H = _helpers()
-import pytest  # noqa: E402
-
-from games.engine import IllegalAction, Player, ScriptedRng, SetupError  # noqa: E402
+from games.engine import IllegalAction, Player, ScriptedRng, SetupError
 
 GAME = H.GAME
 Table = H.Table

@@ -1,29 +1,15 @@
 """The Ritual: the interpretations and options not covered phase by phase in test_ritual_flow.py."""
 
-import importlib.util
 import json
 import random
-import sys
-from pathlib import Path
 
+import pytest
+import support.ritual_helpers as H
 
-def _helpers():
-    name = "ritual_test_helpers"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("ritual_helpers.py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-H = _helpers()
-import pytest  # noqa: E402
-
-from games.engine import IllegalAction, PhaseTimeout, Player, ScriptedRng  # noqa: E402
-from games.engine.run import start, step  # noqa: E402
-from games.ritual import ritual as rit  # noqa: E402
-from games.ritual.data import load  # noqa: E402
+from games.engine import IllegalAction, PhaseTimeout, Player, ScriptedRng
+from games.engine.run import start, step
+from games.ritual import ritual as rit
+from games.ritual.data import load
 
 GAME = H.GAME
 Table = H.Table

@@ -1,31 +1,19 @@
 """Secrets, random play, replays and simulations of The Ritual."""
 
-import importlib.util
 import json
 import random
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+import support.ritual_helpers as H
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-def _helpers():
-    name = "ritual_test_helpers"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("ritual_helpers.py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-H = _helpers()
-import pytest  # noqa: E402
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-from games.__main__ import main as cli  # noqa: E402
-from games.engine import GameError, PhaseTimeout, Player, rng_for  # noqa: E402
-from games.engine.run import play_random, simulate, start, step  # noqa: E402
+from games.__main__ import main as cli
+from games.engine import GameError, PhaseTimeout, Player, rng_for
+from games.engine.run import play_random, simulate, start, step
 
 GAME = H.GAME
 ROLE_NAMES = ["Guardian", "Seer", "Chronicler", "Hollow Servant", "Harbinger", "Deceiver", "Revenant"]
