@@ -47,6 +47,8 @@ MILK = "🥛 Milk"
 BLOOD = "🩸 Blood"
 KIND_LABEL = {"milk": MILK, "blood": BLOOD}
 TEAM_LABEL = {"good": "the Good", "evil": "the Evil", "draw": "no one: a draw", "ended": "no one"}
+PHASE_LABEL = {"night": "the night", "gaze": "the Cailleach's Gaze choice", "yew": "the Yew vote",
+               "day": "the day", "game_over": "the end of the game"}
 #: public events that may name heroes and owners: the final reveal.
 REVEAL_EVENTS = {"game_over"}
 
@@ -245,8 +247,8 @@ class CauldronGame(Game):
 
     def _need_phase(self, s: CauldronState, phase: str, what: str) -> None:
         if s.phase != phase:
-            raise IllegalAction(f"{what} is not possible now (it is the {s.phase.replace('_', ' ')}).",
-                                code="wrong_phase")
+            now = PHASE_LABEL.get(s.phase, s.phase.replace("_", " "))
+            raise IllegalAction(f"{what} is not possible now: it is {now}.", code="wrong_phase")
 
     def _need_active(self, s: CauldronState, pid: str) -> None:
         if pid in s.removed:
@@ -557,13 +559,20 @@ class CauldronGame(Game):
                 text = f"🎶 The song passes over you: you are still **{hero.name}**."
             events.append(private(pid, "new_hero", text, title="Your hero",
                                   data={"hero": after, "team": hero.team, "changed": after != before}))
-        for leftover in pool:  # back into the hero deck, at a random place
-            s.hero_deck.insert(rng.randrange(len(s.hero_deck) + 1), leftover)
+        for leftover in pool:  # face down and unseen: back into the hero deck, or out of the game
+            if s.options.ceol_leftover == "return":
+                s.hero_deck.insert(rng.randrange(len(s.hero_deck) + 1), leftover)
+            else:
+                s.hero_discard.append(leftover)
         n = len(casters)
-        events.append(self._effect(s, "ceol", "primary",
-                                   f"the heroes of {n} singer{'s' if n != 1 else ''} are shuffled with one "
-                                   "from the hero deck and dealt back; the leftover returns to the deck.",
-                                   singers=n))
+        singers = f"the heroes of {n} singer{'s' if n != 1 else ''} are"
+        if not drew:
+            text = f"{singers} shuffled and dealt back (the hero deck is empty)."
+        elif s.options.ceol_leftover == "return":
+            text = f"{singers} shuffled with one from the hero deck and dealt back; the leftover returns to the deck."
+        else:
+            text = f"{singers} shuffled with one from the hero deck and dealt back; the leftover is discarded."
+        events.append(self._effect(s, "ceol", "primary", text, singers=n, spare=drew))
         return False
 
     def _primary_thistle(self, s: CauldronState, step: Step, rng: Rng, events: list[Event]) -> bool:
@@ -792,7 +801,9 @@ class CauldronGame(Game):
         return f"{s.name(target)} was removed from the game."
 
     def _check_end(self, s: CauldronState, events: list[Event], announce: bool = True) -> None:
-        if s.finished or s.remaining() != s.options.end_remaining:
+        """Checked after every center discard. The game ends at exactly ``end_remaining`` cards, or when
+        the deck is empty (face-up cards alone exceed ``end_remaining``, so the count can fall no more)."""
+        if s.finished or (s.remaining() != s.options.end_remaining and s.deck):
             return
         milk = sum(s.kinds[c] == "milk" for c in s.deck + s.revealed)
         blood = s.remaining() - milk
@@ -821,6 +832,8 @@ class CauldronGame(Game):
         else:
             head = (f"The cauldron settles at {milk} {MILK} and {blood} {BLOOD}: "
                     f"**{TEAM_LABEL[s.outcome]} win!**")
+        if s.outcome != "ended" and not s.deck and s.remaining() != s.options.end_remaining:
+            head += f"\nThe deck is empty: only the {s.remaining()} face-up cards are left to count."
         deck = " ".join("🥛" if s.kinds[c] == "milk" else "🩸" for c in s.deck) or "empty"
         face = " ".join("🥛" if s.kinds[c] == "milk" else "🩸" for c in s.revealed) or "none"
         lines = [head, f"Deck (top first): {deck}", f"Face up: {face}", "", "**The heroes:**"]
@@ -876,15 +889,21 @@ class CauldronGame(Game):
             "poisoned": list(s.poison), "poison_round": s.poison_round if s.poison else None,
             "players": [{"id": p.id, "name": p.name, "in_game": p.id not in s.removed} for p in s.players],
             "hero_deck": {"good": sum(h.team == "good" for h in DATA.heroes),
-                          "evil": sum(h.team == "evil" for h in DATA.heroes), "spare": len(s.hero_deck)},
+                          "evil": sum(h.team == "evil" for h in DATA.heroes), "spare": len(s.hero_deck),
+                          "discarded": len(s.hero_discard)},
             "thistle_threshold": thistle_threshold(len(s.active())),
+            "center_start": {"milk": 8, "blood": 8},
+            "ingredients_start": {i.key: i.copies for i in DATA.ingredients},
             "end_remaining": s.options.end_remaining,
         }
         lines = [f"**Ireland Cauldron**, {'game over' if s.finished else f'round {s.round}, {s.phase}'}",
                  f"Cauldron: {len(s.deck)} in the deck, face up {rc['milk']} {MILK} / {rc['blood']} {BLOOD} "
                  f"({s.remaining()} left; ends at {s.options.end_remaining}). Cast out: {len(s.out)} "
                  f"({known_out['milk']} Milk and {known_out['blood']} Blood seen).",
-                 f"Ingredients: {len(s.draw)} to draw, {len(s.discard)} discarded."]
+                 f"Ingredients: {len(s.draw)} to draw, {len(s.discard)} discarded.",
+                 f"At the start: 8 {MILK} + 8 {BLOOD} in the cauldron; 60 ingredients, 10 of each; "
+                 f"{len(DATA.heroes)} heroes ({len(s.hero_deck)} spare now). The Thistle threshold is "
+                 f"{thistle_threshold(len(s.active()))}."]
         if s.table:
             lines.append(f"On the table: {ing_list(s.table)}")
         if s.poison:
@@ -897,6 +916,7 @@ class CauldronGame(Game):
         if viewer == "storyteller":
             data.update(hands={k: list(v) for k, v in s.hands.items()}, chosen=dict(s.chosen),
                         played_by=dict(s.played_by), sit_out=dict(s.sit_out), hero_deck=list(s.hero_deck),
+                        hero_discard=list(s.hero_discard),
                         knowledge={k: [x.model_dump() for x in v] for k, v in s.knowledge.items()},
                         gaze_pending=dict(s.gaze_pending), yew_votes=dict(s.yew_votes))
             lines.append("Heroes: " + ", ".join(f"{s.name(p)} {HEROES[h].name}" for p, h in s.heroes.items()))
@@ -917,6 +937,8 @@ class CauldronGame(Game):
             "seen": [k.model_dump() for k in s.knowledge.get(pid, [])],
             "hero_changes": [c.model_dump() for c in s.hero_changes.get(pid, [])],
             "gaze_card": (s.kinds[s.gaze_pending[pid]] if pid in s.gaze_pending else None),
+            "gaze_choice": s.gaze_choices.get(pid) if pid in s.gaze_pending else None,
+            "yew_vote": s.yew_votes.get(pid),
             "in_game": pid not in s.removed,
         }
 
@@ -938,11 +960,17 @@ class CauldronGame(Game):
         if len(seen) > 8:
             lines.append(f"({len(seen) - 8} earlier sightings not shown)")
             seen = seen[-8:]
+        pending = {"bottom": "you chose the bottom; you can change it until every gazer has chosen",
+                   "discard": "you chose to cast it out; you can change it until every gazer has chosen",
+                   None: "your choice is pending"}[me["gaze_choice"]]
         for k in seen:
             how = "peeked at the top card" if k["how"] == "peek" else "gazed at a card"
             fate = {"top": "it stayed on top", "bottom": "you put it at the bottom",
-                    "discarded": "you cast it out", "pending": "your choice is pending"}[k["fate"]]
+                    "discarded": "you cast it out", "pending": pending}[k["fate"]]
             lines.append(f"Night {k['round']}: you {how}: {KIND_LABEL[k['kind']]} ({fate}).")
+        if me["yew_vote"]:
+            lines.append(f"Your vote: poison {ing(me['yew_vote'])} (you can change it until every drinker "
+                         "has voted).")
         return lines
 
     def result(self, s: CauldronState) -> Result:
@@ -1023,7 +1051,7 @@ class CauldronGame(Game):
         for p in s.players:
             out += [f"{p.name} played", f"{p.name} cast", f"{p.name}'s hand", f"{p.name} is poisoned",
                     f"{p.name} sits out", f"{p.name} is good", f"{p.name} is evil"]
-        out += list(s.deck)  # hidden card ids
+        out += list(s.kinds)  # center card ids: which card a gazer saw, where it went
         return out
 
     def check_invariants(self, s: CauldronState, events: list[Event]) -> list[str]:
@@ -1048,12 +1076,12 @@ class CauldronGame(Game):
                 problems.append(f"{pid} holds {len(hand)} cards")
             if pid in s.chosen and s.chosen[pid] not in hand:
                 problems.append(f"{pid} chose a card not in hand")
-        heroes = list(s.heroes.values()) + s.hero_deck
+        heroes = list(s.heroes.values()) + s.hero_deck + s.hero_discard
         if sorted(heroes) != sorted(h.key for h in DATA.heroes):
             problems.append("heroes not conserved")
         if not s.finished and s.remaining() <= s.options.end_remaining:
             problems.append(f"game still running with {s.remaining()} cards left")
-        if s.finished and s.outcome != "ended" and s.remaining() != s.options.end_remaining:
+        if s.finished and s.outcome != "ended" and s.remaining() != s.options.end_remaining and s.deck:
             problems.append(f"game ended with {s.remaining()} cards left, not {s.options.end_remaining}")
         if s.finished and s.outcome in ("good", "evil"):
             milk = sum(s.kinds[c] == "milk" for c in s.deck + s.revealed)
@@ -1074,4 +1102,6 @@ class CauldronGame(Game):
             blob = json.dumps(e.data)
             if any(f'"{pid}"' in blob for pid in pids):
                 problems.append(f"a player id in public event data ({e.type})")
+            if any(f'"{hero}"' in blob for hero in HEROES):
+                problems.append(f"a hero key in public event data ({e.type})")
         return problems

@@ -25,6 +25,8 @@ class Options(BaseModel):
     blocker: Literal["wolfbane", "thistle", "both"] = Field(
         "wolfbane", description="Which secondary blocks the primary effect.")
     evil_know_each_other: bool = Field(True, description="Evil heroes learn each other at the start.")
+    ceol_leftover: Literal["return", "discard"] = Field(
+        "return", description="Where the hero left over after Ceol goes: back into the hero deck, or out.")
     end_remaining: int = Field(5, ge=1, le=15,
                                description="The game ends when deck + revealed falls to this many cards.")
 
@@ -80,6 +82,7 @@ class CauldronState(BaseState):
     hero_deck: list[str] = Field(default_factory=list)  # spare heroes, top first
     evil_allies: dict[str, list[str]] = Field(default_factory=dict)  # what evil learned at setup
     hero_changes: dict[str, list[HeroChange]] = Field(default_factory=dict)
+    hero_discard: list[str] = Field(default_factory=list)  # Ceol leftovers put out (ceol_leftover="discard")
 
     # the cauldron (center deck): card ids; kinds are secret until shown
     kinds: dict[str, Kind] = Field(default_factory=dict)

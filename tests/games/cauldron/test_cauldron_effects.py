@@ -2,23 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
+import support.cauldron_helpers as h
 
 from games.cauldron import GAME, thistle_threshold
+from games.cauldron.data import DATA
 from games.engine import ScriptedRng
-
-
-def _load_helpers():
-    spec = importlib.util.spec_from_file_location("cauldron_helpers", Path(__file__).with_name("cauldron_helpers.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-h = _load_helpers()
 
 
 def _ok(state, events):
@@ -199,6 +188,49 @@ def test_ceol_with_a_single_singer_and_the_night_timing_out():
     assert {"balor", "dullahan"} - {state.heroes["p1"]} <= set(state.hero_deck)
     if state.heroes["p1"] == "dullahan":
         assert state.hero_changes["p1"][0].after == "dullahan"
+
+
+def test_ceol_leftover_discard_option_puts_the_leftover_out():
+    before = h.default_heroes(5)
+    state, events = h.round_with(["ceol"] * 3 + ["gaze"] * 2, hero_deck=["dullahan"],
+                                 options={"ceol_leftover": "discard"})
+    _ok(state, events)
+    pool = {before["p1"], before["p2"], before["p3"], "dullahan"}
+    assert len(state.hero_discard) == 1 and state.hero_discard[0] in pool
+    assert state.hero_discard[0] not in state.hero_deck and len(state.hero_deck) == 16 - 5 - 1
+    assert {state.heroes[p] for p in ["p1", "p2", "p3"]} == pool - set(state.hero_discard)
+    ceol = [e for e in events if e.type == "effect" and e.data["ingredient"] == "ceol"][0]
+    assert "discarded" in ceol.text and ceol.data["spare"] is True
+    assert not any(hero.name in ceol.text for hero in DATA.heroes)
+    assert GAME.view(state, None).data["table"]["hero_deck"]["discarded"] == 1
+
+
+def test_ceol_with_an_empty_hero_deck_shuffles_the_singers_only():
+    plays = ["ceol"] * 3 + ["gaze"] * 2
+    out = h.new_game(5, hands=h.hands_for(plays), options={"ceol_leftover": "discard"})
+    state = out.state
+    state.hero_discard, state.hero_deck = list(state.hero_deck), []
+    before = dict(state.heroes)
+    state, events = h.play_all(state, dict(zip(h.pids(5), plays, strict=True)))
+    _ok(state, events)
+    assert state.primary == "ceol"
+    assert {state.heroes[p] for p in ["p1", "p2", "p3"]} == {before[p] for p in ["p1", "p2", "p3"]}
+    ceol = [e for e in events if e.type == "effect" and e.data["ingredient"] == "ceol"][0]
+    assert ceol.data["spare"] is False and "hero deck is empty" in ceol.text
+    assert state.hero_deck == [] and len(state.hero_discard) == 16 - 5
+
+
+def test_a_lone_singer_keeps_their_hero_when_the_hero_deck_is_empty():
+    out = h.new_game(5, hands=h.hands_for(["ceol"] * 5), options={"ceol_leftover": "discard",
+                                                                  "night_timeout": "nothing"})
+    state = out.state
+    state.hero_discard, state.hero_deck = list(state.hero_deck), []
+    state = h.act(state, {"type": "play", "player": "p2", "card": "ceol"}).state
+    r = h.timeout(state)
+    _ok(r.state, r.events)
+    assert r.state.primary == "ceol" and r.state.heroes == h.default_heroes(5)
+    news = [e for e in r.events if e.type == "new_hero"]
+    assert [(e.audience.id, e.data["changed"]) for e in news] == [("p2", False)]
 
 
 def test_ceol_secondary_does_nothing():

@@ -2,31 +2,21 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 from pathlib import Path
 
 import pytest
+import support.cauldron_helpers as h
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.__main__ import main
 from games.cauldron import GAME
 from games.engine import GameError, PhaseTimeout, rng_for
-from games.engine.run import simulate, start, step
+from games.engine.run import play_random, simulate, start, step
 
 SCRIPTS = Path(__file__).with_name("scripts")
-
-
-def _load_helpers():
-    spec = importlib.util.spec_from_file_location("cauldron_helpers", Path(__file__).with_name("cauldron_helpers.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-h = _load_helpers()
 
 
 def _replay(name: str, capsys) -> list[dict]:
@@ -157,8 +147,22 @@ def test_seeded_simulations_finish_cleanly(n):
 
 @pytest.mark.parametrize("options", [
     {"blocker": "thistle"}, {"blocker": "both"}, {"night_timeout": "nothing"},
-    {"evil_know_each_other": False, "end_remaining": 4},
+    {"evil_know_each_other": False, "end_remaining": 4}, {"ceol_leftover": "discard"},
 ])
 def test_variants_simulate_cleanly(options):
     report = simulate(GAME, 7, 8, seed=2, options=options)
     assert report.failures == [] and report.finished == 8
+
+
+def test_games_whose_end_count_cannot_be_reached_end_when_the_deck_empties():
+    """With end_remaining=1, two Milk face up already make the count unreachable; before the deck-empty
+    end some of these games ran forever."""
+    deck_empty = 0
+    for g in range(10):
+        state, _, problems = play_random(GAME, 7, 1_000_003 + g, options={"end_remaining": 1})
+        assert problems == [] and state.finished
+        if state.remaining() != 1:  # the exception: the last hidden card went with 2+ face up
+            deck_empty += 1
+            assert state.deck == [] and state.remaining() == len(state.revealed) > 1
+            assert state.outcome == "good"  # face-up cards are all Milk (Brigid)
+    assert deck_empty > 0

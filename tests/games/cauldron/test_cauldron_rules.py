@@ -2,27 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 from collections import Counter
-from pathlib import Path
 
 import pytest
+import support.cauldron_helpers as h
 
 from games.cauldron import GAME, outcome_for, rank
 from games.cauldron.data import DATA, DATA_DIR, evil_count, load, parse
 from games.engine import DataError, IllegalAction, ScriptedRng, SetupError
-
-
-def _load_helpers():
-    spec = importlib.util.spec_from_file_location("cauldron_helpers", Path(__file__).with_name("cauldron_helpers.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-h = _load_helpers()
 
 
 def _ok(state, events):
@@ -413,6 +402,35 @@ def test_draw_when_milk_equals_blood():
     assert "draw" in [e for e in r.events if e.type == "game_over"][0].text
 
 
+def test_game_ends_when_the_deck_empties_with_too_many_face_up():
+    # 6 Milk face up can never fall to 5: the game ends when the last hidden card is discarded.
+    out = h.new_game(5, hands=h.hands_for(["thistle"] * 2 + ["ceol"] * 3),
+                     center=["blood", "blood"] + ["milk"] * 6, options={"night_timeout": "nothing"})
+    s = out.state
+    s.deck, s.revealed, s.out = s.deck[:2], s.deck[2:8], s.deck[8:]
+    _ok(s, [])
+    s, events = h.play_all(s, {"p1": "thistle"})
+    r = h.timeout(s)
+    s = r.state
+    _ok(s, r.events)
+    assert s.finished and s.deck == [] and s.remaining() == 6
+    assert s.outcome == "good" and "p1" not in s.winners
+    over = [e for e in r.events if e.type == "game_over"]
+    assert len(over) == 1 and "deck is empty" in over[0].text and over[0].data["milk"] == 6
+
+
+def test_game_goes_on_while_hidden_cards_remain_with_too_many_face_up():
+    out = h.new_game(5, hands=h.hands_for(["thistle"] * 2 + ["ceol"] * 3),
+                     center=["blood", "milk", "blood"] + ["milk"] * 6, options={"night_timeout": "nothing"})
+    s = out.state
+    s.deck, s.revealed, s.out = s.deck[:3], s.deck[3:9], s.deck[9:]
+    s = h.act(s, {"type": "play", "player": "p1", "card": "thistle"}).state
+    r = h.timeout(s)
+    _ok(r.state, r.events)
+    assert not r.state.finished and r.state.phase == "day"
+    assert len(r.state.deck) == 2 and r.state.remaining() == 8
+
+
 def test_outcome_for():
     assert outcome_for(3, 2) == "good" and outcome_for(2, 3) == "evil" and outcome_for(2, 2) == "draw"
 
@@ -507,6 +525,67 @@ def test_views_keep_secrets():
     st = GAME.view(state, "storyteller")
     assert st.data["played_by"]["p1"] == "gaze" and st.data["heroes"]["p1"] == "balor"
     assert len(mine.text) <= 1800
+
+
+def test_my_hand_shows_what_i_gazed_at_and_my_hero_after_ceol():
+    state, _ = h.round_with(["gaze"] * 3 + ["ceol"] * 2, center=["blood", "milk", "milk"],
+                            rng=ScriptedRng(choices=[0, 0, 0]))
+    state = h.act(state, {"type": "gaze", "player": "p1", "choice": "discard"}).state
+    mine = GAME.view(state, "p1")
+    assert "gazed at a card: 🩸 Blood (you chose to cast it out;" in mine.text
+    assert mine.data["me"]["gaze_choice"] == "discard"
+    assert "Milk (your choice is pending)" in GAME.view(state, "p2").text
+    assert GAME.view(state, "p2").data["me"]["gaze_choice"] is None
+    assert GAME.view(state, "p4").data["me"]["seen"] == []
+    for pid in ("p2", "p3"):
+        state = h.act(state, {"type": "gaze", "player": pid, "choice": "bottom"}).state
+    assert "Blood (you cast it out)" in GAME.view(state, "p1").text
+    assert [k["fate"] for k in GAME.view(state, "p2").data["me"]["seen"]] == ["bottom"]
+    for seed in range(20):  # find a shuffle in which p1's hero changes
+        state, _ = h.round_with(["ceol"] * 3 + ["gaze"] * 2, hero_deck=["dullahan"], rng=random.Random(seed))
+        if state.heroes["p1"] != "balor":
+            break
+    new = DATA.hero(state.heroes["p1"])
+    mine = GAME.view(state, "p1")
+    assert mine.text.startswith(f"You are **{new.name}**")
+    assert "Ceol turned you from Balor of the Evil Eye into " + new.name in mine.text
+    assert mine.data["me"]["team"] == new.team
+    assert "Ceol turned you" not in GAME.view(state, "p4").text
+
+
+def test_my_hand_shows_my_own_yew_vote_only():
+    state, _ = h.round_with(["yew"] * 3 + ["ceol"] * 2)
+    state = h.act(state, {"type": "yew_vote", "player": "p1", "target": "thistle"}).state
+    assert "Your vote: poison 🌿 Faerie Thistle" in GAME.view(state, "p1").text
+    assert GAME.view(state, "p1").data["me"]["yew_vote"] == "thistle"
+    for viewer in ("p2", "p4", None):
+        view = GAME.view(state, viewer)
+        assert "Your vote" not in view.text and "yew_votes" not in view.data
+        assert view.data.get("me", {}).get("yew_vote") is None
+
+
+def test_a_wrong_phase_refusal_reads_as_a_sentence():
+    state, _ = h.round_with(["yew"] * 3 + ["ceol"] * 2)
+    for action, now in [({"type": "play", "player": "p1", "card": "gaze"}, "the Yew vote"),
+                        ({"type": "end_discussion", "player": "p1"}, "the Yew vote"),
+                        ({"type": "gaze", "player": "p1", "choice": "bottom"}, "the Yew vote")]:
+        with pytest.raises(IllegalAction) as err:
+            h.act(state, action)
+        assert err.value.code == "wrong_phase" and str(err.value).endswith(f"it is {now}.")
+    state, _ = h.round_with(["gaze"] * 3 + ["ceol"] * 2)
+    with pytest.raises(IllegalAction) as err:
+        h.act(state, {"type": "yew_vote", "player": "p1", "target": "gaze"})
+    assert str(err.value) == "Voting to poison is not possible now: it is the Cailleach's Gaze choice."
+
+
+def test_the_view_shows_the_starting_composition_and_the_threshold():
+    for n in (5, 7, 9):
+        view = GAME.view(h.new_game(n).state, None)
+        assert view.data["table"]["center_start"] == {"milk": 8, "blood": 8}
+        assert sum(view.data["table"]["ingredients_start"].values()) == 60
+        assert view.data["table"]["thistle_threshold"] == max(2, (n - 1) // 2)
+        assert f"The Thistle threshold is {max(2, (n - 1) // 2)}." in view.text
+        assert f"({16 - n} spare now)" in view.text
 
 
 def test_night_prompt_shape():
