@@ -79,6 +79,11 @@ def parse_options(text: str | None) -> dict[str, Any]:
     return options
 
 
+def new_seed() -> int:
+    """The seed of a new game's randomness (tests replace it to replay a game exactly)."""
+    return secrets.randbits(31)
+
+
 def options_help(game: Game) -> str:
     lines = []
     for name, info in game.Options.model_fields.items():
@@ -152,7 +157,7 @@ class GameService:
         try:
             game_id = await self.store.create_game(
                 kind=game.name, guild_id=guild_id, channel_id=channel_id, host_id=host.id,
-                seed=secrets.randbits(31), options=options, min_players=lo, max_players=hi,
+                seed=new_seed(), options=options, min_players=lo, max_players=hi,
                 now=self.clock.now())
         except ChannelBusy:
             raise LobbyError("This channel already has a game. Use a thread or another channel, "

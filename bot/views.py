@@ -85,19 +85,31 @@ class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button],
         await _play(interaction).on_choice_button(interaction, self.game_id, self.seq, self.action)
 
 
+def _detached(view: discord.ui.View) -> discord.ui.View:
+    """A view that discord.py will not keep once it is sent.
+
+    Every item here is a DynamicItem, dispatched from its ``custom_id`` on any message (even after
+    a restart), so the View object has nothing left to do after sending. A stopped view is not
+    stored: otherwise each phase message would stay in memory for the bot's lifetime and each
+    ephemeral prompt would get a 15-minute timer of its own.
+    """
+    view.stop()
+    return view
+
+
 def phase_view(game_id: int) -> discord.ui.View:
     """The buttons under a phase message: open my secret choice, and My hand."""
     view = discord.ui.View(timeout=None)
     view.add_item(TableButton(game_id, "choose"))
     view.add_item(TableButton(game_id, "hand"))
-    return view
+    return _detached(view)
 
 
 def lobby_view(game_id: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for what in ("join", "leave", "start"):
         view.add_item(TableButton(game_id, what))
-    return view
+    return _detached(view)
 
 
 def prompts_view(game_id: int, seq: int, prompts: list[Prompt]) -> discord.ui.View | None:
@@ -128,4 +140,4 @@ def prompts_view(game_id: int, seq: int, prompts: list[Prompt]) -> discord.ui.Vi
             button.item.row = rows
             view.add_item(button)
             rows += 1
-    return view if view.children else None
+    return _detached(view) if view.children else None

@@ -14,6 +14,13 @@ def tally_registered(monkeypatch):
     monkeypatch.setitem(games.GAMES, "tally", "support.tally:GAME")
 
 
+@pytest.fixture(autouse=True)
+def game_seeds(monkeypatch):
+    """Games get seeds 1, 2, 3... so that an end-to-end game plays the same way every run."""
+    seeds = iter(range(1, 1000))
+    monkeypatch.setattr("bot.service.new_seed", lambda: next(seeds))
+
+
 @pytest.fixture
 def clock():
     return ManualClock()

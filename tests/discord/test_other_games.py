@@ -1,5 +1,6 @@
 """Ireland Cauldron and Castle of Magic, each played whole on the simulated Discord by clicking."""
 
+import asyncio
 import json
 import random
 from pathlib import Path
@@ -33,6 +34,10 @@ async def test_a_whole_cauldron_game(world, seed, options):
     game_id, accepted = await play_by_clicking(w, members, "cauldron", options, random.Random(seed))
     row = await w.bot.store.game(game_id)
     assert row.status == "finished" and accepted >= 5
+    # components are dispatched by custom_id, so discord.py keeps no View objects: no view stays in
+    # memory, and no ephemeral prompt leaves a 15-minute timer behind
+    assert w.bot.persistent_views == []
+    assert [t for t in asyncio.all_tasks() if "timeout_task" in t.get_coro().__qualname__] == []
     # hands and heroes went privately to each player, and the end revealed every hero
     for m in members:
         assert w.dm_texts(m), f"{m.user.name} got no private message"
