@@ -1,4 +1,5 @@
-"""Delivers the outbox: public events to the game's channel, private ones by DM.
+"""Delivers the outbox: public events to the game's channel, private ones by DM (with the
+same "Make my choice" and "My hand" buttons, so a player can act from the DM).
 
 Rows are delivered in order, per game, and marked delivered only after Discord accepted them, so
 a crash between commit and send re-sends after restart rather than losing a message. A closed DM
@@ -116,7 +117,8 @@ class Delivery:
         assert row.recipient_id is not None
         try:
             user = self.bot.get_user(row.recipient_id) or await self.bot.fetch_user(row.recipient_id)
-            kwargs: dict = {"embeds": embeds}
+            # the same two buttons as the channel's phase messages: a player can choose from the DM
+            kwargs: dict = {"embeds": embeds, "view": phase_view(row.game_id)}
             if files:
                 kwargs["files"] = files
             await user.send(**kwargs)
@@ -135,7 +137,7 @@ class Delivery:
         assert row.recipient_id is not None
         try:
             thread = await self._player_thread(game_row, row.recipient_id)
-            kwargs: dict = {"embeds": embeds}
+            kwargs: dict = {"embeds": embeds, "view": phase_view(row.game_id)}
             if files:
                 kwargs["files"] = files
             await thread.send(**kwargs)

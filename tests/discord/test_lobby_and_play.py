@@ -18,6 +18,14 @@ async def test_new_join_start_and_vote_by_select(world):
     res = await w.ann.select(prompt, ["red"])
     assert res.ephemeral and "vote is in" in res.response.content
 
+    # the DM carries the same buttons: a choice can be made from the DM too
+    dm = w.bo.user.dm_channel.history()[-1]
+    res = await w.bo.user.click(dm, label="My hand")
+    assert res.ephemeral and "Your animal" in res.response.content
+    res = await w.bo.user.click(dm, label="Make my choice")
+    res = await w.bo.user.select(res.response, ["blue"])
+    assert res.ephemeral and "vote is in" in res.response.content
+
     # /vote routes too, and refuses a target that is not on the ballot with a clear sentence
     res = await w.bo.slash(w.channel, "vote", target=w.ann)
     assert res.ephemeral and "can't vote for them" in res.response.content
