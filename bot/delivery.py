@@ -85,6 +85,8 @@ class Delivery:
             embeds[-1].set_image(url="attachment://picture.png")
         if row.target == "channel":
             return await self._to_channel(game_row, row, event, embeds, files)
+        if row.target == "group":
+            return await self._to_group(game_row, row, event, embeds, files)
         if game.private_threads:
             return await self._to_thread(game_row, row, embeds, files)
         return await self._to_player(game_row, row, embeds, files)
@@ -163,6 +165,42 @@ class Delivery:
         if game_row.host_id != user_id:
             await thread.add_user(discord.Object(id=game_row.host_id))
         await store.add_game_thread(game_row.id, user_id, thread.id)
+        return thread
+
+    async def _to_group(self, game_row, row: OutboxRow, event: Event, embeds, files) -> str | None:
+        """A private thread shared by a group of players (a whisper) and the host (storyteller)."""
+        try:
+            thread = await self._group_thread(game_row, event.audience.id,
+                                              [int(m) for m in event.audience.members])
+            kwargs: dict = {"embeds": embeds}
+            if files:
+                kwargs["files"] = files
+            await thread.send(**kwargs)
+            return None
+        except discord.HTTPException as exc:
+            log.warning("game %s: group thread %s failed: %s", row.game_id, event.audience.id, exc)
+            return f"group: {exc.status} {exc.code}"
+
+    async def _group_thread(self, game_row, key: str, members: list[int]):
+        """The group's thread, opened on its first message; members who joined since are added."""
+        store = self.bot.store
+        found = await store.group_thread(game_row.id, key)
+        if found is not None:
+            thread_id, known = found
+            thread = self.bot.get_channel(thread_id) or await self.bot.fetch_channel(thread_id)
+        else:
+            channel = await self._channel(game_row.channel_id)
+            names = dict(await store.lobby_players(game_row.id))
+            title = ", ".join(names.get(m, str(m)) for m in members)
+            thread = await channel.create_thread(name=f"🔒 {title} · game {game_row.id}"[:100],
+                                                 type=discord.ChannelType.private_thread, invitable=False)
+            known = []
+        wanted = [*members, game_row.host_id]
+        new = [uid for uid in dict.fromkeys(wanted) if uid not in known]
+        for uid in new:
+            await thread.add_user(discord.Object(id=uid))
+        if found is None or new:
+            await store.set_group_thread(game_row.id, key, thread.id, [*known, *new])
         return thread
 
     async def _dm_closed_notice(self, game_row, row: OutboxRow) -> None:

@@ -291,6 +291,8 @@ class GameService:
                     out.append(NewMessage("dm", int(member), payload, image))
             elif kind == "storyteller":
                 out.append(NewMessage("dm", row.host_id, payload, image))
+            elif kind == "group":
+                out.append(NewMessage("group", None, payload, image))
         return out
 
     # ----- timers -----

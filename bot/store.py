@@ -58,7 +58,7 @@ class OutboxRow:
 
 @dataclass(frozen=True)
 class NewMessage:
-    target: str  # 'channel' or 'dm'
+    target: str  # 'channel', 'dm', or 'group' (a group thread; its key is in the payload)
     recipient_id: int | None
     payload: str
     image: bytes | None = None
@@ -269,6 +269,17 @@ class Store:
         await self.db.execute(
             "INSERT OR REPLACE INTO game_threads (game_id, owner_id, thread_id) VALUES (?, ?, ?)",
             (game_id, owner_id, thread_id))
+
+    async def group_thread(self, game_id: int, key: str) -> tuple[int, list[int]] | None:
+        """The thread of a game's group and the user ids already added to it."""
+        rows = await self.db.execute_fetchall(
+            "SELECT thread_id, members FROM group_threads WHERE game_id = ? AND key = ?", (game_id, key))
+        return (rows[0][0], json.loads(rows[0][1])) if rows else None
+
+    async def set_group_thread(self, game_id: int, key: str, thread_id: int, members: list[int]) -> None:
+        await self.db.execute(
+            "INSERT OR REPLACE INTO group_threads (game_id, key, thread_id, members) VALUES (?, ?, ?, ?)",
+            (game_id, key, thread_id, json.dumps(sorted(members))))
 
     # ----- guild settings -----
     async def storyteller_role(self, guild_id: int) -> int | None:

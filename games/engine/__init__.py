@@ -1,7 +1,7 @@
 """The pure engine every game stands on: protocol, events and audiences, errors, randomness."""
 
 from .errors import DataError, GameError, IllegalAction, SetupError
-from .events import PUBLIC, STORYTELLER, Audience, Event, private, public, to_player, to_team
+from .events import PUBLIC, STORYTELLER, Audience, Event, private, public, to_group, to_player, to_team
 from .protocol import (
     COMMON_ACTIONS,
     Action,
@@ -27,5 +27,5 @@ __all__ = [
     "DataError", "EndGame", "Event", "Game", "GameError", "IllegalAction", "Outcome",
     "PhaseTimeout", "Player", "PlayerResult", "Prompt", "PromptField", "RemovePlayer", "Replay",
     "Result", "Rng", "ScriptedRng", "SetupError", "SimulationReport", "View", "leaks", "private",
-    "public", "replay", "rng_for", "simulate", "step", "to_player", "to_team",
+    "public", "replay", "rng_for", "simulate", "step", "to_group", "to_player", "to_team",
 ]

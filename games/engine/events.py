@@ -10,13 +10,17 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-AudienceKind = Literal["public", "player", "team", "storyteller"]
+AudienceKind = Literal["public", "player", "team", "storyteller", "group"]
 
 
 class Audience(BaseModel):
     kind: AudienceKind
-    #: player id for ``player``, team name for ``team``; empty for ``public`` and ``storyteller``.
+    #: player id for ``player``, team name for ``team``, the group's key for ``group``; empty for
+    #: ``public`` and ``storyteller``.
     id: str = ""
+    #: player ids of a ``group``: a conversation shared by them (and the storyteller), such as a
+    #: Clocktower whisper. The bot gives each key one private thread and adds new members to it.
+    members: tuple[str, ...] = ()
 
     model_config = {"frozen": True}
 
@@ -34,6 +38,10 @@ def to_player(player_id: str) -> Audience:
 
 def to_team(team: str) -> Audience:
     return Audience(kind="team", id=team)
+
+
+def to_group(key: str, members: list[str] | tuple[str, ...]) -> Audience:
+    return Audience(kind="group", id=key, members=tuple(members))
 
 
 class Event(BaseModel):

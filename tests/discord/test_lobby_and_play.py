@@ -1,5 +1,6 @@
 """End to end on the simulated Discord: slash commands, buttons, selects, DMs, permissions."""
 
+from simcord.backend.errors import SetupError
 from support.sim import open_and_start
 
 
@@ -98,3 +99,37 @@ async def test_games_with_private_threads_get_one_thread_per_player(world, monke
     # a second private message reuses the thread (stored, so it survives a restart)
     game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
     assert await w.bot.store.game_thread(game_id, w.ann.id) == ann_thread.id
+
+
+async def test_a_group_audience_gets_one_private_thread_shared_by_its_members(world):
+    """Whisper threads (the Clocktower's whispers): one thread per group, the host in each."""
+    w = world
+    await open_and_start(w)
+    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
+    ann, bo = str(w.ann.id), str(w.bo.id)
+    await w.bot.service.act(game_id, w.ann.id, {"type": "whisper", "player": ann, "to": [bo], "text": "psst"})
+    await w.settle()
+    threads = [t for t in w.channel.threads if "ann" in t.name and "bo" in t.name]
+    assert len(threads) == 1
+    thread = threads[0]
+    assert [e.description for m in thread.history() for e in m.embeds] == ["ann: psst"]
+    for member in (w.ann, w.bo, w.host):  # both whisperers and the host (storyteller) read it
+        assert thread.history(viewer=member)
+    outsider = w.players(4)[3]
+    assert _cannot_read(thread, outsider)
+    assert not any("psst" in t for t in w.channel_texts() + w.dm_texts(w.ann) + w.dm_texts(w.bo))
+
+    # the same group again: the same thread, found in the database (so after a restart too)
+    await w.bot.service.act(game_id, w.bo.id, {"type": "whisper", "player": bo, "to": [ann], "text": "yes?"})
+    await w.settle()
+    assert [t.id for t in w.channel.threads if "ann" in t.name] == [thread.id]
+    assert [e.description for m in thread.history() for e in m.embeds][-1] == "bo: yes?"
+    key = "whisper:" + "+".join(sorted([ann, bo]))
+    assert (await w.bot.store.group_thread(game_id, key))[0] == thread.id
+
+
+def _cannot_read(thread, member) -> bool:
+    try:
+        return thread.history(viewer=member) == []
+    except SetupError:  # "That viewer cannot read this channel's history"
+        return True

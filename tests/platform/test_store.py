@@ -96,3 +96,31 @@ async def test_outbox_survives_a_restart(tmp_path):
     assert await store.games_with_pending_messages() == [gid]
     assert (await store.pending_messages(gid))[0].payload == {"secret": True}
     await store.close()
+
+
+async def test_upgrading_a_version_2_database_keeps_pending_messages(tmp_path):
+    """Migration 003 rebuilds the outbox (a new target, 'group'): rows waiting to be sent survive."""
+    path = tmp_path / "old.db"
+    conn = sqlite3.connect(path)
+    for number, migration in migration_files():
+        if number <= 2:
+            conn.executescript(migration.read_text())
+    conn.execute("PRAGMA user_version = 2")
+    conn.execute("INSERT INTO games (kind, guild_id, channel_id, host_id, status, seed, min_players, "
+                 "max_players, created_at, updated_at) VALUES ('ritual', 1, 10, 7, 'running', 3, 3, 9, 0, 0)")
+    conn.execute("INSERT INTO outbox (game_id, target, recipient_id, phase_seq, payload, created_at) "
+                 "VALUES (1, 'dm', 7, 1, '{\"type\": \"card\"}', 0)")
+    conn.commit()
+    conn.close()
+
+    store = await Store.open(path)
+    assert await store.version() == len(migration_files()) >= 3
+    assert [(m.target, m.recipient_id, m.payload) for m in await store.pending_messages(1)] == [
+        ("dm", 7, {"type": "card"})]
+    await store.commit_step(1, state="{}", phase_seq=2, step=1, deadline=None, paused_remaining=None,
+                            status="running", actor_id=None, action=None, now=1.0,
+                            messages=[NewMessage("group", None, '{"type": "whisper"}')])
+    assert [m.target for m in await store.pending_messages(1)] == ["dm", "group"]
+    await store.set_group_thread(1, "whisper:a+b", 555, [8, 7])
+    assert await store.group_thread(1, "whisper:a+b") == (555, [7, 8])
+    await store.close()

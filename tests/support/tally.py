@@ -28,6 +28,7 @@ from games.engine import (
     View,
     private,
     public,
+    to_group,
 )
 
 
@@ -53,6 +54,14 @@ class Vote(Action):
     target: str
 
 
+class Whisper(Action):
+    """A word to other players in a shared private thread (the platform's whisper threads)."""
+
+    type: Literal["whisper"] = "whisper"
+    to: list[str]
+    text: str
+
+
 COLOURS = ["red", "blue"]
 
 
@@ -64,7 +73,7 @@ class Tally(Game):
     Options = TallyOptions
     Setup = TallySetup
     State = TallyState
-    actions = (Vote,)
+    actions = (Vote, Whisper)
 
     def _setup(self, players, options, rng, forced):
         secret = {p.id: forced.secrets.get(p.id) or rng.choice(["owl", "cat"]) for p in players}
@@ -90,6 +99,11 @@ class Tally(Game):
             return self._close(state)
         if action.player in state.gone:
             raise IllegalAction("You are out of the game.", code="dead")
+        if isinstance(action, Whisper):
+            members = sorted({action.player, *action.to})
+            event = Event(type="whisper", audience=to_group("whisper:" + "+".join(members), members),
+                          text=f"{state.name(action.player)}: {action.text}")
+            return Outcome(state=state, events=[event], reply="Whispered.")
         if action.target not in COLOURS:
             raise IllegalAction("Vote red or blue.", code="bad_target")
         state.votes[action.player] = action.target
