@@ -402,6 +402,14 @@ class GameService:
             return await self._apply(table, actor.id, {"type": "end_game", "reason": reason})
 
     # ----- reading -----
+    async def grimoire(self, game_id: int, actor: Actor) -> View:
+        """The storyteller's view (every secret) for a moderator who is not playing in the game."""
+        table = await self.load(game_id)
+        await self.require_moderator(table.row, actor)
+        if any(p.id == str(actor.id) for p in table.state.players):
+            raise NotAllowed("You are playing in this game, so its secrets stay closed to you.")
+        return table.game.view(table.state, "storyteller")
+
     async def private_view(self, game_id: int, user_id: int) -> tuple[Table, View, list[Prompt]]:
         table = await self.load(game_id)
         uid = str(user_id)

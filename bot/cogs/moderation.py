@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from ..play import actor_of, guarded, reply
-from ..render import relative_time
+from ..render import chunks, relative_time
 
 if TYPE_CHECKING:
     from ..client import StorytellerBot
@@ -74,6 +74,16 @@ class Moderation(commands.Cog):
             outcome = await self.bot.service.remove(await self._game_id(interaction), actor_of(interaction),
                                                     player.id)
             await reply(interaction, outcome.reply or f"{player.display_name} was removed.")
+        await guarded(interaction, None, work)
+
+    @mod.command(name="grimoire", description="Every secret of the game, privately (moderators who are not playing)")
+    async def grimoire(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            view = await self.bot.service.grimoire(await self._game_id(interaction), actor_of(interaction))
+            parts = chunks(view.text, 2000)
+            await reply(interaction, parts[0])
+            for part in parts[1:]:
+                await interaction.followup.send(part, ephemeral=True)
         await guarded(interaction, None, work)
 
     @mod.command(name="end", description="End the game now: no winner, everything revealed")

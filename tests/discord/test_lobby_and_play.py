@@ -133,3 +133,16 @@ def _cannot_read(thread, member) -> bool:
         return thread.history(viewer=member) == []
     except SetupError:  # "That viewer cannot read this channel's history"
         return True
+
+
+async def test_the_grimoire_is_for_moderators_who_are_not_playing(world):
+    w = world
+    await open_and_start(w)
+    res = await w.host.slash(w.channel, "mod grimoire")  # the host plays: no peeking
+    assert res.ephemeral and "playing in this game" in res.response.content
+    res = await w.ann.slash(w.channel, "mod grimoire")
+    assert res.ephemeral and "Only the host" in res.response.content
+    res = await w.admin.slash(w.channel, "mod grimoire")  # Manage Server, not seated
+    assert res.ephemeral and "Storyteller view" in res.response.content
+    table = await w.bot.service.load((await w.bot.service.game_in_channel(w.channel.id)).id)
+    assert all(f"{p.name}: {table.state.secret[p.id]}" in res.response.content for p in table.state.players)

@@ -138,6 +138,9 @@ class Tally(Game):
 
     def view(self, state, viewer):
         text = f"Round {state.round}, phase {state.phase}."
+        if viewer == "storyteller":
+            return View(text="Storyteller view. " + ", ".join(
+                f"{p.name}: {state.secret[p.id]}" for p in state.players))
         if viewer in state.secret:
             text += f" Your animal: {state.secret[viewer]}."
         return View(text=text)
