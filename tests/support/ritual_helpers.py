@@ -89,3 +89,18 @@ def public(events: list[Event], type: str | None = None) -> list[Event]:
 def private_to(events: list[Event], pid: str, type: str | None = None) -> list[Event]:
     return [e for e in events if e.audience.kind == "player" and e.audience.id == pid
             and (type is None or e.type == type)]
+
+
+# The Revenant's table: seven witches, rounds that never backfire (the offerings are muted).
+REV_ROLES = ["guardian", "seer", "chronicler", "seer", "hollow_servant", "harbinger", "revenant"]
+REV_OFFERS = {"a": "silver_thread", "b": "crystal_salt", "c": "raven_feather", "d": "crystal_salt",
+              "e": "shadow_ash", "f": "iron_thorn", "g": "graveyard_soil"}
+
+
+def haunt(t: Table, burns: list[str]) -> None:
+    """One round per target: "b" performs, everyone offers, the Council burns the target (or no one)."""
+    for target in burns:
+        t.elect("b")
+        t.offer({p: i for p, i in REV_OFFERS.items() if p in t.alive})
+        assert t.state.phase == "council"
+        t.burn({p: (target if p != target else "none") for p in t.alive})

@@ -657,17 +657,8 @@ def test_round_limit_is_a_draw():
 
 
 # ----------------------------------------------------------------- the Revenant
-REV_ROLES = ["guardian", "seer", "chronicler", "seer", "hollow_servant", "harbinger", "revenant"]
-REV_OFFERS = {"a": "silver_thread", "b": "crystal_salt", "c": "raven_feather", "d": "crystal_salt",
-              "e": "shadow_ash", "f": "iron_thorn", "g": "graveyard_soil"}  # muted: never a backfire
-
-
-def _haunt(t, burns):
-    for target in burns:
-        t.elect("b")
-        t.offer({p: i for p, i in REV_OFFERS.items() if p in t.alive})
-        assert t.state.phase == "council"
-        t.burn({p: (target if p != target else "none") for p in t.alive})
+REV_ROLES = H.REV_ROLES
+_haunt = H.haunt
 
 
 def test_revenant_wins_alone_at_round_five_after_three_deaths():

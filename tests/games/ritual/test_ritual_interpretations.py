@@ -164,17 +164,8 @@ def test_parity_ignores_the_revenant():
     assert t.state.outcome == "Corrupted" and sorted(t.state.winners) == ["c", "f"]
 
 
-REV_ROLES = ["guardian", "seer", "chronicler", "seer", "hollow_servant", "harbinger", "revenant"]
-REV_OFFERS = {"a": "silver_thread", "b": "crystal_salt", "c": "raven_feather", "d": "crystal_salt",
-              "e": "shadow_ash", "f": "iron_thorn", "g": "graveyard_soil"}
-
-
-def _haunt(t, burns):
-    for target in burns:
-        t.elect("b")
-        t.offer({p: i for p, i in REV_OFFERS.items() if p in t.alive})
-        assert t.state.phase == "council"
-        t.burn({p: (target if p != target else "none") for p in t.alive})
+REV_ROLES = H.REV_ROLES
+_haunt = H.haunt
 
 
 def test_a_team_win_in_the_round_comes_before_the_revenant():
