@@ -31,6 +31,21 @@ log = logging.getLogger(__name__)
 DM_CLOSED = 50007
 
 
+def player_key(user_id: int) -> str:
+    """The group key of a player's own private thread (games with ``private_threads``)."""
+    return f"player:{user_id}"
+
+
+def message(embeds, files, view: discord.ui.View | None = None) -> dict:
+    """The keyword arguments of one ``send``: embeds, and the picture and buttons when there are any."""
+    kwargs: dict = {"embeds": embeds}
+    if files:
+        kwargs["files"] = files
+    if view is not None:
+        kwargs["view"] = view
+    return kwargs
+
+
 class Delivery:
     def __init__(self, bot: StorytellerBot) -> None:
         self.bot = bot
@@ -99,13 +114,9 @@ class Delivery:
 
     async def _to_channel(self, game_row, row: OutboxRow, event: Event, embeds, files) -> str | None:
         channel = await self._channel(game_row.channel_id)
-        kwargs: dict = {"embeds": embeds}
-        if files:
-            kwargs["files"] = files
-        if event.opens_phase:
-            kwargs["view"] = phase_view(row.game_id)
-            if game_row.phase_seq == row.phase_seq and game_row.deadline:
-                kwargs["content"] = f"⏳ Closes {relative_time(game_row.deadline)}"
+        kwargs = message(embeds, files, phase_view(row.game_id) if event.opens_phase else None)
+        if event.opens_phase and game_row.phase_seq == row.phase_seq and game_row.deadline:
+            kwargs["content"] = f"⏳ Closes {relative_time(game_row.deadline)}"
         try:
             await channel.send(**kwargs)
         except discord.HTTPException as exc:
@@ -120,10 +131,7 @@ class Delivery:
         try:
             user = self.bot.get_user(row.recipient_id) or await self.bot.fetch_user(row.recipient_id)
             # the same two buttons as the channel's phase messages: a player can choose from the DM
-            kwargs: dict = {"embeds": embeds, "view": phase_view(row.game_id)}
-            if files:
-                kwargs["files"] = files
-            await user.send(**kwargs)
+            await user.send(**message(embeds, files, phase_view(row.game_id)))
             return None
         except discord.Forbidden as exc:
             if exc.code == DM_CLOSED or exc.status == 403:
@@ -139,50 +147,30 @@ class Delivery:
         assert row.recipient_id is not None
         try:
             thread = await self._player_thread(game_row, row.recipient_id)
-            kwargs: dict = {"embeds": embeds, "view": phase_view(row.game_id)}
-            if files:
-                kwargs["files"] = files
-            await thread.send(**kwargs)
+            await thread.send(**message(embeds, files, phase_view(row.game_id)))
             return None
         except discord.HTTPException as exc:
             log.warning("game %s: thread message to %s failed: %s", row.game_id, row.recipient_id, exc)
             return f"thread: {exc.status} {exc.code}"
-
-    async def _player_thread(self, game_row, user_id: int):
-        store = self.bot.store
-        thread_id = await store.game_thread(game_row.id, user_id)
-        if thread_id is not None:
-            thread = self.bot.get_channel(thread_id)
-            if thread is None:
-                thread = await self.bot.fetch_channel(thread_id)
-            return thread
-        channel = await self._channel(game_row.channel_id)
-        names = dict(await store.lobby_players(game_row.id))
-        name = names.get(user_id, "storyteller" if user_id == game_row.host_id else str(user_id))
-        thread = await channel.create_thread(name=f"🔒 {name} · game {game_row.id}"[:100],
-                                             type=discord.ChannelType.private_thread, invitable=False)
-        await thread.add_user(discord.Object(id=user_id))
-        if game_row.host_id != user_id:
-            await thread.add_user(discord.Object(id=game_row.host_id))
-        await store.add_game_thread(game_row.id, user_id, thread.id)
-        return thread
 
     async def _to_group(self, game_row, row: OutboxRow, event: Event, embeds, files) -> str | None:
         """A private thread shared by a group of players (a whisper) and the host (storyteller)."""
         try:
             thread = await self._group_thread(game_row, event.audience.id,
                                               [int(m) for m in event.audience.members])
-            kwargs: dict = {"embeds": embeds}
-            if files:
-                kwargs["files"] = files
-            await thread.send(**kwargs)
+            await thread.send(**message(embeds, files))
             return None
         except discord.HTTPException as exc:
             log.warning("game %s: group thread %s failed: %s", row.game_id, event.audience.id, exc)
             return f"group: {exc.status} {exc.code}"
 
+    async def _player_thread(self, game_row, user_id: int):
+        """A player's own thread: the group of one."""
+        return await self._group_thread(game_row, player_key(user_id), [user_id])
+
     async def _group_thread(self, game_row, key: str, members: list[int]):
-        """The group's thread, opened on its first message; members who joined since are added."""
+        """The group's thread, opened on its first message and kept in the database by key;
+        members who joined the group since are added. The host (storyteller) is in every one."""
         store = self.bot.store
         found = await store.group_thread(game_row.id, key)
         if found is not None:
@@ -191,12 +179,12 @@ class Delivery:
         else:
             channel = await self._channel(game_row.channel_id)
             names = dict(await store.lobby_players(game_row.id))
-            title = ", ".join(names.get(m, str(m)) for m in members)
+            title = ", ".join(names.get(m, "storyteller" if m == game_row.host_id else str(m))
+                              for m in members)
             thread = await channel.create_thread(name=f"🔒 {title} · game {game_row.id}"[:100],
                                                  type=discord.ChannelType.private_thread, invitable=False)
             known = []
-        wanted = [*members, game_row.host_id]
-        new = [uid for uid in dict.fromkeys(wanted) if uid not in known]
+        new = [uid for uid in dict.fromkeys([*members, game_row.host_id]) if uid not in known]
         for uid in new:
             await thread.add_user(discord.Object(id=uid))
         if found is None or new:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import games
-from games.engine import GameError, Prompt
+from games.engine import NO_ONE, GameError, Prompt
 
 from .render import chunks, relative_time
 from .service import Actor, GameService, LobbyError, NotAllowed
@@ -25,7 +25,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-NO_ONE = "none"  # the choice value of "no one" in a vote that allows it
 APOLOGY = "Sorry, something went wrong on my side. The game goes on; try again in a moment."
 
 
@@ -39,12 +38,15 @@ def actor_of(interaction: discord.Interaction) -> Actor:
 
 async def reply(interaction: discord.Interaction, content: str | None = None, *,
                 ephemeral: bool = True, **kwargs: Any) -> None:
-    if content is not None:
-        content = chunks(content, 2000)[0]
-    if interaction.response.is_done():
-        await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
-    else:
-        await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+    """Answer an interaction. A text over Discord's 2,000 characters goes as several messages, the
+    embeds and components (``kwargs``) with the last one, so nothing is cut off."""
+    parts: list[str | None] = list(chunks(content, 2000)) if content is not None else [None]
+    for index, part in enumerate(parts):
+        extra = kwargs if index == len(parts) - 1 else {}
+        if interaction.response.is_done():
+            await interaction.followup.send(part, ephemeral=ephemeral, **extra)
+        else:
+            await interaction.response.send_message(part, ephemeral=ephemeral, **extra)
 
 
 async def guarded(interaction: discord.Interaction, game_id: int | None,

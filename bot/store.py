@@ -259,17 +259,7 @@ class Store:
         await self.db.execute(
             "UPDATE outbox SET delivered_at = ?, failure = ? WHERE id = ?", (now, failure, message_id))
 
-    # ----- private threads -----
-    async def game_thread(self, game_id: int, owner_id: int) -> int | None:
-        rows = await self.db.execute_fetchall(
-            "SELECT thread_id FROM game_threads WHERE game_id = ? AND owner_id = ?", (game_id, owner_id))
-        return rows[0][0] if rows else None
-
-    async def add_game_thread(self, game_id: int, owner_id: int, thread_id: int) -> None:
-        await self.db.execute(
-            "INSERT OR REPLACE INTO game_threads (game_id, owner_id, thread_id) VALUES (?, ?, ?)",
-            (game_id, owner_id, thread_id))
-
+    # ----- private threads (per player, and per group of players) -----
     async def group_thread(self, game_id: int, key: str) -> tuple[int, list[int]] | None:
         """The thread of a game's group and the user ids already added to it."""
         rows = await self.db.execute_fetchall(

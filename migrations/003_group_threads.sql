@@ -1,6 +1,7 @@
 -- Group threads: one private thread per group of players that a game names (a Clocktower whisper),
--- shared by its members and the storyteller. The outbox gets a third target, 'group', whose
--- thread key and members travel in the event's audience.
+-- shared by its members and the storyteller. A player's own thread (migration 002) is the group of
+-- one, key 'player:<user id>', so game_threads moves in here. The outbox gets a third target,
+-- 'group', whose thread key and members travel in the event's audience.
 CREATE TABLE group_threads (
     game_id   INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
     key       TEXT    NOT NULL,               -- the game's name for the group
@@ -8,6 +9,12 @@ CREATE TABLE group_threads (
     members   TEXT    NOT NULL DEFAULT '[]',  -- JSON list of the user ids already added
     PRIMARY KEY (game_id, key)
 );
+INSERT INTO group_threads (game_id, key, thread_id, members)
+    SELECT t.game_id, 'player:' || t.owner_id, t.thread_id,
+           CASE WHEN t.owner_id = g.host_id THEN json_array(t.owner_id)
+                ELSE json_array(t.owner_id, g.host_id) END
+    FROM game_threads AS t JOIN games AS g ON g.id = t.game_id;
+DROP TABLE game_threads;
 
 -- SQLite cannot change a CHECK constraint in place: rebuild the outbox with the new target.
 CREATE TABLE outbox_new (

@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from ..play import actor_of, guarded, reply
-from ..render import chunks, relative_time
+from ..render import relative_time
 
 if TYPE_CHECKING:
     from ..client import StorytellerBot
@@ -80,10 +80,7 @@ class Moderation(commands.Cog):
     async def grimoire(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             view = await self.bot.service.grimoire(await self._game_id(interaction), actor_of(interaction))
-            parts = chunks(view.text, 2000)
-            await reply(interaction, parts[0])
-            for part in parts[1:]:
-                await interaction.followup.send(part, ephemeral=True)
+            await reply(interaction, view.text)
         await guarded(interaction, None, work)
 
     @mod.command(name="end", description="End the game now: no winner, everything revealed")

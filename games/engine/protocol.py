@@ -103,6 +103,10 @@ class Outcome(BaseModel):
     reply: str = ""
 
 
+#: the value of a vote's "no one" choice; ``/vote`` with no target picks it where a vote offers it.
+NO_ONE = "none"
+
+
 class Choice(BaseModel):
     value: str
     label: str

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine import (
+    NO_ONE,
     Action,
     Choice,
     EndGame,
@@ -42,7 +43,7 @@ from .models import (
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
             "tenth", "eleventh", "twelfth")
-NONE = "none"
+NONE = NO_ONE  # the Council's "burn no one"
 TIMED = {"choosing": "choosing_seconds", "offering": "offering_seconds", "council": "council_seconds"}
 LIGHT, SHADOW = "light", "shadow"
 _LEGAL_CACHE: dict[tuple, list[Action]] = {}

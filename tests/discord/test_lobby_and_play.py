@@ -3,6 +3,9 @@
 from simcord.backend.errors import SetupError
 from support.sim import open_and_start
 
+from bot.delivery import player_key
+from games.engine import View
+
 
 async def test_new_join_start_and_vote_by_select(world):
     w = world
@@ -98,7 +101,7 @@ async def test_games_with_private_threads_get_one_thread_per_player(world, monke
     assert w.dm_texts(w.ann) == []
     # a second private message reuses the thread (stored, so it survives a restart)
     game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
-    assert await w.bot.store.game_thread(game_id, w.ann.id) == ann_thread.id
+    assert (await w.bot.store.group_thread(game_id, player_key(w.ann.id)))[0] == ann_thread.id
 
 
 async def test_a_group_audience_gets_one_private_thread_shared_by_its_members(world):
@@ -146,3 +149,18 @@ async def test_the_grimoire_is_for_moderators_who_are_not_playing(world):
     assert res.ephemeral and "Storyteller view" in res.response.content
     table = await w.bot.service.load((await w.bot.service.game_in_channel(w.channel.id)).id)
     assert all(f"{p.name}: {table.state.secret[p.id]}" in res.response.content for p in table.state.players)
+
+
+async def test_a_long_private_answer_arrives_whole_in_several_messages(world, monkeypatch):
+    from support.tally import GAME
+
+    long_text = "\n".join(f"line {k}: " + "x" * 60 for k in range(80))  # about 5,600 characters
+    monkeypatch.setattr(type(GAME), "view", lambda self, state, viewer: View(text=long_text))
+    w = world
+    await open_and_start(w)
+    res = await w.ann.click(w.channel.last_message, label="My hand")
+    messages = [res.response, *res.followups]
+    assert len(messages) == 3 and all(m.ephemeral for m in messages)
+    assert all(len(m.content) <= 2000 for m in messages)
+    assert "\n".join(m.content for m in messages).startswith(long_text)
+    assert messages[-1].components  # the choice's select comes with the last part

@@ -9,6 +9,7 @@ import aiohttp
 import discord
 import pytest
 
+from bot.delivery import player_key
 from bot.offline import OfflineTable
 from bot.offline.table import AlreadyRunning
 from bot.offline.world import NameError_, player_names, stable_id
@@ -161,12 +162,12 @@ async def test_private_threads_per_player_and_after_a_restart(open_table, start_
         assert "Cy · game 1" not in bo_page
         assert all(f"{n} · game 1" in host_page for n in ("Ann", "Bo", "Cy"))  # the storyteller's view
         game = (await table.bot.store.active_games(w.guild.id))[0]
-        old_thread = await table.bot.store.game_thread(game.id, bo.id)
+        old_thread, _members = await table.bot.store.group_thread(game.id, player_key(bo.id))
 
     async with open_table() as table:  # the simulated Discord starts with no threads
         w = table.world
         assert w.threads() == []
-        assert await table.bot.store.game_thread(game.id, w.players[1].id) is None
+        assert await table.bot.store.group_thread(game.id, player_key(w.players[1].id)) is None
         async with table.acting():  # the next private message opens a new thread
             thread = await table.bot.delivery._player_thread(game, w.players[1].id)
             await thread.send("again")

@@ -99,7 +99,8 @@ async def test_outbox_survives_a_restart(tmp_path):
 
 
 async def test_upgrading_a_version_2_database_keeps_pending_messages(tmp_path):
-    """Migration 003 rebuilds the outbox (a new target, 'group'): rows waiting to be sent survive."""
+    """Migration 003 rebuilds the outbox (a new target, 'group'): rows waiting to be sent survive;
+    a player's own thread becomes the group of one, with the host."""
     path = tmp_path / "old.db"
     conn = sqlite3.connect(path)
     for number, migration in migration_files():
@@ -110,6 +111,7 @@ async def test_upgrading_a_version_2_database_keeps_pending_messages(tmp_path):
                  "max_players, created_at, updated_at) VALUES ('ritual', 1, 10, 7, 'running', 3, 3, 9, 0, 0)")
     conn.execute("INSERT INTO outbox (game_id, target, recipient_id, phase_seq, payload, created_at) "
                  "VALUES (1, 'dm', 7, 1, '{\"type\": \"card\"}', 0)")
+    conn.execute("INSERT INTO game_threads (game_id, owner_id, thread_id) VALUES (1, 8, 444)")
     conn.commit()
     conn.close()
 
@@ -121,6 +123,7 @@ async def test_upgrading_a_version_2_database_keeps_pending_messages(tmp_path):
                             status="running", actor_id=None, action=None, now=1.0,
                             messages=[NewMessage("group", None, '{"type": "whisper"}')])
     assert [m.target for m in await store.pending_messages(1)] == ["dm", "group"]
+    assert await store.group_thread(1, "player:8") == (444, [8, 7])
     await store.set_group_thread(1, "whisper:a+b", 555, [8, 7])
     assert await store.group_thread(1, "whisper:a+b") == (555, [7, 8])
     await store.close()

@@ -42,27 +42,24 @@ class Table:
     def alive(self) -> list[str]:
         return GAME.alive(self.state)
 
-    def elect(self, performer: str, rng: random.Random | None = None) -> list[Event]:
-        assert self.state.phase == "choosing"
+    def each(self, phase: str, action: str, field: str, choices: dict[str, str],
+             rng: random.Random | None = None) -> list[Event]:
+        """Every player in ``choices`` makes ``action`` with their value; the events it caused."""
+        assert self.state.phase == phase
         seen = len(self.events)
-        for p in self.alive:
-            self.do(rng=rng, type="vote_performer", player=p, target=performer)
+        for p, value in choices.items():
+            self.do(rng=rng, type=action, player=p, **{field: value})
         return self.events[seen:]
+
+    def elect(self, performer: str, rng: random.Random | None = None) -> list[Event]:
+        return self.each("choosing", "vote_performer", "target", dict.fromkeys(self.alive, performer), rng)
 
     def offer(self, offers: dict[str, str], rng: random.Random | None = None) -> list[Event]:
         """Offer for the given players; if they are all the living ones, the ritual resolves."""
-        assert self.state.phase == "offering"
-        seen = len(self.events)
-        for p, ing in offers.items():
-            self.do(rng=rng, type="offer", player=p, ingredient=ing)
-        return self.events[seen:]
+        return self.each("offering", "offer", "ingredient", offers, rng)
 
     def burn(self, votes: dict[str, str], rng: random.Random | None = None) -> list[Event]:
-        assert self.state.phase == "council"
-        seen = len(self.events)
-        for p, t in votes.items():
-            self.do(rng=rng, type="vote_burn", player=p, target=t)
-        return self.events[seen:]
+        return self.each("council", "vote_burn", "target", votes, rng)
 
     def spare_all(self) -> list[Event]:
         return self.burn({p: "none" for p in self.alive})
