@@ -30,15 +30,24 @@ from bot.store import Store  # noqa: E402
 from games.engine import PhaseTimeout  # noqa: E402
 
 
-async def run(game_name: str, n_players: int, n_actions: int, seed: int) -> dict:
-    game = games.get(game_name)
+async def run(game_name: str, n_players: int, n_actions: int, seed: int, synchronous: str) -> dict:
     folder = Path(tempfile.mkdtemp(prefix="bench-"))
-    store = await Store.open(folder / "durable.db")
-    service = GameService(store, ManualClock())
+    store = await Store.open(folder / "durable.db", synchronous=synchronous)
     bare = await aiosqlite.connect(folder / "bare.db", isolation_level=None)
-    for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON"):
-        await bare.execute(f"PRAGMA {pragma}")
-    await bare.execute("CREATE TABLE blobs (id INTEGER PRIMARY KEY, state TEXT, action TEXT, payload TEXT)")
+    try:  # every path closes both databases (their threads would keep the process alive)
+        for pragma in ("journal_mode=WAL", f"synchronous={synchronous}", "foreign_keys=ON"):
+            await bare.execute_fetchall(f"PRAGMA {pragma}")
+        await bare.execute("CREATE TABLE blobs (id INTEGER PRIMARY KEY, state TEXT, action TEXT, payload TEXT)")
+        return await measure(game_name, n_players, n_actions, seed, store, bare, synchronous)
+    finally:
+        await store.close()
+        await bare.close()
+
+
+async def measure(game_name: str, n_players: int, n_actions: int, seed: int, store: Store,
+                  bare: aiosqlite.Connection, synchronous: str) -> dict:
+    game = games.get(game_name)
+    service = GameService(store, ManualClock())
     chooser = random.Random(seed)
     durable: list[float] = []
     plain: list[float] = []
@@ -49,7 +58,7 @@ async def run(game_name: str, n_players: int, n_actions: int, seed: int) -> dict
             host = Actor(id=1, name="P1")
             row = await service.new_game(kind=game_name, guild_id=1, channel_id=channel, host=host)
             channel += 1
-            for i in range(2, n_players + 1):
+            for i in range(2, min(n_players, row.max_players) + 1):
                 await service.join(row.id, Actor(id=i, name=f"P{i}"))
             table = await service.start(row.id, host)
         legal = game.legal_actions(table.state)
@@ -71,10 +80,8 @@ async def run(game_name: str, n_players: int, n_actions: int, seed: int) -> dict
         table = await service.load(table.row.id) if not outcome.state.finished else None
         # keep the outbox from growing without bound, as delivery would
         await store.db.execute("UPDATE outbox SET delivered_at = 0 WHERE delivered_at IS NULL")
-    await store.close()
-    await bare.close()
     d, b = statistics.median(durable), statistics.median(plain)
-    return {"game": game_name, "players": n_players, "actions": len(durable),
+    return {"game": game_name, "players": n_players, "synchronous": synchronous, "actions": len(durable),
             "durable_median_us": round(d * 1e6, 1), "bare_commit_median_us": round(b * 1e6, 1),
             "ratio": round(d / b, 2)}
 
@@ -85,8 +92,10 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=7)
     parser.add_argument("--actions", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--synchronous", default="FULL", choices=["FULL", "NORMAL"],
+                        help="the SQLite setting, the same for both sides (the bot's default is FULL)")
     args = parser.parse_args()
-    result = asyncio.run(run(args.game, args.players, args.actions, args.seed))
+    result = asyncio.run(run(args.game, args.players, args.actions, args.seed, args.synchronous))
     for key, value in result.items():
         print(f"{key}: {value}")
 

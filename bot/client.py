@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import discord
@@ -33,15 +34,21 @@ class StorytellerBot(commands.Bot):
         self.play = Play(self)
         self.delivery = Delivery(self)
         self._resumed = False
+        #: set once start-up recovery (timers re-armed, pending messages sent) has succeeded
+        self.recovered = asyncio.Event()
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.settings.database_path)
+        self.store = await retrying("opening the database", lambda: Store.open(
+            self.settings.database_path, synchronous=self.settings.sqlite_synchronous))
         self.service = GameService(self.store, self.clock, on_messages=self.delivery.kick)
+        self.service.on_game_over += [self.delivery.forget, self.play.forget]
+        self.service.RETRY_SECONDS = self.settings.timeout_retry_seconds
         self.add_dynamic_items(TableButton, ChoiceSelect, ChoiceButton)
         await self.add_cog(Tables(self))
         await self.add_cog(Moderation(self))
         if self.use_scheduler:
             self.service.timers.start()
+            self.service.timers.every(self.settings.sweep_seconds, self.sweep, "sweep")
         if self.sync_commands:
             if self.settings.dev_guild_id:
                 guild = discord.Object(id=self.settings.dev_guild_id)
@@ -54,9 +61,23 @@ class StorytellerBot(commands.Bot):
         if self._resumed:
             return
         self._resumed = True
-        armed = await self.service.rearm_all()
+        await self.recover()
+
+    async def recover(self) -> None:
+        """Re-arm every timer (overdue phases close now) and send what is pending, retrying until
+        it succeeds: a database locked at start-up delays the recovery, it does not cancel it."""
+        first = self.settings.delivery_retry_seconds
+        armed = await retrying("start-up recovery", self.service.rearm_all, first=first)
         log.info("ready as %s; %d game timer(s) re-armed", self.user, armed)
-        await self.delivery.drain_all()
+        await retrying("sending pending messages", self.delivery.drain_all, first=first)
+        self.recovered.set()
+
+    async def sweep(self) -> None:
+        """The safety net, every ``sweep_seconds``: close any phase whose deadline passed with no
+        timer to close it, send what is pending, and prune old delivered messages."""
+        await self.service.fire_due()
+        await self.delivery.kick_pending()
+        await self.service.prune(self.settings.outbox_retention_days * 86400)
 
     async def close(self) -> None:
         if hasattr(self, "service"):
@@ -64,3 +85,15 @@ class StorytellerBot(commands.Bot):
         if hasattr(self, "store"):
             await self.store.close()
         await super().close()
+
+
+async def retrying(what: str, work, *, first: float = 1.0, most: float = 60.0):
+    """Await ``work()`` until it succeeds, waiting longer after each failure (logged)."""
+    delay = first
+    while True:
+        try:
+            return await work()
+        except Exception as exc:
+            log.warning("%s failed (%s); trying again in %.0f s", what, exc, delay)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, most)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -16,3 +18,16 @@ class Settings(BaseSettings):
     #: multiplies the theatrical pauses between reveal messages (0 turns them off).
     pause_scale: float = Field(default=1.0, ge=0, le=5)
     log_level: str = "INFO"
+    #: FULL keeps every acknowledged action through a power cut or an OS crash; NORMAL is faster
+    #: but can lose the last moments of play on a power cut (a crash of the bot alone loses nothing)
+    sqlite_synchronous: Literal["FULL", "NORMAL"] = "FULL"
+    #: the first wait before a message Discord refused for now is sent again (it doubles each time)
+    delivery_retry_seconds: float = Field(default=1.0, gt=0, le=60)
+    #: the longest wait between two tries of a refused message
+    delivery_retry_max_seconds: float = Field(default=300.0, gt=0, le=3600)
+    #: how long after a phase's timeout failed (the database refused it) it is tried again
+    timeout_retry_seconds: float = Field(default=5.0, gt=0, le=300)
+    #: how often the safety sweep closes overdue phases and sends what is pending
+    sweep_seconds: float = Field(default=60.0, ge=5, le=3600)
+    #: how long delivered messages are kept in the outbox before they are pruned
+    outbox_retention_days: float = Field(default=7.0, ge=0)

@@ -1,10 +1,19 @@
 """Delivers the outbox: public events to the game's channel, private ones by DM (with the
-same "Make my choice" and "My hand" buttons, so a player can act from the DM).
+same "Make my choice" and "My hand" buttons, so a player can act from the DM) or to private threads.
 
 Rows are delivered in order, per game, and marked delivered only after Discord accepted them, so
-a crash between commit and send re-sends after restart rather than losing a message. A closed DM
-(error 50007) is never a dead end: the player is told in the channel, with no secret, to use the
-"My hand" button, which answers ephemerally.
+a crash between commit and send re-sends after restart rather than losing a message; each send
+carries a nonce made from the outbox id, so Discord drops the second copy of such a re-send.
+
+What Discord refuses is sorted by whether trying again can help:
+- a passing fault (5xx, a rate limit, the network) keeps the row pending and is retried with
+  back-off (the rows behind it wait, so order holds), across restarts too;
+- a missing permission also stays pending, and the host is told in words what to grant;
+- only what cannot change is given up (a closed DM, a deleted channel, a malformed message), with
+  the game id in the log.
+A closed DM is never a dead end: the player can press "My hand", which answers ephemerally. The
+channel is told about closed DMs only for the deal, when every player gets a private message,
+so the notice never reveals who was just sent a secret.
 """
 
 from __future__ import annotations
@@ -12,14 +21,15 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 
 import games
 from games.engine import Event
 
-from .render import embeds_for, relative_time
+from .render import message_parts, relative_time
 from .store import OutboxRow
 from .views import phase_view
 
@@ -29,6 +39,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DM_CLOSED = 50007
+#: Discord's codes for a permission the bot lacks where it tried to post
+MISSING_ACCESS, MISSING_PERMISSIONS = 50001, 50013
+#: the step that deals the game: its private messages go to every player at once
+DEAL_STEP = 0
 
 
 def player_key(user_id: int) -> str:
@@ -46,14 +60,55 @@ def message(embeds, files, view: discord.ui.View | None = None) -> dict:
     return kwargs
 
 
+class Retry(Exception):
+    """Discord refused for now: keep the row and try again later."""
+
+    def __init__(self, reason: str, *, permission: bool = False) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.permission = permission
+
+
+class GiveUp(Exception):
+    """Discord refused for a reason that will not change: the row is closed with this reason."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def classify(exc: BaseException, where: str) -> Retry | GiveUp:
+    """Whether a failed call is worth another try."""
+    if isinstance(exc, discord.Forbidden):
+        if exc.code == DM_CLOSED:
+            return GiveUp("dm closed")
+        return Retry(f"{where}: no permission ({exc.status} {exc.code}: {exc.text})", permission=True)
+    if isinstance(exc, discord.NotFound):
+        return GiveUp(f"{where}: not found ({exc.code})")
+    if isinstance(exc, discord.HTTPException):
+        if exc.status >= 500 or exc.status in (401, 408, 429):
+            return Retry(f"{where}: {exc.status} {exc.code}")
+        return GiveUp(f"{where}: refused ({exc.status} {exc.code}: {exc.text})")
+    if isinstance(exc, OSError | aiohttp.ClientError | asyncio.TimeoutError):
+        return Retry(f"{where}: network ({type(exc).__name__})")
+    return Retry(f"{where}: {type(exc).__name__}: {exc}")
+
+
 class Delivery:
     def __init__(self, bot: StorytellerBot) -> None:
         self.bot = bot
         self._tasks: dict[int, asyncio.Task] = {}
         self._again: set[int] = set()
-        self._dm_notices: set[tuple[int, int, int]] = set()
+        self._retries: dict[int, asyncio.TimerHandle] = {}
+        self._attempts: dict[int, int] = {}  # outbox row id -> failed attempts so far
+        self._dm_notices: set[tuple[int, int]] = set()  # (game, player) told about closed DMs
+        self._told_host: set[tuple[int, str]] = set()  # (game, target) permission problems told
         self.idle = asyncio.Event()
         self.idle.set()
+
+    @property
+    def retry_base(self) -> float:
+        return self.bot.settings.delivery_retry_seconds
 
     def kick(self, game_id: int) -> None:
         """Make sure the game's pending messages are being delivered."""
@@ -63,48 +118,137 @@ class Delivery:
             self.idle.clear()
             self._tasks[game_id] = asyncio.get_running_loop().create_task(self._drain(game_id))
 
+    async def kick_pending(self) -> int:
+        """Kick every game with undelivered rows (start-up and the periodic sweep)."""
+        pending = await self.bot.store.games_with_pending_messages()
+        for game_id in pending:
+            if game_id not in self._retries:  # a game backing off keeps its own schedule
+                self.kick(game_id)
+        return len(pending)
+
     async def drain_all(self) -> None:
-        for game_id in await self.bot.store.games_with_pending_messages():
-            self.kick(game_id)
+        await self.kick_pending()
         await self.wait_idle()
 
     async def wait_idle(self) -> None:
+        """Wait for the deliveries under way (not for retries that are backing off)."""
         while any(not t.done() for t in self._tasks.values()):
             await asyncio.gather(*[t for t in self._tasks.values() if not t.done()],
                                  return_exceptions=True)
 
+    @property
+    def backing_off(self) -> set[int]:
+        """The games whose delivery waits for a retry."""
+        return set(self._retries)
+
+    def forget(self, game_id: int) -> None:
+        """The game is over: drop what was kept for its notices (its last messages still go)."""
+        self._dm_notices = {k for k in self._dm_notices if k[0] != game_id}
+        self._told_host = {k for k in self._told_host if k[0] != game_id}
+
+    def _retry_later(self, game_id: int, delay: float) -> None:
+        old = self._retries.pop(game_id, None)
+        if old is not None:
+            old.cancel()
+
+        def again() -> None:
+            self._retries.pop(game_id, None)
+            self.kick(game_id)
+
+        self._retries[game_id] = asyncio.get_running_loop().call_later(delay, again)
+
+    def _backoff(self, row_id: int) -> float:
+        attempts = self._attempts[row_id] = self._attempts.get(row_id, 0) + 1
+        return min(self.retry_base * 2 ** (attempts - 1), self.bot.settings.delivery_retry_max_seconds)
+
     async def _drain(self, game_id: int) -> None:
+        store = self.bot.store
         try:
             while game_id in self._again:
                 self._again.discard(game_id)
-                for row in await self.bot.store.pending_messages(game_id):
-                    failure = await self._send(row)
-                    await self.bot.store.mark_delivered(row.id, self.bot.clock.now(), failure)
-        except Exception:
-            log.exception("delivery of game %s failed; it will be retried at the next action or restart",
-                          game_id)
+                for row in await store.pending_messages(game_id):
+                    try:
+                        await self._deliver(row)
+                    except Retry as exc:
+                        delay = self._backoff(row.id)
+                        log.warning("game %s: message %s not delivered (%s); retry %d in %.1f s",
+                                    game_id, row.id, exc.reason, self._attempts[row.id], delay)
+                        if exc.permission:
+                            await self._tell_host_about_permission(game_id, row, exc)
+                        self._retry_later(game_id, delay)
+                        return
+                    except GiveUp as exc:
+                        log.warning("game %s: message %s given up: %s", game_id, row.id, exc.reason)
+                        await store.mark_delivered(row.id, self.bot.clock.now(), exc.reason)
+                    else:
+                        await store.mark_delivered(row.id, self.bot.clock.now())
+                    self._attempts.pop(row.id, None)
+        except Exception as exc:  # the database itself (locked, read-only...): try again later
+            log.warning("game %s: delivery interrupted (%s); retrying", game_id, exc)
+            self._retry_later(game_id, self.bot.settings.delivery_retry_max_seconds / 10)
         finally:
-            if all(t.done() or t is asyncio.current_task() for t in self._tasks.values()):
+            if self._tasks.get(game_id) is asyncio.current_task():
+                del self._tasks[game_id]
+            if not any(not t.done() for t in self._tasks.values()):
                 self.idle.set()
 
-    async def _send(self, row: OutboxRow) -> str | None:
+    # ----- one row -----
+    async def _deliver(self, row: OutboxRow) -> None:
+        """Send every part of one row not yet accepted; raise Retry or GiveUp when Discord refuses."""
         event = Event.model_validate(row.payload)
         game_row = await self.bot.store.game(row.game_id)
         if game_row is None:
-            return "game gone"
+            raise GiveUp("game gone")
         game = games.get(game_row.kind)
-        embeds = embeds_for(event, game.title, row.game_id)
+        target = row.target if row.target != "dm" or not game.private_threads else "thread"
+        try:
+            destination = await self._destination(game_row, row, event, target)
+        except (Retry, GiveUp):
+            raise
+        except Exception as exc:
+            raise classify(exc, target) from exc
+        parts = message_parts(event, game.title, row.game_id)
+        for index in range(row.parts_sent, len(parts)):
+            last = index == len(parts) - 1
+            kwargs = self._part(game_row, row, event, target, parts[index], first=index == 0, last=last)
+            try:
+                await destination.send(nonce=f"o{row.id}p{index}", **kwargs)
+            except Exception as exc:
+                failure = classify(exc, target)
+                if isinstance(failure, GiveUp) and failure.reason == "dm closed":
+                    await self._dm_closed_notice(game_row, row)
+                raise failure from exc
+            if not last:
+                await self.bot.store.mark_parts_sent(row.id, index + 1)
+        if event.pause and row.target == "channel":
+            await asyncio.sleep(event.pause * self.bot.settings.pause_scale)
+
+    def _part(self, game_row, row: OutboxRow, event: Event, target: str, embed: discord.Embed, *,
+              first: bool, last: bool) -> dict[str, Any]:
+        """One Discord message of a row: the countdown on the first, the picture and buttons on the last."""
         files = []
-        if row.image:
+        if last and row.image:
             files.append(discord.File(io.BytesIO(row.image), filename="picture.png"))
-            embeds[-1].set_image(url="attachment://picture.png")
-        if row.target == "channel":
-            return await self._to_channel(game_row, row, event, embeds, files)
-        if row.target == "group":
-            return await self._to_group(game_row, row, event, embeds, files)
-        if game.private_threads:
-            return await self._to_thread(game_row, row, embeds, files)
-        return await self._to_player(game_row, row, embeds, files)
+            embed.set_image(url="attachment://picture.png")
+        view = None
+        if last and (target in ("dm", "thread") or (target == "channel" and event.opens_phase)):
+            view = phase_view(row.game_id)
+        kwargs = message([embed], files, view)
+        if (first and target == "channel" and event.opens_phase and game_row.phase_seq == row.phase_seq
+                and game_row.deadline):
+            kwargs["content"] = f"⏳ Closes {relative_time(game_row.deadline)}"
+        return kwargs
+
+    async def _destination(self, game_row, row: OutboxRow, event: Event, target: str):
+        if target == "channel":
+            return await self._channel(game_row.channel_id)
+        if target == "group":
+            return await self._group_thread(game_row, event.audience.id,
+                                            [int(m) for m in event.audience.members])
+        assert row.recipient_id is not None
+        if target == "thread":
+            return await self._player_thread(game_row, row.recipient_id)
+        return self.bot.get_user(row.recipient_id) or await self.bot.fetch_user(row.recipient_id)
 
     async def _channel(self, channel_id: int):
         channel = self.bot.get_channel(channel_id)
@@ -112,65 +256,14 @@ class Delivery:
             channel = await self.bot.fetch_channel(channel_id)
         return channel
 
-    async def _to_channel(self, game_row, row: OutboxRow, event: Event, embeds, files) -> str | None:
-        channel = await self._channel(game_row.channel_id)
-        kwargs = message(embeds, files, phase_view(row.game_id) if event.opens_phase else None)
-        if event.opens_phase and game_row.phase_seq == row.phase_seq and game_row.deadline:
-            kwargs["content"] = f"⏳ Closes {relative_time(game_row.deadline)}"
-        try:
-            await channel.send(**kwargs)
-        except discord.HTTPException as exc:
-            log.warning("game %s: channel message failed: %s", row.game_id, exc)
-            return f"channel: {exc.status} {exc.code}"
-        if event.pause:
-            await asyncio.sleep(event.pause * self.bot.settings.pause_scale)
-        return None
-
-    async def _to_player(self, game_row, row: OutboxRow, embeds, files) -> str | None:
-        assert row.recipient_id is not None
-        try:
-            user = self.bot.get_user(row.recipient_id) or await self.bot.fetch_user(row.recipient_id)
-            # the same two buttons as the channel's phase messages: a player can choose from the DM
-            await user.send(**message(embeds, files, phase_view(row.game_id)))
-            return None
-        except discord.Forbidden as exc:
-            if exc.code == DM_CLOSED or exc.status == 403:
-                await self._dm_closed_notice(game_row, row)
-                return "dm closed"
-            return f"dm: {exc.status} {exc.code}"
-        except discord.HTTPException as exc:
-            log.warning("game %s: DM to %s failed: %s", row.game_id, row.recipient_id, exc)
-            return f"dm: {exc.status} {exc.code}"
-
-    async def _to_thread(self, game_row, row: OutboxRow, embeds, files) -> str | None:
-        """A private thread per player in the game's channel; the host (storyteller) is in each."""
-        assert row.recipient_id is not None
-        try:
-            thread = await self._player_thread(game_row, row.recipient_id)
-            await thread.send(**message(embeds, files, phase_view(row.game_id)))
-            return None
-        except discord.HTTPException as exc:
-            log.warning("game %s: thread message to %s failed: %s", row.game_id, row.recipient_id, exc)
-            return f"thread: {exc.status} {exc.code}"
-
-    async def _to_group(self, game_row, row: OutboxRow, event: Event, embeds, files) -> str | None:
-        """A private thread shared by a group of players (a whisper) and the host (storyteller)."""
-        try:
-            thread = await self._group_thread(game_row, event.audience.id,
-                                              [int(m) for m in event.audience.members])
-            await thread.send(**message(embeds, files))
-            return None
-        except discord.HTTPException as exc:
-            log.warning("game %s: group thread %s failed: %s", row.game_id, event.audience.id, exc)
-            return f"group: {exc.status} {exc.code}"
-
     async def _player_thread(self, game_row, user_id: int):
         """A player's own thread: the group of one."""
         return await self._group_thread(game_row, player_key(user_id), [user_id])
 
     async def _group_thread(self, game_row, key: str, members: list[int]):
         """The group's thread, opened on its first message and kept in the database by key;
-        members who joined the group since are added. The host (storyteller) is in every one."""
+        members who joined the group since are added. The host (storyteller) is in every one.
+        The thread is recorded as soon as it exists, so a retry after a failed add reuses it."""
         store = self.bot.store
         found = await store.group_thread(game_row.id, key)
         if found is not None:
@@ -184,22 +277,55 @@ class Delivery:
             thread = await channel.create_thread(name=f"🔒 {title} · game {game_row.id}"[:100],
                                                  type=discord.ChannelType.private_thread, invitable=False)
             known = []
-        new = [uid for uid in dict.fromkeys([*members, game_row.host_id]) if uid not in known]
-        for uid in new:
-            await thread.add_user(discord.Object(id=uid))
-        if found is None or new:
-            await store.set_group_thread(game_row.id, key, thread.id, [*known, *new])
+            await store.set_group_thread(game_row.id, key, thread.id, known)
+        added = list(known)
+        for uid in dict.fromkeys([*members, game_row.host_id]):
+            if uid not in added:
+                await thread.add_user(discord.Object(id=uid))
+                added.append(uid)
+        if added != known:
+            await store.set_group_thread(game_row.id, key, thread.id, added)
         return thread
 
+    # ----- telling people what went wrong, with no secret in it -----
     async def _dm_closed_notice(self, game_row, row: OutboxRow) -> None:
-        key = (row.game_id, row.recipient_id, row.phase_seq)
-        if key in self._dm_notices:
+        """At the deal only, one notice per player per game: every player gets a private message
+        then, so the notice says nothing about what the game is doing in secret."""
+        key = (row.game_id, row.recipient_id)
+        if row.step != DEAL_STEP or key in self._dm_notices:
             return
         self._dm_notices.add(key)
-        channel = await self._channel(game_row.channel_id)
-        await channel.send(
-            f"<@{row.recipient_id}>, I couldn't send you a private message (your DMs are closed). "
-            "Press **My hand** on the latest game message, or use `/game hand`, to see it.",
-            view=phase_view(row.game_id),
-            allowed_mentions=discord.AllowedMentions(users=True),
-        )
+        try:
+            channel = await self._channel(game_row.channel_id)
+            await channel.send(
+                f"<@{row.recipient_id}>, I couldn't send you a private message (your DMs are closed). "
+                "Press **My hand** on the latest game message, or use `/game hand`, to see your role "
+                "and everything you learn during the game.",
+                view=phase_view(row.game_id),
+                allowed_mentions=discord.AllowedMentions(users=True),
+            )
+        except Exception as exc:
+            log.warning("game %s: closed-DM notice for %s failed: %s", row.game_id, row.recipient_id, exc)
+
+    async def _tell_host_about_permission(self, game_id: int, row: OutboxRow, exc: Retry) -> None:
+        """Tell the host, once per game and kind of place, which permission to grant."""
+        game_row = await self.bot.store.game(game_id)
+        if game_row is None or (row.target == "dm" and not games.get(game_row.kind).private_threads):
+            return  # a DM refused for a reason other than closed DMs: nothing the host can grant
+        where = "thread" if row.target in ("group", "dm") else row.target
+        if (game_id, where) in self._told_host:
+            return
+        self._told_host.add((game_id, where))
+        if where == "thread":
+            needed = "Create Private Threads, Send Messages in Threads and Manage Threads"
+        else:
+            needed = "View Channel, Send Messages, Embed Links, Attach Files and Read Message History"
+        text = (f"I can't post the messages of game #{game_id} in <#{game_row.channel_id}>: Discord "
+                f"says I lack a permission there. Please give me {needed} in that channel. Nothing "
+                "is lost: the game's messages are kept and go out, in order, as soon as I can post.")
+        try:
+            host = self.bot.get_user(game_row.host_id) or await self.bot.fetch_user(game_row.host_id)
+            await host.send(text)
+        except Exception as dm_exc:
+            log.error("game %s: missing permission in channel %s (%s), and the host could not be told "
+                      "(%s)", game_id, game_row.channel_id, exc.reason, dm_exc)

@@ -6,6 +6,7 @@ logged with the game id and the player gets a short apology, never a traceback.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
@@ -17,7 +18,7 @@ import games
 from games.engine import NO_ONE, GameError, Prompt
 
 from .render import chunks, relative_time
-from .service import Actor, GameService, LobbyError, NotAllowed
+from .service import Actor, GameService, LobbyError, NoGameHere, NotAllowed, quoted
 from .views import lobby_view, prompts_view
 
 if TYPE_CHECKING:
@@ -25,7 +26,17 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-APOLOGY = "Sorry, something went wrong on my side. The game goes on; try again in a moment."
+APOLOGY = ("Sorry, something went wrong on my side, and what you asked may NOT have been done. "
+           "Check with **My hand** or `/game status` before trying again.")
+#: Discord waits 3 seconds for the first answer to an interaction; past this, the bot defers
+#: (a "thinking..." that buys 15 minutes), so a slow write (a busy database) still gets its answer
+DEFER_AFTER = 2.0
+#: one lock per interaction being answered, so the deferral and the answer never cross
+_answering: dict[int, asyncio.Lock] = {}
+
+
+def _answer_lock(interaction: discord.Interaction) -> asyncio.Lock:
+    return _answering.setdefault(interaction.id, asyncio.Lock())
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:
@@ -41,25 +52,55 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
     """Answer an interaction. A text over Discord's 2,000 characters goes as several messages, the
     embeds and components (``kwargs``) with the last one, so nothing is cut off."""
     parts: list[str | None] = list(chunks(content, 2000)) if content is not None else [None]
-    for index, part in enumerate(parts):
-        extra = kwargs if index == len(parts) - 1 else {}
+    async with _answer_lock(interaction):
+        for index, part in enumerate(parts):
+            extra = kwargs if index == len(parts) - 1 else {}
+            if interaction.response.is_done():
+                await interaction.followup.send(part, ephemeral=ephemeral, **extra)
+            else:
+                await interaction.response.send_message(part, ephemeral=ephemeral, **extra)
+
+
+async def update_message(interaction: discord.Interaction, **kwargs: Any) -> None:
+    """Edit the message whose component was clicked (the lobby), deferred or not."""
+    async with _answer_lock(interaction):
         if interaction.response.is_done():
-            await interaction.followup.send(part, ephemeral=ephemeral, **extra)
+            await interaction.edit_original_response(**kwargs)
         else:
-            await interaction.response.send_message(part, ephemeral=ephemeral, **extra)
+            await interaction.response.edit_message(**kwargs)
+
+
+async def _defer_when_slow(interaction: discord.Interaction, public: bool) -> None:
+    await asyncio.sleep(DEFER_AFTER)
+    async with _answer_lock(interaction):
+        if interaction.response.is_done():
+            return
+        with contextlib.suppress(discord.HTTPException):
+            if interaction.type == discord.InteractionType.component:
+                await interaction.response.defer()  # the answer comes as a follow-up
+            else:
+                await interaction.response.defer(ephemeral=not public, thinking=True)
 
 
 async def guarded(interaction: discord.Interaction, game_id: int | None,
-                  work: Callable[[], Awaitable[None]]) -> None:
+                  work: Callable[[], Awaitable[None]], *, public: bool = False) -> None:
+    """Run ``work`` and answer in time: a game error becomes its sentence, anything else an
+    apology (and the log), and an answer that is slow to come is deferred within Discord's 3 s.
+    ``public``: the command answers in the channel (its deferral is public too)."""
+    watchdog = asyncio.get_running_loop().create_task(_defer_when_slow(interaction, public))
     try:
         await work()
     except GameError as exc:
-        await reply(interaction, str(exc))
+        with contextlib.suppress(discord.HTTPException):
+            await reply(interaction, str(exc))
     except Exception:
         log.exception("unexpected error (game %s, channel %s, user %s)", game_id, interaction.channel_id,
                       interaction.user.id)
         with contextlib.suppress(discord.HTTPException):
             await reply(interaction, APOLOGY)
+    finally:
+        watchdog.cancel()
+        _answering.pop(interaction.id, None)
 
 
 class Play:
@@ -71,6 +112,28 @@ class Play:
     @property
     def service(self) -> GameService:
         return self.bot.service
+
+    def forget(self, game_id: int) -> None:
+        """The game is over: drop its half-made choices."""
+        for key in [k for k in self.partial if k[0] == game_id]:
+            del self.partial[key]
+
+    async def check_place(self, interaction: discord.Interaction, game_id: int, *, private_ok: bool) -> None:
+        """A click counts only where its game is: the game's server and channel (or a thread in
+        it), or, for a player's own choices and hand, a DM. A forged or copied ``custom_id`` for
+        another server's or channel's game is refused and changes nothing."""
+        row = await self.bot.store.game(game_id)
+        if row is None:
+            raise NoGameHere("That game no longer exists.")
+        if interaction.guild_id is None:
+            if not private_ok:
+                raise NotAllowed("That button works only in the game's channel.")
+            return  # a DM: the service checks that the clicker plays in this game
+        if interaction.guild_id != row.guild_id:
+            raise NotAllowed("That button belongs to a game on another server.")
+        parent = getattr(interaction.channel, "parent_id", None)
+        if row.channel_id not in (interaction.channel_id, parent):
+            raise NotAllowed("That button belongs to a game in another channel.")
 
     # ----- lobby -----
     async def lobby_embed(self, game_id: int) -> discord.Embed:
@@ -90,6 +153,7 @@ class Play:
 
     async def on_table_button(self, interaction: discord.Interaction, game_id: int, what: str) -> None:
         async def work() -> None:
+            await self.check_place(interaction, game_id, private_ok=what in ("choose", "hand"))
             if what in ("choose", "hand"):
                 await self.show_private(interaction, game_id, with_view=(what == "hand"))
                 return
@@ -100,12 +164,11 @@ class Play:
                 await self.service.leave(game_id, actor)
             elif what == "start":
                 await self.service.start(game_id, actor)
-                await interaction.response.edit_message(
-                    embed=discord.Embed(title="The game has begun.", description="Good luck.",
-                                        colour=discord.Colour.dark_purple()), view=None)
+                await update_message(
+                    interaction, embed=discord.Embed(title="The game has begun.", description="Good luck.",
+                                                     colour=discord.Colour.dark_purple()), view=None)
                 return
-            await interaction.response.edit_message(embed=await self.lobby_embed(game_id),
-                                                    view=lobby_view(game_id))
+            await update_message(interaction, embed=await self.lobby_embed(game_id), view=lobby_view(game_id))
         await guarded(interaction, game_id, work)
 
     # ----- private views and choices -----
@@ -136,6 +199,7 @@ class Play:
     async def on_choice(self, interaction: discord.Interaction, game_id: int, seq: int, action: str,
                         field: str, values: list[str]) -> None:
         async def work() -> None:
+            await self.check_place(interaction, game_id, private_ok=True)
             table = await self.service.load(game_id)
             if table.state.phase_seq != seq:
                 raise GameError("Too late: that phase has closed, and nothing was counted.", code="stale_phase")
@@ -145,6 +209,8 @@ class Play:
                 raise GameError("That choice is not open to you any more.", code="no_prompt")
             value: Any = values[0] if spec.max_values == 1 and values else values
             key = (game_id, interaction.user.id, seq, action)
+            for old in [k for k in self.partial if k[0] == game_id and k[2] != seq]:
+                del self.partial[old]  # half-made choices of closed phases
             chosen = self.partial.setdefault(key, {})
             chosen[field] = value
             if prompt.submit_label or len(prompt.fields) > 1:
@@ -158,7 +224,10 @@ class Play:
     async def on_choice_button(self, interaction: discord.Interaction, game_id: int, seq: int,
                                action: str) -> None:
         async def work() -> None:
+            await self.check_place(interaction, game_id, private_ok=True)
             table = await self.service.load(game_id)
+            if table.state.phase_seq != seq:
+                raise GameError("Too late: that phase has closed, and nothing was counted.", code="stale_phase")
             prompt = self._prompt(game_id, table, interaction.user.id, action)
             chosen = self.partial.pop((game_id, interaction.user.id, seq, action), {})
             missing = [f.placeholder for f in prompt.fields if f.name not in chosen]
@@ -168,8 +237,8 @@ class Play:
                                                    "phase_seq": seq, **prompt.extra, **chosen})
         await guarded(interaction, game_id, work)
 
-    async def vote(self, interaction: discord.Interaction, target_id: int | None) -> None:
-        """``/vote``: route to whatever vote the channel's game has open for this player."""
+    async def _open_vote(self, interaction: discord.Interaction):
+        """The channel's game, and the vote open to this player: (row, table, prompt, target field)."""
         row = await self.service.game_in_channel(interaction.channel_id)
         if row.status != "running":
             raise LobbyError("The game here has not started yet.")
@@ -182,20 +251,54 @@ class Play:
             raise GameError("There is no vote open for you right now.", code="no_vote")
         prompt = votes[0]
         field = next((f for f in prompt.fields if f.name == "target"), None)
+        return row, table, prompt, field
+
+    async def vote_choices(self, interaction: discord.Interaction, current: str) -> list[tuple[str, str]]:
+        """(label, value) of the open vote's options matching what was typed, for autocomplete."""
+        try:
+            _row, _table, _prompt, field = await self._open_vote(interaction)
+        except GameError:
+            return []
+        if field is None:
+            return []
+        typed = current.strip().lower()
+        return [(c.label, c.value) for c in field.choices if typed in c.label.lower()][:25]
+
+    async def vote(self, interaction: discord.Interaction, target_id: int | None,
+                   choice: str | None = None) -> None:
+        """``/vote``: route to whatever vote the channel's game has open for this player. A vote
+        among players takes ``target`` (a member); any vote takes ``choice`` (an option's name)."""
+        row, table, prompt, field = await self._open_vote(interaction)
         value = None if target_id is None else str(target_id)
         if field is not None:
-            values = {c.value for c in field.choices}
-            names = ", ".join(c.label for c in field.choices)
-            if value is None:
-                # no target: a vote for no one, where this vote offers that choice
-                if NO_ONE not in values:
-                    raise GameError(f"Name someone to vote for: {names}.", code="bad_target")
-                value = NO_ONE
-            elif value not in values:
-                raise GameError(f"You can't vote for them now. You can vote for: {names}.", code="bad_target")
-        await self._act(interaction, row.id, {"type": prompt.action, "player": uid,
+            value = self._ballot_value(table, field, value, choice)
+        await self._act(interaction, row.id, {"type": prompt.action, "player": str(interaction.user.id),
                                               "phase_seq": table.state.phase_seq, **prompt.extra,
                                               "target": value})
+
+    @staticmethod
+    def _ballot_value(table, field, target: str | None, choice: str | None) -> str:
+        values = {c.value for c in field.choices}
+        names = ", ".join(c.label for c in field.choices)
+        if choice:
+            typed = choice.strip().lower()
+            found = next((c.value for c in field.choices if typed in (c.value.lower(), c.label.lower())), None)
+            if found is None:
+                raise GameError(f"{quoted(choice)} is not on this ballot. You can vote for: {names}.",
+                                code="bad_target")
+            return found
+        seated = {p.id for p in table.state.players}
+        if not values & seated and values - {NO_ONE}:
+            raise GameError(f"This vote is not for a player: use `/vote choice:` with one of {names}, "
+                            "or press **Make my choice**.", code="bad_target")
+        if target is None:
+            # no target: a vote for no one, where this vote offers that choice
+            if NO_ONE not in values:
+                raise GameError(f"Name someone to vote for: {names}.", code="bad_target")
+            return NO_ONE
+        if target not in values:
+            raise GameError(f"You can't vote for them now. You can vote for: {names}.", code="bad_target")
+        return target
 
     async def status_text(self, row) -> str:
         game = games.get(row.kind)

@@ -9,6 +9,9 @@ from games.engine import Event
 CONTENT_LIMIT = 2000
 EMBED_DESCRIPTION_LIMIT = 4096
 EMBED_TITLE_LIMIT = 256
+EMBED_TOTAL_LIMIT = 6000
+#: the text of one message's embed: under 4,096, and with a title (256) and a footer under 6,000
+PART_LIMIT = 4000
 
 COLOURS = {
     "public": discord.Colour.dark_purple(),
@@ -35,17 +38,29 @@ def chunks(text: str, limit: int) -> list[str]:
     return pieces
 
 
-def embeds_for(event: Event, game_title: str, game_id: int) -> list[discord.Embed]:
-    """One embed per 4096 characters of the event's text (usually one)."""
-    parts = chunks(event.text or "\u200b", EMBED_DESCRIPTION_LIMIT)
+def message_parts(event: Event, game_title: str, game_id: int) -> list[discord.Embed]:
+    """The event as one embed per Discord message (usually one). A long text is cut at line breaks
+    into parts of at most ``PART_LIMIT`` characters, so each message stays within every limit
+    (4,096 per description, 6,000 for all of a message's embeds) and nothing is dropped."""
+    parts = chunks(event.text or "\u200b", PART_LIMIT)
     out = []
     for index, part in enumerate(parts):
         embed = discord.Embed(description=part, colour=COLOURS.get(event.audience.kind))
         if index == 0 and event.title:
             embed.title = event.title[:EMBED_TITLE_LIMIT]
+        footer = f"{game_title[:100]} · game #{game_id}"
+        if len(parts) > 1:
+            footer += f" · {index + 1}/{len(parts)}"
+        embed.set_footer(text=footer)
         out.append(embed)
-    out[-1].set_footer(text=f"{game_title} · game #{game_id}")
-    return out[:10]
+    return out
+
+
+def embed_size(embed: discord.Embed) -> int:
+    """What Discord counts against a message's 6,000 characters of embeds."""
+    size = len(embed.title or "") + len(embed.description or "") + len(embed.footer.text or "")
+    size += len(embed.author.name or "")
+    return size + sum(len(f.name) + len(f.value) for f in embed.fields)
 
 
 def relative_time(unix: float) -> str:

@@ -8,12 +8,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Callable
+import sqlite3
+import weakref
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import games
 from games.engine import (
+    MAX_REASON,
     Event,
     Game,
     GameError,
@@ -46,6 +49,49 @@ class LobbyError(GameError):
     code = "lobby"
 
 
+class NotSaved(GameError):
+    """The database refused a write: nothing changed, and the player is told so plainly."""
+
+    code = "not_saved"
+
+
+#: the longest options text /game new accepts (Discord allows 6,000 characters in a command)
+MAX_OPTIONS_TEXT = 1000
+
+
+def quoted(text: str, limit: int = 40) -> str:
+    """A short quotation of what a user typed, for a refusal that says what it refused."""
+    return repr(text if len(text) <= limit else text[:limit] + "…")
+
+
+def not_saved(exc: BaseException) -> NotSaved:
+    """The plain sentence for a database that refused a write (nothing was recorded)."""
+    text = str(exc).lower()
+    if "locked" in text or "busy" in text:
+        why = "the game's database is busy. Try again in a moment."
+    elif "full" in text:
+        why = "the bot's disk is full. Tell the bot's operator; trying again will not help until they act."
+    elif "readonly" in text or "read-only" in text or "read only" in text:
+        why = "the bot's database is read-only. Tell the bot's operator; trying again will not help until they act."
+    else:
+        why = "the bot could not save it. Tell the bot's operator if this keeps happening."
+    return NotSaved(f"That was NOT recorded: {why}")
+
+
+def is_store_error(exc: BaseException) -> bool:
+    """A refusal of the database (locked, read-only, full, closed), as opposed to a bug."""
+    return isinstance(exc, sqlite3.Error) or (isinstance(exc, ValueError) and "closed" in str(exc).lower())
+
+
+@dataclass(frozen=True)
+class TimerChange:
+    """Where a phase's timer stands after pause, resume, extend or shorten."""
+
+    deadline: float | None  # the closing time while running; None while paused or without a timer
+    paused: bool
+    remaining: float | None  # seconds left while paused (None: the phase has no timer)
+
+
 @dataclass(frozen=True)
 class Actor:
     """Who is asking: enough of a Discord member to check permissions."""
@@ -74,9 +120,14 @@ def parse_options(text: str | None) -> dict[str, Any]:
     for part in (text or "").replace(",", " ").split():
         key, sep, value = part.partition("=")
         if not sep or not key or not value:
-            raise LobbyError(f"Options are written key=value, separated by spaces; {part!r} is not.")
+            raise LobbyError(f"Options are written key=value, separated by spaces; {quoted(part)} is not.")
         options[key.strip().lower()] = value.strip()
     return options
+
+
+def _check_options_length(text: str | None) -> None:
+    if text and len(text) > MAX_OPTIONS_TEXT:
+        raise LobbyError(f"Options can be at most {MAX_OPTIONS_TEXT} characters long; these are {len(text)}.")
 
 
 def new_seed() -> int:
@@ -93,18 +144,52 @@ def options_help(game: Game) -> str:
 
 
 class GameService:
+    #: how long after a failed timeout (a locked, read-only or full database) it is tried again
+    RETRY_SECONDS = 5.0
+
     def __init__(self, store: Store, clock: Clock, on_messages: Callable[[int], None] | None = None):
         self.store = store
         self.clock = clock
         self.timers = Timers(clock, self.on_deadline)
-        self._locks: dict[int, asyncio.Lock] = {}
+        #: one lock per game, alive only while someone holds or waits on it (no growth per game ever run)
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         #: the last committed state of each running game, written only after its commit, so a
-        #: click need not read and parse it again; any other write to the row drops the entry
+        #: click need not read and parse it again. A writer takes the entry out while it applies
+        #: in place, so a reader meanwhile reads the committed row, never a state not yet committed.
         self._cache: dict[int, Table] = {}
+        #: bumped by every write to a game: a reader only caches what it read if none came between
+        self._generation: dict[int, int] = {}
         self._notify = on_messages or (lambda game_id: None)
+        #: called with a game's id when it finishes or is cancelled (to free what is kept per game)
+        self.on_game_over: list[Callable[[int], None]] = []
 
     def lock(self, game_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(game_id, asyncio.Lock())
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    def _bump(self, game_id: int) -> None:
+        self._generation[game_id] = self._generation.get(game_id, 0) + 1
+
+    def _game_over(self, game_id: int) -> None:
+        self._cache.pop(game_id, None)
+        self._generation.pop(game_id, None)
+        self.timers.cancel(game_id)
+        for listener in self.on_game_over:
+            listener(game_id)
+
+    async def _saving(self, write: Awaitable[Any]) -> Any:
+        """Await a database write; a refused write becomes a sentence saying nothing was recorded."""
+        try:
+            return await write
+        except GameError:
+            raise
+        except Exception as exc:
+            if is_store_error(exc):
+                log.warning("database write refused: %s", exc)
+                raise not_saved(exc) from exc
+            raise
 
     # ----- finding games -----
     async def game_in_channel(self, channel_id: int) -> GameRow:
@@ -114,9 +199,11 @@ class GameService:
         return row
 
     async def load(self, game_id: int) -> Table:
+        """The committed state of a running game (cached after the first read)."""
         cached = self._cache.get(game_id)
         if cached is not None:
             return cached
+        generation = self._generation.get(game_id, 0)
         row = await self.store.game(game_id)
         if row is None:
             raise NoGameHere("That game no longer exists.")
@@ -127,7 +214,22 @@ class GameService:
                 "finished": "That game is over.",
                 "cancelled": "That game was cancelled.",
             }.get(row.status, "That game is not running."))
-        table = self._cache[game_id] = Table(row, game, game.load_state(row.state))
+        table = Table(row, game, game.load_state(row.state))
+        if self._generation.get(game_id, 0) == generation and not self.lock(game_id).locked():
+            self._cache[game_id] = table  # nothing was written since the read
+        return table
+
+    async def _load_for_write(self, game_id: int) -> Table:
+        """The game's state for a writer (who holds the lock), taken out of the cache, so that
+        the in-place apply never shows readers a state that was not committed."""
+        table = self._cache.pop(game_id, None)
+        self._bump(game_id)
+        if table is None:
+            row = await self.store.game(game_id)
+            if row is None or row.status != "running" or row.state is None:
+                raise NoGameHere("That game is not running.")
+            game = games.get(row.kind)
+            table = Table(row, game, game.load_state(row.state))
         return table
 
     # ----- permissions -----
@@ -146,6 +248,7 @@ class GameService:
                        options_text: str | None = None, min_players: int | None = None,
                        max_players: int | None = None) -> GameRow:
         game = games.get(kind)
+        _check_options_length(options_text)
         options = parse_options(options_text)
         game.parse_options(options)  # a malformed option is refused now, not at start
         lo = game.min_players if min_players is None else min_players
@@ -155,14 +258,13 @@ class GameService:
                 f"{game.title} takes {game.min_players} to {game.max_players} players; "
                 f"limits {lo}-{hi} don't fit.")
         try:
-            game_id = await self.store.create_game(
+            game_id = await self._saving(self.store.create_game(
                 kind=game.name, guild_id=guild_id, channel_id=channel_id, host_id=host.id,
                 seed=new_seed(), options=options, min_players=lo, max_players=hi,
-                now=self.clock.now())
+                now=self.clock.now(), host_name=host.name))
         except ChannelBusy:
             raise LobbyError("This channel already has a game. Use a thread or another channel, "
                              "or end that one first.") from None
-        await self.store.add_player(game_id, host.id, host.name, self.clock.now())
         return await self.store.game(game_id)
 
     async def _lobby(self, game_id: int) -> GameRow:
@@ -179,13 +281,13 @@ class GameService:
                 raise LobbyError("You are already in this game.")
             if len(players) >= row.max_players:
                 raise LobbyError(f"The table is full ({row.max_players} players).")
-            await self.store.add_player(game_id, actor.id, actor.name, self.clock.now())
+            await self._saving(self.store.add_player(game_id, actor.id, actor.name, self.clock.now()))
             return row
 
     async def leave(self, game_id: int, actor: Actor) -> GameRow:
         async with self.lock(game_id):
             row = await self._lobby(game_id)
-            if not await self.store.remove_player(game_id, actor.id):
+            if not await self._saving(self.store.remove_player(game_id, actor.id)):
                 raise LobbyError("You are not in this game.")
             return row
 
@@ -213,8 +315,9 @@ class GameService:
             if actor.id != row.host_id and not actor.manage_guild:
                 raise NotAllowed("Only the host or a member with Manage Server can cancel the game.")
             self._cache.pop(game_id, None)
-            await self.store.set_status(game_id, "cancelled", self.clock.now())
-            self.timers.cancel(game_id)
+            self._bump(game_id)
+            await self._saving(self.store.set_status(game_id, "cancelled", self.clock.now()))
+            self._game_over(game_id)
             return row
 
     # ----- play -----
@@ -225,54 +328,54 @@ class GameService:
             table = await self.load(game_id)
             if table.row.paused and not moderator:
                 raise IllegalAction("The game is paused; wait for the host to resume it.", code="paused")
-            return await self._apply(table, actor_id, action)
+            return await self._apply(game_id, actor_id, action)
 
-    async def _apply(self, table: Table, actor_id: int | None, action: dict[str, Any]) -> Outcome:
-        parsed = table.game.parse_action(action)
+    async def _apply(self, game_id: int, actor_id: int | None, action: dict[str, Any]) -> Outcome:
+        """Apply and commit one action; the caller holds the game's lock."""
+        table = await self._load_for_write(game_id)
+        try:
+            parsed = table.game.parse_action(action)
+        except GameError:
+            self._cache.setdefault(game_id, table)  # refused before anything was touched
+            raise
         before_seq = table.state.phase_seq
-        try:
-            # in place: the state is this service's own copy; after an error it is re-read
-            outcome = table.game.apply(table.state, parsed, rng_for(table.row.seed, table.state.step + 1),
-                                       in_place=True)
-        except BaseException:
-            self._cache.pop(table.row.id, None)
-            raise
-        try:
-            await self._commit(table.row, table.game, before_seq, outcome, actor_id=actor_id,
-                               action=parsed.model_dump_json(exclude_defaults=False))
-        except BaseException:
-            self._cache.pop(table.row.id, None)
-            raise
+        # in place: the state is this writer's own copy, out of the cache; after an error it is
+        # simply dropped, and the next reader reads the committed row again
+        outcome = table.game.apply(table.state, parsed, rng_for(table.row.seed, table.state.step + 1),
+                                   in_place=True)
+        await self._commit(table.row, table.game, before_seq, outcome, actor_id=actor_id,
+                           action=parsed.model_dump_json(exclude_defaults=False))
         return outcome
 
     async def _commit(self, row: GameRow, game: Game, before_seq: int | None, outcome: Outcome, *,
                       actor_id: int | None, action: str | None, status: str | None = None) -> None:
         state = outcome.state
         now = self.clock.now()
-        deadline, paused = row.deadline, row.paused_remaining
+        deadline, remaining, paused = row.deadline, row.paused_remaining, row.paused
         if before_seq is None or state.phase_seq != before_seq:
             seconds = game.phase_seconds(state)
-            if row.paused:
-                deadline, paused = None, seconds
+            if paused:  # a new phase while paused: its whole time waits for the resume
+                deadline, remaining = None, seconds or None
             else:
                 deadline = now + seconds if seconds else None
         if state.finished:
-            deadline, paused, status = None, None, "finished"
+            deadline, remaining, paused, status = None, None, False, "finished"
         messages = self.messages(row, game, state, outcome.events)
-        await self.store.commit_step(
+        await self._saving(self.store.commit_step(
             row.id, state=state.model_dump_json(), phase_seq=state.phase_seq, step=state.step,
-            deadline=deadline, paused_remaining=paused, status=status or row.status,
-            actor_id=actor_id, action=action, messages=messages, now=now)
+            deadline=deadline, paused_remaining=remaining, paused=paused, status=status or row.status,
+            actor_id=actor_id, action=action, messages=messages, now=now))
+        self._bump(row.id)
         if status in (None, "running") and not state.finished:
             self._cache[row.id] = Table(
                 replace(row, state=None, phase_seq=state.phase_seq, deadline=deadline,
-                        paused_remaining=paused, status="running"), game, state)
+                        paused_remaining=remaining, paused=paused, status="running"), game, state)
+            if deadline is not None:
+                self.timers.arm(row.id, state.phase_seq, deadline)
+            else:
+                self.timers.cancel(row.id)
         else:
-            self._cache.pop(row.id, None)
-        if deadline is not None:
-            self.timers.arm(row.id, state.phase_seq, deadline)
-        else:
-            self.timers.cancel(row.id)
+            self._game_over(row.id)
         if messages:
             self._notify(row.id)
 
@@ -296,31 +399,47 @@ class GameService:
         return out
 
     # ----- timers -----
-    async def on_deadline(self, game_id: int, phase_seq: int) -> None:
-        """A phase's deadline passed. Stale or paused timers do nothing."""
-        async with self.lock(game_id):
-            row = await self.store.game(game_id)
-            if row is None or row.status != "running" or row.paused or row.deadline is None:
-                return
-            if row.phase_seq != phase_seq:
-                return
-            if row.deadline > self.clock.now() + 0.5:  # extended meanwhile: re-arm
-                self.timers.arm(game_id, row.phase_seq, row.deadline)
-                return
-            table = await self.load(game_id)
-            try:
-                await self._apply(table, None, {"type": "phase_timeout", "phase_seq": phase_seq})
-            except GameError as exc:
-                log.warning("game %s: timeout of phase %s refused: %s", game_id, phase_seq, exc)
+    async def on_deadline(self, game_id: int, phase_seq: int) -> bool:
+        """A phase's deadline passed: close it. Stale or paused timers do nothing.
+
+        Never raises: a timeout the database refuses (locked, read-only, full) is logged and tried
+        again in ``RETRY_SECONDS``; the minute sweep (``sweep``) is the net under any lost job.
+        Returns whether the phase was closed.
+        """
+        try:
+            async with self.lock(game_id):
+                row = await self.store.game(game_id)
+                if row is None or row.status != "running" or row.paused or row.deadline is None:
+                    return False
+                if row.phase_seq != phase_seq:
+                    return False
+                if row.deadline > self.clock.now() + 0.5:  # extended meanwhile: re-arm
+                    self.timers.arm(game_id, row.phase_seq, row.deadline)
+                    return False
+                await self._apply(game_id, None, {"type": "phase_timeout", "phase_seq": phase_seq})
+                return True
+        except NotSaved as exc:
+            log.warning("game %s: timeout of phase %s not saved (%s); retrying in %.0f s",
+                        game_id, phase_seq, exc.__cause__, self.RETRY_SECONDS)
+        except GameError as exc:
+            log.warning("game %s: timeout of phase %s refused: %s", game_id, phase_seq, exc)
+            return False
+        except Exception as exc:
+            if not is_store_error(exc):
+                log.exception("game %s: timeout of phase %s failed; retrying", game_id, phase_seq)
+            else:
+                log.warning("game %s: timeout of phase %s failed (%s); retrying in %.0f s",
+                            game_id, phase_seq, exc, self.RETRY_SECONDS)
+        self.timers.retry(game_id, phase_seq, self.RETRY_SECONDS)
+        return False
 
     async def fire_due(self) -> int:
-        """Resolve every running game whose deadline has passed (start-up, and tests)."""
+        """Resolve every running game whose deadline has passed (start-up, the sweep, tests)."""
         fired = 0
         for row in await self.store.active_games():
             if row.status == "running" and not row.paused and row.deadline is not None \
                     and row.deadline <= self.clock.now():
-                await self.on_deadline(row.id, row.phase_seq)
-                fired += 1
+                fired += await self.on_deadline(row.id, row.phase_seq)
         return fired
 
     async def rearm_all(self) -> int:
@@ -333,73 +452,83 @@ class GameService:
         await self.fire_due()
         return armed
 
-    # ----- moderation -----
-    async def _set_timer(self, game_id: int, deadline: float | None, paused: float | None,
-                         now: float) -> None:
-        self._cache.pop(game_id, None)
-        await self.store.set_timer(game_id, deadline, paused, now)
+    async def prune(self, retention_seconds: float) -> int:
+        """Drop outbox rows delivered longer ago than ``retention_seconds``."""
+        return await self.store.prune_delivered(self.clock.now() - retention_seconds)
 
-    async def pause(self, game_id: int, actor: Actor) -> float | None:
+    # ----- moderation -----
+    async def _moderated(self, game_id: int, actor: Actor) -> Table:
+        table = await self.load(game_id)
+        await self.require_moderator(table.row, actor)
+        return table
+
+    async def _set_timer(self, table: Table, *, deadline: float | None, paused: bool,
+                         remaining: float | None) -> TimerChange:
+        game_id = table.row.id
+        self._cache.pop(game_id, None)
+        self._bump(game_id)
+        await self._saving(self.store.set_timer(game_id, deadline, remaining, self.clock.now(),
+                                                paused=paused))
+        if deadline is not None:
+            self.timers.arm(game_id, table.row.phase_seq, deadline)
+        else:
+            self.timers.cancel(game_id)
+        return TimerChange(deadline, paused, remaining)
+
+    async def pause(self, game_id: int, actor: Actor) -> TimerChange:
         async with self.lock(game_id):
-            table = await self.load(game_id)
-            await self.require_moderator(table.row, actor)
+            table = await self._moderated(game_id, actor)
             if table.row.paused:
                 raise IllegalAction("The game is already paused.", code="paused")
-            now = self.clock.now()
-            remaining = max(0.0, table.row.deadline - now) if table.row.deadline else 0.0
-            await self._set_timer(game_id, None, remaining, now)
-            self.timers.cancel(game_id)
-            return remaining
+            deadline = table.row.deadline
+            remaining = None if deadline is None else max(0.0, deadline - self.clock.now())
+            return await self._set_timer(table, deadline=None, paused=True, remaining=remaining)
 
-    async def resume(self, game_id: int, actor: Actor) -> float | None:
+    async def resume(self, game_id: int, actor: Actor) -> TimerChange:
+        """Unfreeze the timer. What was left counts from now; 0 left means the phase is due now."""
         async with self.lock(game_id):
-            table = await self.load(game_id)
-            await self.require_moderator(table.row, actor)
+            table = await self._moderated(game_id, actor)
             if not table.row.paused:
                 raise IllegalAction("The game is not paused.", code="not_paused")
-            now = self.clock.now()
-            deadline = now + table.row.paused_remaining if table.row.paused_remaining else None
-            await self._set_timer(game_id, deadline, None, now)
-            if deadline is not None:
-                self.timers.arm(game_id, table.row.phase_seq, deadline)
-            return deadline
+            remaining = table.row.paused_remaining
+            deadline = None if remaining is None else self.clock.now() + remaining
+            return await self._set_timer(table, deadline=deadline, paused=False, remaining=None)
 
-    async def extend(self, game_id: int, actor: Actor, seconds: float) -> float:
-        """Move the current phase's deadline by ``seconds`` (negative shortens)."""
+    async def extend(self, game_id: int, actor: Actor, seconds: float) -> TimerChange:
+        """Move the current phase's deadline by ``seconds`` (negative shortens). While paused, it
+        changes the time that will be left at the resume."""
         async with self.lock(game_id):
-            table = await self.load(game_id)
-            await self.require_moderator(table.row, actor)
-            now = self.clock.now()
-            if table.row.paused:
-                remaining = max(0.0, table.row.paused_remaining + seconds)
-                await self._set_timer(game_id, None, remaining, now)
-                return now + remaining
-            if table.row.deadline is None:
+            table = await self._moderated(game_id, actor)
+            row = table.row
+            if row.paused:
+                if row.paused_remaining is None:
+                    raise IllegalAction("This phase has no timer to change.", code="no_timer")
+                return await self._set_timer(table, deadline=None, paused=True,
+                                             remaining=max(0.0, row.paused_remaining + seconds))
+            if row.deadline is None:
                 raise IllegalAction("This phase has no timer to change.", code="no_timer")
-            deadline = max(now, table.row.deadline + seconds)
-            await self._set_timer(game_id, deadline, None, now)
-            self.timers.arm(game_id, table.row.phase_seq, deadline)
-            return deadline
+            deadline = max(self.clock.now(), row.deadline + seconds)
+            return await self._set_timer(table, deadline=deadline, paused=False, remaining=None)
 
     async def skip(self, game_id: int, actor: Actor) -> Outcome:
         async with self.lock(game_id):
-            table = await self.load(game_id)
-            await self.require_moderator(table.row, actor)
-            return await self._apply(table, actor.id,
+            table = await self._moderated(game_id, actor)
+            return await self._apply(game_id, actor.id,
                                      {"type": "phase_timeout", "phase_seq": table.state.phase_seq})
 
     async def remove(self, game_id: int, actor: Actor, target_id: int) -> Outcome:
         async with self.lock(game_id):
-            table = await self.load(game_id)
-            await self.require_moderator(table.row, actor)
-            return await self._apply(table, actor.id,
+            await self._moderated(game_id, actor)
+            return await self._apply(game_id, actor.id,
                                      {"type": "remove_player", "target": str(target_id)})
 
     async def end(self, game_id: int, actor: Actor, reason: str = "") -> Outcome:
         async with self.lock(game_id):
-            table = await self.load(game_id)
-            await self.require_moderator(table.row, actor)
-            return await self._apply(table, actor.id, {"type": "end_game", "reason": reason})
+            await self._moderated(game_id, actor)
+            if len(reason) > MAX_REASON:
+                raise IllegalAction(f"A reason can be at most {MAX_REASON} characters long; this one is "
+                                    f"{len(reason)}.", code="too_long")
+            return await self._apply(game_id, actor.id, {"type": "end_game", "reason": reason})
 
     # ----- reading -----
     async def grimoire(self, game_id: int, actor: Actor) -> View:

@@ -38,11 +38,9 @@ class GameRow:
     state: str | None
     phase_seq: int
     deadline: float | None
+    #: seconds that were left when paused; None while paused means the phase has no timer
     paused_remaining: float | None
-
-    @property
-    def paused(self) -> bool:
-        return self.paused_remaining is not None
+    paused: bool = False
 
 
 @dataclass(frozen=True)
@@ -54,6 +52,8 @@ class OutboxRow:
     phase_seq: int
     payload: dict[str, Any]
     image: bytes | None
+    step: int | None = None  # the step that wrote it; 0 is the deal
+    parts_sent: int = 0  # parts of a long text already accepted by Discord
 
 
 @dataclass(frozen=True)
@@ -66,15 +66,23 @@ class NewMessage:
 
 _GAME_COLUMNS = (
     "id, kind, guild_id, channel_id, host_id, status, seed, options, min_players, max_players, "
-    "state, phase_seq, deadline, paused_remaining"
+    "state, phase_seq, deadline, paused_remaining, paused"
 )
+_OUTBOX_COLUMNS = "id, game_id, target, recipient_id, phase_seq, payload, image, step, parts_sent"
+#: how long a WAL file may stay after a checkpoint (bytes); it is truncated back to this
+JOURNAL_SIZE_LIMIT = 64 * 1024 * 1024
+SYNCHRONOUS = ("FULL", "NORMAL")
 
 
 def _game(row: sqlite3.Row | tuple) -> GameRow:
     (gid, kind, guild, channel, host, status, seed, options, mn, mx, state, seq, deadline,
-     paused) = tuple(row)
+     remaining, paused) = tuple(row)
     return GameRow(gid, kind, guild, channel, host, status, seed, json.loads(options), mn, mx,
-                   state, seq, deadline, paused)
+                   state, seq, deadline, remaining, bool(paused))
+
+
+def _outbox(r: sqlite3.Row | tuple) -> OutboxRow:
+    return OutboxRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6], r[7], r[8])
 
 
 def migration_files(folder: Path = MIGRATIONS) -> list[tuple[int, Path]]:
@@ -95,15 +103,24 @@ class Store:
         self.closed = False
 
     @classmethod
-    async def open(cls, path: str | Path) -> Store:
+    async def open(cls, path: str | Path, *, synchronous: str = "FULL") -> Store:
+        """Open (and migrate) the database. ``synchronous=FULL`` (the default) keeps every
+        acknowledged action through a power cut; ``NORMAL`` survives a crash of the process only."""
+        if synchronous.upper() not in SYNCHRONOUS:
+            raise ValueError(f"synchronous must be one of {SYNCHRONOUS}, not {synchronous!r}")
         path = Path(path)
         if str(path) != ":memory:":
             path.parent.mkdir(parents=True, exist_ok=True)
         db = await aiosqlite.connect(path, isolation_level=None)
-        for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON", "busy_timeout=5000"):
-            await db.execute_fetchall(f"PRAGMA {pragma}")  # fetched, so no statement stays open
         store = cls(db)
-        await store.migrate()
+        try:
+            for pragma in ("journal_mode=WAL", f"synchronous={synchronous.upper()}", "foreign_keys=ON",
+                           "busy_timeout=5000", f"journal_size_limit={JOURNAL_SIZE_LIMIT}"):
+                await db.execute_fetchall(f"PRAGMA {pragma}")  # fetched, so no statement stays open
+            await store.migrate()
+        except BaseException:
+            await store.close()
+            raise
         return store
 
     async def close(self) -> None:
@@ -121,8 +138,8 @@ class Store:
             try:
                 await self.db.executescript(script)
             except Exception:
-                if self.db.in_transaction:
-                    await self.db.execute("ROLLBACK")
+                if self.db.in_transaction:  # SQLite may already have rolled back (a full disk)
+                    await self.db.execute_fetchall("ROLLBACK")
                 raise
             version = number
         return version
@@ -130,33 +147,77 @@ class Store:
     async def version(self) -> int:
         return (await self.db.execute_fetchall("PRAGMA user_version"))[0][0]
 
+    # ----- one hop to the database thread -----
+    async def _in_thread(self, fn, *args):
+        """Run ``fn(sqlite3_connection, *args)`` on aiosqlite's own thread, as one call.
+
+        aiosqlite hops to its thread once per call. A read made as ``execute`` then ``fetchall``
+        takes two hops and holds a read snapshot in between, while other games commit, which keeps
+        WAL checkpoints from completing; every read here is one hop. This is the one place that
+        reaches past aiosqlite's public API.
+        """
+        conn = self.db._conn  # noqa: SLF001
+        return await self.db._execute(fn, conn, *args)  # noqa: SLF001
+
+    async def _read(self, sql: str, args: tuple = ()) -> list[tuple]:
+        return list(await self.db.execute_fetchall(sql, args))
+
+    async def _write(self, sql: str, args: tuple = ()) -> int:
+        """One statement in its own transaction; returns the number of rows it changed."""
+        return await self._in_thread(lambda conn: conn.execute(sql, args).rowcount)
+
+    async def _transaction(self, fn):
+        """``fn(conn)`` inside BEGIN IMMEDIATE ... COMMIT, on the database thread, in one hop."""
+
+        def run(conn: sqlite3.Connection):
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                result = fn(conn)
+                conn.execute("COMMIT")
+                return result
+            except BaseException:
+                # SQLite rolls back by itself on some errors (a full disk): only roll back what is
+                # still open, so the real cause is what gets reported
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+
+        return await self._in_thread(run)
+
     # ----- games -----
     async def create_game(self, *, kind: str, guild_id: int, channel_id: int, host_id: int,
                           seed: int, options: dict[str, Any], min_players: int, max_players: int,
-                          now: float) -> int:
-        try:
-            cur = await self.db.execute(
+                          now: float, host_name: str | None = None) -> int:
+        """A new lobby, with its host seated when ``host_name`` is given: one transaction."""
+
+        def write(conn: sqlite3.Connection) -> int:
+            cur = conn.execute(
                 "INSERT INTO games (kind, guild_id, channel_id, host_id, status, seed, options, "
                 "min_players, max_players, created_at, updated_at) "
                 "VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
                 (kind, guild_id, channel_id, host_id, seed, json.dumps(options), min_players,
-                 max_players, now, now),
-            )
-        except sqlite3.IntegrityError:
-            raise ChannelBusy() from None
-        return cur.lastrowid
+                 max_players, now, now))
+            if host_name is not None:
+                conn.execute("INSERT INTO lobby_players (game_id, user_id, name, joined_at) "
+                             "VALUES (?, ?, ?, ?)", (cur.lastrowid, host_id, host_name, now))
+            return cur.lastrowid
+
+        try:
+            return await self._transaction(write)
+        except sqlite3.IntegrityError as exc:
+            if "games.channel_id" in str(exc):  # the one-active-game-per-channel index
+                raise ChannelBusy() from None
+            raise
 
     async def game(self, game_id: int) -> GameRow | None:
-        rows = await self.db.execute_fetchall(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        rows = await self._read(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
         return _game(rows[0]) if rows else None
 
     async def active_game_in_channel(self, channel_id: int) -> GameRow | None:
-        async with self.db.execute(
+        rows = await self._read(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND status IN ('lobby', 'running')",
-            (channel_id,),
-        ) as cur:
-            row = await cur.fetchone()
-        return _game(row) if row else None
+            (channel_id,))
+        return _game(rows[0]) if rows else None
 
     async def active_games(self, guild_id: int | None = None) -> list[GameRow]:
         sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'running')"
@@ -164,122 +225,109 @@ class Store:
         if guild_id is not None:
             sql += " AND guild_id = ?"
             args = (guild_id,)
-        async with self.db.execute(sql + " ORDER BY id", args) as cur:
-            return [_game(r) for r in await cur.fetchall()]
+        return [_game(r) for r in await self._read(sql + " ORDER BY id", args)]
 
     async def set_status(self, game_id: int, status: str, now: float) -> None:
-        await self.db.execute(
-            "UPDATE games SET status = ?, deadline = NULL, paused_remaining = NULL, updated_at = ? "
-            "WHERE id = ?", (status, now, game_id))
+        await self._write(
+            "UPDATE games SET status = ?, deadline = NULL, paused_remaining = NULL, paused = 0, "
+            "updated_at = ? WHERE id = ?", (status, now, game_id))
 
     async def set_timer(self, game_id: int, deadline: float | None, paused_remaining: float | None,
-                        now: float) -> None:
-        await self.db.execute(
-            "UPDATE games SET deadline = ?, paused_remaining = ?, updated_at = ? WHERE id = ?",
-            (deadline, paused_remaining, now, game_id))
+                        now: float, *, paused: bool = False) -> None:
+        await self._write(
+            "UPDATE games SET deadline = ?, paused_remaining = ?, paused = ?, updated_at = ? WHERE id = ?",
+            (deadline, paused_remaining, int(paused), now, game_id))
 
     # ----- lobby -----
     async def add_player(self, game_id: int, user_id: int, name: str, now: float) -> bool:
-        cur = await self.db.execute(
+        return await self._write(
             "INSERT OR IGNORE INTO lobby_players (game_id, user_id, name, joined_at) VALUES (?, ?, ?, ?)",
-            (game_id, user_id, name, now))
-        return cur.rowcount == 1
+            (game_id, user_id, name, now)) == 1
 
     async def remove_player(self, game_id: int, user_id: int) -> bool:
-        cur = await self.db.execute(
-            "DELETE FROM lobby_players WHERE game_id = ? AND user_id = ?", (game_id, user_id))
-        return cur.rowcount == 1
+        return await self._write(
+            "DELETE FROM lobby_players WHERE game_id = ? AND user_id = ?", (game_id, user_id)) == 1
 
     async def lobby_players(self, game_id: int) -> list[tuple[int, str]]:
-        async with self.db.execute(
+        rows = await self._read(
             "SELECT user_id, name FROM lobby_players WHERE game_id = ? ORDER BY joined_at, user_id",
-            (game_id,),
-        ) as cur:
-            return [(r[0], r[1]) for r in await cur.fetchall()]
+            (game_id,))
+        return [(r[0], r[1]) for r in rows]
 
     # ----- the durable step -----
-    async def _in_thread(self, fn, *args):
-        """Run ``fn(sqlite3_connection, *args)`` on aiosqlite's own thread, as one call.
-
-        aiosqlite hops to its thread once per call; a step of five statements done as five calls
-        costs five hops. This is the one place that reaches past aiosqlite's public API.
-        """
-        conn = self.db._conn  # noqa: SLF001
-        return await self.db._execute(fn, conn, *args)  # noqa: SLF001
-
     async def commit_step(self, game_id: int, *, state: str, phase_seq: int, step: int,
                           deadline: float | None, paused_remaining: float | None, status: str,
                           actor_id: int | None, action: str | None, messages: list[NewMessage],
-                          now: float) -> None:
+                          now: float, paused: bool = False) -> None:
         """State, action-log row and outgoing messages, in one transaction."""
 
         def write(conn: sqlite3.Connection) -> None:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
+            conn.execute(
+                "UPDATE games SET state = ?, phase_seq = ?, deadline = ?, paused_remaining = ?, "
+                "paused = ?, status = ?, updated_at = ? WHERE id = ?",
+                (state, phase_seq, deadline, paused_remaining, int(paused), status, now, game_id))
+            if action is not None:
                 conn.execute(
-                    "UPDATE games SET state = ?, phase_seq = ?, deadline = ?, paused_remaining = ?, "
-                    "status = ?, updated_at = ? WHERE id = ?",
-                    (state, phase_seq, deadline, paused_remaining, status, now, game_id))
-                if action is not None:
-                    conn.execute(
-                        "INSERT INTO actions (game_id, step, actor_id, action, created_at) "
-                        "VALUES (?, ?, ?, ?, ?)", (game_id, step, actor_id, action, now))
-                if messages:
-                    conn.executemany(
-                        "INSERT INTO outbox (game_id, target, recipient_id, phase_seq, payload, image, "
-                        "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        [(game_id, m.target, m.recipient_id, phase_seq, m.payload, m.image, now)
-                         for m in messages])
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
+                    "INSERT INTO actions (game_id, step, actor_id, action, created_at) "
+                    "VALUES (?, ?, ?, ?, ?)", (game_id, step, actor_id, action, now))
+            if messages:
+                conn.executemany(
+                    "INSERT INTO outbox (game_id, target, recipient_id, phase_seq, payload, image, "
+                    "step, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(game_id, m.target, m.recipient_id, phase_seq, m.payload, m.image, step, now)
+                     for m in messages])
 
-        await self._in_thread(write)
+        await self._transaction(write)
 
     async def actions(self, game_id: int) -> list[dict[str, Any]]:
-        async with self.db.execute(
-            "SELECT action FROM actions WHERE game_id = ? ORDER BY step", (game_id,)) as cur:
-            return [json.loads(r[0]) for r in await cur.fetchall()]
+        rows = await self._read("SELECT action FROM actions WHERE game_id = ? ORDER BY step", (game_id,))
+        return [json.loads(r[0]) for r in rows]
 
     # ----- outbox -----
     async def pending_messages(self, game_id: int) -> list[OutboxRow]:
-        async with self.db.execute(
-            "SELECT id, game_id, target, recipient_id, phase_seq, payload, image FROM outbox "
-            "WHERE game_id = ? AND delivered_at IS NULL ORDER BY id", (game_id,)) as cur:
-            rows = await cur.fetchall()
-        return [OutboxRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6]) for r in rows]
+        rows = await self._read(
+            f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE game_id = ? AND delivered_at IS NULL ORDER BY id",
+            (game_id,))
+        return [_outbox(r) for r in rows]
 
     async def games_with_pending_messages(self) -> list[int]:
-        async with self.db.execute(
-            "SELECT DISTINCT game_id FROM outbox WHERE delivered_at IS NULL ORDER BY game_id") as cur:
-            return [r[0] for r in await cur.fetchall()]
+        rows = await self._read(
+            "SELECT DISTINCT game_id FROM outbox WHERE delivered_at IS NULL ORDER BY game_id")
+        return [r[0] for r in rows]
 
     async def mark_delivered(self, message_id: int, now: float, failure: str | None = None) -> None:
-        await self.db.execute(
+        await self._write(
             "UPDATE outbox SET delivered_at = ?, failure = ? WHERE id = ?", (now, failure, message_id))
+
+    async def mark_parts_sent(self, message_id: int, parts_sent: int) -> None:
+        await self._write("UPDATE outbox SET parts_sent = ? WHERE id = ?", (parts_sent, message_id))
+
+    async def prune_delivered(self, before: float) -> int:
+        """Drop outbox rows delivered before ``before``. A game's state and action log stay (a
+        replay needs only the seed and the log); what was sent is only a record of delivery."""
+        return await self._write(
+            "DELETE FROM outbox WHERE delivered_at IS NOT NULL AND delivered_at < ?", (before,))
 
     # ----- private threads (per player, and per group of players) -----
     async def group_thread(self, game_id: int, key: str) -> tuple[int, list[int]] | None:
         """The thread of a game's group and the user ids already added to it."""
-        rows = await self.db.execute_fetchall(
+        rows = await self._read(
             "SELECT thread_id, members FROM group_threads WHERE game_id = ? AND key = ?", (game_id, key))
         return (rows[0][0], json.loads(rows[0][1])) if rows else None
 
     async def set_group_thread(self, game_id: int, key: str, thread_id: int, members: list[int]) -> None:
-        await self.db.execute(
+        await self._write(
             "INSERT OR REPLACE INTO group_threads (game_id, key, thread_id, members) VALUES (?, ?, ?, ?)",
             (game_id, key, thread_id, json.dumps(sorted(members))))
 
     # ----- guild settings -----
     async def storyteller_role(self, guild_id: int) -> int | None:
-        async with self.db.execute(
-            "SELECT storyteller_role_id FROM guild_settings WHERE guild_id = ?", (guild_id,)) as cur:
-            row = await cur.fetchone()
-        return row[0] if row else None
+        rows = await self._read(
+            "SELECT storyteller_role_id FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        return rows[0][0] if rows else None
 
     async def set_storyteller_role(self, guild_id: int, role_id: int | None) -> None:
-        await self.db.execute(
+        await self._write(
             "INSERT INTO guild_settings (guild_id, storyteller_role_id) VALUES (?, ?) "
             "ON CONFLICT (guild_id) DO UPDATE SET storyteller_role_id = excluded.storyteller_role_id",
             (guild_id, role_id))

@@ -1,7 +1,9 @@
 """Phase timers: one APScheduler job per game, armed from the deadline stored in the game row.
 
 Jobs live in memory; at start-up ``GameService.rearm_all`` re-arms every running game from the
-database, and overdue phases resolve at once. Deadlines are read from an injected clock, so a test
+database, and overdue phases resolve at once. A timeout the database refuses is retried a few
+seconds later (``retry``), and a sweep every minute (``every``) closes any phase whose deadline
+passed with no job to close it, so no fault leaves a phase open for good. Deadlines are read from an injected clock, so a test
 can jump 72 hours with ``ManualClock.advance`` and call ``GameService.fire_due``.
 """
 
@@ -26,6 +28,8 @@ class Timers:
         self._fire = fire
         self.scheduler = AsyncIOScheduler(timezone=UTC)
         self.armed: dict[int, tuple[int, float]] = {}
+        #: games whose timeout failed and is to be tried again (game id -> phase)
+        self.retries: dict[int, int] = {}
 
     def start(self) -> None:
         if not self.scheduler.running:
@@ -38,6 +42,7 @@ class Timers:
     def arm(self, game_id: int, phase_seq: int, deadline: float) -> None:
         delay = max(0.0, deadline - self.clock.now())
         self.armed[game_id] = (phase_seq, deadline)
+        self.retries.pop(game_id, None)
         if not self.scheduler.running:
             return  # tests without a scheduler use GameService.fire_due
         self.scheduler.add_job(
@@ -46,7 +51,32 @@ class Timers:
             misfire_grace_time=None, coalesce=True,
         )
 
+    def retry(self, game_id: int, phase_seq: int, delay: float) -> None:
+        """Fire the phase's timeout again in ``delay`` seconds (it failed to close the phase)."""
+        self.retries[game_id] = phase_seq
+        if not self.scheduler.running:
+            return
+        self.scheduler.add_job(
+            self._run, "date", run_date=datetime.now(UTC) + timedelta(seconds=delay),
+            args=[game_id, phase_seq], id=f"game-{game_id}", replace_existing=True,
+            misfire_grace_time=None, coalesce=True,
+        )
+
+    def every(self, seconds: float, job: Callable[[], Awaitable[None]], name: str) -> None:
+        """Run ``job`` every ``seconds`` (the sweep); a failing run is logged and the next one comes."""
+
+        async def run() -> None:
+            try:
+                await job()
+            except Exception:
+                log.exception("periodic job %s failed; it runs again in %.0f s", name, seconds)
+
+        if self.scheduler.running:
+            self.scheduler.add_job(run, "interval", seconds=seconds, id=name, replace_existing=True,
+                                   coalesce=True, max_instances=1, misfire_grace_time=None)
+
     def cancel(self, game_id: int) -> None:
+        self.retries.pop(game_id, None)
         self.armed.pop(game_id, None)
         if self.scheduler.running and self.scheduler.get_job(f"game-{game_id}"):
             self.scheduler.remove_job(f"game-{game_id}")

@@ -27,6 +27,14 @@ TABLE_BUTTONS = {
 }
 MAX_ROWS = 5
 MAX_OPTIONS = 25
+#: the largest id SQLite (and Discord) can hold; a forged custom_id with a bigger one names no game
+MAX_ID = 2**63 - 1
+
+
+def bounded(digits: str) -> int:
+    """An id from a ``custom_id``: one out of range becomes 0, a game that does not exist."""
+    number = int(digits[:20])
+    return number if number <= MAX_ID else 0
 
 
 def _play(interaction: discord.Interaction):
@@ -45,7 +53,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button],
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        return cls(int(match["gid"]), match["what"])
+        return cls(bounded(match["gid"]), match["what"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _play(interaction).on_table_button(interaction, self.game_id, self.what)
@@ -62,7 +70,7 @@ class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select],
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        return cls(int(match["gid"]), int(match["seq"]), match["action"], match["field"], item)
+        return cls(bounded(match["gid"]), bounded(match["seq"]), match["action"], match["field"], item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = list(interaction.data.get("values", []))  # type: ignore[union-attr]
@@ -79,7 +87,7 @@ class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button],
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        return cls(int(match["gid"]), int(match["seq"]), match["action"])
+        return cls(bounded(match["gid"]), bounded(match["seq"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _play(interaction).on_choice_button(interaction, self.game_id, self.seq, self.action)

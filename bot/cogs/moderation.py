@@ -8,8 +8,30 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from games.engine import MAX_REASON
+
 from ..play import actor_of, guarded, reply
 from ..render import relative_time
+from ..service import TimerChange
+
+
+def timer_text(change: TimerChange) -> str:
+    """Where the phase's timer stands, in a sentence."""
+    if change.paused:
+        if change.remaining is None:
+            return "This phase has no timer."
+        return f"The phase will have {duration(change.remaining)} left when the game resumes."
+    if change.deadline is None:
+        return "This phase has no timer."
+    return f"The phase closes {relative_time(change.deadline)}."
+
+
+def duration(seconds: float) -> str:
+    seconds = int(round(seconds))
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    parts = [f"{hours} h"] * bool(hours) + [f"{minutes} min"] * bool(minutes) + [f"{secs} s"] * bool(secs)
+    return " ".join(parts) or "no time"
 
 if TYPE_CHECKING:
     from ..client import StorytellerBot
@@ -32,41 +54,41 @@ class Moderation(commands.Cog):
         async def work() -> None:
             await self.bot.service.pause(await self._game_id(interaction), actor_of(interaction))
             await self._announce(interaction, "⏸️ The game is paused. Choices wait until it resumes.")
-        await guarded(interaction, None, work)
+        await guarded(interaction, None, work, public=True)
 
     @mod.command(name="resume", description="Unfreeze the game's timer")
     async def resume(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
-            deadline = await self.bot.service.resume(await self._game_id(interaction), actor_of(interaction))
-            when = f" The phase closes {relative_time(deadline)}." if deadline else ""
-            await self._announce(interaction, f"▶️ The game resumes.{when}")
-        await guarded(interaction, None, work)
+            change = await self.bot.service.resume(await self._game_id(interaction), actor_of(interaction))
+            await self._announce(interaction, f"▶️ The game resumes. {timer_text(change)}")
+            await self.bot.service.fire_due()  # nothing was left: the phase closes now
+        await guarded(interaction, None, work, public=True)
 
     @mod.command(name="extend", description="Give the current phase more time")
     @app_commands.describe(seconds="How many seconds to add")
     async def extend(self, interaction: discord.Interaction, seconds: app_commands.Range[int, 1, 604800]) -> None:
         async def work() -> None:
-            deadline = await self.bot.service.extend(await self._game_id(interaction), actor_of(interaction),
-                                                     seconds)
-            await self._announce(interaction, f"⏳ The phase now closes {relative_time(deadline)}.")
-        await guarded(interaction, None, work)
+            change = await self.bot.service.extend(await self._game_id(interaction), actor_of(interaction),
+                                                   seconds)
+            await self._announce(interaction, f"⏳ {timer_text(change)}")
+        await guarded(interaction, None, work, public=True)
 
     @mod.command(name="shorten", description="Take time off the current phase")
     @app_commands.describe(seconds="How many seconds to take off")
     async def shorten(self, interaction: discord.Interaction, seconds: app_commands.Range[int, 1, 604800]) -> None:
         async def work() -> None:
-            deadline = await self.bot.service.extend(await self._game_id(interaction), actor_of(interaction),
-                                                     -seconds)
-            await self._announce(interaction, f"⏳ The phase now closes {relative_time(deadline)}.")
+            change = await self.bot.service.extend(await self._game_id(interaction), actor_of(interaction),
+                                                   -seconds)
+            await self._announce(interaction, f"⏳ {timer_text(change)}")
             await self.bot.service.fire_due()
-        await guarded(interaction, None, work)
+        await guarded(interaction, None, work, public=True)
 
     @mod.command(name="skip", description="Close the current phase now, as if its timer ran out")
     async def skip(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             await self.bot.service.skip(await self._game_id(interaction), actor_of(interaction))
             await self._announce(interaction, "⏭️ The phase was closed by a moderator.")
-        await guarded(interaction, None, work)
+        await guarded(interaction, None, work, public=True)
 
     @mod.command(name="remove", description="Remove an absent player, as the game's rules allow")
     async def remove(self, interaction: discord.Interaction, player: discord.Member) -> None:
@@ -84,6 +106,7 @@ class Moderation(commands.Cog):
         await guarded(interaction, None, work)
 
     @mod.command(name="end", description="End the game now: no winner, everything revealed")
+    @app_commands.describe(reason=f"Why (at most {MAX_REASON} characters)")
     async def end(self, interaction: discord.Interaction, reason: str | None = None) -> None:
         async def work() -> None:
             await self.bot.service.end(await self._game_id(interaction), actor_of(interaction), reason or "")

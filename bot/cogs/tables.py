@@ -52,7 +52,7 @@ class Tables(commands.Cog):
                 max_players=max_players)
             await reply(interaction, embed=await self.bot.play.lobby_embed(row.id),
                         view=lobby_view(row.id), ephemeral=False)
-        await guarded(interaction, None, work)
+        await guarded(interaction, None, work, public=True)
 
     async def _in_channel(self, interaction: discord.Interaction):
         return await self.service.game_in_channel(interaction.channel_id)
@@ -63,7 +63,7 @@ class Tables(commands.Cog):
             row = await self._in_channel(interaction)
             await self.service.join(row.id, actor_of(interaction))
             await reply(interaction, embed=await self.bot.play.lobby_embed(row.id), ephemeral=False)
-        await guarded(interaction, None, work)
+        await guarded(interaction, None, work, public=True)
 
     @game.command(name="leave", description="Leave the game gathering in this channel")
     async def leave(self, interaction: discord.Interaction) -> None:
@@ -71,7 +71,7 @@ class Tables(commands.Cog):
             row = await self._in_channel(interaction)
             await self.service.leave(row.id, actor_of(interaction))
             await reply(interaction, embed=await self.bot.play.lobby_embed(row.id), ephemeral=False)
-        await guarded(interaction, None, work)
+        await guarded(interaction, None, work, public=True)
 
     @game.command(name="start", description="Start the game (host)")
     async def start(self, interaction: discord.Interaction) -> None:
@@ -80,7 +80,7 @@ class Tables(commands.Cog):
             await self.service.start(row.id, actor_of(interaction))
             await reply(interaction, "The game has begun. Check your private messages (or press **My hand**).",
                         ephemeral=False)
-        await guarded(interaction, None, work)
+        await guarded(interaction, None, work, public=True)
 
     @game.command(name="cancel", description="Cancel the game in this channel (host or Manage Server)")
     async def cancel(self, interaction: discord.Interaction) -> None:
@@ -89,7 +89,7 @@ class Tables(commands.Cog):
             await self.service.cancel(row.id, actor_of(interaction))
             await reply(interaction, f"Game #{row.id} was cancelled by {interaction.user.display_name}.",
                         ephemeral=False)
-        await guarded(interaction, None, work)
+        await guarded(interaction, None, work, public=True)
 
     @game.command(name="status", description="Where the game in this channel stands")
     async def status(self, interaction: discord.Interaction) -> None:
@@ -130,11 +130,19 @@ class Tables(commands.Cog):
         await guarded(interaction, None, work)
 
     @app_commands.command(name="vote", description="Vote in whatever vote this channel's game has open")
-    @app_commands.describe(target="Who you vote for (leave it out to vote for no one, where the vote allows it)")
+    @app_commands.describe(target="Who you vote for (leave it out to vote for no one, where the vote allows it)",
+                           choice="What you vote for, in a vote that is not for a player (an ingredient...)")
     @app_commands.guild_only()
-    async def vote(self, interaction: discord.Interaction, target: discord.Member | None = None) -> None:
+    async def vote(self, interaction: discord.Interaction, target: discord.Member | None = None,
+                   choice: app_commands.Range[str, 1, 100] | None = None) -> None:
         await guarded(interaction, None,
-                      lambda: self.bot.play.vote(interaction, target.id if target else None))
+                      lambda: self.bot.play.vote(interaction, target.id if target else None, choice))
+
+    @vote.autocomplete("choice")
+    async def vote_choice_autocomplete(self, interaction: discord.Interaction,
+                                       current: str) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=label[:100], value=value[:100])
+                for label, value in await self.bot.play.vote_choices(interaction, current)]
 
     @app_commands.command(name="storyteller-role", description="Set the role whose members moderate games here")
     @app_commands.describe(role="The storyteller role (leave empty to clear it)")

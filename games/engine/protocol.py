@@ -41,6 +41,10 @@ class Action(BaseModel):
     phase_seq: int | None = None
 
 
+#: the longest free text a moderator may give (a reason for ending a game)
+MAX_REASON = 500
+
+
 class PhaseTimeout(Action):
     """The deadline of phase ``phase_seq`` passed (or a moderator skipped it)."""
 
@@ -59,7 +63,7 @@ class EndGame(Action):
     """A moderator ends the game now: no winner, full reveal."""
 
     type: Literal["end_game"] = "end_game"
-    reason: str = ""
+    reason: str = Field(default="", max_length=MAX_REASON)
 
 
 COMMON_ACTIONS: tuple[type[Action], ...] = (PhaseTimeout, RemovePlayer, EndGame)

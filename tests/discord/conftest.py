@@ -1,12 +1,10 @@
 """The real bot on simcord's simulated Discord, with a real SQLite file and a manual clock."""
 
 import pytest
-from support.sim import World
+from support.sim import World, new_bot
 
 import games
-from bot.client import StorytellerBot
 from bot.clock import ManualClock
-from bot.config import Settings
 
 
 @pytest.fixture(autouse=True)
@@ -33,8 +31,7 @@ def db_path(tmp_path):
 
 @pytest.fixture
 async def simcord_bot(db_path, clock):
-    settings = Settings(_env_file=None, discord_token="offline", database_path=str(db_path), pause_scale=0)
-    bot = StorytellerBot(settings, clock=clock, use_scheduler=False)
+    bot = new_bot(db_path, clock)
     yield bot
     await bot.close()
 

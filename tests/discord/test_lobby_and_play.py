@@ -30,9 +30,16 @@ async def test_new_join_start_and_vote_by_select(world):
     res = await w.bo.user.select(res.response, ["blue"])
     assert res.ephemeral and "vote is in" in res.response.content
 
-    # /vote routes too, and refuses a target that is not on the ballot with a clear sentence
+    # /vote reaches a vote that is not among players (here colours, in the Cauldron ingredients):
+    # a member as target is answered with how to vote, a choice by name is counted
     res = await w.bo.slash(w.channel, "vote", target=w.ann)
-    assert res.ephemeral and "can't vote for them" in res.response.content
+    assert res.ephemeral and "not for a player" in res.response.content and "/vote choice:" in res.response.content
+    res = await w.bo.slash(w.channel, "vote", choice="green")
+    assert res.ephemeral and "'green' is not on this ballot" in res.response.content
+    res = await w.bo.slash(w.channel, "vote", choice="Red")
+    assert res.ephemeral and "vote is in" in res.response.content
+    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
+    assert (await w.bot.service.load(game_id)).state.votes[str(w.bo.id)] == "red"
 
 
 async def test_errors_are_plain_sentences(world):

@@ -1,20 +1,12 @@
 """A restart in the middle of a game: buttons still work, votes are kept, the outbox is delivered."""
 
-from support.sim import open_and_start
-
-from bot.client import StorytellerBot
-from bot.config import Settings
+from support.sim import new_bot, open_and_start
 
 
 async def restart(w, db_path, clock):
     old = w.bot
     await w.env.restart_bot(new_bot(db_path, clock))
     await old.store.close()  # simcord detaches the old bot without closing it
-
-
-def new_bot(db_path, clock):
-    settings = Settings(_env_file=None, discord_token="offline", database_path=str(db_path), pause_scale=0)
-    return StorytellerBot(settings, clock=clock, use_scheduler=False)
 
 
 async def test_buttons_and_votes_survive_a_restart(world, db_path, clock):

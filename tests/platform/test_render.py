@@ -1,6 +1,6 @@
 """Messages fit Discord's limits: 2,000 characters, 25 options per select, 5 rows."""
 
-from bot.render import chunks, embeds_for
+from bot.render import EMBED_TOTAL_LIMIT, chunks, embed_size, message_parts
 from bot.views import ChoiceButton, ChoiceSelect, prompts_view
 from games.engine import Choice, Event, Prompt, PromptField
 
@@ -14,11 +14,15 @@ def test_chunks_split_at_line_breaks_within_the_limit():
     assert chunks("a" * 4500, 2000) == ["a" * 2000, "a" * 2000, "a" * 500]
 
 
-def test_long_event_becomes_several_embeds_with_a_footer():
-    embeds = embeds_for(Event(type="x", title="T", text="word " * 2000), "The Ritual", 4)
-    assert len(embeds) == 3 and embeds[0].title == "T"
-    assert all(len(e.description) <= 4096 for e in embeds)
-    assert embeds[-1].footer.text == "The Ritual · game #4"
+def test_long_event_becomes_several_messages_each_within_every_limit():
+    text = "word " * 2000
+    parts = message_parts(Event(type="x", title="T" * 300, text=text), "The Ritual", 4)
+    assert len(parts) == 3 and parts[0].title == "T" * 256
+    assert all(len(e.description) <= 4096 and embed_size(e) <= EMBED_TOTAL_LIMIT for e in parts)
+    assert [e.footer.text for e in parts] == [f"The Ritual · game #4 · {i}/3" for i in (1, 2, 3)]
+    assert " ".join(e.description for e in parts).split() == text.split()  # nothing dropped
+    one = message_parts(Event(type="x", text="short"), "The Ritual", 4)
+    assert len(one) == 1 and one[0].footer.text == "The Ritual · game #4"
 
 
 async def test_prompts_view_respects_option_and_row_limits():

@@ -108,18 +108,19 @@ async def test_pause_resume_extend_shorten_skip(service, clock):
     with pytest.raises(NotAllowed):
         await service.pause(row.id, ANN)
     clock.advance(20)
-    assert await service.pause(row.id, HOST) == 40
+    assert (await service.pause(row.id, HOST)).remaining == 40
     with pytest.raises(IllegalAction, match="paused"):
         await service.act(row.id, 2, {"type": "vote", "player": "2", "target": "red"})
     clock.advance(3600)
     assert await service.fire_due() == 0  # frozen
-    await service.extend(row.id, HOST, 10)  # while paused: more time left
-    deadline = await service.resume(row.id, HOST)
-    assert deadline == clock.now() + 50
+    change = await service.extend(row.id, HOST, 10)  # while paused: more time left, still paused
+    assert change.paused and change.remaining == 50 and change.deadline is None
+    change = await service.resume(row.id, HOST)
+    assert change.deadline == clock.now() + 50 and not change.paused
     await service.store.set_storyteller_role(5, 77)
     from bot.service import Actor
     storyteller = Actor(id=8, name="ST", role_ids=frozenset({77}))
-    assert await service.extend(row.id, storyteller, -45) == clock.now() + 5
+    assert (await service.extend(row.id, storyteller, -45)).deadline == clock.now() + 5
     await service.skip(row.id, ADMIN)
     assert (await service.store.game(row.id)).phase_seq == 2
 

@@ -1,8 +1,24 @@
 """Helpers for end-to-end tests on simcord's simulated Discord."""
 
+import asyncio
+
 import discord
 
 from bot.client import StorytellerBot
+from bot.config import Settings
+
+
+def bot_settings(db_path, **overrides) -> Settings:
+    """The bot's settings in tests: no theatrical pauses, and retries in hundredths of a second."""
+    values = {"discord_token": "offline", "database_path": str(db_path), "pause_scale": 0,
+              "delivery_retry_seconds": 0.01, "delivery_retry_max_seconds": 0.05,
+              "timeout_retry_seconds": 0.05} | overrides
+    return Settings(_env_file=None, **values)
+
+
+def new_bot(db_path, clock, **overrides) -> StorytellerBot:
+    use_scheduler = overrides.pop("use_scheduler", False)
+    return StorytellerBot(bot_settings(db_path, **overrides), clock=clock, use_scheduler=use_scheduler)
 
 
 class World:
@@ -34,6 +50,15 @@ class World:
     async def settle(self):
         await self.bot.delivery.wait_idle()
         await self.env.settle()
+
+    async def settle_retries(self, rounds: int = 50):
+        """Settle, letting deliveries that back off (after a refusal) retry until none is left."""
+        for _ in range(rounds):
+            await self.settle()
+            if not self.bot.delivery.backing_off:
+                return
+            await asyncio.sleep(0.02)
+        raise AssertionError(f"deliveries still backing off: {self.bot.delivery.backing_off}")
 
     def channel_texts(self):
         out = []
