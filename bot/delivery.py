@@ -122,8 +122,7 @@ class Delivery:
         """Kick every game with undelivered rows (start-up and the periodic sweep)."""
         pending = await self.bot.store.games_with_pending_messages()
         for game_id in pending:
-            if game_id not in self._retries:  # a game backing off keeps its own schedule
-                self.kick(game_id)
+            self.kick(game_id)  # a game backing off tries now too: the sweep is rarer than the cap
         return len(pending)
 
     async def drain_all(self) -> None:

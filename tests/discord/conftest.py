@@ -1,7 +1,7 @@
 """The real bot on simcord's simulated Discord, with a real SQLite file and a manual clock."""
 
 import pytest
-from support.sim import World, new_bot
+from support.sim import World, close_made_bots, new_bot
 
 import games
 from bot.clock import ManualClock
@@ -34,6 +34,7 @@ async def simcord_bot(db_path, clock):
     bot = new_bot(db_path, clock)
     yield bot
     await bot.close()
+    await close_made_bots()
 
 
 @pytest.fixture

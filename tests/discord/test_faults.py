@@ -107,18 +107,18 @@ async def test_a_503_on_a_dm_does_not_lose_the_role_card(world):
 
 async def test_a_lasting_403_keeps_every_message_and_tells_the_host_what_to_grant(world):
     w = world
+    w.bot.settings.delivery_retry_seconds = 30  # a lasting fault: retries are minutes apart
     w.env.inject_error("POST", channel_path(w), status=403, code=50001, message="Missing Access", times=None)
     await open_and_start(w)
-    await asyncio.sleep(0.1)
-    await w.settle()
     game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
     pending = await w.bot.store.pending_messages(game_id)
     assert pending and pending[0].target == "channel"  # kept, in order, not marked delivered
     told = [t for t in w.dm_texts(w.host) if "lack a permission" in t]
     assert len(told) == 1 and "Send Messages" in told[0] and f"game #{game_id}" in told[0]
 
-    w.env.backend.faults.clear()  # the admin grants the permission
-    await w.settle_retries()
+    w.env.backend.faults.clear()  # the admin grants the permission ...
+    await w.bot.sweep()  # ... and the next retry (here the minute sweep) sends everything
+    await w.settle()
     assert await w.bot.store.pending_messages(game_id) == []
     texts = w.channel_texts()
     started = next(i for i, t in enumerate(texts) if "Round 1" in t)

@@ -16,9 +16,25 @@ def bot_settings(db_path, **overrides) -> Settings:
     return Settings(_env_file=None, **values)
 
 
+#: every bot a test made, closed by the fixture at the end (simcord does not close a bot that a
+#: restart put in place, and its database thread would keep the test process alive)
+MADE: list[StorytellerBot] = []
+
+
 def new_bot(db_path, clock, **overrides) -> StorytellerBot:
     use_scheduler = overrides.pop("use_scheduler", False)
-    return StorytellerBot(bot_settings(db_path, **overrides), clock=clock, use_scheduler=use_scheduler)
+    bot = StorytellerBot(bot_settings(db_path, **overrides), clock=clock, use_scheduler=use_scheduler)
+    MADE.append(bot)
+    return bot
+
+
+async def close_made_bots() -> None:
+    while MADE:
+        made = MADE.pop()
+        if hasattr(made, "store"):
+            await made.store.close()
+        if hasattr(made, "service"):
+            made.service.timers.shutdown()
 
 
 class World:
