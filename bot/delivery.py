@@ -216,6 +216,10 @@ class Delivery:
                 failure = classify(exc, target)
                 if isinstance(failure, GiveUp) and failure.reason == "dm closed":
                     await self._dm_closed_notice(game_row, row)
+                if target == "dm" and isinstance(exc, discord.NotFound):
+                    # the kept DM channel is gone: forget it, and open a new one on the retry
+                    await self.bot.store.set_dm_channel(row.recipient_id, None)
+                    failure = Retry(f"dm: channel gone ({exc.code})")
                 raise failure from exc
             if not last:
                 await self.bot.store.mark_parts_sent(row.id, index + 1)
@@ -247,7 +251,17 @@ class Delivery:
         assert row.recipient_id is not None
         if target == "thread":
             return await self._player_thread(game_row, row.recipient_id)
-        return self.bot.get_user(row.recipient_id) or await self.bot.fetch_user(row.recipient_id)
+        return await self._dm(row.recipient_id)
+
+    async def _dm(self, user_id: int) -> discord.PartialMessageable:
+        """The player's DM channel, opened once and then kept in the database: each private
+        message is one call to Discord."""
+        channel_id = await self.bot.store.dm_channel(user_id)
+        if channel_id is None:
+            channel = await self.bot.create_dm(discord.Object(id=user_id))
+            channel_id = channel.id
+            await self.bot.store.set_dm_channel(user_id, channel_id)
+        return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
     async def _channel(self, channel_id: int):
         channel = self.bot.get_channel(channel_id)
