@@ -1,0 +1,107 @@
+"""REST calls the bot makes to Discord per round of each game, by kind, from simcord's request log.
+
+The real StorytellerBot plays whole seeded games on simcord's simulated Discord, every player
+clicking "Make my choice" and choosing at random (tests/support/sim.py). Interaction responses and
+follow-ups are not counted: they do not count against Discord's global limit. Issue 10's budget:
+at most 8 calls per Ritual round at 7 players, at most 6 per Cauldron round.
+
+    .venv/bin/python bench/rest_calls.py [--games 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from simcord import Env  # noqa: E402
+from support.sim import World, new_bot, play_by_clicking  # noqa: E402
+
+import bot.service as service_module  # noqa: E402
+from bot.clock import ManualClock  # noqa: E402
+
+BUDGET = {"ritual": 8, "cauldron": 6}
+GAMES = {"ritual": (7, "choosing_seconds=30 offering_seconds=30 council_seconds=30"),
+         "cauldron": (7, ""), "castle": (4, "")}
+
+
+def kind_of(method: str, path: str, dm_channels: set[str]) -> str | None:
+    """What a REST call was for; None for calls that are not bot-initiated."""
+    if path.startswith(("/interactions/", "/webhooks/", "/applications/")):
+        return None
+    parts = path.strip("/").split("/")
+    if parts[:2] == ["users", "@me"] and parts[-1] == "channels":
+        return "open DM"
+    if parts[0] == "users":
+        return "fetch user"
+    if parts[0] == "channels" and len(parts) >= 3 and parts[2] == "messages":
+        where = "DM" if parts[1] in dm_channels else "channel"
+        return f"{where} {'send' if method == 'POST' else 'edit' if method == 'PATCH' else method.lower()}"
+    if parts[0] == "channels" and ("threads" in parts or "thread-members" in parts):
+        return "thread"
+    return f"{method} {parts[0]}"
+
+
+async def one_game(kind: str, seed: int) -> tuple[int, Counter]:
+    players, options = GAMES[kind]
+    folder = Path(tempfile.mkdtemp(prefix="rest-"))
+    bot = new_bot(folder / "bot.db", ManualClock())
+    env = Env(bot)
+    await env.start()
+    try:
+        w = World(env)
+        members = w.players(players)
+        service_module.new_seed = lambda: seed  # the game's seed: the same game every run
+        start = len(env.http_requests)
+        game_id, _accepted = await play_by_clicking(w, members, kind, options, random.Random(seed))
+        await w.settle()
+        row = await bot.store.game(game_id)
+        rounds = max(1, int(json.loads(row.state).get("round", 1)))
+        dm_channels = {str(m.user.dm_channel.id) for m in members if m.user.dm_channel is not None}
+        counted = Counter()
+        for request in env.http_requests[start:]:
+            kind_name = kind_of(request.method, request.path, dm_channels)
+            if kind_name is not None:
+                counted[kind_name] += 1
+        return rounds, counted
+    finally:
+        await env.shutdown()
+        await bot.close()
+
+
+async def main_async(games_per_kind: int) -> None:
+    for kind in GAMES:
+        per_round: list[float] = []
+        totals: Counter = Counter()
+        all_rounds = 0
+        for seed in range(1, games_per_kind + 1):
+            rounds, counted = await one_game(kind, seed)
+            per_round.append(sum(counted.values()) / rounds)
+            totals.update(counted)
+            all_rounds += rounds
+        budget = BUDGET.get(kind)
+        by_kind = ", ".join(f"{name} {count / all_rounds:.1f}" for name, count in totals.most_common())
+        print(f"{kind}: {statistics.median(per_round):.1f} calls per round (median of {games_per_kind} "
+              f"games, {all_rounds} rounds)" + (f"; budget {budget}" if budget else ""))
+        print(f"  per round by kind: {by_kind}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=3)
+    args = parser.parse_args()
+    asyncio.run(main_async(args.games))
+
+
+if __name__ == "__main__":
+    main()
