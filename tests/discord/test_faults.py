@@ -427,3 +427,21 @@ async def test_recovery_at_start_up_outlasts_a_locked_database(world, db_path, c
     assert (await w.bot.store.game(game_id)).phase_seq > 1
     assert await w.bot.store.pending_messages(game_id) == []
     assert any("Round 1: " in t and "wins" in t for t in w.channel_texts())
+
+
+async def test_a_slow_join_still_updates_the_lobby_after_the_deferral(world):
+    w = world
+    lobby = (await w.host.slash(w.channel, "game new", kind="tally")).response
+    service = w.bot.service
+    real_join = service.join
+
+    async def slow_join(game_id, actor):
+        await asyncio.sleep(5)  # a write that waits on a busy database
+        return await real_join(game_id, actor)
+
+    service.join = slow_join
+    res = await w.ann.click(lobby, label="Join")
+    assert res.acknowledged and res.deferred
+    await w.settle()
+    lobby_now = w.env.backend.get_message(lobby.channel_id, lobby.id)  # the lobby message, edited
+    assert "ann" in lobby_now.embeds[0]["description"]
