@@ -207,9 +207,13 @@ class Delivery:
         except Exception as exc:
             raise classify(exc, target) from exc
         parts = message_parts(event, game.title, row.game_id)
+        image = row.image
+        if image is None and row.picture is not None:
+            # drawn here, in a worker thread (Pillow releases the GIL): no table waits for it
+            image = await asyncio.to_thread(game.draw, row.picture)
         for index in range(row.parts_sent, len(parts)):
             last = index == len(parts) - 1
-            kwargs = self._part(game_row, row, event, target, parts[index], first=index == 0, last=last)
+            kwargs = self._part(game_row, row, event, target, parts[index], image, first=index == 0, last=last)
             try:
                 await destination.send(nonce=f"o{row.id}p{index}", **kwargs)
             except Exception as exc:
@@ -226,12 +230,12 @@ class Delivery:
         if event.pause and row.target == "channel":
             await asyncio.sleep(event.pause * self.bot.settings.pause_scale)
 
-    def _part(self, game_row, row: OutboxRow, event: Event, target: str, embed: discord.Embed, *,
-              first: bool, last: bool) -> dict[str, Any]:
+    def _part(self, game_row, row: OutboxRow, event: Event, target: str, embed: discord.Embed,
+              image: bytes | None, *, first: bool, last: bool) -> dict[str, Any]:
         """One Discord message of a row: the countdown on the first, the picture and buttons on the last."""
         files = []
-        if last and row.image:
-            files.append(discord.File(io.BytesIO(row.image), filename="picture.png"))
+        if last and image:
+            files.append(discord.File(io.BytesIO(image), filename="picture.png"))
             embed.set_image(url="attachment://picture.png")
         view = None
         if last and (target in ("dm", "thread") or (target == "channel" and event.opens_phase)):

@@ -6,6 +6,7 @@ Nothing here knows Discord: cogs and views turn clicks into calls, and ``Deliver
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import secrets
 import sqlite3
@@ -383,19 +384,21 @@ class GameService:
         out: list[NewMessage] = []
         for event in events:
             payload = event.model_dump_json()
-            image = game.render(state, event.image) if event.image else None
+            # a picture is kept as its data and drawn at delivery, off the event loop
+            data = game.picture(state, event.image) if event.image else None
+            picture = json.dumps(data) if data is not None else None
             kind = event.audience.kind
             if kind == "public":
-                out.append(NewMessage("channel", None, payload, image))
+                out.append(NewMessage("channel", None, payload, picture=picture))
             elif kind == "player":
-                out.append(NewMessage("dm", int(event.audience.id), payload, image))
+                out.append(NewMessage("dm", int(event.audience.id), payload, picture=picture))
             elif kind == "team":
                 for member in game.team_members(state, event.audience.id):
-                    out.append(NewMessage("dm", int(member), payload, image))
+                    out.append(NewMessage("dm", int(member), payload, picture=picture))
             elif kind == "storyteller":
-                out.append(NewMessage("dm", row.host_id, payload, image))
+                out.append(NewMessage("dm", row.host_id, payload, picture=picture))
             elif kind == "group":
-                out.append(NewMessage("group", None, payload, image))
+                out.append(NewMessage("group", None, payload, picture=picture))
         return out
 
     # ----- timers -----

@@ -54,6 +54,7 @@ class OutboxRow:
     image: bytes | None
     step: int | None = None  # the step that wrote it; 0 is the deal
     parts_sent: int = 0  # parts of a long text already accepted by Discord
+    picture: dict[str, Any] | None = None  # what to draw at delivery (the game's public data)
 
 
 @dataclass(frozen=True)
@@ -62,13 +63,14 @@ class NewMessage:
     recipient_id: int | None
     payload: str
     image: bytes | None = None
+    picture: str | None = None  # JSON of the picture's data, drawn at delivery
 
 
 _GAME_COLUMNS = (
     "id, kind, guild_id, channel_id, host_id, status, seed, options, min_players, max_players, "
     "state, phase_seq, deadline, paused_remaining, paused"
 )
-_OUTBOX_COLUMNS = "id, game_id, target, recipient_id, phase_seq, payload, image, step, parts_sent"
+_OUTBOX_COLUMNS = "id, game_id, target, recipient_id, phase_seq, payload, image, step, parts_sent, picture"
 #: how long a WAL file may stay after a checkpoint (bytes); it is truncated back to this
 JOURNAL_SIZE_LIMIT = 64 * 1024 * 1024
 SYNCHRONOUS = ("FULL", "NORMAL")
@@ -82,7 +84,8 @@ def _game(row: sqlite3.Row | tuple) -> GameRow:
 
 
 def _outbox(r: sqlite3.Row | tuple) -> OutboxRow:
-    return OutboxRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6], r[7], r[8])
+    return OutboxRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6], r[7], r[8],
+                     json.loads(r[9]) if r[9] else None)
 
 
 def migration_files(folder: Path = MIGRATIONS) -> list[tuple[int, Path]]:
@@ -273,8 +276,8 @@ class Store:
             if messages:
                 conn.executemany(
                     "INSERT INTO outbox (game_id, target, recipient_id, phase_seq, payload, image, "
-                    "step, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    [(game_id, m.target, m.recipient_id, phase_seq, m.payload, m.image, step, now)
+                    "picture, step, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(game_id, m.target, m.recipient_id, phase_seq, m.payload, m.image, m.picture, step, now)
                      for m in messages])
 
         await self._transaction(write)

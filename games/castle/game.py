@@ -918,12 +918,17 @@ class CastleGame(Game):
                 problems.append(f"event {e.type} is {len(e.text)} characters long")
         return problems
 
-    def render(self, state: CastleState, image: str) -> bytes | None:
+    def picture(self, state: CastleState, image: str) -> dict | None:
         if image != "tableau":
             return None
-        from .render import render_tableau
+        from .render import tableau_picture
 
-        return render_tableau(state)
+        return tableau_picture(state)
+
+    def draw(self, picture: dict) -> bytes | None:
+        from .render import draw_picture
+
+        return draw_picture(picture)
 
     def rules_summary(self) -> str:
         return (

@@ -161,16 +161,25 @@ def draw_tableau(pub: dict[str, Any], title: str = "Castle of Magic", cast: bool
     return img
 
 
-def render_tableau(state: Any) -> bytes:
+def tableau_picture(state: Any) -> dict[str, Any]:
+    """What the tableau picture shows, as plain data (public only): cheap to make at commit time,
+    drawn later, off the bot's event loop, by ``draw_picture``."""
     from .tableau import public_tableau
 
-    pub = public_tableau(state)
     if state.spell is not None:
         title = "Castle of Magic: the spell is cast"
     elif state.finished:
         title = "Castle of Magic: the game was ended"
     else:
         title = f"Castle of Magic: turn {state.turns + 1}"
+    return {"tableau": public_tableau(state), "title": title, "cast": state.spell is not None}
+
+
+def draw_picture(data: dict[str, Any]) -> bytes:
     buf = io.BytesIO()
-    draw_tableau(pub, title, cast=state.spell is not None).save(buf, format="PNG")
+    draw_tableau(data["tableau"], data["title"], cast=data["cast"]).save(buf, format="PNG")
     return buf.getvalue()
+
+
+def render_tableau(state: Any) -> bytes:
+    return draw_picture(tableau_picture(state))

@@ -288,9 +288,19 @@ class Game(ABC):
         """Player ids a ``team`` audience reaches."""
         return []
 
-    def render(self, state: Any, image: str) -> bytes | None:
-        """PNG bytes of a picture named by an event's ``image`` (e.g. the Castle's tableau)."""
+    def picture(self, state: Any, image: str) -> dict[str, Any] | None:
+        """What the picture named by an event's ``image`` shows (the Castle's tableau), as plain
+        JSON-able public data. Cheap: it is made when the event is committed; the drawing waits."""
         return None
+
+    def draw(self, picture: dict[str, Any]) -> bytes | None:
+        """PNG bytes of a picture from ``picture``'s data (slow: the bot draws off its event loop)."""
+        return None
+
+    def render(self, state: Any, image: str) -> bytes | None:
+        """PNG bytes of the picture named by an event's ``image``, drawn now."""
+        data = self.picture(state, image)
+        return None if data is None else self.draw(data)
 
     def rounds(self, state: Any) -> int:
         return state.round

@@ -108,6 +108,7 @@ async def test_a_503_on_a_dm_does_not_lose_the_role_card(world):
 async def test_a_lasting_403_keeps_every_message_and_tells_the_host_what_to_grant(world):
     w = world
     w.bot.settings.delivery_retry_seconds = 30  # a lasting fault: retries are minutes apart
+    w.bot.settings.delivery_retry_max_seconds = 300
     w.env.inject_error("POST", channel_path(w), status=403, code=50001, message="Missing Access", times=None)
     await open_and_start(w)
     game_id = (await w.bot.service.game_in_channel(w.channel.id)).id

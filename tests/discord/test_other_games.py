@@ -70,3 +70,32 @@ async def test_a_whole_castle_game_with_a_drawn_tableau(world, seed):
     assert [t for t in before if any(r in t for r in secret)] == []
     for player in roles:
         assert player.role in " ".join(after)
+
+
+async def test_the_castle_tableau_is_drawn_at_delivery_off_the_event_loop(world, monkeypatch):
+    """The commit keeps the picture's public data; the drawing (tens of milliseconds) happens in a
+    worker thread at delivery, so no other table waits for it."""
+    import threading
+
+    castle = games.get("castle")
+    drawn_in: list[str] = []
+    real_draw = type(castle).draw
+
+    def spy(self, picture):
+        drawn_in.append(threading.current_thread().name)
+        return real_draw(self, picture)
+
+    monkeypatch.setattr(type(castle), "draw", spy)
+    w = world
+    members = w.players(4)
+    res = await w.host.slash(w.channel, "game new", kind="castle")
+    for m in members[1:]:
+        await m.click(res.response, label="Join")
+    await w.host.click(res.response, label="Start")
+    await w.settle()
+    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
+    rows = await w.bot.store.db.execute_fetchall(
+        "SELECT image, picture FROM outbox WHERE game_id = ? AND picture IS NOT NULL", (game_id,))
+    assert rows and all(image is None for image, _ in rows)  # no PNG was made inside the commit
+    assert drawn_in and threading.main_thread().name not in drawn_in
+    assert [a for m in w.channel.history() for a in m.attachments if a.filename == "picture.png"]
