@@ -1,13 +1,16 @@
 """Delivers the outbox: public events to the game's channel, private ones by DM (with the
 same "Make my choice" and "My hand" buttons, so a player can act from the DM) or to private threads.
 
-Rows are delivered in order, per game, and marked delivered only after Discord accepted them, so
+Rows are delivered in order per destination (the channel, each player's DM or thread, each group
+thread) and marked delivered only after Discord accepted them, so
 a crash between commit and send re-sends after restart rather than losing a message; each send
 carries a nonce made from the outbox id, so Discord drops the second copy of such a re-send.
 
 What Discord refuses is sorted by whether trying again can help:
 - a passing fault (5xx, a rate limit, the network) keeps the row pending and is retried with
-  back-off (the rows behind it wait, so order holds), across restarts too;
+  back-off, across restarts too; the rows behind it for the same destination wait, so order holds,
+  and other destinations go on: a private message that waits never delays the channel, whose
+  timing would otherwise tell everyone that someone was just sent a secret;
 - a missing permission also stays pending, and the host is told in words what to grant;
 - only what cannot change is given up (a closed DM, a deleted channel, a malformed message), with
   the game id in the log.
@@ -75,6 +78,13 @@ class GiveUp(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+def lane(row: OutboxRow) -> tuple:
+    """The destination whose order a row keeps: the channel, one player's DM or thread, one group."""
+    if row.target == "group":
+        return ("group", row.payload.get("audience", {}).get("id"))
+    return (row.target, row.recipient_id)
 
 
 def classify(exc: BaseException, where: str) -> Retry | GiveUp:
@@ -165,7 +175,11 @@ class Delivery:
         try:
             while game_id in self._again:
                 self._again.discard(game_id)
+                waiting: set[tuple] = set()  # destinations held up by a refused row
+                next_try: float | None = None
                 for row in await store.pending_messages(game_id):
+                    if lane(row) in waiting:
+                        continue
                     try:
                         await self._deliver(row)
                     except Retry as exc:
@@ -174,14 +188,18 @@ class Delivery:
                                     game_id, row.id, exc.reason, self._attempts[row.id], delay)
                         if exc.permission:
                             await self._tell_host_about_permission(game_id, row, exc)
-                        self._retry_later(game_id, delay)
-                        return
+                        waiting.add(lane(row))
+                        next_try = delay if next_try is None else min(next_try, delay)
+                        continue
                     except GiveUp as exc:
                         log.warning("game %s: message %s given up: %s", game_id, row.id, exc.reason)
                         await store.mark_delivered(row.id, self.bot.clock.now(), exc.reason)
                     else:
                         await store.mark_delivered(row.id, self.bot.clock.now())
                     self._attempts.pop(row.id, None)
+                if next_try is not None:
+                    self._retry_later(game_id, next_try)
+                    return
         except Exception as exc:  # the database itself (locked, read-only...): try again later
             log.warning("game %s: delivery interrupted (%s); retrying", game_id, exc)
             self._retry_later(game_id, self.bot.settings.delivery_retry_max_seconds / 10)
@@ -195,7 +213,7 @@ class Delivery:
     async def _deliver(self, row: OutboxRow) -> None:
         """Send every part of one row not yet accepted; raise Retry or GiveUp when Discord refuses."""
         event = Event.model_validate(row.payload)
-        game_row = await self.bot.store.game(row.game_id)
+        game_row = await self.bot.service.row(row.game_id)
         if game_row is None:
             raise GiveUp("game gone")
         game = games.get(game_row.kind)
@@ -222,7 +240,7 @@ class Delivery:
                     await self._dm_closed_notice(game_row, row)
                 if target == "dm" and isinstance(exc, discord.NotFound):
                     # the kept DM channel is gone: forget it, and open a new one on the retry
-                    await self.bot.store.set_dm_channel(row.recipient_id, None)
+                    await self.bot.store.forget_dm_channel(row.recipient_id)
                     failure = Retry(f"dm: channel gone ({exc.code})")
                 raise failure from exc
             if not last:
@@ -341,8 +359,7 @@ class Delivery:
                 f"says I lack a permission there. Please give me {needed} in that channel. Nothing "
                 "is lost: the game's messages are kept and go out, in order, as soon as I can post.")
         try:
-            host = self.bot.get_user(game_row.host_id) or await self.bot.fetch_user(game_row.host_id)
-            await host.send(text)
+            await (await self._dm(game_row.host_id)).send(text)
         except Exception as dm_exc:
             log.error("game %s: missing permission in channel %s (%s), and the host could not be told "
                       "(%s)", game_id, game_row.channel_id, exc.reason, dm_exc)

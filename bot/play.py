@@ -122,7 +122,7 @@ class Play:
         """A click counts only where its game is: the game's server and channel (or a thread in
         it), or, for a player's own choices and hand, a DM. A forged or copied ``custom_id`` for
         another server's or channel's game is refused and changes nothing."""
-        row = await self.bot.store.game(game_id)
+        row = await self.service.row(game_id)
         if row is None:
             raise NoGameHere("That game no longer exists.")
         if interaction.guild_id is None:

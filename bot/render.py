@@ -56,13 +56,6 @@ def message_parts(event: Event, game_title: str, game_id: int) -> list[discord.E
     return out
 
 
-def embed_size(embed: discord.Embed) -> int:
-    """What Discord counts against a message's 6,000 characters of embeds."""
-    size = len(embed.title or "") + len(embed.description or "") + len(embed.footer.text or "")
-    size += len(embed.author.name or "")
-    return size + sum(len(f.name) + len(f.value) for f in embed.fields)
-
-
 def relative_time(unix: float) -> str:
     """A Discord timestamp that counts down on every client with no edits."""
     return f"<t:{int(unix)}:R>"

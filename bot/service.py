@@ -222,16 +222,17 @@ class GameService:
 
     async def _load_for_write(self, game_id: int) -> Table:
         """The game's state for a writer (who holds the lock), taken out of the cache, so that
-        the in-place apply never shows readers a state that was not committed."""
-        table = self._cache.pop(game_id, None)
+        the in-place apply never shows readers a state that was not committed. (Under the lock,
+        ``load`` never caches what it reads, so the copy is the writer's alone.)"""
+        table = await self.load(game_id)
+        self._cache.pop(game_id, None)
         self._bump(game_id)
-        if table is None:
-            row = await self.store.game(game_id)
-            if row is None or row.status != "running" or row.state is None:
-                raise NoGameHere("That game is not running.")
-            game = games.get(row.kind)
-            table = Table(row, game, game.load_state(row.state))
         return table
+
+    async def row(self, game_id: int) -> GameRow | None:
+        """A game's row: the cached one of a running game, else read (any status)."""
+        cached = self._cache.get(game_id)
+        return cached.row if cached is not None else await self.store.game(game_id)
 
     # ----- permissions -----
     async def is_moderator(self, row: GameRow, actor: Actor) -> bool:
@@ -421,20 +422,26 @@ class GameService:
                     return False
                 await self._apply(game_id, None, {"type": "phase_timeout", "phase_seq": phase_seq})
                 return True
-        except NotSaved as exc:
-            log.warning("game %s: timeout of phase %s not saved (%s); retrying in %.0f s",
-                        game_id, phase_seq, exc.__cause__, self.RETRY_SECONDS)
         except GameError as exc:
-            log.warning("game %s: timeout of phase %s refused: %s", game_id, phase_seq, exc)
-            return False
+            if not isinstance(exc, NotSaved):
+                log.warning("game %s: timeout of phase %s refused: %s", game_id, phase_seq, exc)
+                return False
+            cause: BaseException = exc.__cause__ or exc
         except Exception as exc:
-            if not is_store_error(exc):
-                log.exception("game %s: timeout of phase %s failed; retrying", game_id, phase_seq)
-            else:
-                log.warning("game %s: timeout of phase %s failed (%s); retrying in %.0f s",
-                            game_id, phase_seq, exc, self.RETRY_SECONDS)
+            cause = exc
+        # the database refused (or a bug): the traceback only for what is not the database
+        log.warning("game %s: timeout of phase %s failed (%s); retrying in %.0f s", game_id, phase_seq,
+                    cause, self.RETRY_SECONDS, exc_info=not is_store_error(cause))
         self.timers.retry(game_id, phase_seq, self.RETRY_SECONDS)
         return False
+
+    async def close_if_due(self, game_id: int) -> bool:
+        """Close the game's phase now if its deadline has passed (after a shorten or a resume)."""
+        row = await self.store.game(game_id)
+        if row is None or row.status != "running" or row.paused or row.deadline is None \
+                or row.deadline > self.clock.now():
+            return False
+        return await self.on_deadline(game_id, row.phase_seq)
 
     async def fire_due(self) -> int:
         """Resolve every running game whose deadline has passed (start-up, the sweep, tests)."""

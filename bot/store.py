@@ -328,12 +328,12 @@ class Store:
         rows = await self._read("SELECT channel_id FROM dm_channels WHERE user_id = ?", (user_id,))
         return rows[0][0] if rows else None
 
-    async def set_dm_channel(self, user_id: int, channel_id: int | None) -> None:
-        if channel_id is None:
-            await self._write("DELETE FROM dm_channels WHERE user_id = ?", (user_id,))
-        else:
-            await self._write("INSERT OR REPLACE INTO dm_channels (user_id, channel_id) VALUES (?, ?)",
-                              (user_id, channel_id))
+    async def set_dm_channel(self, user_id: int, channel_id: int) -> None:
+        await self._write("INSERT OR REPLACE INTO dm_channels (user_id, channel_id) VALUES (?, ?)",
+                          (user_id, channel_id))
+
+    async def forget_dm_channel(self, user_id: int) -> None:
+        await self._write("DELETE FROM dm_channels WHERE user_id = ?", (user_id,))
 
     # ----- guild settings -----
     async def storyteller_role(self, guild_id: int) -> int | None:

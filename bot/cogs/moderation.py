@@ -59,9 +59,10 @@ class Moderation(commands.Cog):
     @mod.command(name="resume", description="Unfreeze the game's timer")
     async def resume(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
-            change = await self.bot.service.resume(await self._game_id(interaction), actor_of(interaction))
+            game_id = await self._game_id(interaction)
+            change = await self.bot.service.resume(game_id, actor_of(interaction))
             await self._announce(interaction, f"▶️ The game resumes. {timer_text(change)}")
-            await self.bot.service.fire_due()  # nothing was left: the phase closes now
+            await self.bot.service.close_if_due(game_id)  # nothing was left: the phase closes now
         await guarded(interaction, None, work, public=True)
 
     @mod.command(name="extend", description="Give the current phase more time")
@@ -77,10 +78,10 @@ class Moderation(commands.Cog):
     @app_commands.describe(seconds="How many seconds to take off")
     async def shorten(self, interaction: discord.Interaction, seconds: app_commands.Range[int, 1, 604800]) -> None:
         async def work() -> None:
-            change = await self.bot.service.extend(await self._game_id(interaction), actor_of(interaction),
-                                                   -seconds)
+            game_id = await self._game_id(interaction)
+            change = await self.bot.service.extend(game_id, actor_of(interaction), -seconds)
             await self._announce(interaction, f"⏳ {timer_text(change)}")
-            await self.bot.service.fire_due()
+            await self.bot.service.close_if_due(game_id)
         await guarded(interaction, None, work, public=True)
 
     @mod.command(name="skip", description="Close the current phase now, as if its timer ran out")

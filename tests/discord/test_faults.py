@@ -105,6 +105,25 @@ async def test_a_503_on_a_dm_does_not_lose_the_role_card(world):
     assert not any("DMs are closed" in t for t in w.channel_texts())  # a passing fault is no closed DM
 
 
+async def test_a_private_message_that_waits_never_holds_up_the_channel(world):
+    """A DM Discord keeps refusing waits alone: were the channel's next messages held up behind it,
+    their lateness would tell the table that someone was just sent a secret."""
+    w = world
+    w.bot.settings.delivery_retry_seconds = 30
+    w.bot.settings.delivery_retry_max_seconds = 300
+    w.env.inject_error("POST", f"/channels/{w.ann.user.dm_channel.id}/messages", status=503, times=None)
+    await open_and_start(w)
+    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
+    assert any("Round 1" in t for t in w.channel_texts())  # the phase opened on time
+    assert any("secret animal" in t for t in w.dm_texts(w.bo))  # other players' cards went
+    pending = await w.bot.store.pending_messages(game_id)
+    assert [(m.target, m.recipient_id) for m in pending] == [("dm", w.ann.id)]
+    w.env.backend.faults.clear()
+    await w.bot.sweep()
+    await w.settle()
+    assert any("secret animal" in t for t in w.dm_texts(w.ann))
+
+
 async def test_a_lasting_403_keeps_every_message_and_tells_the_host_what_to_grant(world):
     w = world
     w.bot.settings.delivery_retry_seconds = 30  # a lasting fault: retries are minutes apart

@@ -1,6 +1,6 @@
 """Messages fit Discord's limits: 2,000 characters, 25 options per select, 5 rows."""
 
-from bot.render import EMBED_TOTAL_LIMIT, chunks, embed_size, message_parts
+from bot.render import EMBED_TOTAL_LIMIT, chunks, message_parts
 from bot.views import ChoiceButton, ChoiceSelect, prompts_view
 from games.engine import Choice, Event, Prompt, PromptField
 
@@ -18,7 +18,7 @@ def test_long_event_becomes_several_messages_each_within_every_limit():
     text = "word " * 2000
     parts = message_parts(Event(type="x", title="T" * 300, text=text), "The Ritual", 4)
     assert len(parts) == 3 and parts[0].title == "T" * 256
-    assert all(len(e.description) <= 4096 and embed_size(e) <= EMBED_TOTAL_LIMIT for e in parts)
+    assert all(len(e.description) <= 4096 and len(e) <= EMBED_TOTAL_LIMIT for e in parts)  # len(): as Discord counts
     assert [e.footer.text for e in parts] == [f"The Ritual · game #4 · {i}/3" for i in (1, 2, 3)]
     assert " ".join(e.description for e in parts).split() == text.split()  # nothing dropped
     one = message_parts(Event(type="x", text="short"), "The Ritual", 4)
