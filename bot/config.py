@@ -31,3 +31,11 @@ class Settings(BaseSettings):
     sweep_seconds: float = Field(default=60.0, ge=5, le=3600)
     #: how long delivered messages are kept in the outbox before they are pruned
     outbox_retention_days: float = Field(default=7.0, ge=0)
+    #: the most calls per second the bot makes to Discord on its own (Discord allows 50 per token)
+    discord_calls_per_second: float = Field(default=50.0, ge=1, le=10000)
+    #: the most calls to one channel (or DM, or thread) in ``channel_window_seconds``
+    channel_calls: int = Field(default=5, ge=1, le=1_000_000)
+    channel_window_seconds: float = Field(default=5.0, gt=0, le=60)
+    #: a commit's consecutive channel messages go out as one message shown in at most this many
+    #: steps (the first a send, the rest edits), cut at the longest of the game's pauses
+    theatre_beats: int = Field(default=2, ge=1, le=10)

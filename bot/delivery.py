@@ -17,6 +17,13 @@ What Discord refuses is sorted by whether trying again can help:
 A closed DM is never a dead end: the player can press "My hand", which answers ephemerally. The
 channel is told about closed DMs only for the deal, when every player gets a private message,
 so the notice never reveals who was just sent a secret.
+
+Living messages: a commit's consecutive channel events go out as one Discord message, shown in a
+few beats (a send, then edits, cut at the game's longest pauses), so the theatre keeps its
+suspense for a fraction of the calls. A phase's opening message is a slot: its clock starts
+when it is posted (``GameService.start_clock``), and later refresh rows edit it (a new countdown
+after a pause or an extension; "closed" and no buttons once the phase is over). Every call goes
+through one ``Pacer``.
 """
 
 from __future__ import annotations
@@ -32,8 +39,9 @@ import discord
 import games
 from games.engine import Event
 
-from .render import message_parts, relative_time
-from .store import OutboxRow
+from .pacer import COSMETIC, NARRATION, URGENT, Pacer
+from .render import duration, group_embeds, message_parts, relative_time
+from .store import OutboxRow, Slot
 from .views import phase_view
 
 if TYPE_CHECKING:
@@ -46,6 +54,11 @@ DM_CLOSED = 50007
 MISSING_ACCESS, MISSING_PERMISSIONS = 50001, 50013
 #: the step that deals the game: its private messages go to every player at once
 DEAL_STEP = 0
+#: a channel event longer than this goes out as a message of its own, not in a group
+GROUP_TEXT = 1500
+#: the most text, and embeds, one grouped message carries (Discord: 6,000 and 10)
+GROUP_TOTAL, GROUP_EMBEDS = 5000, 10
+CLOSED = "🔒 This phase is closed."
 
 
 def player_key(user_id: int) -> str:
@@ -87,6 +100,81 @@ def lane(row: OutboxRow) -> tuple:
     return (row.target, row.recipient_id)
 
 
+def groupable(row: OutboxRow) -> bool:
+    return (row.op == "send" and row.target == "channel" and row.step is not None and row.image is None
+            and row.picture is None and len(row.payload.get("text", "")) <= GROUP_TEXT)
+
+
+def units(rows: list[OutboxRow]) -> tuple[list[list[OutboxRow]], list[OutboxRow]]:
+    """The pending rows in delivery units, in order, and the refreshes superseded by a later one.
+
+    A commit's consecutive channel events become one unit (one Discord message); the private rows
+    of that commit follow it, so the channel's timing never depends on who was sent a secret."""
+    out: list[list[OutboxRow]] = []
+    superseded: list[OutboxRow] = []
+    used: set[int] = set()
+    for index, row in enumerate(rows):
+        if row.id in used:
+            continue
+        used.add(row.id)
+        if row.op == "refresh":
+            if any(r.op == "refresh" and r.slot == row.slot for r in rows[index + 1:]):
+                superseded.append(row)  # the last edit of a burst wins
+                continue
+            out.append([row])
+            continue
+        unit = [row]
+        if groupable(row):
+            size = len(row.payload.get("text", "")) + len(row.payload.get("title", ""))
+            embeds = 1
+            for later in rows[index + 1:]:
+                if later.step != row.step:
+                    break
+                if later.target != "channel":
+                    continue  # a private row of the same commit: it goes after the group
+                if not groupable(later):
+                    break
+                size += len(later.payload.get("text", "")) + len(later.payload.get("title", "")) + 2
+                embeds += bool(later.payload.get("title"))
+                if size > GROUP_TOTAL or embeds > GROUP_EMBEDS:
+                    break
+                unit.append(later)
+                used.add(later.id)
+        out.append(unit)
+    return out, superseded
+
+
+def priority(unit: list[OutboxRow]) -> int:
+    """What players wait on (an opening message, a private prompt or card) goes first."""
+    if unit[0].op == "refresh":
+        return COSMETIC
+    if unit[0].target != "channel" or any(r.slot for r in unit):
+        return URGENT
+    return NARRATION
+
+
+def beat_ends(events: list[Event], beats: int) -> list[int]:
+    """Where a group's beats end: after the events with the longest pauses (the first of equals)."""
+    candidates = [i for i in range(len(events) - 1) if events[i].pause > 0]
+    chosen = sorted(sorted(candidates, key=lambda i: (-events[i].pause, i))[:max(0, beats - 1)])
+    return [i + 1 for i in chosen] + [len(events)]
+
+
+def countdown(game_row, phase_seq: int, now: float) -> tuple[str, bool]:
+    """The line above a phase's message, and whether the phase is still open."""
+    if game_row.status != "running" or game_row.phase_seq != phase_seq:
+        return CLOSED, False
+    if game_row.paused:
+        if game_row.paused_remaining is None:
+            return "⏸️ The game is paused.", True
+        return f"⏸️ Paused with {duration(game_row.paused_remaining)} left.", True
+    if game_row.waiting_seconds is not None:
+        return f"⏳ Closes {relative_time(now + game_row.waiting_seconds)}", True
+    if game_row.deadline:
+        return f"⏳ Closes {relative_time(game_row.deadline)}", True
+    return "", True
+
+
 def classify(exc: BaseException, where: str) -> Retry | GiveUp:
     """Whether a failed call is worth another try."""
     if isinstance(exc, discord.Forbidden):
@@ -113,6 +201,9 @@ class Delivery:
         self._attempts: dict[int, int] = {}  # outbox row id -> failed attempts so far
         self._dm_notices: set[tuple[int, int]] = set()  # (game, player) told about closed DMs
         self._told_host: set[tuple[int, str]] = set()  # (game, target) permission problems told
+        settings = bot.settings
+        self.pacer = Pacer(settings.discord_calls_per_second, settings.channel_calls,
+                           settings.channel_window_seconds)
         self.idle = asyncio.Event()
         self.idle.set()
 
@@ -177,26 +268,38 @@ class Delivery:
                 self._again.discard(game_id)
                 waiting: set[tuple] = set()  # destinations held up by a refused row
                 next_try: float | None = None
-                for row in await store.pending_messages(game_id):
-                    if lane(row) in waiting:
+                found, superseded = units(await store.pending_messages(game_id))
+                if superseded:
+                    await store.mark_all_delivered([r.id for r in superseded], self.bot.clock.now(),
+                                                   "superseded")
+                # a unit goes with the urgency of the most urgent unit behind it, which it holds up
+                urgency = [priority(u) for u in found]
+                for i in range(len(found) - 2, -1, -1):
+                    urgency[i] = min(urgency[i], urgency[i + 1])
+                for unit, level in zip(found, urgency, strict=True):
+                    head = unit[0]
+                    if lane(head) in waiting:
                         continue
                     try:
-                        await self._deliver(row)
+                        if head.op == "refresh":
+                            await self._refresh(head, level)
+                        elif len(unit) > 1:
+                            await self._deliver_group(unit, level)
+                        else:
+                            await self._deliver(head, level)
                     except Retry as exc:
-                        delay = self._backoff(row.id)
+                        delay = self._backoff(head.id)
                         log.warning("game %s: message %s not delivered (%s); retry %d in %.1f s",
-                                    game_id, row.id, exc.reason, self._attempts[row.id], delay)
+                                    game_id, head.id, exc.reason, self._attempts[head.id], delay)
                         if exc.permission:
-                            await self._tell_host_about_permission(game_id, row, exc)
-                        waiting.add(lane(row))
+                            await self._tell_host_about_permission(game_id, head, exc)
+                        waiting.add(lane(head))
                         next_try = delay if next_try is None else min(next_try, delay)
                         continue
                     except GiveUp as exc:
-                        log.warning("game %s: message %s given up: %s", game_id, row.id, exc.reason)
-                        await store.mark_delivered(row.id, self.bot.clock.now(), exc.reason)
-                    else:
-                        await store.mark_delivered(row.id, self.bot.clock.now())
-                    self._attempts.pop(row.id, None)
+                        log.warning("game %s: message %s given up: %s", game_id, head.id, exc.reason)
+                        await self._done(unit, exc.reason)
+                    self._attempts.pop(head.id, None)
                 if next_try is not None:
                     self._retry_later(game_id, next_try)
                     return
@@ -209,17 +312,117 @@ class Delivery:
             if not any(not t.done() for t in self._tasks.values()):
                 self.idle.set()
 
-    # ----- one row -----
-    async def _deliver(self, row: OutboxRow) -> None:
-        """Send every part of one row not yet accepted; raise Retry or GiveUp when Discord refuses."""
-        event = Event.model_validate(row.payload)
+    async def _done(self, unit: list[OutboxRow], failure: str | None = None,
+                    started_at: float | None = None) -> None:
+        """Mark a unit delivered; if it opened a phase, the phase's clock starts (from
+        ``started_at``, when it was posted; a given-up opener starts it too, so no game waits forever)."""
+        ids = [r.id for r in unit]
+        opener = next((r for r in unit if r.slot and r.op == "send"), None)
+        now = self.bot.clock.now()
+        if opener is None:
+            await self.bot.store.mark_all_delivered(ids, now, failure)
+            return
+        if failure is not None:
+            await self.bot.store.mark_all_delivered(ids, now, failure)
+            ids = []
+        await self.bot.service.start_clock(opener.game_id, opener.phase_seq,
+                                           now if started_at is None else started_at, ids)
+
+    async def _call(self, level: int, where: Any, method, *args, **kwargs):
+        """One call to Discord, ``method(*args, **kwargs)``, when the pacer lets it go. Each kind
+        of call to a channel has its own window, as Discord keeps a bucket per route."""
+        await self.pacer.turn(level, (where, getattr(method, "__name__", "")))
+        return await method(*args, **kwargs)
+
+    # ----- one unit -----
+    async def _game(self, row: OutboxRow):
         game_row = await self.bot.service.row(row.game_id)
         if game_row is None:
             raise GiveUp("game gone")
-        game = games.get(game_row.kind)
+        return game_row, games.get(game_row.kind)
+
+    async def _deliver_group(self, unit: list[OutboxRow], level: int) -> None:
+        """Several channel events of one commit as one message, shown in beats: a send, then
+        edits after the game's longest pauses. The message is kept as the slot ``group:<first id>``
+        until the last beat, so a restart goes on editing it rather than posting it again."""
+        head = unit[0]
+        game_row, game = await self._game(head)
+        events = [Event.model_validate(r.payload) for r in unit]
+        ends = beat_ends(events, self.bot.settings.theatre_beats)
+        opener = next((r for r in unit if r.slot), None)
+        try:
+            channel = await self._channel(game_row.channel_id, level)
+        except Exception as exc:
+            raise classify(exc, "channel") from exc
+        where = ("channel", game_row.channel_id)
+        kept = await self.bot.store.slot(head.game_id, f"group:{head.id}") if head.parts_sent else None
+        message = channel.get_partial_message(kept.message_id) if kept else None
+        started_at = self.bot.clock.now()
+        for beat in range(head.parts_sent, len(ends)):
+            last = beat == len(ends) - 1
+            kwargs: dict[str, Any] = {"embeds": group_embeds(events[:ends[beat]], game.title, head.game_id)}
+            if last and opener is not None:
+                game_row = await self.bot.service.row(head.game_id) or game_row
+                started_at = self.bot.clock.now()
+                kwargs["content"], still_open = countdown(game_row, opener.phase_seq, started_at)
+                kwargs["view"] = phase_view(head.game_id) if still_open else None
+            try:
+                if message is None:
+                    message = await self._call(level, where, channel.send, nonce=f"o{head.id}p0", **kwargs)
+                else:
+                    await self._call(level, where, message.edit, **kwargs)
+            except Exception as exc:
+                raise classify(exc, "channel") from exc
+            if not last:
+                if beat == 0:
+                    await self.bot.store.set_slot(head.game_id, f"group:{head.id}",
+                                                  Slot(channel.id, message.id, message.id))
+                await self.bot.store.mark_parts_sent(head.id, beat + 1)
+                await self._pause(events[ends[beat] - 1])
+        if opener is not None:
+            await self.bot.store.set_slot(head.game_id, opener.slot, Slot(channel.id, message.id, message.id))
+        await self._done(unit, started_at=started_at)
+        await self._pause(events[-1])
+
+    async def _pause(self, event: Event) -> None:
+        if event.pause:
+            await asyncio.sleep(event.pause * self.bot.settings.pause_scale)
+
+    async def _refresh(self, row: OutboxRow, level: int) -> None:
+        """Edit a living message to what the game row says now: the countdown while its phase is
+        open, "closed" and no buttons after."""
+        slot = await self.bot.store.slot(row.game_id, row.slot)
+        if slot is None:  # never posted (or given up): nothing to edit
+            await self._done([row], "no message")
+            return
+        game_row, _game = await self._game(row)
+        seq = int(row.slot.partition(":")[2] or 0)
+        content, still_open = countdown(game_row, seq, self.bot.clock.now())
+        channel = self.bot.get_partial_messageable(slot.channel_id)
+        where = ("channel", slot.channel_id)
+        try:
+            if still_open:
+                await self._call(level, where, channel.get_partial_message(slot.message_id).edit,
+                                 content=content)
+            elif slot.last_message_id == slot.message_id:
+                await self._call(level, where, channel.get_partial_message(slot.message_id).edit,
+                                 content=content, view=None)
+            else:
+                await self._call(level, where, channel.get_partial_message(slot.message_id).edit,
+                                 content=content)
+                await self._call(level, where, channel.get_partial_message(slot.last_message_id).edit,
+                                 view=None)
+        except Exception as exc:
+            raise classify(exc, "channel") from exc
+        await self._done([row])
+
+    async def _deliver(self, row: OutboxRow, level: int = URGENT) -> None:
+        """Send every part of one row not yet accepted; raise Retry or GiveUp when Discord refuses."""
+        event = Event.model_validate(row.payload)
+        game_row, game = await self._game(row)
         target = row.target if row.target != "dm" or not game.private_threads else "thread"
         try:
-            destination = await self._destination(game_row, row, event, target)
+            destination = await self._destination(game_row, row, event, target, level)
         except (Retry, GiveUp):
             raise
         except Exception as exc:
@@ -229,11 +432,19 @@ class Delivery:
         if image is None and row.picture is not None:
             # drawn here, in a worker thread (Pillow releases the GIL): no table waits for it
             image = await asyncio.to_thread(game.draw, row.picture)
+        where = (target, getattr(destination, "id", None))
+        started_at = self.bot.clock.now()
+        first_id = None
+        message = None
         for index in range(row.parts_sent, len(parts)):
             last = index == len(parts) - 1
-            kwargs = self._part(game_row, row, event, target, parts[index], image, first=index == 0, last=last)
+            if index == 0 and row.slot:
+                game_row = await self.bot.service.row(row.game_id) or game_row
+                started_at = self.bot.clock.now()
+            kwargs = self._part(game_row, row, event, target, parts[index], image, first=index == 0,
+                                last=last, now=started_at)
             try:
-                await destination.send(nonce=f"o{row.id}p{index}", **kwargs)
+                message = await self._call(level, where, destination.send, nonce=f"o{row.id}p{index}", **kwargs)
             except Exception as exc:
                 failure = classify(exc, target)
                 if isinstance(failure, GiveUp) and failure.reason == "dm closed":
@@ -243,59 +454,65 @@ class Delivery:
                     await self.bot.store.forget_dm_channel(row.recipient_id)
                     failure = Retry(f"dm: channel gone ({exc.code})")
                 raise failure from exc
+            if index == 0:
+                first_id = message.id
             if not last:
                 await self.bot.store.mark_parts_sent(row.id, index + 1)
-        if event.pause and row.target == "channel":
-            await asyncio.sleep(event.pause * self.bot.settings.pause_scale)
+        if row.slot and message is not None:
+            await self.bot.store.set_slot(row.game_id, row.slot,
+                                          Slot(message.channel.id, first_id or message.id, message.id))
+        await self._done([row], started_at=started_at)
+        if row.target == "channel":
+            await self._pause(event)
 
     def _part(self, game_row, row: OutboxRow, event: Event, target: str, embed: discord.Embed,
-              image: bytes | None, *, first: bool, last: bool) -> dict[str, Any]:
+              image: bytes | None, *, first: bool, last: bool, now: float) -> dict[str, Any]:
         """One Discord message of a row: the countdown on the first, the picture and buttons on the last."""
         files = []
         if last and image:
             files.append(discord.File(io.BytesIO(image), filename="picture.png"))
             embed.set_image(url="attachment://picture.png")
         view = None
-        if last and (target in ("dm", "thread") or (target == "channel" and event.opens_phase)):
+        still_open = True
+        content = None
+        if target == "channel" and event.opens_phase:
+            content, still_open = countdown(game_row, row.phase_seq, now)
+        if last and still_open and (target in ("dm", "thread") or (target == "channel" and event.opens_phase)):
             view = phase_view(row.game_id)
         kwargs = message([embed], files, view)
-        if (first and target == "channel" and event.opens_phase and game_row.phase_seq == row.phase_seq
-                and game_row.deadline):
-            kwargs["content"] = f"⏳ Closes {relative_time(game_row.deadline)}"
+        if first and content:
+            kwargs["content"] = content
         return kwargs
 
-    async def _destination(self, game_row, row: OutboxRow, event: Event, target: str):
+    async def _destination(self, game_row, row: OutboxRow, event: Event, target: str, level: int):
         if target == "channel":
-            return await self._channel(game_row.channel_id)
+            return await self._channel(game_row.channel_id, level)
         if target == "group":
             return await self._group_thread(game_row, event.audience.id,
-                                            [int(m) for m in event.audience.members])
+                                            [int(m) for m in event.audience.members], level)
         assert row.recipient_id is not None
         if target == "thread":
-            return await self._player_thread(game_row, row.recipient_id)
-        return await self._dm(row.recipient_id)
+            return await self._group_thread(game_row, player_key(row.recipient_id), [row.recipient_id],
+                                            level)
+        return await self._dm(row.recipient_id, level)
 
-    async def _dm(self, user_id: int) -> discord.PartialMessageable:
+    async def _dm(self, user_id: int, level: int = URGENT) -> discord.PartialMessageable:
         """The player's DM channel, opened once and then kept in the database: each private
         message is one call to Discord."""
         channel_id = await self.bot.store.dm_channel(user_id)
         if channel_id is None:
-            channel = await self.bot.create_dm(discord.Object(id=user_id))
+            channel = await self._call(level, ("dm", user_id), self.bot.create_dm, discord.Object(id=user_id))
             channel_id = channel.id
             await self.bot.store.set_dm_channel(user_id, channel_id)
         return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
-    async def _channel(self, channel_id: int):
+    async def _channel(self, channel_id: int, level: int = URGENT):
         channel = self.bot.get_channel(channel_id)
         if channel is None:
-            channel = await self.bot.fetch_channel(channel_id)
+            channel = await self._call(level, ("channel", channel_id), self.bot.fetch_channel, channel_id)
         return channel
 
-    async def _player_thread(self, game_row, user_id: int):
-        """A player's own thread: the group of one."""
-        return await self._group_thread(game_row, player_key(user_id), [user_id])
-
-    async def _group_thread(self, game_row, key: str, members: list[int]):
+    async def _group_thread(self, game_row, key: str, members: list[int], level: int = URGENT):
         """The group's thread, opened on its first message and kept in the database by key;
         members who joined the group since are added. The host (storyteller) is in every one.
         The thread is recorded as soon as it exists, so a retry after a failed add reuses it."""
@@ -303,20 +520,22 @@ class Delivery:
         found = await store.group_thread(game_row.id, key)
         if found is not None:
             thread_id, known = found
-            thread = self.bot.get_channel(thread_id) or await self.bot.fetch_channel(thread_id)
+            thread = self.bot.get_channel(thread_id) or await self._call(
+                level, ("thread", thread_id), self.bot.fetch_channel, thread_id)
         else:
-            channel = await self._channel(game_row.channel_id)
+            channel = await self._channel(game_row.channel_id, level)
             names = dict(await store.lobby_players(game_row.id))
             title = ", ".join(names.get(m, "storyteller" if m == game_row.host_id else str(m))
                               for m in members)
-            thread = await channel.create_thread(name=f"🔒 {title} · game {game_row.id}"[:100],
-                                                 type=discord.ChannelType.private_thread, invitable=False)
+            thread = await self._call(level, ("channel", channel.id), channel.create_thread,
+                                      name=f"🔒 {title} · game {game_row.id}"[:100],
+                                      type=discord.ChannelType.private_thread, invitable=False)
             known = []
             await store.set_group_thread(game_row.id, key, thread.id, known)
         added = list(known)
         for uid in dict.fromkeys([*members, game_row.host_id]):
             if uid not in added:
-                await thread.add_user(discord.Object(id=uid))
+                await self._call(level, ("thread", thread.id), thread.add_user, discord.Object(id=uid))
                 added.append(uid)
         if added != known:
             await store.set_group_thread(game_row.id, key, thread.id, added)
@@ -332,7 +551,8 @@ class Delivery:
         self._dm_notices.add(key)
         try:
             channel = await self._channel(game_row.channel_id)
-            await channel.send(
+            await self._call(
+                URGENT, ("channel", channel.id), channel.send,
                 f"<@{row.recipient_id}>, I couldn't send you a private message (your DMs are closed). "
                 "Press **My hand** on the latest game message, or use `/game hand`, to see your role "
                 "and everything you learn during the game.",
@@ -359,7 +579,8 @@ class Delivery:
                 f"says I lack a permission there. Please give me {needed} in that channel. Nothing "
                 "is lost: the game's messages are kept and go out, in order, as soon as I can post.")
         try:
-            await (await self._dm(game_row.host_id)).send(text)
+            dm = await self._dm(game_row.host_id)
+            await self._call(URGENT, ("dm", game_row.host_id), dm.send, text)
         except Exception as dm_exc:
             log.error("game %s: missing permission in channel %s (%s), and the host could not be told "
                       "(%s)", game_id, game_row.channel_id, exc.reason, dm_exc)

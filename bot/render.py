@@ -59,3 +59,27 @@ def message_parts(event: Event, game_title: str, game_id: int) -> list[discord.E
 def relative_time(unix: float) -> str:
     """A Discord timestamp that counts down on every client with no edits."""
     return f"<t:{int(unix)}:R>"
+
+
+def duration(seconds: float) -> str:
+    """``4500`` -> ``"1 h 15 min"``."""
+    seconds = int(round(seconds))
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    parts = [f"{hours} h"] * bool(hours) + [f"{minutes} min"] * bool(minutes) + [f"{secs} s"] * bool(secs)
+    return " ".join(parts) or "no time"
+
+
+def group_embeds(events: list[Event], game_title: str, game_id: int) -> list[discord.Embed]:
+    """Several short events as one message: a titled event opens an embed, an untitled one is
+    added to the embed before it. The footer goes on the last."""
+    embeds: list[discord.Embed] = []
+    for event in events:
+        text = event.text or "\u200b"
+        if event.title or not embeds:
+            embeds.append(discord.Embed(title=event.title[:EMBED_TITLE_LIMIT] or None, description=text,
+                                        colour=COLOURS.get(event.audience.kind)))
+        else:
+            embeds[-1].description = f"{embeds[-1].description}\n\n{text}"
+    embeds[-1].set_footer(text=f"{game_title[:100]} · game #{game_id}")
+    return embeds

@@ -91,6 +91,8 @@ class TimerChange:
     deadline: float | None  # the closing time while running; None while paused or without a timer
     paused: bool
     remaining: float | None  # seconds left while paused (None: the phase has no timer)
+    #: the phase's seconds while its clock waits for its message to be posted
+    waiting: float | None = None
 
 
 @dataclass(frozen=True)
@@ -131,6 +133,20 @@ def _check_options_length(text: str | None) -> None:
         raise LobbyError(f"Options can be at most {MAX_OPTIONS_TEXT} characters long; these are {len(text)}.")
 
 
+def phase_slot(phase_seq: int) -> str:
+    """The living message of a phase: the channel message that opened it."""
+    return f"phase:{phase_seq}"
+
+
+def refresh(slot: str) -> NewMessage:
+    """An edit of a living message to what the game row says when it is delivered."""
+    return NewMessage("channel", None, '{"type": "refresh"}', op="refresh", slot=slot)
+
+
+def opens_in_channel(events: list[Event]) -> bool:
+    return any(e.opens_phase and e.audience.kind == "public" for e in events)
+
+
 def new_seed() -> int:
     """The seed of a new game's randomness (tests replace it to replay a game exactly)."""
     return secrets.randbits(31)
@@ -148,9 +164,13 @@ class GameService:
     #: how long after a failed timeout (a locked, read-only or full database) it is tried again
     RETRY_SECONDS = 5.0
 
-    def __init__(self, store: Store, clock: Clock, on_messages: Callable[[int], None] | None = None):
+    def __init__(self, store: Store, clock: Clock, on_messages: Callable[[int], None] | None = None,
+                 *, clock_waits_for_opener: bool = False):
         self.store = store
         self.clock = clock
+        #: a phase opened by a channel message starts its clock when that message is posted
+        #: (``start_clock``, called by the delivery); without a delivery, at the commit
+        self.clock_waits_for_opener = clock_waits_for_opener
         self.timers = Timers(clock, self.on_deadline)
         #: one lock per game, alive only while someone holds or waits on it (no growth per game ever run)
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -318,8 +338,10 @@ class GameService:
                 raise NotAllowed("Only the host or a member with Manage Server can cancel the game.")
             self._cache.pop(game_id, None)
             self._bump(game_id)
-            await self._saving(self.store.set_status(game_id, "cancelled", self.clock.now()))
+            await self._saving(self.store.set_status(game_id, "cancelled", self.clock.now(),
+                                                     messages=[refresh(phase_slot(row.phase_seq))]))
             self._game_over(game_id)
+            self._notify(game_id)
             return row
 
     # ----- play -----
@@ -354,24 +376,34 @@ class GameService:
         state = outcome.state
         now = self.clock.now()
         deadline, remaining, paused = row.deadline, row.paused_remaining, row.paused
-        if before_seq is None or state.phase_seq != before_seq:
+        waiting = row.waiting_seconds
+        new_phase = before_seq is None or state.phase_seq != before_seq
+        if new_phase:
             seconds = game.phase_seconds(state)
+            waiting = None
             if paused:  # a new phase while paused: its whole time waits for the resume
                 deadline, remaining = None, seconds or None
+            elif seconds and self.clock_waits_for_opener and opens_in_channel(outcome.events):
+                # the clock starts when the phase's message is posted (``start_clock``), so the
+                # narration queued before it never eats the players' time
+                deadline, waiting = None, seconds
             else:
                 deadline = now + seconds if seconds else None
         if state.finished:
-            deadline, remaining, paused, status = None, None, False, "finished"
+            deadline, remaining, paused, waiting, status = None, None, False, None, "finished"
         messages = self.messages(row, game, state, outcome.events)
+        if before_seq is not None and (new_phase or state.finished):
+            messages.append(refresh(phase_slot(before_seq)))  # the old phase's message says closed
         await self._saving(self.store.commit_step(
             row.id, state=state.model_dump_json(), phase_seq=state.phase_seq, step=state.step,
             deadline=deadline, paused_remaining=remaining, paused=paused, status=status or row.status,
-            actor_id=actor_id, action=action, messages=messages, now=now))
+            actor_id=actor_id, action=action, messages=messages, now=now, waiting_seconds=waiting))
         self._bump(row.id)
         if status in (None, "running") and not state.finished:
             self._cache[row.id] = Table(
                 replace(row, state=None, phase_seq=state.phase_seq, deadline=deadline,
-                        paused_remaining=remaining, paused=paused, status="running"), game, state)
+                        paused_remaining=remaining, paused=paused, status="running",
+                        waiting_seconds=waiting), game, state)
             if deadline is not None:
                 self.timers.arm(row.id, state.phase_seq, deadline)
             else:
@@ -390,7 +422,8 @@ class GameService:
             picture = json.dumps(data) if data is not None else None
             kind = event.audience.kind
             if kind == "public":
-                out.append(NewMessage("channel", None, payload, picture=picture))
+                slot = phase_slot(state.phase_seq) if event.opens_phase else None
+                out.append(NewMessage("channel", None, payload, picture=picture, slot=slot))
             elif kind == "player":
                 out.append(NewMessage("dm", int(event.audience.id), payload, picture=picture))
             elif kind == "team":
@@ -435,6 +468,27 @@ class GameService:
         self.timers.retry(game_id, phase_seq, self.RETRY_SECONDS)
         return False
 
+    async def start_clock(self, game_id: int, phase_seq: int, started_at: float,
+                          delivered: list[int]) -> float | None:
+        """The phase's opening message was posted at ``started_at``: its clock runs from then.
+        The delivered rows are marked in the same transaction, so a crash cannot post the message
+        twice or leave the phase without a clock. Returns the deadline, or None when the phase
+        was not waiting (moved on, paused, or already running)."""
+        async with self.lock(game_id):
+            row = await self.row(game_id)
+            starts = (row is not None and row.status == "running" and not row.paused
+                      and row.phase_seq == phase_seq and row.waiting_seconds is not None)
+            deadline = started_at + row.waiting_seconds if starts else None
+            if starts:
+                self._cache.pop(game_id, None)
+                self._bump(game_id)
+            started = await self.store.opener_delivered(game_id, phase_seq, deadline, delivered,
+                                                        self.clock.now())
+            if started and deadline is not None:
+                self.timers.arm(game_id, phase_seq, deadline)
+                return deadline
+            return None
+
     async def close_if_due(self, game_id: int) -> bool:
         """Close the game's phase now if its deadline has passed (after a shorten or a resume)."""
         row = await self.store.game(game_id)
@@ -473,25 +527,28 @@ class GameService:
         return table
 
     async def _set_timer(self, table: Table, *, deadline: float | None, paused: bool,
-                         remaining: float | None) -> TimerChange:
-        game_id = table.row.id
+                         remaining: float | None, waiting: float | None = None) -> TimerChange:
+        """Save the timer, with a refresh of the phase's message so its countdown says the same."""
+        game_id, seq = table.row.id, table.row.phase_seq
         self._cache.pop(game_id, None)
         self._bump(game_id)
         await self._saving(self.store.set_timer(game_id, deadline, remaining, self.clock.now(),
-                                                paused=paused))
+                                                paused=paused, waiting_seconds=waiting, phase_seq=seq,
+                                                messages=[refresh(phase_slot(seq))]))
         if deadline is not None:
-            self.timers.arm(game_id, table.row.phase_seq, deadline)
+            self.timers.arm(game_id, seq, deadline)
         else:
             self.timers.cancel(game_id)
-        return TimerChange(deadline, paused, remaining)
+        self._notify(game_id)
+        return TimerChange(deadline, paused, remaining, waiting)
 
     async def pause(self, game_id: int, actor: Actor) -> TimerChange:
         async with self.lock(game_id):
             table = await self._moderated(game_id, actor)
             if table.row.paused:
                 raise IllegalAction("The game is already paused.", code="paused")
-            deadline = table.row.deadline
-            remaining = None if deadline is None else max(0.0, deadline - self.clock.now())
+            deadline, waiting = table.row.deadline, table.row.waiting_seconds
+            remaining = waiting if deadline is None else max(0.0, deadline - self.clock.now())
             return await self._set_timer(table, deadline=None, paused=True, remaining=remaining)
 
     async def resume(self, game_id: int, actor: Actor) -> TimerChange:
@@ -515,6 +572,9 @@ class GameService:
                     raise IllegalAction("This phase has no timer to change.", code="no_timer")
                 return await self._set_timer(table, deadline=None, paused=True,
                                              remaining=max(0.0, row.paused_remaining + seconds))
+            if row.waiting_seconds is not None:  # its message is not posted yet: change its length
+                return await self._set_timer(table, deadline=None, paused=False, remaining=None,
+                                             waiting=max(0.0, row.waiting_seconds + seconds))
             if row.deadline is None:
                 raise IllegalAction("This phase has no timer to change.", code="no_timer")
             deadline = max(self.clock.now(), row.deadline + seconds)

@@ -41,6 +41,8 @@ class GameRow:
     #: seconds that were left when paused; None while paused means the phase has no timer
     paused_remaining: float | None
     paused: bool = False
+    #: the phase's seconds while its clock waits for the delivery of its opening message
+    waiting_seconds: float | None = None
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,8 @@ class OutboxRow:
     step: int | None = None  # the step that wrote it; 0 is the deal
     parts_sent: int = 0  # parts of a long text already accepted by Discord
     picture: dict[str, Any] | None = None  # what to draw at delivery (the game's public data)
+    op: str = "send"  # 'send', or 'refresh': edit the slot's message to what the game row says now
+    slot: str | None = None  # the slot a send creates, or the slot a refresh edits
 
 
 @dataclass(frozen=True)
@@ -64,13 +68,26 @@ class NewMessage:
     payload: str
     image: bytes | None = None
     picture: str | None = None  # JSON of the picture's data, drawn at delivery
+    op: str = "send"
+    slot: str | None = None
+
+
+@dataclass(frozen=True)
+class Slot:
+    """The Discord message(s) behind a living message: the countdown is on the first, the buttons
+    on the last (the same message unless a long text went out in parts)."""
+
+    channel_id: int
+    message_id: int
+    last_message_id: int
 
 
 _GAME_COLUMNS = (
     "id, kind, guild_id, channel_id, host_id, status, seed, options, min_players, max_players, "
-    "state, phase_seq, deadline, paused_remaining, paused"
+    "state, phase_seq, deadline, paused_remaining, paused, waiting_seconds"
 )
-_OUTBOX_COLUMNS = "id, game_id, target, recipient_id, phase_seq, payload, image, step, parts_sent, picture"
+_OUTBOX_COLUMNS = ("id, game_id, target, recipient_id, phase_seq, payload, image, step, parts_sent, picture, "
+                   "op, slot")
 #: how long a WAL file may stay after a checkpoint (bytes); it is truncated back to this
 JOURNAL_SIZE_LIMIT = 64 * 1024 * 1024
 SYNCHRONOUS = ("FULL", "NORMAL")
@@ -78,14 +95,24 @@ SYNCHRONOUS = ("FULL", "NORMAL")
 
 def _game(row: sqlite3.Row | tuple) -> GameRow:
     (gid, kind, guild, channel, host, status, seed, options, mn, mx, state, seq, deadline,
-     remaining, paused) = tuple(row)
+     remaining, paused, waiting) = tuple(row)
     return GameRow(gid, kind, guild, channel, host, status, seed, json.loads(options), mn, mx,
-                   state, seq, deadline, remaining, bool(paused))
+                   state, seq, deadline, remaining, bool(paused), waiting)
 
 
 def _outbox(r: sqlite3.Row | tuple) -> OutboxRow:
     return OutboxRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6], r[7], r[8],
-                     json.loads(r[9]) if r[9] else None)
+                     json.loads(r[9]) if r[9] else None, r[10], r[11])
+
+
+def _insert_messages(conn: sqlite3.Connection, game_id: int, phase_seq: int, step: int | None,
+                     messages: list[NewMessage], now: float) -> None:
+    if messages:
+        conn.executemany(
+            "INSERT INTO outbox (game_id, target, recipient_id, phase_seq, payload, image, picture, step, "
+            "op, slot, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, m.target, m.recipient_id, phase_seq, m.payload, m.image, m.picture, step, m.op,
+              m.slot, now) for m in messages])
 
 
 def migration_files(folder: Path = MIGRATIONS) -> list[tuple[int, Path]]:
@@ -230,16 +257,46 @@ class Store:
             args = (guild_id,)
         return [_game(r) for r in await self._read(sql + " ORDER BY id", args)]
 
-    async def set_status(self, game_id: int, status: str, now: float) -> None:
-        await self._write(
-            "UPDATE games SET status = ?, deadline = NULL, paused_remaining = NULL, paused = 0, "
-            "updated_at = ? WHERE id = ?", (status, now, game_id))
+    async def set_status(self, game_id: int, status: str, now: float,
+                         messages: list[NewMessage] = ()) -> None:
+        def write(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "UPDATE games SET status = ?, deadline = NULL, paused_remaining = NULL, paused = 0, "
+                "waiting_seconds = NULL, updated_at = ? WHERE id = ?", (status, now, game_id))
+            seq = conn.execute("SELECT phase_seq FROM games WHERE id = ?", (game_id,)).fetchone()
+            _insert_messages(conn, game_id, seq[0] if seq else 0, None, messages, now)
+
+        await self._transaction(write)
 
     async def set_timer(self, game_id: int, deadline: float | None, paused_remaining: float | None,
-                        now: float, *, paused: bool = False) -> None:
-        await self._write(
-            "UPDATE games SET deadline = ?, paused_remaining = ?, paused = ?, updated_at = ? WHERE id = ?",
-            (deadline, paused_remaining, int(paused), now, game_id))
+                        now: float, *, paused: bool = False, waiting_seconds: float | None = None,
+                        messages: list[NewMessage] = (), phase_seq: int = 0) -> None:
+        """The phase's timer, and the messages that show it (a refresh of the phase message), at once."""
+
+        def write(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "UPDATE games SET deadline = ?, paused_remaining = ?, paused = ?, waiting_seconds = ?, "
+                "updated_at = ? WHERE id = ?",
+                (deadline, paused_remaining, int(paused), waiting_seconds, now, game_id))
+            _insert_messages(conn, game_id, phase_seq, None, messages, now)
+
+        await self._transaction(write)
+
+    async def opener_delivered(self, game_id: int, phase_seq: int, deadline: float | None,
+                               delivered: list[int], now: float) -> bool:
+        """Mark a phase's opening rows delivered and start its clock (when ``deadline`` is given
+        and the phase still waits for it), in one transaction. Returns whether the clock started."""
+
+        def write(conn: sqlite3.Connection) -> bool:
+            conn.executemany("UPDATE outbox SET delivered_at = ? WHERE id = ?", [(now, i) for i in delivered])
+            if deadline is None:
+                return False
+            return conn.execute(
+                "UPDATE games SET deadline = ?, waiting_seconds = NULL, updated_at = ? WHERE id = ? "
+                "AND phase_seq = ? AND status = 'running' AND paused = 0 AND waiting_seconds IS NOT NULL",
+                (deadline, now, game_id, phase_seq)).rowcount == 1
+
+        return await self._transaction(write)
 
     # ----- lobby -----
     async def add_player(self, game_id: int, user_id: int, name: str, now: float) -> bool:
@@ -261,24 +318,20 @@ class Store:
     async def commit_step(self, game_id: int, *, state: str, phase_seq: int, step: int,
                           deadline: float | None, paused_remaining: float | None, status: str,
                           actor_id: int | None, action: str | None, messages: list[NewMessage],
-                          now: float, paused: bool = False) -> None:
+                          now: float, paused: bool = False, waiting_seconds: float | None = None) -> None:
         """State, action-log row and outgoing messages, in one transaction."""
 
         def write(conn: sqlite3.Connection) -> None:
             conn.execute(
                 "UPDATE games SET state = ?, phase_seq = ?, deadline = ?, paused_remaining = ?, "
-                "paused = ?, status = ?, updated_at = ? WHERE id = ?",
-                (state, phase_seq, deadline, paused_remaining, int(paused), status, now, game_id))
+                "paused = ?, waiting_seconds = ?, status = ?, updated_at = ? WHERE id = ?",
+                (state, phase_seq, deadline, paused_remaining, int(paused), waiting_seconds, status, now,
+                 game_id))
             if action is not None:
                 conn.execute(
                     "INSERT INTO actions (game_id, step, actor_id, action, created_at) "
                     "VALUES (?, ?, ?, ?, ?)", (game_id, step, actor_id, action, now))
-            if messages:
-                conn.executemany(
-                    "INSERT INTO outbox (game_id, target, recipient_id, phase_seq, payload, image, "
-                    "picture, step, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [(game_id, m.target, m.recipient_id, phase_seq, m.payload, m.image, m.picture, step, now)
-                     for m in messages])
+            _insert_messages(conn, game_id, phase_seq, step, messages, now)
 
         await self._transaction(write)
 
@@ -302,6 +355,12 @@ class Store:
         await self._write(
             "UPDATE outbox SET delivered_at = ?, failure = ? WHERE id = ?", (now, failure, message_id))
 
+    async def mark_all_delivered(self, message_ids: list[int], now: float, failure: str | None = None) -> None:
+        """Several rows delivered together (one Discord message carrying several events)."""
+        await self._in_thread(lambda conn: conn.executemany(
+            "UPDATE outbox SET delivered_at = ?, failure = ? WHERE id = ?",
+            [(now, failure, i) for i in message_ids]))
+
     async def mark_parts_sent(self, message_id: int, parts_sent: int) -> None:
         await self._write("UPDATE outbox SET parts_sent = ? WHERE id = ?", (parts_sent, message_id))
 
@@ -310,6 +369,17 @@ class Store:
         replay needs only the seed and the log); what was sent is only a record of delivery."""
         return await self._write(
             "DELETE FROM outbox WHERE delivered_at IS NOT NULL AND delivered_at < ?", (before,))
+
+    # ----- living messages -----
+    async def slot(self, game_id: int, slot: str) -> Slot | None:
+        rows = await self._read("SELECT channel_id, message_id, last_message_id FROM message_slots "
+                                "WHERE game_id = ? AND slot = ?", (game_id, slot))
+        return Slot(*rows[0]) if rows else None
+
+    async def set_slot(self, game_id: int, slot: str, value: Slot) -> None:
+        await self._write(
+            "INSERT OR REPLACE INTO message_slots (game_id, slot, channel_id, message_id, last_message_id) "
+            "VALUES (?, ?, ?, ?, ?)", (game_id, slot, value.channel_id, value.message_id, value.last_message_id))
 
     # ----- private threads (per player, and per group of players) -----
     async def group_thread(self, game_id: int, key: str) -> tuple[int, list[int]] | None:

@@ -11,7 +11,7 @@ from discord.ext import commands
 from games.engine import MAX_REASON
 
 from ..play import actor_of, guarded, reply
-from ..render import relative_time
+from ..render import duration, relative_time
 from ..service import TimerChange
 
 
@@ -25,13 +25,6 @@ def timer_text(change: TimerChange) -> str:
         return "This phase has no timer."
     return f"The phase closes {relative_time(change.deadline)}."
 
-
-def duration(seconds: float) -> str:
-    seconds = int(round(seconds))
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    parts = [f"{hours} h"] * bool(hours) + [f"{minutes} min"] * bool(minutes) + [f"{secs} s"] * bool(secs)
-    return " ".join(parts) or "no time"
 
 if TYPE_CHECKING:
     from ..client import StorytellerBot

@@ -169,7 +169,8 @@ async def test_private_threads_per_player_and_after_a_restart(open_table, start_
         assert w.threads() == []
         assert await table.bot.store.group_thread(game.id, player_key(w.players[1].id)) is None
         async with table.acting():  # the next private message opens a new thread
-            thread = await table.bot.delivery._player_thread(game, w.players[1].id)
+            uid = w.players[1].id
+            thread = await table.bot.delivery._group_thread(game, player_key(uid), [uid])
             await thread.send("again")
         assert thread.id != old_thread and [t.id for t in w.threads()] == [thread.id]
 

@@ -12,7 +12,10 @@ def bot_settings(db_path, **overrides) -> Settings:
     """The bot's settings in tests: no theatrical pauses, and retries in hundredths of a second."""
     values = {"discord_token": "offline", "database_path": str(db_path), "pause_scale": 0,
               "delivery_retry_seconds": 0.01, "delivery_retry_max_seconds": 0.05,
-              "timeout_retry_seconds": 0.05} | overrides
+              "timeout_retry_seconds": 0.05,
+              # the pacer has tests of its own; elsewhere a whole game's clicks take almost no
+              # virtual time, and pacing them would only run past simcord's settle timeout
+              "channel_calls": 100000, "discord_calls_per_second": 10000} | overrides
     return Settings(_env_file=None, **values)
 
 

@@ -1,0 +1,125 @@
+"""One pacer for every call the bot makes to Discord on its own (sends, edits, DMs, threads).
+
+Discord gives a bot token about 50 requests per second in all, and each channel a few messages
+per few seconds. discord.py waits out a 429 once it gets one; the pacer keeps the bot from getting
+there, and decides who goes first when the budget is short: what a player waits on (a phase's
+opening message, a prompt, a role card) before narration, and narration before cosmetic edits.
+Interaction responses and follow-ups are not paced: Discord does not count them in the budget.
+
+Both limits are sliding windows ("at most N calls in any W seconds"), so a burst never goes over,
+not even at the edge of a second.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+from collections import deque
+from collections.abc import Hashable
+
+#: priorities, most urgent first
+URGENT, NARRATION, COSMETIC = 0, 1, 2
+
+
+class Window:
+    """At most ``limit`` calls in any ``seconds``."""
+
+    def __init__(self, limit: int, seconds: float) -> None:
+        self.limit = limit
+        self.seconds = seconds
+        self.times: deque[float] = deque()
+
+    def free_at(self, now: float) -> float:
+        """When the next call may go (``now`` if it may go now)."""
+        while self.times and self.times[0] <= now - self.seconds:
+            self.times.popleft()
+        if len(self.times) < self.limit:
+            return now
+        return self.times[0] + self.seconds
+
+    def take(self, now: float) -> None:
+        self.times.append(now)
+
+
+class Pacer:
+    def __init__(self, per_second: float = 50, per_channel: int = 5, channel_seconds: float = 5.0) -> None:
+        # the global budget as a one-second window of whole calls (at least one)
+        self.total = Window(max(1, int(per_second)), 1.0)
+        self.per_channel = per_channel
+        self.channel_seconds = channel_seconds
+        self._channels: dict[Hashable, Window] = {}
+        self._queue: list[tuple[int, int, Hashable, asyncio.Future]] = []
+        self._order = itertools.count()
+        self._runner: asyncio.Task | None = None
+        self._runner_at = 0.0  # when the runner wakes next
+        #: calls let through so far, by priority (for the benches and the operator's log)
+        self.served = [0, 0, 0]
+
+    @property
+    def waiting(self) -> int:
+        return sum(1 for *_, f in self._queue if not f.done())
+
+    def _channel(self, key: Hashable) -> Window:
+        window = self._channels.get(key)
+        if window is None:
+            window = self._channels[key] = Window(self.per_channel, self.channel_seconds)
+        return window
+
+    async def turn(self, priority: int, channel: Hashable) -> None:
+        """Wait until a call to ``channel`` of this priority may go; the call is counted now."""
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        heapq.heappush(self._queue, (priority, next(self._order), channel, future))
+        wait = self._release(loop.time())
+        if wait is not None and (self._runner is None or self._runner.done() or wait < self._runner_at):
+            if self._runner is not None:
+                self._runner.cancel()
+            self._runner = loop.create_task(self._run())
+        await future
+
+    async def _run(self) -> None:
+        """Let the waiters go as the windows free up (a task that sleeps, rather than a timer
+        callback, so simulated clocks see what it waits for)."""
+        loop = asyncio.get_running_loop()
+        while True:
+            next_at = self._release(loop.time())
+            if next_at is None:
+                return
+            self._runner_at = next_at
+            await asyncio.sleep(max(0.0, next_at - loop.time()))
+
+    def _release(self, now: float) -> float | None:
+        """Let go every waiter the windows allow now, most urgent first; returns when to try
+        again (None when no one waits)."""
+        held: list[tuple[int, int, Hashable, asyncio.Future]] = []
+        next_at: float | None = None
+        while self._queue:
+            total_at = self.total.free_at(now)
+            if total_at > now:
+                next_at = total_at
+                break
+            item = heapq.heappop(self._queue)
+            priority, _, channel, future = item
+            if future.done():  # cancelled while waiting
+                continue
+            window = self._channel(channel)
+            channel_at = window.free_at(now)
+            if channel_at > now:  # this channel is full: the next waiter may go instead
+                held.append(item)
+                next_at = channel_at if next_at is None else min(next_at, channel_at)
+                continue
+            self.total.take(now)
+            window.take(now)
+            self.served[priority] += 1
+            future.set_result(None)
+        for item in held:
+            heapq.heappush(self._queue, item)
+        self._forget_idle(now)
+        return next_at if self._queue else None
+
+    def _forget_idle(self, now: float) -> None:
+        """Drop the windows of channels quiet for longer than their window (no growth per channel)."""
+        if len(self._channels) > 4096:
+            self._channels = {k: w for k, w in self._channels.items()
+                              if w.times and w.times[-1] > now - w.seconds}

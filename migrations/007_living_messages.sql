@@ -1,0 +1,21 @@
+-- Living messages: a message the bot sent can be edited later. An outbox row either sends
+-- (op 'send'), possibly creating a named slot ('phase:<seq>'), or refreshes a slot (op 'refresh'):
+-- the message is edited to what the game row says now (its countdown, or "closed" without buttons),
+-- so a burst of refreshes is worth only its last one.
+ALTER TABLE outbox ADD COLUMN op TEXT NOT NULL DEFAULT 'send' CHECK (op IN ('send', 'refresh'));
+ALTER TABLE outbox ADD COLUMN slot TEXT;
+
+-- The Discord messages behind each game's slots: the first carries the countdown, the last the
+-- buttons (the same message unless a long text went out in parts).
+CREATE TABLE message_slots (
+    game_id         INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    slot            TEXT    NOT NULL,
+    channel_id      INTEGER NOT NULL,
+    message_id      INTEGER NOT NULL,
+    last_message_id INTEGER NOT NULL,
+    PRIMARY KEY (game_id, slot)
+);
+
+-- A phase's time counts from the delivery of the message that opens it: until then the phase's
+-- seconds wait here (deadline NULL), so narration still queued never eats the players' time.
+ALTER TABLE games ADD COLUMN waiting_seconds REAL;
