@@ -39,3 +39,5 @@ class Settings(BaseSettings):
     #: a commit's consecutive channel messages go out as one message shown in at most this many
     #: steps (the first a send, the rest edits), cut at the longest of the game's pauses
     theatre_beats: int = Field(default=2, ge=1, le=10)
+    #: only a pause of at least this many seconds is worth a beat of its own (an edit)
+    theatre_cut_seconds: float = Field(default=3.0, ge=0, le=60)

@@ -125,18 +125,12 @@ def units(rows: list[OutboxRow]) -> tuple[list[list[OutboxRow]], list[OutboxRow]
             continue
         unit = [row]
         if groupable(row):
-            size = len(row.payload.get("text", "")) + len(row.payload.get("title", ""))
-            embeds = 1
             for later in rows[index + 1:]:
                 if later.step != row.step:
                     break
                 if later.target != "channel":
                     continue  # a private row of the same commit: it goes after the group
-                if not groupable(later):
-                    break
-                size += len(later.payload.get("text", "")) + len(later.payload.get("title", "")) + 2
-                embeds += bool(later.payload.get("title"))
-                if size > GROUP_TOTAL or embeds > GROUP_EMBEDS:
+                if not groupable(later) or not fits(unit_payloads([*unit, later])):
                     break
                 unit.append(later)
                 used.add(later.id)
@@ -153,9 +147,21 @@ def priority(unit: list[OutboxRow]) -> int:
     return NARRATION
 
 
-def beat_ends(events: list[Event], beats: int) -> list[int]:
-    """Where a group's beats end: after the events with the longest pauses (the first of equals)."""
-    candidates = [i for i in range(len(events) - 1) if events[i].pause > 0]
+def unit_payloads(unit: list[OutboxRow]) -> list[dict[str, Any]]:
+    return [r.payload for r in unit]
+
+
+def fits(payloads: list[dict[str, Any]]) -> bool:
+    """Whether these events fit one message (embeds and characters, with room for the footer)."""
+    size = sum(len(p.get("text", "")) + len(p.get("title", "")) + 2 for p in payloads)
+    embeds = sum(1 for i, p in enumerate(payloads) if p.get("title") or i == 0)
+    return size <= GROUP_TOTAL and embeds <= GROUP_EMBEDS
+
+
+def beat_ends(events: list[Event], beats: int, cut_seconds: float = 0.0) -> list[int]:
+    """Where a group's beats end: after the events with the longest pauses (the first of equals),
+    of at least ``cut_seconds``."""
+    candidates = [i for i in range(len(events) - 1) if events[i].pause > 0 and events[i].pause >= cut_seconds]
     chosen = sorted(sorted(candidates, key=lambda i: (-events[i].pause, i))[:max(0, beats - 1)])
     return [i + 1 for i in chosen] + [len(events)]
 
@@ -283,7 +289,7 @@ class Delivery:
                     try:
                         if head.op == "refresh":
                             await self._refresh(head, level)
-                        elif len(unit) > 1:
+                        elif groupable(head):
                             await self._deliver_group(unit, level)
                         else:
                             await self._deliver(head, level)
@@ -342,30 +348,49 @@ class Delivery:
         return game_row, games.get(game_row.kind)
 
     async def _deliver_group(self, unit: list[OutboxRow], level: int) -> None:
-        """Several channel events of one commit as one message, shown in beats: a send, then
-        edits after the game's longest pauses. The message is kept as the slot ``group:<first id>``
-        until the last beat, so a restart goes on editing it rather than posting it again."""
+        """A commit's channel events as one message, shown in beats (a send or an edit, then edits
+        after the game's longest pauses).
+
+        While the game's board (the message that shows its latest events) is still the channel's
+        last message and has room, the events are added to it by an edit, which also closes the
+        phase it showed; otherwise they go as a new message, which becomes the board. A group in
+        progress is kept as the slot ``group:<first id>``, so a restart goes on where it stopped."""
         head = unit[0]
         game_row, game = await self._game(head)
         events = [Event.model_validate(r.payload) for r in unit]
-        ends = beat_ends(events, self.bot.settings.theatre_beats)
+        ends = beat_ends(events, self.bot.settings.theatre_beats, self.bot.settings.theatre_cut_seconds)
         opener = next((r for r in unit if r.slot), None)
         try:
             channel = await self._channel(game_row.channel_id, level)
         except Exception as exc:
             raise classify(exc, "channel") from exc
         where = ("channel", game_row.channel_id)
-        kept = await self.bot.store.slot(head.game_id, f"group:{head.id}") if head.parts_sent else None
-        message = channel.get_partial_message(kept.message_id) if kept else None
+        store = self.bot.store
+        group_key = f"group:{head.id}"
+        kept = await store.slot(head.game_id, group_key) if head.parts_sent else None
+        if kept is not None:  # resuming after a restart: the message and what it showed before
+            message, base = channel.get_partial_message(kept.message_id), kept.shown or []
+            in_place = bool(base)
+        else:
+            board = await store.slot(head.game_id, "board")
+            in_place = (board is not None and board.shown is not None
+                        and getattr(channel, "last_message_id", None) == board.message_id
+                        and fits([*board.shown, *unit_payloads(unit)]))
+            message = channel.get_partial_message(board.message_id) if in_place else None
+            base = board.shown if in_place else []
+        shown_base = [Event.model_validate(p) for p in base]
         started_at = self.bot.clock.now()
         for beat in range(head.parts_sent, len(ends)):
             last = beat == len(ends) - 1
-            kwargs: dict[str, Any] = {"embeds": group_embeds(events[:ends[beat]], game.title, head.game_id)}
+            kwargs: dict[str, Any] = {
+                "embeds": group_embeds([*shown_base, *events[:ends[beat]]], game.title, head.game_id)}
             if last and opener is not None:
                 game_row = await self.bot.service.row(head.game_id) or game_row
                 started_at = self.bot.clock.now()
                 kwargs["content"], still_open = countdown(game_row, opener.phase_seq, started_at)
                 kwargs["view"] = phase_view(head.game_id) if still_open else None
+            elif message is not None:
+                kwargs["content"], kwargs["view"] = "", None  # the phase it showed is over
             try:
                 if message is None:
                     message = await self._call(level, where, channel.send, nonce=f"o{head.id}p0", **kwargs)
@@ -374,13 +399,16 @@ class Delivery:
             except Exception as exc:
                 raise classify(exc, "channel") from exc
             if not last:
-                if beat == 0:
-                    await self.bot.store.set_slot(head.game_id, f"group:{head.id}",
-                                                  Slot(channel.id, message.id, message.id))
-                await self.bot.store.mark_parts_sent(head.id, beat + 1)
+                if beat == head.parts_sent and kept is None:
+                    await store.set_slot(head.game_id, group_key,
+                                         Slot(channel.id, message.id, message.id, base))
+                await store.mark_parts_sent(head.id, beat + 1)
                 await self._pause(events[ends[beat] - 1])
+        shown = [*base, *unit_payloads(unit)]
+        slots = {"board": Slot(channel.id, message.id, message.id, shown)}
         if opener is not None:
-            await self.bot.store.set_slot(head.game_id, opener.slot, Slot(channel.id, message.id, message.id))
+            slots[opener.slot] = Slot(channel.id, message.id, message.id)
+        await store.set_slots(head.game_id, slots, taken_over=message.id if in_place else None)
         await self._done(unit, started_at=started_at)
         await self._pause(events[-1])
 

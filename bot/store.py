@@ -80,6 +80,7 @@ class Slot:
     channel_id: int
     message_id: int
     last_message_id: int
+    shown: list[dict[str, Any]] | None = None  # the events a board message shows
 
 
 _GAME_COLUMNS = (
@@ -372,14 +373,31 @@ class Store:
 
     # ----- living messages -----
     async def slot(self, game_id: int, slot: str) -> Slot | None:
-        rows = await self._read("SELECT channel_id, message_id, last_message_id FROM message_slots "
+        rows = await self._read("SELECT channel_id, message_id, last_message_id, shown FROM message_slots "
                                 "WHERE game_id = ? AND slot = ?", (game_id, slot))
-        return Slot(*rows[0]) if rows else None
+        if not rows:
+            return None
+        channel_id, message_id, last_id, shown = rows[0]
+        return Slot(channel_id, message_id, last_id, json.loads(shown) if shown else None)
+
+    async def set_slots(self, game_id: int, slots: dict[str, Slot], *, taken_over: int | None = None) -> None:
+        """Save slots at once; with ``taken_over``, first forget the phase slots of that message
+        (a later phase was edited into it: their phases are over, with nothing left to close)."""
+
+        def write(conn: sqlite3.Connection) -> None:
+            if taken_over is not None:
+                conn.execute("DELETE FROM message_slots WHERE game_id = ? AND message_id = ? "
+                             "AND slot LIKE 'phase:%'", (game_id, taken_over))
+            conn.executemany(
+                "INSERT OR REPLACE INTO message_slots (game_id, slot, channel_id, message_id, "
+                "last_message_id, shown) VALUES (?, ?, ?, ?, ?, ?)",
+                [(game_id, name, s.channel_id, s.message_id, s.last_message_id,
+                  json.dumps(s.shown) if s.shown is not None else None) for name, s in slots.items()])
+
+        await self._transaction(write)
 
     async def set_slot(self, game_id: int, slot: str, value: Slot) -> None:
-        await self._write(
-            "INSERT OR REPLACE INTO message_slots (game_id, slot, channel_id, message_id, last_message_id) "
-            "VALUES (?, ?, ?, ?, ?)", (game_id, slot, value.channel_id, value.message_id, value.last_message_id))
+        await self.set_slots(game_id, {slot: value})
 
     # ----- private threads (per player, and per group of players) -----
     async def group_thread(self, game_id: int, key: str) -> tuple[int, list[int]] | None:

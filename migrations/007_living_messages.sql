@@ -6,13 +6,16 @@ ALTER TABLE outbox ADD COLUMN op TEXT NOT NULL DEFAULT 'send' CHECK (op IN ('sen
 ALTER TABLE outbox ADD COLUMN slot TEXT;
 
 -- The Discord messages behind each game's slots: the first carries the countdown, the last the
--- buttons (the same message unless a long text went out in parts).
+-- buttons (the same message unless a long text went out in parts). The slot 'board' is the
+-- channel message that shows the game's latest events (``shown``, JSON): while it is still the
+-- channel's last message, the next phase is edited into it instead of posted anew.
 CREATE TABLE message_slots (
     game_id         INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
     slot            TEXT    NOT NULL,
     channel_id      INTEGER NOT NULL,
     message_id      INTEGER NOT NULL,
     last_message_id INTEGER NOT NULL,
+    shown           TEXT,
     PRIMARY KEY (game_id, slot)
 );
 
