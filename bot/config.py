@@ -39,5 +39,9 @@ class Settings(BaseSettings):
     #: a commit's consecutive channel messages go out as one message shown in at most this many
     #: steps (the first a send, the rest edits), cut at the longest of the game's pauses
     theatre_beats: int = Field(default=2, ge=1, le=10)
+    #: a player's private message rides on their interaction of the last this-many seconds (an
+    #: ephemeral follow-up, free of the budget) instead of a DM; 0 sends every one by DM.
+    #: Discord keeps an interaction open for 15 minutes.
+    ride_seconds: float = Field(default=840.0, ge=0, le=870)
     #: only a pause of at least this many seconds is worth a beat of its own (an edit)
     theatre_cut_seconds: float = Field(default=3.0, ge=0, le=60)

@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -59,6 +60,17 @@ GROUP_TEXT = 1500
 #: the most text, and embeds, one grouped message carries (Discord: 6,000 and 10)
 GROUP_TOTAL, GROUP_EMBEDS = 5000, 10
 CLOSED = "🔒 This phase is closed."
+
+
+@dataclass(frozen=True)
+class Ride:
+    """A player's recent interaction: its follow-up webhook sends them an ephemeral message at
+    no cost to the bot's budget (interaction follow-ups are not counted against it)."""
+
+    followup: discord.Webhook
+    channel_id: int | None
+    private: bool  # the interaction was in a DM
+    until: float
 
 
 def player_key(user_id: int) -> str:
@@ -207,6 +219,9 @@ class Delivery:
         self._attempts: dict[int, int] = {}  # outbox row id -> failed attempts so far
         self._dm_notices: set[tuple[int, int]] = set()  # (game, player) told about closed DMs
         self._told_host: set[tuple[int, str]] = set()  # (game, target) permission problems told
+        self.rides: dict[int, Ride] = {}  # user id -> their latest interaction still open
+        #: private messages that rode on an interaction instead of costing a DM (for the benches)
+        self.ridden = 0
         settings = bot.settings
         self.pacer = Pacer(settings.discord_calls_per_second, settings.channel_calls,
                            settings.channel_window_seconds)
@@ -246,6 +261,41 @@ class Delivery:
     def backing_off(self) -> set[int]:
         """The games whose delivery waits for a retry."""
         return set(self._retries)
+
+    def note_interaction(self, interaction: discord.Interaction) -> None:
+        """Keep a player's latest answered interaction: their next private message may ride on it."""
+        seconds = self.bot.settings.ride_seconds
+        if not seconds or interaction.type not in (discord.InteractionType.component,
+                                                   discord.InteractionType.application_command):
+            return
+        now = self.bot.clock.now()
+        self.rides[interaction.user.id] = Ride(interaction.followup, interaction.channel_id,
+                                               interaction.guild_id is None, now + seconds)
+        if len(self.rides) > 10_000:  # drop the stale ones now and then
+            self.rides = {k: r for k, r in self.rides.items() if r.until > now}
+
+    async def _ride(self, game_row, row: OutboxRow, event: Event) -> bool:
+        """Send a private row as an ephemeral follow-up of the player's open interaction in the
+        game's channel or their DM, if they have one; False when it must go by DM. The deal's
+        messages (role cards) always go by DM, to stay where the player can read them all game."""
+        ride = self.rides.get(row.recipient_id) if row.recipient_id is not None else None
+        if (ride is None or ride.until <= self.bot.clock.now() or row.step == DEAL_STEP or row.image
+                or row.picture or row.parts_sent):
+            return False
+        if not ride.private and ride.channel_id != game_row.channel_id:
+            return False
+        game = games.get(game_row.kind)
+        parts = message_parts(event, game.title, row.game_id)
+        if len(parts) != 1:
+            return False
+        try:
+            await ride.followup.send(embeds=parts, view=phase_view(row.game_id), ephemeral=True)
+        except Exception as exc:  # expired or refused: the DM it is
+            log.info("game %s: a follow-up to %s failed (%s); sending a DM", row.game_id, row.recipient_id, exc)
+            self.rides.pop(row.recipient_id, None)
+            return False
+        self.ridden += 1
+        return True
 
     def forget(self, game_id: int) -> None:
         """The game is over: drop what was kept for its notices (its last messages still go)."""
@@ -449,6 +499,9 @@ class Delivery:
         event = Event.model_validate(row.payload)
         game_row, game = await self._game(row)
         target = row.target if row.target != "dm" or not game.private_threads else "thread"
+        if target == "dm" and await self._ride(game_row, row, event):
+            await self._done([row])
+            return
         try:
             destination = await self._destination(game_row, row, event, target, level)
         except (Retry, GiveUp):

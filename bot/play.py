@@ -101,6 +101,9 @@ async def guarded(interaction: discord.Interaction, game_id: int | None,
     finally:
         watchdog.cancel()
         _answering.pop(interaction.id, None)
+        delivery = getattr(interaction.client, "delivery", None)
+        if delivery is not None and interaction.response.is_done():
+            delivery.note_interaction(interaction)  # a private push may ride on it for a while
 
 
 class Play:

@@ -63,6 +63,7 @@ async def test_a_closed_dm_is_announced_once_at_the_deal_never_when_a_secret_is_
     table = await w.bot.service.load(game_id)
     assert table.state.phase == "offering"
     dm_failures_before = len(bot_sends(w, f"/channels/{ann.user.dm_channel.id}/messages"))
+    w.bot.delivery.rides.clear()  # Ann's Join click is long closed: the whisper goes by DM
     for m in (ann, di):  # the Hollow Servant offers, then the Harbinger: a whisper to the Servant
         pool = RITUAL.data.roles[roles[m]].pool
         await w.bot.service.act(game_id, m.id, {"type": "offer", "player": str(m.id), "ingredient": pool[0]})
