@@ -1,0 +1,200 @@
+"""Living messages: a phase's message that says when it closes, moves with the timer, says when it
+is over and loses its buttons; the clock of a phase that starts when players can see it; private
+messages that ride on a player's interaction."""
+
+import re
+
+from support.sim import new_bot, open_and_start
+
+import games
+from bot.service import Actor
+from bot.store import NewMessage
+from games.engine import private
+
+RITUAL = games.get("ritual")
+
+
+def phase_messages(w):
+    return [m for m in w.channel.history() if m.author.bot and m.embeds]
+
+
+def with_buttons(w):
+    return [m for m in w.channel.history() if m.components]
+
+
+def stamp(text):
+    found = re.search(r"<t:(\d+):R>", text or "")
+    return int(found[1]) if found else None
+
+
+async def vote_all(w, game_id, members, target="red"):
+    for m in members:
+        await w.bot.service.act(game_id, m.id, {"type": "vote", "player": str(m.id), "target": target})
+    await w.settle()
+
+
+async def test_a_closed_phase_message_says_so_and_loses_its_buttons(world):
+    """Someone talked in the channel, so round 2 comes as a new message: round 1's says closed,
+    with no buttons left to press."""
+    w = world
+    await open_and_start(w, options="vote_seconds=60 rounds=2")
+    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
+    first = with_buttons(w)[-1]
+    assert first.content.startswith("⏳ Closes")
+    await w.ann.send(w.channel, "I think red.")
+    await vote_all(w, game_id, (w.host, w.ann, w.bo))
+    old = next(m for m in w.channel.history() if m.id == first.id)
+    assert old.content == "🔒 This phase is closed." and not old.components
+    live = with_buttons(w)
+    assert len(live) == 1 and live[0].id != first.id and "Round 2" in live[0].embeds[-1].description
+
+
+async def test_in_a_quiet_channel_the_next_phase_is_edited_into_the_same_message(world):
+    """No one posted since: round 2 is added to the same message (one edit instead of a send and an
+    edit), which now shows round 1's result above round 2 and carries round 2's buttons only."""
+    w = world
+    await open_and_start(w, options="vote_seconds=60 rounds=2")
+    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
+    before = len(phase_messages(w))
+    first = with_buttons(w)[-1]
+    sends = len([r for r in w.env.http_requests if r.method == "POST" and r.path == f"/channels/{w.channel.id}/messages"])
+    await vote_all(w, game_id, (w.host, w.ann, w.bo))
+    assert len(phase_messages(w)) == before  # nothing new in the channel
+    board = next(m for m in w.channel.history() if m.id == first.id)
+    text = " ".join(e.description for e in board.embeds)
+    assert "Round 1: red wins" in text and text.index("Round 1: red wins") < text.index("Round 2: vote")
+    assert board.components and stamp(board.content) == int((await w.bot.store.game(game_id)).deadline)
+    assert sends == len([r for r in w.env.http_requests
+                         if r.method == "POST" and r.path == f"/channels/{w.channel.id}/messages"])
+
+
+async def test_pause_resume_extend_and_shorten_move_the_countdown_on_the_message(world, clock):
+    w = world
+    await open_and_start(w, options="vote_seconds=600 rounds=1")
+    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
+
+    def shown():
+        return next(m for m in w.channel.history() if m.components).content
+
+    deadline = (await w.bot.store.game(game_id)).deadline
+    assert stamp(shown()) == int(deadline)
+    await w.host.slash(w.channel, "mod extend", seconds=120)
+    await w.settle()
+    assert stamp(shown()) == int(deadline + 120)
+    await w.host.slash(w.channel, "mod shorten", seconds=300)
+    await w.settle()
+    assert stamp(shown()) == int(deadline - 180)
+    clock.advance(20)
+    await w.host.slash(w.channel, "mod pause")
+    await w.settle()
+    assert shown() == "⏸️ Paused with 6 min 40 s left."  # 600 + 120 - 300 - 20 s
+    clock.advance(1000)
+    await w.host.slash(w.channel, "mod resume")
+    await w.settle()
+    row = await w.bot.store.game(game_id)
+    assert row.deadline == clock.now() + 400 and stamp(shown()) == int(row.deadline)
+    status = await w.ann.slash(w.channel, "game status")
+    assert f"<t:{int(row.deadline)}:R>" in status.response.content  # the command and the message agree
+
+
+async def test_the_council_gets_its_whole_time_after_a_long_reveal(world, clock):
+    """The Offering closes; the reveal takes 40 s to reach the channel. The Council's 120 s count
+    from its message, not from the commit: nobody loses the reveal's time."""
+    w = world
+    members = w.players(4)
+    res = await w.host.slash(w.channel, "game new", kind="ritual", options="council_seconds=120")
+    for m in members[1:]:
+        await m.click(res.response, label="Join")
+    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
+    roles = ["guardian", "seer", "chronicler", "hollow_servant"]
+    await w.bot.service.start(game_id, Actor(id=w.host.id, name="host"),
+                              forced={"roles": {str(m.id): r for m, r in zip(members, roles, strict=True)}})
+    await w.settle()
+    for m in members:
+        await w.bot.service.act(game_id, m.id, {"type": "vote_performer", "player": str(m.id),
+                                                "target": str(w.host.id)})
+    await w.settle()
+    notify = w.bot.service._notify
+    w.bot.service._notify = lambda game_id: None  # the reveal is committed but not yet shown
+    for m, role in zip(members, roles, strict=True):
+        pool = RITUAL.data.roles[role].pool
+        await w.bot.service.act(game_id, m.id, {"type": "offer", "player": str(m.id), "ingredient": pool[0]})
+    row = await w.bot.store.game(game_id)
+    assert (await w.bot.service.load(game_id)).state.phase == "council"
+    assert row.deadline is None and row.waiting_seconds == 120  # its clock has not started
+    clock.advance(40)  # the reveal plays out
+    w.bot.service._notify = notify
+    w.bot.delivery.kick(game_id)
+    await w.settle()
+    row = await w.bot.store.game(game_id)
+    assert row.deadline == clock.now() + 120
+    council = with_buttons(w)[-1]
+    assert "The Council" in " ".join(e.title or "" for e in council.embeds)
+    assert stamp(council.content) == int(row.deadline)
+    assert w.bot.service.timers.armed[game_id][1] == row.deadline
+
+
+async def test_an_edit_survives_a_crash_between_commit_and_delivery(world, db_path, clock):
+    w = world
+    await open_and_start(w, options="vote_seconds=600 rounds=1")
+    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
+    w.bot.service._notify = lambda game_id: None  # the process dies before the edit goes out
+    await w.host.slash(w.channel, "mod extend", seconds=300)
+    deadline = (await w.bot.store.game(game_id)).deadline
+    assert stamp(with_buttons(w)[-1].content) == int(deadline - 300)
+    old = w.bot
+    await w.env.restart_bot(new_bot(db_path, clock))
+    await old.store.close()
+    await w.bot.recovered.wait()
+    await w.settle()
+    assert stamp(with_buttons(w)[-1].content) == int(deadline)
+    assert await w.bot.store.pending_messages(game_id) == []
+
+
+async def test_a_burst_of_refreshes_costs_one_edit(world):
+    w = world
+    await open_and_start(w, options="vote_seconds=600 rounds=1")
+    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
+    w.bot.service._notify = lambda game_id: None
+    for _ in range(5):
+        await w.host.slash(w.channel, "mod extend", seconds=10)
+    since = len(w.env.http_requests)
+    w.bot.delivery.kick(game_id)
+    await w.settle()
+    edits = [r for r in w.env.http_requests[since:] if r.method == "PATCH"]
+    assert len(edits) == 1
+    assert stamp(with_buttons(w)[-1].content) == int((await w.bot.store.game(game_id)).deadline)
+
+
+async def test_a_private_message_rides_on_the_players_open_interaction(world, clock):
+    """Ann just voted: a private message to her goes as an ephemeral follow-up of that click (only
+    she sees it; no DM, no call against the budget). A quarter of an hour later, it is a DM."""
+    w = world
+    await open_and_start(w, options="vote_seconds=3600 rounds=1")
+    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
+    phase = with_buttons(w)[-1]
+    res = await w.ann.click(phase, label="Make my choice")
+    await w.ann.select(res.response, ["red"], custom_id=res.response.components[0]["components"][0]["custom_id"])
+
+    async def tell_ann(text, step):
+        row = await w.bot.store.game(game_id)
+        note = NewMessage("dm", w.ann.id, private(str(w.ann.id), "note", text).model_dump_json())
+        await w.bot.store.commit_step(game_id, state=row.state, phase_seq=row.phase_seq, step=step,
+                                      deadline=row.deadline, paused_remaining=None, status="running",
+                                      actor_id=None, action=None, messages=[note], now=clock.now())
+        since = len(w.env.http_requests)
+        w.bot.delivery.kick(game_id)
+        await w.settle()
+        return [r for r in w.env.http_requests[since:] if not r.path.startswith("/webhooks/")]
+
+    assert await tell_ann("The cauldron hums for you.", 50) == []
+    mine = [m for m in w.channel.history(viewer=w.ann) if any("hums for you" in (e.description or "")
+                                                             for e in m.embeds)]
+    assert len(mine) == 1 and mine[0].flags.ephemeral
+    assert not [m for m in w.channel.history(viewer=w.bo) if any("hums" in (e.description or "") for e in m.embeds)]
+    assert not any("hums" in t for t in w.dm_texts(w.ann))
+
+    clock.advance(15 * 60)  # Discord closed the interaction
+    calls = await tell_ann("The cauldron is silent.", 51)
+    assert [(r.method, r.path) for r in calls] == [("POST", f"/channels/{w.ann.user.dm_channel.id}/messages")]
+    assert "The cauldron is silent." in w.dm_texts(w.ann)[-1]
