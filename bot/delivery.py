@@ -42,6 +42,7 @@ from games.engine import Event
 
 from .pacer import COSMETIC, NARRATION, URGENT, Pacer
 from .render import duration, group_embeds, message_parts, relative_time
+from .service import is_store_error
 from .store import OutboxRow, Slot
 from .views import phase_view
 
@@ -289,7 +290,9 @@ class Delivery:
         if len(parts) != 1:
             return False
         try:
-            await ride.followup.send(embeds=parts, view=phase_view(row.game_id), ephemeral=True)
+            # in the game's channel the phase's message has the buttons; in a DM they come along
+            kwargs = {"view": phase_view(row.game_id)} if ride.private else {}
+            await ride.followup.send(embeds=parts, ephemeral=True, **kwargs)
         except Exception as exc:  # expired or refused: the DM it is
             log.info("game %s: a follow-up to %s failed (%s); sending a DM", row.game_id, row.recipient_id, exc)
             self.rides.pop(row.recipient_id, None)
@@ -360,7 +363,8 @@ class Delivery:
                     self._retry_later(game_id, next_try)
                     return
         except Exception as exc:  # the database itself (locked, read-only...): try again later
-            log.warning("game %s: delivery interrupted (%s); retrying", game_id, exc)
+            log.warning("game %s: delivery interrupted (%s); retrying", game_id, exc,
+                        exc_info=not is_store_error(exc))
             self._retry_later(game_id, self.bot.settings.delivery_retry_max_seconds / 10)
         finally:
             if self._tasks.get(game_id) is asyncio.current_task():
@@ -439,8 +443,13 @@ class Delivery:
                 started_at = self.bot.clock.now()
                 kwargs["content"], still_open = countdown(game_row, opener.phase_seq, started_at)
                 kwargs["view"] = phase_view(head.game_id) if still_open else None
-            elif message is not None:
-                kwargs["content"], kwargs["view"] = "", None  # the phase it showed is over
+            elif message is not None and in_place:
+                # narration added to the board: its phase's countdown and buttons stay while it is open
+                game_row = await self.bot.service.row(head.game_id) or game_row
+                seq = await store.phase_of_message(head.game_id, message.id)
+                kwargs["content"], still_open = countdown(game_row, seq, self.bot.clock.now()) \
+                    if seq is not None else ("", False)
+                kwargs["view"] = phase_view(head.game_id) if still_open else None
             try:
                 if message is None:
                     message = await self._call(level, where, channel.send, nonce=f"o{head.id}p0", **kwargs)
@@ -458,7 +467,8 @@ class Delivery:
         slots = {"board": Slot(channel.id, message.id, message.id, shown)}
         if opener is not None:
             slots[opener.slot] = Slot(channel.id, message.id, message.id)
-        await store.set_slots(head.game_id, slots, taken_over=message.id if in_place else None)
+        await store.set_slots(head.game_id, slots,
+                              taken_over=message.id if in_place and opener is not None else None)
         await self._done(unit, started_at=started_at)
         await self._pause(events[-1])
 

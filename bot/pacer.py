@@ -16,7 +16,7 @@ import asyncio
 import heapq
 import itertools
 from collections import deque
-from collections.abc import Hashable
+from collections.abc import Awaitable, Callable, Hashable
 
 #: priorities, most urgent first
 URGENT, NARRATION, COSMETIC = 0, 1, 2
@@ -43,7 +43,12 @@ class Window:
 
 
 class Pacer:
-    def __init__(self, per_second: float = 50, per_channel: int = 5, channel_seconds: float = 5.0) -> None:
+    def __init__(self, per_second: float = 50, per_channel: int = 5, channel_seconds: float = 5.0, *,
+                 clock: Callable[[], float] | None = None,
+                 sleep: Callable[[float], Awaitable[None]] | None = None) -> None:
+        #: the time and the wait it goes by (the event loop's; a test may simulate seconds)
+        self.clock = clock
+        self.sleep = sleep or asyncio.sleep
         # the global budget as a one-second window of whole calls (at least one)
         self.total = Window(max(1, int(per_second)), 1.0)
         self.per_channel = per_channel
@@ -71,7 +76,7 @@ class Pacer:
         loop = asyncio.get_running_loop()
         future = loop.create_future()
         heapq.heappush(self._queue, (priority, next(self._order), channel, future))
-        wait = self._release(loop.time())
+        wait = self._release(self.now())
         if wait is not None and (self._runner is None or self._runner.done() or wait < self._runner_at):
             if self._runner is not None:
                 self._runner.cancel()
@@ -81,13 +86,15 @@ class Pacer:
     async def _run(self) -> None:
         """Let the waiters go as the windows free up (a task that sleeps, rather than a timer
         callback, so simulated clocks see what it waits for)."""
-        loop = asyncio.get_running_loop()
         while True:
-            next_at = self._release(loop.time())
+            next_at = self._release(self.now())
             if next_at is None:
                 return
             self._runner_at = next_at
-            await asyncio.sleep(max(0.0, next_at - loop.time()))
+            await self.sleep(max(0.0, next_at - self.now()))
+
+    def now(self) -> float:
+        return self.clock() if self.clock is not None else asyncio.get_running_loop().time()
 
     def _release(self, now: float) -> float | None:
         """Let go every waiter the windows allow now, most urgent first; returns when to try

@@ -358,9 +358,11 @@ class Store:
 
     async def mark_all_delivered(self, message_ids: list[int], now: float, failure: str | None = None) -> None:
         """Several rows delivered together (one Discord message carrying several events)."""
+        # (the cursor is closed on the database thread: one collected on the loop's thread
+        # while the database thread works is an "API misuse" to SQLite)
         await self._in_thread(lambda conn: conn.executemany(
             "UPDATE outbox SET delivered_at = ?, failure = ? WHERE id = ?",
-            [(now, failure, i) for i in message_ids]))
+            [(now, failure, i) for i in message_ids]).close())
 
     async def mark_parts_sent(self, message_id: int, parts_sent: int) -> None:
         await self._write("UPDATE outbox SET parts_sent = ? WHERE id = ?", (parts_sent, message_id))
@@ -379,6 +381,13 @@ class Store:
             return None
         channel_id, message_id, last_id, shown = rows[0]
         return Slot(channel_id, message_id, last_id, json.loads(shown) if shown else None)
+
+    async def phase_of_message(self, game_id: int, message_id: int) -> int | None:
+        """The latest phase whose slot is this message (None if it shows no phase)."""
+        rows = await self._read("SELECT slot FROM message_slots WHERE game_id = ? AND message_id = ? "
+                                "AND slot LIKE 'phase:%'", (game_id, message_id))
+        seqs = [int(r[0].partition(":")[2]) for r in rows]
+        return max(seqs) if seqs else None
 
     async def set_slots(self, game_id: int, slots: dict[str, Slot], *, taken_over: int | None = None) -> None:
         """Save slots at once; with ``taken_over``, first forget the phase slots of that message

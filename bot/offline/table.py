@@ -111,7 +111,11 @@ class OfflineTable:
                  announce: bool = True) -> None:
         # Slash commands are synced globally inside the simulation; a dev guild id from .env
         # belongs to real Discord and would hide them from the offline guild.
-        self.settings = settings.model_copy(update={"dev_guild_id": None, "discord_token": ""})
+        # No Discord is behind the table, so no budget to pace: a paced call would only hold the
+        # click that caused it (simcord waits for the bot's work before it answers a click).
+        self.settings = settings.model_copy(update={"dev_guild_id": None, "discord_token": "",
+                                                    "discord_calls_per_second": 10000,
+                                                    "channel_calls": 1_000_000})
         self.names = names
         self.port = port
         self.hub_port = (port + 1 if port else 0) if hub_port is None else hub_port

@@ -1,5 +1,7 @@
 """The real bot on simcord's simulated Discord, with a real SQLite file and a manual clock."""
 
+import itertools
+
 import pytest
 from support.sim import World, close_made_bots, new_bot
 
@@ -15,7 +17,7 @@ def tally_registered(monkeypatch):
 @pytest.fixture(autouse=True)
 def game_seeds(monkeypatch):
     """Games get seeds 1, 2, 3... so that an end-to-end game plays the same way every run."""
-    seeds = iter(range(1, 1000))
+    seeds = itertools.count(1)
     monkeypatch.setattr("bot.service.new_seed", lambda: next(seeds))
 
 

@@ -243,12 +243,15 @@ async def play(table, tab: TablePage, browser, shots: Path) -> None:
         if "Game over" in await tab.text() or await finished(table):
             break
         phase = tab.messages().filter(has=tab.page.get_by_role("button", name="Make my choice")).last
-        phase_id = await phase.get_attribute("data-message-id")
+        # a phase is the message that carries its buttons and how many events it shows: in a quiet
+        # channel the next phase is edited into the same message
+        phase_id = (await phase.get_attribute("data-message-id"), await phase.locator(".embed-card").count())
         acted = False
         for name in PLAYERS:
             await tab.view_as(name)
             current = tab.messages().filter(has=tab.page.get_by_role("button", name="Make my choice")).last
-            if await current.get_attribute("data-message-id") != phase_id:
+            if (await current.get_attribute("data-message-id"),
+                    await current.locator(".embed-card").count()) != phase_id:
                 break  # the phase closed early: everyone had acted
             prompt = await tab.press_for_private_answer(current, "Make my choice")
             text = await prompt.inner_text()
