@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 
 import discord
@@ -71,6 +72,8 @@ class StorytellerBot(commands.Bot):
         armed = await retrying("start-up recovery", self.service.rearm_all, first=first)
         log.info("ready as %s; %d game timer(s) re-armed", self.user, armed)
         await retrying("sending pending messages", self.delivery.drain_all, first=first)
+        if self.settings.gc_freeze:
+            tune_gc()
         self.recovered.set()
 
     async def sweep(self) -> None:
@@ -86,6 +89,22 @@ class StorytellerBot(commands.Bot):
         if hasattr(self, "store"):
             await self.store.close()
         await super().close()
+
+
+#: the youngest generation's threshold: collections of it are rarer (every 50,000 allocations
+#: instead of 700) and, with the start-up heap frozen, the full ones have less to walk
+GC_THRESHOLD = (50_000, 20, 20)
+
+
+def tune_gc() -> tuple[int, int, int]:
+    """Freeze what start-up made (modules, the games' data, discord.py's caches) out of the
+    collector's reach, and collect less often: a full collection walks every tracked object, and
+    at a thousand tables it stalled the event loop for 100 ms and more. Returns the old threshold."""
+    old = gc.get_threshold()
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLD)
+    return old
 
 
 async def retrying(what: str, work, *, first: float = 1.0, most: float = 60.0):

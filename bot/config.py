@@ -43,5 +43,8 @@ class Settings(BaseSettings):
     #: ephemeral follow-up, free of the budget) instead of a DM; 0 sends every one by DM.
     #: Discord keeps an interaction open for 15 minutes.
     ride_seconds: float = Field(default=840.0, ge=0, le=870)
+    #: after start-up, freeze the heap out of the garbage collector's reach and collect less often
+    #: (shorter pauses of the event loop with many tables)
+    gc_freeze: bool = True
     #: only a pause of at least this many seconds is worth a beat of its own (an edit)
     theatre_cut_seconds: float = Field(default=3.0, ge=0, le=60)

@@ -44,3 +44,18 @@ async def test_an_overdue_deadline_fires_at_once():
         await asyncio.wait_for(done.wait(), timeout=10)
     finally:
         timers.shutdown()
+
+
+def test_tune_gc_freezes_the_start_up_heap_and_collects_less_often():
+    import gc
+
+    from bot.client import GC_THRESHOLD, tune_gc
+
+    before = gc.get_threshold()
+    try:
+        old = tune_gc()
+        assert old == before
+        assert gc.get_freeze_count() > 1000 and gc.get_threshold() == GC_THRESHOLD
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)

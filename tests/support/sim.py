@@ -15,7 +15,9 @@ def bot_settings(db_path, **overrides) -> Settings:
               "timeout_retry_seconds": 0.05,
               # the pacer has tests of its own; elsewhere a whole game's clicks take almost no
               # virtual time, and pacing them would only run past simcord's settle timeout
-              "channel_calls": 100000, "discord_calls_per_second": 10000} | overrides
+              "channel_calls": 100000, "discord_calls_per_second": 10000,
+              "gc_freeze": False,  # (a test process makes many bots; tune_gc has its own test)
+              } | overrides
     return Settings(_env_file=None, **values)
 
 
