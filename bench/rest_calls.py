@@ -5,7 +5,7 @@ clicking "Make my choice" and choosing at random (tests/support/sim.py). Interac
 follow-ups are not counted: they do not count against Discord's global limit. Issue 10's budget:
 at most 8 calls per Ritual round at 7 players, at most 6 per Cauldron round.
 
-    .venv/bin/python bench/rest_calls.py [--games 3]
+    .venv/bin/python bench/rest_calls.py [--games 3] [--chatter] [--dm-only]
 """
 
 from __future__ import annotations
@@ -52,10 +52,10 @@ def kind_of(method: str, path: str, dm_channels: set[str]) -> str | None:
     return f"{method} {parts[0]}"
 
 
-async def one_game(kind: str, seed: int) -> tuple[int, Counter]:
+async def one_game(kind: str, seed: int, *, chatter: bool = False, dm_only: bool = False) -> tuple[int, Counter]:
     players, options = GAMES[kind]
     folder = Path(tempfile.mkdtemp(prefix="rest-"))
-    bot = new_bot(folder / "bot.db", ManualClock())
+    bot = new_bot(folder / "bot.db", ManualClock(), **({"ride_seconds": 0} if dm_only else {}))
     env = Env(bot)
     await env.start()
     try:
@@ -63,7 +63,8 @@ async def one_game(kind: str, seed: int) -> tuple[int, Counter]:
         members = w.players(players)
         service_module.new_seed = lambda: seed  # the game's seed: the same game every run
         start = len(env.http_requests)
-        game_id, _accepted = await play_by_clicking(w, members, kind, options, random.Random(seed))
+        game_id, _accepted = await play_by_clicking(w, members, kind, options, random.Random(seed),
+                                                    chatter=chatter)
         await w.settle()
         row = await bot.store.game(game_id)
         rounds = max(1, int(json.loads(row.state).get("round", 1)))
@@ -79,13 +80,16 @@ async def one_game(kind: str, seed: int) -> tuple[int, Counter]:
         await bot.close()
 
 
-async def main_async(games_per_kind: int) -> None:
+async def main_async(games_per_kind: int, chatter: bool, dm_only: bool) -> None:
+    print("a table that talks in the channel (each phase a new message)" if chatter else
+          "a quiet channel (the next phase edited into the board)",
+          "; every private message a DM" if dm_only else "; private messages ride on open interactions")
     for kind in GAMES:
         per_round: list[float] = []
         totals: Counter = Counter()
         all_rounds = 0
         for seed in range(1, games_per_kind + 1):
-            rounds, counted = await one_game(kind, seed)
+            rounds, counted = await one_game(kind, seed, chatter=chatter, dm_only=dm_only)
             per_round.append(sum(counted.values()) / rounds)
             totals.update(counted)
             all_rounds += rounds
@@ -99,8 +103,11 @@ async def main_async(games_per_kind: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=3)
+    parser.add_argument("--chatter", action="store_true",
+                        help="someone writes in the channel before each phase's choices")
+    parser.add_argument("--dm-only", action="store_true", help="no private message rides on an interaction")
     args = parser.parse_args()
-    asyncio.run(main_async(args.games))
+    asyncio.run(main_async(args.games, args.chatter, args.dm_only))
 
 
 if __name__ == "__main__":

@@ -118,9 +118,10 @@ def components_of(response):
     return selects, buttons
 
 
-async def play_by_clicking(w, members, kind, options, rng, max_rounds=400):
+async def play_by_clicking(w, members, kind, options, rng, max_rounds=400, chatter=False):
     """Open a game of ``kind``, join, start, then play by clicking "Make my choice" and choosing at
-    random until the game ends. Returns (game_id, number of accepted choices)."""
+    random until the game ends. Returns (game_id, number of accepted choices). With ``chatter``,
+    someone writes in the channel before each phase's choices (a table that talks in text)."""
     res = await w.host.slash(w.channel, "game new", kind=kind, options=options)
     lobby = res.response
     for m in members[1:]:
@@ -134,6 +135,8 @@ async def play_by_clicking(w, members, kind, options, rng, max_rounds=400):
         row = await w.bot.store.game(game_id)
         if row.status != "running":
             break
+        if chatter:
+            await members[0].send(w.channel, "Hmm.")
         phase_msg = [m for m in w.channel.history() if m.components][-1]
         progressed = False
         for m in members:
