@@ -17,7 +17,7 @@ import discord
 import games
 from games.engine import NO_ONE, GameError, Prompt
 
-from .render import chunks, relative_time
+from .render import chunks, duration, relative_time
 from .service import Actor, GameService, LobbyError, NoGameHere, NotAllowed, quoted
 from .views import lobby_view, prompts_view
 
@@ -312,7 +312,11 @@ class Play:
         table = await self.service.load(row.id)
         text = game.view(table.state, None).text
         if row.paused:
-            text += "\n⏸️ Paused."
+            text += "\n⏸️ Paused" + (f" with {duration(row.paused_remaining)} left." if row.paused_remaining
+                                     is not None else ".")
         elif row.deadline:
             text += f"\n⏳ This phase closes {relative_time(row.deadline)}."
+        elif row.waiting_seconds is not None:
+            text += (f"\n⏳ This phase's {duration(row.waiting_seconds)} start when its message is posted "
+                     "in the channel.")
         return f"**{game.title}** (game #{row.id})\n{text}"

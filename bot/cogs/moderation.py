@@ -21,6 +21,9 @@ def timer_text(change: TimerChange) -> str:
         if change.remaining is None:
             return "This phase has no timer."
         return f"The phase will have {duration(change.remaining)} left when the game resumes."
+    if change.waiting is not None:
+        return (f"The phase will have {duration(change.waiting)} from when its message is posted "
+                "(it is still on its way).")
     if change.deadline is None:
         return "This phase has no timer."
     return f"The phase closes {relative_time(change.deadline)}."

@@ -122,12 +122,16 @@ async def test_the_council_gets_its_whole_time_after_a_long_reveal(world, clock)
     row = await w.bot.store.game(game_id)
     assert (await w.bot.service.load(game_id)).state.phase == "council"
     assert row.deadline is None and row.waiting_seconds == 120  # its clock has not started
+    status = await w.ann.slash(w.channel, "game status")
+    assert "2 min start when its message is posted" in status.response.content
+    res = await w.host.slash(w.channel, "mod extend", seconds=30)
+    assert "2 min 30 s from when its message is posted" in res.response.content
     clock.advance(40)  # the reveal plays out
     w.bot.service._notify = notify
     w.bot.delivery.kick(game_id)
     await w.settle()
     row = await w.bot.store.game(game_id)
-    assert row.deadline == clock.now() + 120
+    assert row.deadline == clock.now() + 150
     council = with_buttons(w)[-1]
     assert "The Council" in " ".join(e.title or "" for e in council.embeds)
     assert stamp(council.content) == int(row.deadline)
