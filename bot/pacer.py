@@ -54,6 +54,7 @@ class Pacer:
         self.per_channel = per_channel
         self.channel_seconds = channel_seconds
         self._channels: dict[Hashable, Window] = {}
+        self._prune_at = 4096
         self._queue: list[tuple[int, int, Hashable, asyncio.Future]] = []
         self._order = itertools.count()
         self._runner: asyncio.Task | None = None
@@ -126,7 +127,9 @@ class Pacer:
         return next_at if self._queue else None
 
     def _forget_idle(self, now: float) -> None:
-        """Drop the windows of channels quiet for longer than their window (no growth per channel)."""
-        if len(self._channels) > 4096:
+        """Drop the windows of channels quiet for longer than their window (no growth per channel);
+        only when their number has doubled since the last time, so it costs little on average."""
+        if len(self._channels) > self._prune_at:
             self._channels = {k: w for k, w in self._channels.items()
                               if w.times and w.times[-1] > now - w.seconds}
+            self._prune_at = max(4096, 2 * len(self._channels))

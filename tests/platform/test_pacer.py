@@ -1,0 +1,50 @@
+"""The pacer's windows and order, on a clock the test moves."""
+
+import asyncio
+
+from bot.pacer import COSMETIC, NARRATION, URGENT, Pacer, Window
+
+
+def test_a_window_allows_its_limit_in_any_stretch_of_its_length():
+    window = Window(2, 1.0)
+    assert window.free_at(0.0) == 0.0
+    window.take(0.0)
+    window.take(0.4)
+    assert window.free_at(0.5) == 1.0  # the third waits until the first is a second old
+    assert window.free_at(1.0) == 1.0
+    window.take(1.0)
+    assert window.free_at(1.2) == 1.4
+
+
+class Seconds:
+    def __init__(self):
+        self.t = 0.0
+
+    def now(self):
+        return self.t
+
+    async def sleep(self, seconds):
+        for _ in range(5):
+            await asyncio.sleep(0)
+        self.t += seconds
+
+
+async def test_the_most_urgent_goes_first_and_a_full_channel_lets_others_pass():
+    seconds = Seconds()
+    pacer = Pacer(per_second=2, per_channel=1, channel_seconds=10.0, clock=seconds.now, sleep=seconds.sleep)
+    order = []
+
+    async def call(name, priority, channel):
+        await pacer.turn(priority, channel)
+        order.append((name, seconds.t))
+
+    tasks = [asyncio.ensure_future(call(n, p, c)) for n, p, c in [
+        ("edit", COSMETIC, "a"), ("story", NARRATION, "b"), ("opener", URGENT, "c"),
+        ("card", URGENT, "c"), ("prompt", URGENT, "d")]]
+    await asyncio.gather(*tasks)
+    # the first two arrivals go at once (the window was empty); then by urgency, each second two,
+    # and the card waits ten seconds behind the opener in channel c while the others pass it
+    assert order[:2] == [("edit", 0.0), ("story", 0.0)]
+    assert order[2:4] == [("opener", 1.0), ("prompt", 1.0)]
+    assert order[4] == ("card", 11.0)
+    assert pacer.served == [3, 1, 1]
