@@ -130,8 +130,8 @@ def units(rows: list[OutboxRow]) -> tuple[list[list[OutboxRow]], list[OutboxRow]
         if row.id in used:
             continue
         used.add(row.id)
-        if row.op == "refresh":
-            if any(r.op == "refresh" and r.slot == row.slot for r in rows[index + 1:]):
+        if row.op in ("refresh", "slot"):
+            if any(r.op == row.op and r.slot == row.slot for r in rows[index + 1:]):
                 superseded.append(row)  # the last edit of a burst wins
                 continue
             out.append([row])
@@ -155,6 +155,8 @@ def priority(unit: list[OutboxRow]) -> int:
     """What players wait on (an opening message, a private prompt or card) goes first."""
     if unit[0].op == "refresh":
         return COSMETIC
+    if unit[0].op == "slot":
+        return NARRATION
     if unit[0].target != "channel" or any(r.slot for r in unit):
         return URGENT
     return NARRATION
@@ -342,6 +344,8 @@ class Delivery:
                     try:
                         if head.op == "refresh":
                             await self._refresh(head, level)
+                        elif head.op == "slot":
+                            await self._show_in_slot(head, level)
                         elif groupable(head):
                             await self._deliver_group(unit, level)
                         else:
@@ -502,6 +506,30 @@ class Delivery:
                                  view=None)
         except Exception as exc:
             raise classify(exc, "channel") from exc
+        await self._done([row])
+
+    async def _show_in_slot(self, row: OutboxRow, level: int) -> None:
+        """A game's living message (a vote tally): edit it to this event; post it the first time,
+        or again if it was deleted."""
+        game_row, game = await self._game(row)
+        event = Event.model_validate(row.payload)
+        embeds = group_embeds([event], game.title, row.game_id)
+        slot = await self.bot.store.slot(row.game_id, row.slot)
+        try:
+            channel = await self._channel(game_row.channel_id, level)
+            where = ("channel", channel.id)
+            if slot is not None:
+                try:
+                    await self._call(level, where, channel.get_partial_message(slot.message_id).edit,
+                                     embeds=embeds)
+                    await self._done([row])
+                    return
+                except discord.NotFound:
+                    pass  # deleted: post it again
+            message = await self._call(level, where, channel.send, nonce=f"o{row.id}p0", embeds=embeds)
+        except Exception as exc:
+            raise classify(exc, "channel") from exc
+        await self.bot.store.set_slot(row.game_id, row.slot, Slot(channel.id, message.id, message.id))
         await self._done([row])
 
     async def _deliver(self, row: OutboxRow, level: int = URGENT) -> None:

@@ -421,7 +421,10 @@ class GameService:
             data = game.picture(state, event.image) if event.image else None
             picture = json.dumps(data) if data is not None else None
             kind = event.audience.kind
-            if kind == "public":
+            if kind == "public" and event.slot:
+                out.append(NewMessage("channel", None, payload, picture=picture, op="slot",
+                                      slot=f"game:{event.slot}"))
+            elif kind == "public":
                 slot = phase_slot(state.phase_seq) if event.opens_phase else None
                 out.append(NewMessage("channel", None, payload, picture=picture, slot=slot))
             elif kind == "player":

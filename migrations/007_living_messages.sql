@@ -1,8 +1,10 @@
 -- Living messages: a message the bot sent can be edited later. An outbox row either sends
--- (op 'send'), possibly creating a named slot ('phase:<seq>'), or refreshes a slot (op 'refresh'):
--- the message is edited to what the game row says now (its countdown, or "closed" without buttons),
--- so a burst of refreshes is worth only its last one.
-ALTER TABLE outbox ADD COLUMN op TEXT NOT NULL DEFAULT 'send' CHECK (op IN ('send', 'refresh'));
+-- (op 'send'), possibly creating a named slot ('phase:<seq>'); or refreshes a phase's slot
+-- (op 'refresh'): the message is edited to what the game row says now (its countdown, or "closed"
+-- without buttons); or shows its event in a slot the game named (op 'slot', such as a vote
+-- tally): an edit of the slot's message, sent the first time. Of a burst of refreshes or of
+-- events for one slot, only the last is delivered.
+ALTER TABLE outbox ADD COLUMN op TEXT NOT NULL DEFAULT 'send' CHECK (op IN ('send', 'refresh', 'slot'));
 ALTER TABLE outbox ADD COLUMN slot TEXT;
 
 -- The Discord messages behind each game's slots: the first carries the countdown, the last the

@@ -58,6 +58,9 @@ class Event(BaseModel):
     opens_phase: bool = False
     #: a picture to draw with it, named for the game's renderer (e.g. "tableau").
     image: str = ""
+    #: a living message (public events only): the event replaces what the message of this name
+    #: showed (a vote tally), instead of adding a message; the first one is posted.
+    slot: str = ""
 
 
 def public(type: str, text: str, **kw: Any) -> Event:

@@ -9,7 +9,7 @@ from support.sim import new_bot, open_and_start
 import games
 from bot.service import Actor
 from bot.store import NewMessage
-from games.engine import private
+from games.engine import private, public
 
 RITUAL = games.get("ritual")
 
@@ -202,3 +202,37 @@ async def test_a_private_message_rides_on_the_players_open_interaction(world, cl
     calls = await tell_ann("The cauldron is silent.", 51)
     assert [(r.method, r.path) for r in calls] == [("POST", f"/channels/{w.ann.user.dm_channel.id}/messages")]
     assert "The cauldron is silent." in w.dm_texts(w.ann)[-1]
+
+
+async def test_an_event_naming_a_slot_edits_one_living_message(world, clock):
+    """A vote tally: the first count is posted, later counts edit it (the last of a burst wins),
+    and one deleted by a moderator is posted again."""
+    w = world
+    await open_and_start(w, options="vote_seconds=600 rounds=1")
+    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
+    table = await w.bot.service.load(game_id)
+
+    async def count(texts, step):
+        events = [public("tally", text, title="Votes", slot="votes") for text in texts]
+        messages = w.bot.service.messages(table.row, table.game, table.state, events)
+        row = await w.bot.store.game(game_id)
+        await w.bot.store.commit_step(game_id, state=row.state, phase_seq=row.phase_seq, step=step,
+                                      deadline=row.deadline, paused_remaining=None, status="running",
+                                      actor_id=None, action=None, messages=messages, now=clock.now())
+        since = len(w.env.http_requests)
+        w.bot.delivery.kick(game_id)
+        await w.settle()
+        return [(r.method, r.path.rsplit("/", 1)[0] if r.method == "PATCH" else r.path)
+                for r in w.env.http_requests[since:]]
+
+    def tallies():
+        return [m for m in w.channel.history() if m.embeds and m.embeds[0].title == "Votes"]
+
+    assert await count(["Red 1"], 40) == [("POST", f"/channels/{w.channel.id}/messages")]
+    first = tallies()[0]
+    assert await count(["Red 2", "Red 2, Blue 1", "Red 2, Blue 2"], 41) == [
+        ("PATCH", f"/channels/{w.channel.id}/messages")]
+    assert [m.embeds[0].description for m in tallies()] == ["Red 2, Blue 2"] and tallies()[0].id == first.id
+    await w.bot.http.delete_message(w.channel.id, tallies()[0].id)  # as a moderator would
+    await count(["Red 3, Blue 2"], 42)
+    assert [m.embeds[0].description for m in tallies()] == ["Red 3, Blue 2"]
