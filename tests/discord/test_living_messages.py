@@ -236,3 +236,40 @@ async def test_an_event_naming_a_slot_edits_one_living_message(world, clock):
     await w.bot.http.delete_message(w.channel.id, tallies()[0].id)  # as a moderator would
     await count(["Red 3, Blue 2"], 42)
     assert [m.embeds[0].description for m in tallies()] == ["Red 3, Blue 2"]
+
+
+async def test_a_reveal_cut_short_by_a_crash_goes_on_in_the_same_message(world, db_path, clock):
+    """Round 1's result and round 2 go out in two beats; the bot dies after the first. After the
+    restart the second beat edits the same message: nothing is posted twice or lost."""
+    w = world
+    old = w.bot
+    await w.env.restart_bot(new_bot(db_path, clock, theatre_cut_seconds=0))  # every pause a beat
+    await old.store.close()
+    await w.ann.send(w.channel, "Ready?")
+    await open_and_start(w, options="vote_seconds=600 rounds=2")
+    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
+    await w.ann.send(w.channel, "Red!")  # round 2 will be a new message
+
+    crashed = []
+
+    async def die_after_the_first_beat(event):
+        if not crashed:
+            crashed.append(event.type)
+            raise RuntimeError("power cut")
+
+    w.bot.delivery._pause = die_after_the_first_beat
+    posts = len([m for m in w.channel.history() if m.author.bot])
+    await vote_all(w, game_id, (w.host, w.ann, w.bo))
+    assert crashed == ["tally"]
+    shown = [m for m in w.channel.history() if m.author.bot][-1]
+    assert "Round 1: red wins" in shown.embeds[0].description and len(shown.embeds) == 1
+    old = w.bot
+    await w.env.restart_bot(new_bot(db_path, clock, theatre_cut_seconds=0))
+    await old.store.close()
+    await w.bot.recovered.wait()
+    await w.settle()
+    after = [m for m in w.channel.history() if m.author.bot]
+    assert len(after) == posts + 1  # the one message of round 2, finished in place
+    text = " ".join(e.description for e in after[-1].embeds)
+    assert "Round 1: red wins" in text and "Round 2: vote" in text and after[-1].components
+    assert await w.bot.store.pending_messages(game_id) == []
