@@ -2,35 +2,43 @@
 pacer, APScheduler timers, discord.py's own Message/Channel/View objects) on a fake Discord that
 answers every REST call from a tiny in-memory model after a modelled round trip.
 
-The game is the real Ritual (3-5 players a table, every phase timed by ``--phase-seconds``,
-shorter than the game's defaults so that phases turn over within a short run). Players act at a
-fixed total rate (open loop: an action is sent on time whether or not the last one returned), each
-a random legal action of a random running table, sent as the bot's buttons send it (with the
-phase's number, so an action overtaken by a phase change is refused as stale and counted). A table
-that finishes is replaced by a new one, so the number of tables stays constant.
+The game is the real Ritual, 3-5 players a table (distinct users), with the game's own phase
+lengths (90/45/120 s, or ``--phase-seconds`` for all three), each table's scaled by its own factor
+in 1 +- ``--jitter`` so that tables started together drift apart. Players act at a fixed total rate
+(open loop: an action goes on time whether or not the last one returned), each a random legal
+action of a random running table, sent as the bot's buttons send it (with the phase's number, so
+an action overtaken by a phase change is refused as stale, and counted). A table that ends is
+replaced by a new one, so the number of tables stays constant.
 
 Runs, one after another on one bot and one database file:
   1. ``--rate`` actions/s with the pacer unlimited: ``service.act`` latency p50/p99, the longest
-     event-loop stall (a task sleeping 1 ms in a loop), peak RSS, calls/s to Discord. With
-     ``--gc both`` (the default) it is run twice: with the interpreter's default GC, then after
-     ``bot.client.tune_gc()`` (what the bot does after start-up recovery when GC_FREEZE is on).
+     event-loop stall (a task sleeping 1 ms in a loop), the longest GC pause, peak RSS
+     (ru_maxrss), calls/s to Discord. With ``--gc both`` (the default) it runs twice, side by
+     side: with the interpreter's default GC, then after ``bot.client.tune_gc()`` (what the bot
+     does after start-up recovery when GC_FREEZE is on).
   2. the same with the pacer at ``--budget`` calls/s (``--channel-calls`` per route per channel in
      5 s): also the time from the commit that opened a phase to the delivery of its opening
-     message (openers are found by wrapping ``store.commit_step``; their delivery by wrapping
+     message (openers found by wrapping ``store.commit_step``, their delivery by wrapping
      ``service.start_clock``, which the delivery calls once the opener is posted).
-  3. restart: the bot is closed with its tables running (and whatever was still undelivered);
-     a new bot on the same file times ``service.rearm_all()`` with APScheduler running, then
-     ``delivery.drain_all()`` (pacer unlimited) until every running game's timer is armed.
+  3. restart: the bot is closed as a crash would, tables running and the backlog undelivered; a
+     new bot on the same file (APScheduler running, pacer at the budget) times
+     ``service.rearm_all()``, then ``delivery.drain_all()``, and when every timer is armed (a
+     phase whose opener was not posted gets its clock only when the drain posts it).
 
 The fake Discord: every call sleeps ``--latency`` s, then answers like Discord (a guild text
-channel, a full message payload, a DM channel, anything else an empty dict, counted). Each posted
-channel message is also fed back as the gateway's MESSAGE_CREATE, as Discord does for the bot's own
-messages, so the channel's ``last_message_id`` moves and the game's board can be edited in place.
-Theatrical pauses are off (``pause_scale=0``); no interaction is open, so every private message is a
-DM (none rides on a follow-up); the database is SQLite with synchronous=FULL, as shipped.
+channel, a full message payload, a DM channel; anything else an empty dict, counted). Guilds and
+channels are in discord.py's cache, as GUILD_CREATE would put them; each posted channel message is
+fed back as the gateway's MESSAGE_CREATE, as Discord does for the bot's own messages, so the
+channel's ``last_message_id`` moves and the game's board can be edited in place. Theatrical pauses
+are off (``pause_scale=0``); no interaction is open, so every private message is a DM (none rides
+on a follow-up); SQLite runs with synchronous=FULL, as shipped. The first minutes after a
+simultaneous start of every table are not a steady state: the figure "openers committed" says
+how fast phases were turning over in each run.
 
     .venv/bin/python bench/thousand_tables.py [--tables 1000] [--rate 100] [--seconds 30]
-        [--budget 50] [--gc both|default|frozen] [--latency 0.05] [--quick]
+        [--budget 50] [--gc both|default|frozen] [--phase-seconds 0] [--latency 0.05] [--quick]
+
+``--quick``: 100 tables, 50 actions/s, 5 s runs (a smoke run of about 20 s).
 """
 
 from __future__ import annotations
@@ -44,7 +52,6 @@ import json
 import logging
 import random
 import resource
-import statistics
 import sys
 import tempfile
 import time
@@ -67,6 +74,7 @@ from bot.service import Actor  # noqa: E402
 from games.engine import GameError  # noqa: E402
 
 GAME = "ritual"
+PHASES = ("choosing_seconds", "offering_seconds", "council_seconds")
 BOT_ID = 900_000_000_000_000_001
 GUILD_BASE = 300_000_000_000_000_000
 CHANNEL_BASE = 400_000_000_000_000_000
@@ -220,6 +228,7 @@ class GcWatch:
     def reset(self) -> None:
         self.worst = [0.0, 0.0, 0.0]
         self.count = [0, 0, 0]
+        self.collected = [0, 0, 0]  # what the longest of each generation collected
 
     def __call__(self, phase: str, info: dict) -> None:
         if phase == "start":
@@ -228,7 +237,9 @@ class GcWatch:
         gen = info.get("generation", 0)
         took = time.perf_counter() - self._started
         self.count[gen] += 1
-        self.worst[gen] = max(self.worst[gen], took)
+        if took > self.worst[gen]:
+            self.worst[gen] = took
+            self.collected[gen] = info.get("collected", 0)
 
 
 class Openers:
@@ -272,6 +283,7 @@ class Window:
         self.started = self.ended = 0.0
         self.calls: list[tuple[float, str, str]] = []
         self.figures: dict[str, str] = {}
+        self.details: dict[str, str] = {}
 
 
 # ----------------------------------------------------------------------------- the harness
@@ -299,8 +311,8 @@ class Harness:
                   "gc_freeze": False, "log_level": "WARNING"} | UNLIMITED | overrides
         return Settings(_env_file=None, **values)
 
-    async def new_bot(self, *, use_scheduler: bool = True) -> tuple[StorytellerBot, FakeDiscord]:
-        bot = StorytellerBot(self.settings(), sync_commands=False, use_scheduler=use_scheduler)
+    async def new_bot(self, *, use_scheduler: bool = True, **settings) -> tuple[StorytellerBot, FakeDiscord]:
+        bot = StorytellerBot(self.settings(**settings), sync_commands=False, use_scheduler=use_scheduler)
         await bot._async_setup_hook()  # the loop, as login() would
         state = bot._connection
         state.user = discord.ClientUser(state=state, data={
@@ -326,10 +338,9 @@ class Harness:
         n_players = self.chooser.randint(3, 5)
         ids = [USER_BASE + number * 10 + k for k in range(n_players)]
         host = Actor(id=ids[0], name=f"p{number}.0")
-        seconds = self.args.phase_seconds
         row = await service.new_game(
             kind=GAME, guild_id=self.channels[channel_id], channel_id=channel_id, host=host,
-            options_text=f"choosing_seconds={seconds} offering_seconds={seconds} council_seconds={seconds}")
+            options_text=self.phase_options())
         for k, uid in enumerate(ids[1:], start=1):
             await service.join(row.id, Actor(id=uid, name=f"p{number}.{k}"))
         await service.start(row.id, host)
@@ -339,6 +350,20 @@ class Harness:
         self.started_games += 1
         return row.id
 
+    def phase_options(self) -> str:
+        """The table's phase lengths: the Ritual's own (or ``--phase-seconds``), each table's scaled
+        by its own factor in 1 +- ``--jitter``, so that 1,000 tables started together drift apart."""
+        factor = 1 + self.chooser.uniform(-self.args.jitter, self.args.jitter)
+        fields = games.get(GAME).Options.model_fields
+        parts = []
+        for name in PHASES:
+            info = fields[name]
+            low = next(m.ge for m in info.metadata if hasattr(m, "ge"))
+            high = next(m.le for m in info.metadata if hasattr(m, "le"))
+            base = self.args.phase_seconds or info.default
+            parts.append(f"{name}={min(high, max(low, round(base * factor)))}")
+        return " ".join(parts)
+
     async def open_tables(self, service, n: int) -> None:
         gate = asyncio.Semaphore(32)
 
@@ -347,6 +372,10 @@ class Harness:
                 await self.open_table(service)
 
         await asyncio.gather(*(one() for _ in range(n)))
+
+    def watch(self, bot) -> None:
+        """Replace a table as soon as its game ends (by an action, a timeout or the sweep)."""
+        bot.service.on_game_over.append(lambda game_id: self.finished(game_id, bot.service))
 
     def finished(self, game_id: int, service) -> None:
         if game_id in self.running_set:
@@ -388,6 +417,7 @@ class Harness:
     async def drive(self, bot, fake: FakeDiscord, window: Window, seconds: float, rate: float,
                     monitor: StallMonitor, gcw: GcWatch, openers: Openers) -> None:
         loop = asyncio.get_running_loop()
+        await asyncio.sleep(0.01)  # the monitor first sees (and the reset then drops) what came before
         monitor.reset()
         gcw.reset()
         openers.reset()
@@ -414,30 +444,33 @@ class Harness:
         waiting_openers = [window.ended - t for t in openers.committed.values()]
         window.calls = fake.calls[calls_before:]
         pending = await bot.store.games_with_pending_messages()
-        f = window.figures
-        lat = window.latencies
-        f["actions sent"] = f"{n} ({n / seconds:.0f}/s)"
-        f["actions refused"] = (f"{sum(window.refused.values())}: "
-                                + (", ".join(f"{k} {v}" for k, v in window.refused.most_common()) or "-"))
-        f["act p50 / p99 / max"] = (f"{pct(lat, 0.5) * 1000:.1f} / {pct(lat, 0.99) * 1000:.1f} / "
-                                    f"{max(lat, default=float('nan')) * 1000:.0f} ms")
-        f["longest loop stall"] = f"{monitor.worst * 1000:.0f} ms ({monitor.over_50ms} over 50 ms)"
-        f["longest GC gen0/1/2"] = (" / ".join(f"{w * 1000:.1f}" for w in gcw.worst)
-                                    + f" ms ({gcw.count[2]} full)")
-        f["peak RSS / now"] = f"{peak_rss_kib() / 1024:.0f} / {rss_kib() / 1024:.0f} MiB"
+        lat, d = window.latencies, openers.delays
         per_second = Counter(int(t - window.started) for t, _, _ in window.calls)
-        f["Discord calls/s avg / peak"] = (f"{len(window.calls) / seconds:.1f} / "
-                                           f"{max(per_second.values(), default=0)}")
+        worst_gen = max(range(3), key=lambda g: gcw.worst[g])
+        f = window.figures
+        f["actions sent (per s)"] = f"{n} ({n / seconds:.0f})"
+        f["actions refused"] = str(sum(window.refused.values()))
+        f["act p50 / p99 / max (ms)"] = (f"{pct(lat, 0.5) * 1000:.1f} / {pct(lat, 0.99) * 1000:.1f} / "
+                                         f"{max(lat, default=float('nan')) * 1000:.0f}")
+        f["longest loop stall (ms)"] = f"{monitor.worst * 1000:.0f}"
+        f["stalls over 50 ms"] = str(monitor.over_50ms)
+        f["longest GC pause (ms)"] = f"{gcw.worst[worst_gen] * 1000:.1f} (gen{worst_gen})"
+        f["GC runs gen0/1/2"] = "/".join(map(str, gcw.count))
+        t = time.perf_counter()
+        gc.collect()  # what the next full collection costs (the stall it will be)
+        f["a full gc.collect() after (ms)"] = f"{(time.perf_counter() - t) * 1000:.0f}"
+        f["peak RSS / RSS now (MiB)"] = f"{peak_rss_kib() / 1024:.0f} / {rss_kib() / 1024:.0f}"
+        f["Discord calls/s avg / peak"] = f"{len(window.calls) / seconds:.1f} / {max(per_second.values(), default=0)}"
+        f["commit->opener p50/p99 (ms)"] = f"{pct(d, 0.5) * 1000:.0f} / {pct(d, 0.99) * 1000:.0f}"
+        f["openers committed (per s)"] = f"{len(d) + len(waiting_openers)} ({(len(d) + len(waiting_openers)) / seconds:.1f})"
+        f["openers waiting at end"] = (f"{len(waiting_openers)}"
+                                       + (f" (oldest {max(waiting_openers):.1f} s)" if waiting_openers else ""))
+        f["pacer queue at end"] = f"{bot.delivery.pacer.waiting} ({len(pending)} games pending)"
+        f["tables finished"] = str(self.finished_games - finished_before)
         kinds = Counter(kind_of(m, p) for _, m, p in window.calls)
-        f["calls by kind"] = ", ".join(f"{k} {v}" for k, v in kinds.most_common()) or "-"
-        d = openers.delays
-        f["commit->opener p50 / p99"] = (f"{pct(d, 0.5) * 1000:.0f} / {pct(d, 0.99) * 1000:.0f} ms "
-                                         f"({len(d)} delivered)")
-        f["openers not yet delivered"] = (f"{len(waiting_openers)}"
-                                          + (f" (oldest {max(waiting_openers):.1f} s)" if waiting_openers else ""))
-        f["games with pending messages"] = f"{len(pending)}; pacer queue {bot.delivery.pacer.waiting}"
-        f["tables finished / started"] = f"{self.finished_games - finished_before} / " \
-                                         f"{self.started_games - started_before}"
+        window.details["calls"] = ", ".join(f"{k} {v}" for k, v in kinds.most_common()) or "-"
+        window.details["refused"] = ", ".join(f"{k} {v}" for k, v in window.refused.most_common()) or "-"
+        window.details["tables started"] = str(self.started_games - started_before)
 
 
 def kind_of(method: str, path: str) -> str:
@@ -460,8 +493,7 @@ async def settle(harness: Harness, bot) -> None:
 
 
 async def close_bot(bot) -> None:
-    """Stop as a crash or a deploy would: timers off, deliveries cut, the database closed."""
-    bot.service.timers.shutdown()
+    """Stop as a crash or a deploy would: deliveries cut, then timers off and the database closed."""
     tasks = [t for t in bot.delivery._tasks.values() if not t.done()]
     runner = bot.delivery.pacer._runner
     for task in [*tasks, *([runner] if runner is not None else [])]:
@@ -469,11 +501,16 @@ async def close_bot(bot) -> None:
     await asyncio.gather(*tasks, return_exceptions=True)
     for handle in bot.delivery._retries.values():
         handle.cancel()
-    await bot.close()
+    await bot.close()  # shuts the scheduler down and closes the store
 
 
 async def restart(harness: Harness, args) -> dict[str, str]:
-    bot, fake = await harness.new_bot(use_scheduler=True)
+    t_setup = time.perf_counter()
+    bot, fake = await harness.new_bot(use_scheduler=True, discord_calls_per_second=args.budget,
+                                      channel_calls=args.channel_calls)
+    t_setup = time.perf_counter() - t_setup
+    ended: list[int] = []  # games a timeout overdue at the restart finished: they need no timer
+    bot.service.on_game_over.append(ended.append)
     try:
         rows = [r for r in await bot.store.active_games() if r.status == "running"]
         game = games.get(GAME)
@@ -483,19 +520,28 @@ async def restart(harness: Harness, args) -> dict[str, str]:
                 timed += 1
         waiting = sum(1 for r in rows if r.deadline is None and r.waiting_seconds is not None)
         pending = await bot.store.games_with_pending_messages()
+        fire_due, fired = bot.service.fire_due, [0.0, 0]
+
+        async def fire_due_timed() -> int:
+            t = time.perf_counter()
+            closed = await fire_due()
+            fired[:] = [time.perf_counter() - t, closed]
+            return closed
+
+        bot.service.fire_due = fire_due_timed
         t0 = time.perf_counter()
         armed = await bot.service.rearm_all()
         t_rearm = time.perf_counter() - t0
         jobs = len([j for j in bot.service.timers.scheduler.get_jobs() if j.id.startswith("game-")])
         armed_after_rearm = len(bot.service.timers.armed)
         t1 = time.perf_counter()
-        all_armed_at = t_rearm if armed_after_rearm >= timed else None
+        all_armed_at = t_rearm if armed_after_rearm >= timed - len(ended) else None
         timed_out = False
 
         async def watch() -> None:
             nonlocal all_armed_at
             while all_armed_at is None:
-                if len(bot.service.timers.armed) >= timed:
+                if len(bot.service.timers.armed) >= timed - len(ended):
                     all_armed_at = time.perf_counter() - t0
                     return
                 await asyncio.sleep(0.005)
@@ -503,7 +549,7 @@ async def restart(harness: Harness, args) -> dict[str, str]:
         watcher = asyncio.get_running_loop().create_task(watch())
         try:
             await asyncio.wait_for(bot.delivery.drain_all(), args.drain_timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             timed_out = True
         t_drain = time.perf_counter() - t1
         await asyncio.sleep(0.02)
@@ -511,40 +557,57 @@ async def restart(harness: Harness, args) -> dict[str, str]:
         with contextlib.suppress(asyncio.CancelledError):
             await watcher
         f: dict[str, str] = {}
-        f["running games / timed phases"] = f"{len(rows)} / {timed}"
-        f["rearm_all"] = (f"{t_rearm * 1000:.0f} ms: {armed} armed, {jobs} APScheduler jobs, "
-                          f"{waiting} waiting for their opener")
+        f["new bot (open, migrate, setup_hook)"] = f"{t_setup * 1000:.0f} ms"
+        f["running games / timed phases"] = f"{len(rows)} / {timed}" + (f" ({len(ended)} ended)" if ended else "")
+        f["rearm_all"] = (f"{t_rearm * 1000:.0f} ms (fire_due {fired[0] * 1000:.0f} ms of it, {fired[1]} overdue "
+                          f"phases closed): {armed} armed, {jobs} APScheduler jobs, {waiting} waiting for "
+                          f"their opener")
+        kinds = Counter(kind_of(m, p) for _, m, p in fake.calls)
         f["drain_all"] = (f"{t_drain * 1000:.0f} ms{' (cut at the timeout)' if timed_out else ''}: "
-                          f"{len(pending)} games had pending messages, {len(fake.calls)} calls")
+                          f"{len(pending)} games had pending messages; {len(fake.calls)} calls ("
+                          + ", ".join(f"{k} {v}" for k, v in kinds.most_common())
+                          + "), with the timers running meanwhile")
         f["every timer armed after"] = (f"{all_armed_at * 1000:.0f} ms" if all_armed_at is not None else
-                                        f"not yet ({len(bot.service.timers.armed)} of {timed})")
+                                        f"not yet ({len(bot.service.timers.armed)} of {timed - len(ended)})")
         return f
     finally:
         await close_bot(bot)
 
 
 def print_table(windows: list[Window]) -> None:
+    """The runs side by side, then each run's calls by kind and refusals."""
     keys = list(dict.fromkeys(k for w in windows for k in w.figures))
-    width = max(len(k) for k in keys) + 2
+    label = max(len(k) for k in keys) + 2
+    width = max(14, *(len(w.name) + 2 for w in windows),
+                *(len(v) + 2 for w in windows for v in w.figures.values()))
+    print()
+    print(" " * label + "".join(f"{w.name:<{width}}" for w in windows))
+    for k in keys:
+        print(f"{k:<{label}}" + "".join(f"{w.figures.get(k, ''):<{width}}" for w in windows))
     for w in windows:
-        print(f"\n== {w.name}")
-        for k in keys:
-            if k in w.figures:
-                print(f"  {k:<{width}}{w.figures[k]}")
+        print(f"  {w.name}: calls {w.details['calls']}; refused {w.details['refused']}; "
+              f"tables started {w.details['tables started']}")
 
 
 async def main_async(args: argparse.Namespace) -> None:
     logging.basicConfig(level=logging.ERROR, format="%(levelname)s %(name)s: %(message)s")
+    if args.loop_debug:
+        asyncio.get_running_loop().slow_callback_duration = 0.05
+        logging.getLogger("asyncio").setLevel(logging.WARNING)
     folder = Path(args.db).parent if args.db else Path(tempfile.mkdtemp(prefix="thousand-"))
     db_path = Path(args.db) if args.db else folder / "tables.db"
     harness = Harness(args, db_path)
     monitor, gcw = StallMonitor(), GcWatch()
     gc.callbacks.append(gcw)
     monitor.start()
-    print(f"{args.tables} tables of {GAME} (3-5 players, {args.phase_seconds} s phases), {args.rate:g} actions/s, "
-          f"{args.seconds:g} s a run, Discord round trip {args.latency * 1000:.0f} ms; database {db_path}")
+    phases = (f"{args.phase_seconds} s phases" if args.phase_seconds else
+              "phases " + "/".join(str(games.get(GAME).Options.model_fields[p].default) for p in PHASES) + " s")
+    print(f"{args.tables} tables of {GAME} (3-5 players, {phases}, each table's x1+-{args.jitter:g}), "
+          f"{args.rate:g} actions/s, {args.seconds:g} s a run, Discord round trip {args.latency * 1000:.0f} ms; "
+          f"database {db_path}")
     bot, fake = await harness.new_bot(use_scheduler=True)
     openers = Openers(bot)
+    harness.watch(bot)
     windows: list[Window] = []
     try:
         t0 = time.perf_counter()
@@ -569,24 +632,28 @@ async def main_async(args: argparse.Namespace) -> None:
                     gc.freeze()
                     print(f"gc.collect(); gc.freeze() (no tune_gc in bot.client): "
                           f"{gc.get_freeze_count() - before} objects frozen")
-            w = Window(f"run 1: pacer unlimited, GC {mode}")
+            w = Window(f"1: no limit, GC {mode}")
             await harness.drive(bot, fake, w, args.seconds, args.rate, monitor, gcw, openers)
             windows.append(w)
             await settle(harness, bot)
 
         # run 2: the same load under Discord's budget
         bot.delivery.pacer = Pacer(args.budget, args.channel_calls, bot.settings.channel_window_seconds)
-        w = Window(f"run 2: pacer {args.budget:g} calls/s, {args.channel_calls} per route per channel "
-                   f"in {bot.settings.channel_window_seconds:g} s, GC {modes[-1]}")
+        w = Window(f"2: {args.budget:g}/s, GC {modes[-1]}")
         await harness.drive(bot, fake, w, args.seconds, args.rate, monitor, gcw, openers)
         windows.append(w)
         while harness.inflight:
             await asyncio.gather(*list(harness.inflight), return_exceptions=True)
     finally:
+        quiet_scheduler()
         await close_bot(bot)
+    print(f"\nruns of {args.seconds:g} s; 1: pacer unlimited; 2: pacer {args.budget:g} calls/s and "
+          f"{args.channel_calls} per route per channel in 5 s")
     print_table(windows)
+    if fake.other:
+        print("  other calls, answered {}: " + ", ".join(f"{k} {v}" for k, v in fake.other.most_common()))
 
-    print("\n== run 3: restart on the same database (APScheduler running, pacer unlimited)")
+    print(f"\n== run 3: restart on the same database (APScheduler running, pacer {args.budget:g} calls/s)")
     figures = await restart(harness, args)
     width = max(len(k) for k in figures) + 2
     for k, v in figures.items():
@@ -596,6 +663,11 @@ async def main_async(args: argparse.Namespace) -> None:
     gc.callbacks.remove(gcw)
 
 
+def quiet_scheduler() -> None:
+    """A bot closed while its timeout jobs run: APScheduler logs each cancelled one as an error."""
+    logging.getLogger("apscheduler").setLevel(logging.CRITICAL)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=1000)
@@ -603,19 +675,26 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0, help="length of each measured run")
     parser.add_argument("--budget", type=float, default=50.0, help="run 2: calls per second to Discord")
     parser.add_argument("--channel-calls", type=int, default=5, help="run 2: calls per route per channel in 5 s")
-    parser.add_argument("--phase-seconds", type=int, default=20, help="each Ritual phase (10-600)")
+    parser.add_argument("--phase-seconds", type=int, default=0,
+                        help="every Ritual phase's base length (default: the game's own, 90/45/120 s)")
+    parser.add_argument("--jitter", type=float, default=0.5,
+                        help="each table's phase lengths are scaled by a factor in 1 +- this")
+    parser.add_argument("--loop-debug", action="store_true",
+                        help="asyncio debug mode: log every callback that holds the loop 50 ms or more")
     parser.add_argument("--latency", type=float, default=0.05, help="the fake Discord's round trip (s)")
     parser.add_argument("--gc", choices=("both", "default", "frozen"), default="both",
                         help="run 1 with the default GC, after tune_gc(), or both side by side")
     parser.add_argument("--tables-per-guild", type=int, default=1)
-    parser.add_argument("--drain-timeout", type=float, default=60.0, help="run 3: the longest drain")
-    parser.add_argument("--db", default="", help="the database file (default: a new temporary one)")
+    parser.add_argument("--drain-timeout", type=float, default=30.0, help="run 3: the longest drain")
+    parser.add_argument("--db", default="", help="a new database file to keep (default: in a new temporary folder)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="a smoke run: 100 tables, 5 s runs")
     args = parser.parse_args()
+    if args.db and Path(args.db).exists():
+        parser.error(f"--db must name a new file ({args.db} exists, and its games would hold the channels)")
     if args.quick:
         args.tables, args.rate, args.seconds = 100, 50.0, 5.0
-    asyncio.run(main_async(args))
+    asyncio.run(main_async(args), debug=args.loop_debug or None)
 
 
 if __name__ == "__main__":
