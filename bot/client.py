@@ -91,9 +91,9 @@ class StorytellerBot(commands.Bot):
         await super().close()
 
 
-#: the youngest generation's threshold: collections of it are rarer (every 50,000 allocations
+#: the youngest generation's threshold: collections of it are rarer (every 10,000 allocations
 #: instead of 700) and, with the start-up heap frozen, the full ones have less to walk
-GC_THRESHOLD = (50_000, 20, 20)
+GC_THRESHOLD = (10_000, 20, 20)
 
 
 def tune_gc() -> tuple[int, int, int]:
