@@ -455,10 +455,17 @@ class Delivery:
                     if seq is not None else ("", False)
                 kwargs["view"] = phase_view(head.game_id) if still_open else None
             try:
+                if message is not None:
+                    try:
+                        await self._call(level, where, message.edit, **kwargs)
+                    except discord.NotFound:
+                        if beat != head.parts_sent or kept is not None:
+                            raise
+                        # the board was deleted (by a moderator): these events go as a new message
+                        message, base, shown_base, in_place = None, [], [], False
+                        kwargs["embeds"] = group_embeds(events[:ends[beat]], game.title, head.game_id)
                 if message is None:
                     message = await self._call(level, where, channel.send, nonce=f"o{head.id}p0", **kwargs)
-                else:
-                    await self._call(level, where, message.edit, **kwargs)
             except Exception as exc:
                 raise classify(exc, "channel") from exc
             if not last:

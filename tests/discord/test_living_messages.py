@@ -273,3 +273,16 @@ async def test_a_reveal_cut_short_by_a_crash_goes_on_in_the_same_message(world, 
     text = " ".join(e.description for e in after[-1].embeds)
     assert "Round 1: red wins" in text and "Round 2: vote" in text and after[-1].components
     assert await w.bot.store.pending_messages(game_id) == []
+
+
+async def test_a_deleted_board_does_not_swallow_the_next_phase(world):
+    w = world
+    await open_and_start(w, options="vote_seconds=600 rounds=2")
+    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
+    board = with_buttons(w)[-1]
+    await w.bot.http.delete_message(w.channel.id, board.id)  # as a moderator would
+    await vote_all(w, game_id, (w.host, w.ann, w.bo))
+    live = with_buttons(w)
+    assert len(live) == 1 and "Round 1: red wins" in live[0].embeds[0].description
+    assert "Round 2: vote" in live[0].embeds[-1].description
+    assert await w.bot.store.pending_messages(game_id) == []
