@@ -3,6 +3,7 @@
     python -m games actions GAME                 the action vocabulary as JSON Schema
     python -m games replay SCRIPT.json           one JSON line per event / rejected action, then the result
     python -m games simulate GAME --players N --games K --seed S [--json]
+    python -m games clocktower script FILE.json  check a Clocktower script, print it parsed as JSON
 """
 
 from __future__ import annotations
@@ -33,6 +34,10 @@ def main(argv: list[str] | None = None) -> int:
     p_sim.add_argument("--games", type=int, default=100)
     p_sim.add_argument("--seed", type=int, default=1)
     p_sim.add_argument("--json", action="store_true")
+    p_ct = sub.add_parser("clocktower", help="Blood on the Clocktower tools")
+    ct_sub = p_ct.add_subparsers(dest="clocktower_command", required=True)
+    p_ct_script = ct_sub.add_parser("script", help="check a script in the official Script Tool format")
+    p_ct_script.add_argument("file", help="path to the script, or - for standard input")
     args = parser.parse_args(argv)
 
     try:
@@ -49,6 +54,8 @@ def main(argv: list[str] | None = None) -> int:
             for line in replay(get(script.game), script):
                 print(json.dumps(line, ensure_ascii=False))
             return 0
+        if args.command == "clocktower":
+            return _clocktower_script(args.file)
         started = time.perf_counter()
         report = simulate(get(args.game), args.players, args.games, args.seed)
         report.seconds = round(time.perf_counter() - started, 3)
@@ -68,6 +75,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"FAIL {failure}", file=sys.stderr)
     ok = report.finished == report.games and not report.failures
     return 0 if ok else 1
+
+
+def _clocktower_script(path: str) -> int:
+    """Print a Clocktower script parsed (characters by team, night orders, jinxes, house rules)."""
+    from .clocktower import parse_script
+
+    raw = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    script = parse_script(raw)
+    print(json.dumps(script.model_dump(mode="json"), indent=2, ensure_ascii=False))
+    return 0
 
 
 if __name__ == "__main__":

@@ -1,0 +1,313 @@
+"""Scripts in the official Script Tool format: import (validated), the built-in script, export.
+
+The format (``script-schema.json`` of the official release repository) is a JSON array whose
+entries are a character id, ``{"id": ...}``, a full (homebrew) character object, or the
+``{"id": "_meta", ...}`` object. The checks that schema makes are done here by hand (no
+``jsonschema`` dependency). A script naming a character the engine cannot run is refused with
+:class:`UnknownCharacters`; any other malformed file with :class:`ScriptError`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from games.engine import GameError
+
+from .characters import MARKERS, TEAMS, Characters, Jinx, load, normalise_id
+
+BUILTIN_NAME = "Her Royal Highness Register"
+BUILTIN_AUTHOR = "May & Daeron"
+
+#: the schema's limits
+MIN_ITEMS, MAX_ITEMS = 5, 201
+SCHEMA_TEAMS = ("townsfolk", "outsider", "minion", "demon", "traveller", "fabled", "loric")
+TEAM_SPELLINGS = {"traveler": "traveller"}
+#: the official id of a character whose id differs here (the Script Tool knows the Waitress as the Harlot)
+OFFICIAL_IDS = {"waitress": "harlot"}
+
+_CHARACTER_KEYS = {
+    "id": "string", "name": "string", "image": "image", "team": "string", "edition": "string",
+    "ability": "string", "flavor": "string", "firstNight": "number", "firstNightReminder": "string",
+    "otherNight": "number", "otherNightReminder": "string", "reminders": "strings",
+    "remindersGlobal": "strings", "setup": "boolean", "jinxes": "objects", "special": "objects",
+}
+_CHARACTER_LIMITS = {"id": 50, "name": 30, "edition": 50, "ability": 250, "flavor": 500,
+                     "firstNightReminder": 500, "otherNightReminder": 500}
+_META_KEYS = {
+    "id": "string", "name": "string", "author": "string", "logo": "string", "hideTitle": "boolean",
+    "background": "string", "almanac": "string", "bootlegger": "strings", "firstNight": "strings",
+    "otherNight": "strings",
+}
+_META_LIMITS = {"name": 50, "author": 50, "logo": 250, "background": 250, "almanac": 250}
+_TEAM_WORDS = {"townsfolk": "a Townsfolk", "outsider": "an Outsider", "minion": "a Minion",
+               "demon": "a Demon", "traveller": "a Traveller", "fabled": "a Fabled"}
+
+
+class ScriptError(GameError):
+    """The script file cannot be read as a Clocktower script."""
+
+    code = "bad_script"
+
+
+class UnknownCharacters(ScriptError):
+    """The script names characters the engine does not know how to run."""
+
+    code = "unknown_characters"
+
+
+class Script(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    name: str
+    author: str = ""
+    #: character ids by team, every team present (possibly empty), in the script's order
+    characters: dict[str, tuple[str, ...]]
+    first_night: tuple[str, ...]
+    other_night: tuple[str, ...]
+    #: True if the night orders came from the script's ``_meta`` rather than the rulebook
+    custom_night_order: bool = False
+    jinxes: tuple[Jinx, ...] = ()
+    #: the ``_meta.bootlegger`` house rules
+    bootlegger: tuple[str, ...] = ()
+
+    def all_ids(self) -> tuple[str, ...]:
+        return tuple(cid for team in TEAMS for cid in self.characters.get(team, ()))
+
+
+# ---------------------------------------------------------------------------- helpers
+
+def _kind(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def _is(value: object, kind: str) -> bool:
+    if kind == "string":
+        return isinstance(value, str)
+    if kind == "number":
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if kind == "boolean":
+        return isinstance(value, bool)
+    if kind == "strings":
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if kind == "objects":
+        return isinstance(value, list) and all(isinstance(v, dict) for v in value)
+    if kind == "image":
+        return isinstance(value, str) or (
+            isinstance(value, list) and 1 <= len(value) <= 3 and all(isinstance(v, str) for v in value))
+    raise AssertionError(kind)
+
+
+_KIND_WORDS = {"string": "text", "number": "a number", "boolean": "true or false",
+               "strings": "a list of texts", "objects": "a list of objects",
+               "image": "a link or a list of 1 to 3 links"}
+
+
+def _check_fields(where: str, obj: dict[str, Any], keys: dict[str, str], limits: dict[str, int],
+                  extra_allowed: bool) -> None:
+    for key, value in obj.items():
+        kind = keys.get(key)
+        if kind is None:
+            if extra_allowed:
+                continue
+            raise ScriptError(f"{where} has a field the script format does not allow: {key!r}.")
+        if not _is(value, kind):
+            raise ScriptError(f"{where} has a {key!r} that is {_kind(value)}; it must be {_KIND_WORDS[kind]}.")
+        limit = limits.get(key)
+        if limit is not None and len(value) > limit:
+            raise ScriptError(f"{where} has a {key!r} longer than {limit} characters.")
+
+
+def _check_jinx_list(where: str, jinxes: list[dict[str, Any]]) -> None:
+    for jinx in jinxes:
+        for key in ("id", "reason"):
+            if not isinstance(jinx.get(key), str):
+                raise ScriptError(f"{where} has a jinx without a text {key!r}.")
+
+
+def _entry_name(index: int, item: object) -> str:
+    label = f"Entry {index} of the script"
+    if isinstance(item, dict) and isinstance(item.get("id"), str):
+        label += f" ({item['id']})"
+    return label
+
+
+def _display(name: str | None, cid: str) -> str:
+    return f"{name} ({cid})" if name else cid
+
+
+# ---------------------------------------------------------------------------- import
+
+def parse_script(text: str | bytes, data: Characters | None = None) -> Script:
+    """Read a script file's text; raise ScriptError (or UnknownCharacters) in words a Storyteller reads."""
+    try:
+        document = json.loads(text)
+    except ValueError as exc:
+        where = f" (line {exc.lineno}, column {exc.colno})" if isinstance(exc, json.JSONDecodeError) else ""
+        raise ScriptError(f"This script is not valid JSON{where}: a script file is the JSON "
+                          "list the official Script Tool exports.") from None
+    return load_script(document, data)
+
+
+def load_script(document: object, data: Characters | None = None) -> Script:
+    """Validate an already-decoded script document (the official format) into a ``Script``."""
+    data = data or load()
+    if not isinstance(document, list):
+        raise ScriptError(f"A script must be a JSON list of characters, but this file holds {_kind(document)}.")
+    if not MIN_ITEMS <= len(document) <= MAX_ITEMS:
+        raise ScriptError(f"A script lists between {MIN_ITEMS} and {MAX_ITEMS} entries; "
+                          f"this one has {len(document)}.")
+
+    meta: dict[str, Any] | None = None
+    picked: list[str] = []  # known ids, script order
+    unknown: list[str] = []
+    for index, item in enumerate(document, start=1):
+        where = _entry_name(index, item)
+        if isinstance(item, str):
+            if len(item) > 20:
+                raise ScriptError(f"{where} is an id longer than 20 characters: {item[:30]!r}…")
+            cid, name = item, None
+        elif isinstance(item, dict):
+            if "id" not in item:
+                raise ScriptError(f"{where} is an object without an 'id'.")
+            if not isinstance(item["id"], str):
+                raise ScriptError(f"{where} has an id that is {_kind(item['id'])}; ids are text.")
+            if item["id"] == "_meta":
+                if meta is not None:
+                    raise ScriptError("The script has two '_meta' entries; it may have one.")
+                meta = _read_meta(where, item)
+                continue
+            name = _read_character_object(where, item, data)
+            cid = item["id"]
+        else:
+            raise ScriptError(f"{where} is {_kind(item)}; each entry must be a character id (text) "
+                              "or a character object.")
+        character = data.resolve(cid)
+        if character is None:
+            shown = _display(name, normalise_id(cid) or cid)
+            if shown not in unknown:
+                unknown.append(shown)
+            continue
+        if character.id not in picked:
+            picked.append(character.id)
+    if unknown:
+        raise UnknownCharacters(f"This script has characters I can't run yet: {', '.join(unknown)}.",
+                                characters=tuple(unknown))
+
+    by_team = {team: tuple(cid for cid in picked if data.characters[cid].team == team) for team in TEAMS}
+    on_script = set(picked)
+    custom = meta is not None and ("firstNight" in meta or "otherNight" in meta)
+    first = _custom_order(meta, "firstNight", on_script, data)
+    other = _custom_order(meta, "otherNight", on_script, data)
+    if first is None:
+        first = tuple(c for c in data.night_order.first_night if c in MARKERS or c in on_script)
+    if other is None:
+        other = tuple(c for c in data.night_order.other_night if c in MARKERS or c in on_script)
+    meta = meta or {}
+    return Script(
+        name=meta.get("name") or "Custom script", author=meta.get("author", ""),
+        characters=by_team, first_night=first, other_night=other, custom_night_order=custom,
+        jinxes=data.jinxes_among(frozenset(on_script)), bootlegger=tuple(meta.get("bootlegger", ())),
+    )
+
+
+def _read_meta(where: str, item: dict[str, Any]) -> dict[str, Any]:
+    where = "The script's '_meta'"
+    if "name" not in item:
+        raise ScriptError(f"{where} has no 'name'.")
+    _check_fields(where, item, _META_KEYS, _META_LIMITS, extra_allowed=True)
+    if len(item.get("bootlegger", ())) > 10:
+        raise ScriptError(f"{where} has more than 10 'bootlegger' rules.")
+    for key in ("firstNight", "otherNight"):
+        if len(item.get(key, ())) > 200:
+            raise ScriptError(f"{where} has a '{key}' longer than 200 entries.")
+    return item
+
+
+def _read_character_object(where: str, item: dict[str, Any], data: Characters) -> str | None:
+    """Check an object entry; return its name (if any). A bare ``{"id": ...}`` is the deprecated form."""
+    if set(item) == {"id"}:
+        if len(item["id"]) > 20:
+            raise ScriptError(f"{where} has an id longer than 20 characters.")
+        return None
+    missing = [k for k in ("name", "team", "ability") if k not in item]
+    if missing:
+        raise ScriptError(f"{where} is a character object missing {', '.join(repr(k) for k in missing)}.")
+    _check_fields(where, item, _CHARACTER_KEYS, _CHARACTER_LIMITS, extra_allowed=False)
+    team = TEAM_SPELLINGS.get(item["team"], item["team"])
+    if team not in SCHEMA_TEAMS:
+        raise ScriptError(f"{where} has an unknown team {item['team']!r}.")
+    if "jinxes" in item:
+        _check_jinx_list(where, item["jinxes"])
+    for entry in item.get("special", ()):
+        if not isinstance(entry.get("name"), str) or not isinstance(entry.get("type"), str):
+            raise ScriptError(f"{where} has a 'special' entry without a text 'name' and 'type'.")
+    known = data.resolve(item["id"])
+    if known is not None and known.team != team:
+        raise UnknownCharacters(
+            f"This script makes {known.name} {_TEAM_WORDS.get(team, team)}; I can only run "
+            f"{known.name} as {_TEAM_WORDS[known.team]}.", characters=(known.id,))
+    return item["name"]
+
+
+def _custom_order(meta: dict[str, Any] | None, key: str, on_script: set[str],
+                  data: Characters) -> tuple[str, ...] | None:
+    if meta is None or key not in meta:
+        return None
+    order: list[str] = []
+    strays: list[str] = []
+    for raw in meta[key]:
+        cid = normalise_id(raw)
+        if cid in MARKERS:
+            order.append(cid)
+            continue
+        character = data.resolve(cid)
+        if character is None or character.id not in on_script:
+            strays.append(raw)
+            continue
+        order.append(character.id)
+    if strays:
+        label = "first night" if key == "firstNight" else "other nights"
+        raise ScriptError(f"The script's {label} order names characters that are not on it: "
+                          f"{', '.join(strays)}.")
+    if len(set(order)) != len(order):
+        label = "first night" if key == "firstNight" else "other nights"
+        raise ScriptError(f"The script's {label} order names someone twice.")
+    return tuple(order)
+
+
+# ---------------------------------------------------------------------------- built-in and export
+
+def builtin_script(data: Characters | None = None) -> Script:
+    """Her Royal Highness Register: its 24 characters, with the 5 Travellers and 3 Fabled available."""
+    data = data or load()
+    by_team = {team: tuple(c.id for c in data.by_team(team)) for team in TEAMS}
+    return Script(name=BUILTIN_NAME, author=BUILTIN_AUTHOR, characters=by_team,
+                  first_night=data.night_order.first_night, other_night=data.night_order.other_night,
+                  jinxes=data.jinxes)
+
+
+def script_to_json(script: Script) -> list[Any]:
+    """The script in the official Script Tool format (ids as the official tools know them)."""
+    meta: dict[str, Any] = {"id": "_meta", "name": script.name}
+    if script.author:
+        meta["author"] = script.author
+    if script.bootlegger:
+        meta["bootlegger"] = list(script.bootlegger)
+    if script.custom_night_order:
+        meta["firstNight"] = [OFFICIAL_IDS.get(c, c) for c in script.first_night]
+        meta["otherNight"] = [OFFICIAL_IDS.get(c, c) for c in script.other_night]
+    return [meta, *(OFFICIAL_IDS.get(c, c) for c in script.all_ids())]
