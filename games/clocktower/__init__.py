@@ -17,6 +17,7 @@ from .characters import (
     load,
     normalise_id,
 )
+from .deal import Composition, Deal, DealError, DealtSeat, composition, deal
 from .script import (
     Script,
     ScriptError,
@@ -32,3 +33,4 @@ __all__ = [
     "ScriptError", "Setup", "UnknownCharacters", "builtin_script", "load", "load_script", "normalise_id",
     "parse_script", "script_to_json",
 ]
+__all__ += ["Composition", "Deal", "DealError", "DealtSeat", "composition", "deal"]
