@@ -42,7 +42,7 @@ from games.engine import Event
 
 from .pacer import COSMETIC, NARRATION, URGENT, Pacer
 from .render import duration, group_embeds, message_parts, relative_time
-from .service import is_store_error
+from .service import is_store_error, phase_of_slot
 from .store import OutboxRow, Slot
 from .views import phase_view
 
@@ -196,6 +196,15 @@ def countdown(game_row, phase_seq: int, now: float) -> tuple[str, bool]:
     return "", True
 
 
+def phase_face(game_id: int, game_row, phase_seq: int | None, now: float) -> dict[str, Any]:
+    """The countdown line and buttons of a phase's message: the phase's buttons while it is
+    open, none once it is over (or when the message shows no phase)."""
+    if phase_seq is None:
+        return {"content": "", "view": None}
+    content, still_open = countdown(game_row, phase_seq, now)
+    return {"content": content, "view": phase_view(game_id) if still_open else None}
+
+
 def classify(exc: BaseException, where: str) -> Retry | GiveUp:
     """Whether a failed call is worth another try."""
     if isinstance(exc, discord.Forbidden):
@@ -223,8 +232,6 @@ class Delivery:
         self._dm_notices: set[tuple[int, int]] = set()  # (game, player) told about closed DMs
         self._told_host: set[tuple[int, str]] = set()  # (game, target) permission problems told
         self.rides: dict[int, Ride] = {}  # user id -> their latest interaction still open
-        #: private messages that rode on an interaction instead of costing a DM (for the benches)
-        self.ridden = 0
         settings = bot.settings
         self.pacer = Pacer(settings.discord_calls_per_second, settings.channel_calls,
                            settings.channel_window_seconds)
@@ -271,6 +278,10 @@ class Delivery:
         if not seconds or interaction.type not in (discord.InteractionType.component,
                                                    discord.InteractionType.application_command):
             return
+        if interaction.response.type == discord.InteractionResponseType.deferred_channel_message:
+            # a "thinking..." deferral: Discord makes the first follow-up take its place, with the
+            # deferral's visibility (public for a moderator's command), whatever the flag says
+            return
         now = self.bot.clock.now()
         self.rides[interaction.user.id] = Ride(interaction.followup, interaction.channel_id,
                                                interaction.guild_id is None, now + seconds)
@@ -299,7 +310,6 @@ class Delivery:
             log.info("game %s: a follow-up to %s failed (%s); sending a DM", row.game_id, row.recipient_id, exc)
             self.rides.pop(row.recipient_id, None)
             return False
-        self.ridden += 1
         return True
 
     def forget(self, game_id: int) -> None:
@@ -445,15 +455,12 @@ class Delivery:
             if last and opener is not None:
                 game_row = await self.bot.service.row(head.game_id) or game_row
                 started_at = self.bot.clock.now()
-                kwargs["content"], still_open = countdown(game_row, opener.phase_seq, started_at)
-                kwargs["view"] = phase_view(head.game_id) if still_open else None
+                kwargs |= phase_face(head.game_id, game_row, opener.phase_seq, started_at)
             elif message is not None and in_place:
                 # narration added to the board: its phase's countdown and buttons stay while it is open
                 game_row = await self.bot.service.row(head.game_id) or game_row
                 seq = await store.phase_of_message(head.game_id, message.id)
-                kwargs["content"], still_open = countdown(game_row, seq, self.bot.clock.now()) \
-                    if seq is not None else ("", False)
-                kwargs["view"] = phase_view(head.game_id) if still_open else None
+                kwargs |= phase_face(head.game_id, game_row, seq, self.bot.clock.now())
             try:
                 if message is not None:
                     try:
@@ -495,8 +502,7 @@ class Delivery:
             await self._done([row], "no message")
             return
         game_row, _game = await self._game(row)
-        seq = int(row.slot.partition(":")[2] or 0)
-        content, still_open = countdown(game_row, seq, self.bot.clock.now())
+        content, still_open = countdown(game_row, phase_of_slot(row.slot), self.bot.clock.now())
         channel = self.bot.get_partial_messageable(slot.channel_id)
         where = ("channel", slot.channel_id)
         try:

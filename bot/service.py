@@ -133,9 +133,17 @@ def _check_options_length(text: str | None) -> None:
         raise LobbyError(f"Options can be at most {MAX_OPTIONS_TEXT} characters long; these are {len(text)}.")
 
 
+PHASE_SLOT = "phase:"
+
+
 def phase_slot(phase_seq: int) -> str:
     """The living message of a phase: the channel message that opened it."""
-    return f"phase:{phase_seq}"
+    return f"{PHASE_SLOT}{phase_seq}"
+
+
+def phase_of_slot(slot: str) -> int | None:
+    """``"phase:7"`` -> 7; None for a slot that is not a phase's."""
+    return int(slot[len(PHASE_SLOT):]) if slot.startswith(PHASE_SLOT) else None
 
 
 def refresh(slot: str) -> NewMessage:

@@ -386,7 +386,7 @@ class Store:
         """The latest phase whose slot is this message (None if it shows no phase)."""
         rows = await self._read("SELECT slot FROM message_slots WHERE game_id = ? AND message_id = ? "
                                 "AND slot LIKE 'phase:%'", (game_id, message_id))
-        seqs = [int(r[0].partition(":")[2]) for r in rows]
+        seqs = [int(r[0].removeprefix("phase:")) for r in rows]
         return max(seqs) if seqs else None
 
     async def set_slots(self, game_id: int, slots: dict[str, Slot], *, taken_over: int | None = None) -> None:

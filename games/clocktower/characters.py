@@ -151,7 +151,8 @@ def _fail(message: str) -> ClocktowerDataError:
     return ClocktowerDataError(f"Clocktower: {message}", code="bad_clocktower_data")
 
 
-def _read(folder: Path, name: str) -> object:
+def read_data(folder: Path, name: str) -> object:
+    """A data file's JSON; an unreadable one is a ClocktowerDataError naming it."""
     try:
         return json.loads((folder / name).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
@@ -220,8 +221,8 @@ def build(characters: object, night_order: object, jinxes: object) -> Characters
 
 def load_from(folder: Path) -> Characters:
     """Load and validate the three data files of ``folder`` (the shipped ones, or a test's copy)."""
-    return build(_read(folder, "characters.json"), _read(folder, "night_order.json"),
-                 _read(folder, "jinxes.json"))
+    return build(read_data(folder, "characters.json"), read_data(folder, "night_order.json"),
+                 read_data(folder, "jinxes.json"))
 
 
 @lru_cache(maxsize=1)

@@ -16,7 +16,6 @@ A deal that cannot be made raises :class:`DealError` with a sentence the Storyte
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
@@ -27,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from games.engine import SetupError
 
-from .characters import DATA, SCRIPT_TEAMS, Character, Characters, ClocktowerDataError, load
+from .characters import DATA, SCRIPT_TEAMS, Character, Characters, ClocktowerDataError, load, read_data
 
 #: the keyword values of ``marionette_neighbours``
 NEIGHBOUR_OPTIONS: tuple[str, ...] = ("demon", "demon_or_recluse")
@@ -85,9 +84,8 @@ class _CompositionFile(_Strict):
 def composition() -> dict[int, Composition]:
     """The Town Composition table, keyed by the number of players."""
     try:
-        raw = json.loads((DATA / "composition.json").read_text(encoding="utf-8"))
-        rows = _CompositionFile.model_validate(raw).composition
-    except (OSError, ValueError, ValidationError) as exc:
+        rows = _CompositionFile.model_validate(read_data(DATA, "composition.json")).composition
+    except ValidationError as exc:
         raise ClocktowerDataError(f"Clocktower: cannot read data/composition.json: {exc}") from None
     for row in rows:
         if sum(row.counts().values()) != row.players:
@@ -340,8 +338,9 @@ def _false_cards(seated: list[Character], chars: Characters, rng: random.Random)
 
 
 def _bluffs(chars: Characters, taken: set[str], rng: random.Random) -> tuple[str, ...]:
-    """Up to three good characters of the script, neither in play nor shown on a card."""
-    options = sorted(c.id for c in _script(chars, GOOD_TEAMS) if c.id not in taken)
+    """Up to three good characters of the script, neither in play nor shown on a card, and never
+    one that is always shown a false card (a Demon claiming the Drunk claims what nobody knows)."""
+    options = sorted(c.id for c in _script(chars, GOOD_TEAMS) if c.id not in taken and c.false_card is None)
     return tuple(rng.sample(options, min(BLUFFS, len(options))))
 
 

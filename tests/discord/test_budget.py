@@ -1,7 +1,7 @@
 """Discord's budget: what each thing the bot does costs in REST calls (simcord's request log)."""
 
-import asyncio
 
+from support.seconds import SimulatedSeconds
 from support.sim import new_bot, open_and_start
 
 from bot.pacer import Pacer
@@ -42,22 +42,6 @@ async def test_a_private_message_costs_one_call_even_after_a_restart(world, db_p
 
 
 # ----- the pacer -----
-
-class SimulatedSeconds:
-    """The pacer's clock in a test: its waits pass at once, and the clock jumps by them. (It is
-    the only thing that waits: simcord answers every call at once.)"""
-
-    def __init__(self) -> None:
-        self.t = 0.0
-
-    def now(self) -> float:
-        return self.t
-
-    async def sleep(self, seconds: float) -> None:
-        for _ in range(50):  # what was let through makes its call and queues its next one first
-            await asyncio.sleep(0)
-        self.t += seconds  # (a wait cancelled meanwhile passes no time)
-
 
 def record_calls(bot, now):
     """(time, method, url) of every call the bot makes to Discord's REST API, interaction

@@ -286,3 +286,22 @@ async def test_a_deleted_board_does_not_swallow_the_next_phase(world):
     assert len(live) == 1 and "Round 1: red wins" in live[0].embeds[0].description
     assert "Round 2: vote" in live[0].embeds[-1].description
     assert await w.bot.store.pending_messages(game_id) == []
+
+
+async def test_no_private_message_rides_on_a_thinking_deferral(world):
+    """After a "thinking..." deferral Discord gives the first follow-up the deferral's place and
+    visibility (public for a moderator's command): a secret must never ride there."""
+    from types import SimpleNamespace
+
+    import discord
+
+    def click(response_type):
+        return SimpleNamespace(type=discord.InteractionType.application_command,
+                               response=SimpleNamespace(type=response_type), user=SimpleNamespace(id=7),
+                               followup=object(), channel_id=w.channel.id, guild_id=w.guild.id)
+
+    w = world
+    w.bot.delivery.note_interaction(click(discord.InteractionResponseType.deferred_channel_message))
+    assert 7 not in w.bot.delivery.rides
+    w.bot.delivery.note_interaction(click(discord.InteractionResponseType.channel_message))
+    assert 7 in w.bot.delivery.rides

@@ -2,6 +2,8 @@
 
 import asyncio
 
+from support.seconds import SimulatedSeconds
+
 from bot.pacer import COSMETIC, NARRATION, URGENT, Pacer, Window
 
 
@@ -16,21 +18,8 @@ def test_a_window_allows_its_limit_in_any_stretch_of_its_length():
     assert window.free_at(1.2) == 1.4
 
 
-class Seconds:
-    def __init__(self):
-        self.t = 0.0
-
-    def now(self):
-        return self.t
-
-    async def sleep(self, seconds):
-        for _ in range(5):
-            await asyncio.sleep(0)
-        self.t += seconds
-
-
 async def test_the_most_urgent_goes_first_and_a_full_channel_lets_others_pass():
-    seconds = Seconds()
+    seconds = SimulatedSeconds(yields=5)
     pacer = Pacer(per_second=2, per_channel=1, channel_seconds=10.0, clock=seconds.now, sleep=seconds.sleep)
     order = []
 
