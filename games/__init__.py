@@ -14,6 +14,7 @@ GAMES: dict[str, str] = {
     "ritual": "games.ritual:GAME",
     "cauldron": "games.cauldron:GAME",
     "castle": "games.castle:GAME",
+    "clocktower": "games.clocktower:GAME",
 }
 
 

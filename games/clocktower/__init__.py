@@ -1,8 +1,9 @@
 """Blood on the Clocktower, as the forum game "Her Royal Highness Register" runs it.
 
-So far the data foundation only: the characters, the rulebook's night order and the Djinn's
-jinxes (``characters``), and scripts in the official Script Tool format (``script``). The game
-itself is not registered in ``games.GAMES`` yet.
+The characters, the rulebook's night order and the Djinn's jinxes (``characters``), scripts in
+the official Script Tool format (``script``), the deal (``deal``), and the game on the engine
+protocol (``game``): the table, the deal checked by the Storytellers, the characters sent out, and
+the Storyteller's commands. The days come with issue 12, the night abilities with issue 13.
 """
 
 from .characters import (
@@ -18,6 +19,7 @@ from .characters import (
     normalise_id,
 )
 from .deal import Composition, Deal, DealError, DealtSeat, composition, deal
+from .game import GAME, Clocktower
 from .script import (
     Script,
     ScriptError,
@@ -33,4 +35,4 @@ __all__ = [
     "ScriptError", "Setup", "UnknownCharacters", "builtin_script", "load", "load_script", "normalise_id",
     "parse_script", "script_to_json",
 ]
-__all__ += ["Composition", "Deal", "DealError", "DealtSeat", "composition", "deal"]
+__all__ += ["GAME", "Clocktower", "Composition", "Deal", "DealError", "DealtSeat", "composition", "deal"]

@@ -145,7 +145,7 @@ class Deal(_Strict):
 
 
 def deal(seats: Sequence[str], pool: Iterable[str], rng: random.Random, *,
-         marionette_neighbours: str = "demon") -> Deal:
+         marionette_neighbours: str = "demon", script: Iterable[str] | None = None) -> Deal:
     """Deal ``pool``'s characters to ``seats`` (player ids in seat order); raise DealError in words.
 
     ``marionette_neighbours``: "demon" (the ability's own bracket) or "demon_or_recluse" (the
@@ -158,6 +158,9 @@ def deal(seats: Sequence[str], pool: Iterable[str], rng: random.Random, *,
     play), the Lunatic's card says nothing about which Demon is real, and the Demon - who learns
     who the Lunatic is - sees at once that the Lunatic is not them. The script has three Demons
     and one is dealt, so two are always left to show.
+
+    ``script``: the ids of the game's script, which false cards and bluffs are drawn from (all
+    the characters the engine knows when None).
     """
     if marionette_neighbours not in NEIGHBOUR_OPTIONS:
         raise DealError(f"The Marionette may neighbour \"demon\" or \"demon_or_recluse\", "
@@ -168,8 +171,9 @@ def deal(seats: Sequence[str], pool: Iterable[str], rng: random.Random, *,
     evil = _choose_evil(by_team, counts, rng)
     good = _choose_good(by_team, _needs(counts, evil), rng)
     seated = _seat([*evil, *good], rng, marionette_neighbours)
-    shown = _false_cards(seated, chars, rng)
-    bluffs = _bluffs(chars, {c.id for c in seated} | set(shown.values()), rng)
+    on_script = None if script is None else {c.id for c in map(chars.resolve, script) if c is not None}
+    shown = _false_cards(seated, chars, rng, on_script)
+    bluffs = _bluffs(chars, {c.id for c in seated} | set(shown.values()), rng, on_script)
     return Deal(seats=tuple(_dealt(player, c, shown.get(i, c.id))
                             for i, (player, c) in enumerate(zip(seats, seated, strict=True))),
                 bluffs=bluffs)
@@ -317,7 +321,8 @@ def _beside(i: int, n: int) -> tuple[int, int]:
 
 # -- what the players see ----------------------------------------------------------------------
 
-def _false_cards(seated: list[Character], chars: Characters, rng: random.Random) -> dict[int, str]:
+def _false_cards(seated: list[Character], chars: Characters, rng: random.Random,
+                 on_script: set[str] | None = None) -> dict[int, str]:
     """Seat index -> the character on the card, for each seat whose card lies.
 
     A false card is never a character in play, never one already shown, and never a character
@@ -328,7 +333,7 @@ def _false_cards(seated: list[Character], chars: Characters, rng: random.Random)
     for i, character in enumerate(seated):
         if character.false_card is None:
             continue
-        options = sorted(c.id for c in _script(chars, FALSE_CARD_TEAMS[character.false_card])
+        options = sorted(c.id for c in _script(chars, FALSE_CARD_TEAMS[character.false_card], on_script)
                          if c.id not in taken and c.false_card is None)
         if not options:
             raise DealError(f"No {character.false_card} character is left to show the {character.name}.")
@@ -337,12 +342,14 @@ def _false_cards(seated: list[Character], chars: Characters, rng: random.Random)
     return shown
 
 
-def _bluffs(chars: Characters, taken: set[str], rng: random.Random) -> tuple[str, ...]:
+def _bluffs(chars: Characters, taken: set[str], rng: random.Random,
+           on_script: set[str] | None = None) -> tuple[str, ...]:
     """Up to three good characters of the script, neither in play nor shown on a card, and never
     one that is always shown a false card (a Demon claiming the Drunk claims what nobody knows)."""
-    options = sorted(c.id for c in _script(chars, GOOD_TEAMS) if c.id not in taken and c.false_card is None)
+    options = sorted(c.id for c in _script(chars, GOOD_TEAMS, on_script)
+                     if c.id not in taken and c.false_card is None)
     return tuple(rng.sample(options, min(BLUFFS, len(options))))
 
 
-def _script(chars: Characters, teams: tuple[str, ...]) -> list[Character]:
-    return [c for team in teams for c in chars.by_team(team)]
+def _script(chars: Characters, teams: tuple[str, ...], on_script: set[str] | None = None) -> list[Character]:
+    return [c for team in teams for c in chars.by_team(team) if on_script is None or c.id in on_script]

@@ -1,7 +1,18 @@
 """The pure engine every game stands on: protocol, events and audiences, errors, randomness."""
 
 from .errors import DataError, GameError, IllegalAction, SetupError
-from .events import PUBLIC, STORYTELLER, Audience, Event, private, public, to_group, to_player, to_team
+from .events import (
+    PUBLIC,
+    STORYTELLER,
+    Audience,
+    Event,
+    private,
+    public,
+    to_group,
+    to_player,
+    to_team,
+    to_thread,
+)
 from .protocol import (
     COMMON_ACTIONS,
     MAX_REASON,
@@ -19,6 +30,7 @@ from .protocol import (
     PromptField,
     RemovePlayer,
     Result,
+    StorytellerAction,
     View,
 )
 from .rng import Rng, ScriptedRng, rng_for
@@ -28,6 +40,6 @@ __all__ = [
     "COMMON_ACTIONS", "MAX_REASON", "NO_ONE", "PUBLIC", "STORYTELLER", "Action", "Audience", "BaseState", "Choice",
     "DataError", "EndGame", "Event", "Game", "GameError", "IllegalAction", "Outcome",
     "PhaseTimeout", "Player", "PlayerResult", "Prompt", "PromptField", "RemovePlayer", "Replay",
-    "Result", "Rng", "ScriptedRng", "SetupError", "SimulationReport", "View", "leaks", "private",
-    "public", "replay", "rng_for", "simulate", "step", "to_group", "to_player", "to_team",
+    "Result", "Rng", "ScriptedRng", "SetupError", "SimulationReport", "StorytellerAction", "View", "leaks", "private",
+    "public", "replay", "rng_for", "simulate", "step", "to_group", "to_player", "to_team", "to_thread",
 ]

@@ -10,13 +10,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-AudienceKind = Literal["public", "player", "team", "storyteller", "group"]
+AudienceKind = Literal["public", "player", "team", "storyteller", "group", "thread"]
 
 
 class Audience(BaseModel):
     kind: AudienceKind
-    #: player id for ``player``, team name for ``team``, the group's key for ``group``; empty for
-    #: ``public`` and ``storyteller``.
+    #: player id for ``player``, team name for ``team``, the group's key for ``group``, the public
+    #: thread's key for ``thread`` (the Clocktower announcement thread); empty for ``public`` and
+    #: ``storyteller``.
     id: str = ""
     #: player ids of a ``group``: a conversation shared by them (and the storyteller), such as a
     #: Clocktower whisper. The bot gives each key one private thread and adds new members to it.
@@ -38,6 +39,11 @@ def to_player(player_id: str) -> Audience:
 
 def to_team(team: str) -> Audience:
     return Audience(kind="team", id=team)
+
+
+def to_thread(key: str) -> Audience:
+    """A public thread of the game's channel, named by ``key``, that everyone may read."""
+    return Audience(kind="thread", id=key)
 
 
 def to_group(key: str, members: list[str] | tuple[str, ...]) -> Audience:

@@ -27,6 +27,8 @@ from .rng import Rng
 class Player(BaseModel):
     id: str
     name: str
+    #: the seat a player chose at sign-up, in games with a circle of numbered seats (Clocktower)
+    seat: int | None = None
 
 
 class Action(BaseModel):
@@ -39,6 +41,14 @@ class Action(BaseModel):
     model_config = ConfigDict(extra="forbid")
     player: str = ""
     phase_seq: int | None = None
+
+
+class StorytellerAction(Action):
+    """An action by one of the game's Storytellers: an actor who is not a seated player.
+
+    ``player`` holds the Storyteller's id (for the log); the engine does not check it against
+    the seats, and the service lets only the game's Storytellers send such an action.
+    """
 
 
 #: the longest free text a moderator may give (a reason for ending a game)
@@ -182,6 +192,11 @@ class Game(ABC):
     #: private messages go to a private thread per player in the game's channel instead of DMs
     #: (the forum games: a player's thread is where the Storyteller talks to them).
     private_threads: ClassVar[bool] = False
+    #: run by human Storytellers who are not seated: the host and co-Storytellers receive the
+    #: storyteller audience and sit in every private thread, and send ``StorytellerAction``s
+    storytellers: ClassVar[bool] = False
+    #: players choose a numbered seat at sign-up (``/in seat:3``); the circle is in seat order
+    seats: ClassVar[bool] = False
 
     # ----- actions -----
     @cached_property
@@ -246,7 +261,7 @@ class Game(ABC):
             raise IllegalAction(
                 "Too late: that phase has closed, and nothing was counted.", code="stale_phase"
             )
-        if act.player and not isinstance(act, PhaseTimeout):
+        if act.player and not isinstance(act, (PhaseTimeout, StorytellerAction)):
             state.player(act.player)  # raises not_a_player
         # a private copy, so an error half-way changes nothing (JSON round trip: pydantic-core does
         # it several times faster than copy.deepcopy)

@@ -94,11 +94,11 @@ class SimulationReport(BaseModel):
 
 
 def leaks(events: Iterable[Event], secrets: Iterable[str]) -> list[str]:
-    """Which ``secrets`` appear in the text or data of public events."""
+    """Which ``secrets`` appear in the text or data of public events (public threads included)."""
     found = []
     public_text = [
         (e.text + " " + e.title + " " + json.dumps(e.data)).lower()
-        for e in events if e.audience.kind == "public"
+        for e in events if e.audience.kind in ("public", "thread")
     ]
     for secret in secrets:
         if any(secret.lower() in t for t in public_text):

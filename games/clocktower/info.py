@@ -1,0 +1,175 @@
+"""What each player is told when the characters go out, and the Storyteller's grimoire, as text.
+
+Pure functions of the state: the bot can show the same words again (``/game hand``) and a test can
+check that nobody learns more than the rulebook gives them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .characters import Characters
+from .state import ClocktowerState, Seat
+
+TEAM_NAMES = {"townsfolk": "Townsfolk", "outsider": "Outsider", "minion": "Minion", "demon": "Demon",
+              "traveller": "Traveller", "fabled": "Fabled"}
+
+
+def names(state: ClocktowerState, players: list[str] | tuple[str, ...]) -> str:
+    """"Alice (seat 1), Bob (seat 4)" in circle order (so no list order gives a secret away)."""
+    order = {s.player: i for i, s in enumerate(state.seats)}
+    ordered = sorted(players, key=lambda p: order.get(p, len(order)))
+    return ", ".join(state.label(p) for p in ordered) or "nobody"
+
+
+def card(chars: Characters, seat: Seat) -> str:
+    """The character card a player holds: what they are *shown*, never more."""
+    shown = chars[seat.shown]
+    lines = [f"You are the **{shown.name}** ({TEAM_NAMES[shown.team]}).", f"> {shown.ability}"]
+    if seat.traveller:
+        lines.append(f"You are **{seat.alignment}**. Your character is public; your alignment is not.")
+    elif shown.team in ("townsfolk", "outsider"):
+        lines.append("You are **good**.")
+    else:
+        lines.append("You are **evil**.")
+    return "\n".join(lines)
+
+
+def _shown_as_demon(state: ClocktowerState, chars: Characters) -> list[str]:
+    """Who the Minions are shown as the Demon: the Demon, and the Magician (its ability)."""
+    return [s.player for s in state.seats if not s.traveller
+            and (chars[s.character].team == "demon" or s.character == "magician")]
+
+
+def evil_lines(state: ClocktowerState, chars: Characters, player: str) -> list[str]:
+    """The evil team's first-night information for ``player`` (empty for the good, the Marionette
+    and anyone else who learns nothing). The Magician changes it: the Demon sees the Magician among
+    its Minions, and the Minions see two players as the Demon."""
+    seat = state.seat_of(player)
+    character = chars[seat.character]
+    magician = bool(state.by_character("magician"))
+    if seat.traveller:
+        if seat.alignment != "evil":
+            return []
+        demons = [s.player for s in state.seats if chars[s.character].team == "demon"]
+        return [f"The Demon is {names(state, demons)}."]
+    if seat.character == "lunatic" and state.lunatic is not None:
+        return [f"Your Minions: {names(state, state.lunatic.minions)}.",
+                f"Three good characters not in play, to bluff as: {_characters(chars, state.lunatic.bluffs)}."]
+    if character.team == "demon":
+        minions = [s.player for s in state.seats if not s.traveller and chars[s.character].team == "minion"]
+        if magician:
+            minions += [s.player for s in state.by_character("magician")]
+        lines = [f"Your Minions: {names(state, minions)}."]
+        for marionette in state.by_character("marionette"):
+            lines.append(f"{state.label(marionette.player)} is the Marionette: they think they are good.")
+        for lunatic in state.by_character("lunatic"):
+            lines.append(f"{state.label(lunatic.player)} is the Lunatic: they think they are the Demon.")
+        lines.append(f"Three good characters not in play, to bluff as: {_characters(chars, state.bluffs)}.")
+        return lines
+    if character.team == "minion" and seat.character != "marionette":
+        demons = _shown_as_demon(state, chars)
+        if len(demons) > 1:
+            lines = [f"The Demon is one of {names(state, demons)}: both are shown to you as the Demon."]
+        else:
+            lines = [f"The Demon is {names(state, demons)}."]
+        others = [s.player for s in state.seats if not s.traveller and s.player != player
+                  and chars[s.character].team == "minion"
+                  and (s.character != "marionette" or state.settings.minions_learn_marionette)]
+        if others:
+            lines.append(f"Your fellow Minions: {names(state, others)}.")
+        if state.settings.minions_learn_marionette:
+            for marionette in state.by_character("marionette"):
+                lines.append(f"{state.label(marionette.player)} is the Marionette: they think they are good.")
+        return lines
+    return []
+
+
+def deal_message(state: ClocktowerState, chars: Characters, player: str) -> str:
+    seat = state.seat_of(player)
+    parts = [f"**Seat {seat.seat}.** " + card(chars, seat)]
+    lines = evil_lines(state, chars, player)
+    if lines:
+        parts.append("\n".join(f"• {line}" for line in lines))
+    return "\n\n".join(parts)
+
+
+def _characters(chars: Characters, ids: tuple[str, ...] | list[str]) -> str:
+    return ", ".join(chars[c].name for c in ids) or "none"
+
+
+def _seat_line(state: ClocktowerState, chars: Characters, seat: Seat) -> str:
+    character = chars[seat.character]
+    line = (f"{seat.seat} · **{state.name(seat.player)}**: {character.name} "
+            f"({TEAM_NAMES[character.team]}, {seat.alignment})")
+    if seat.shown != seat.character:
+        line += f", thinks they are the {chars[seat.shown].name}"
+    if not seat.alive:
+        line += " · 💀 dead" + (", vote token left" if seat.vote_token else ", vote spent")
+    tokens = reminder_labels(state, chars, seat.player)
+    if tokens:
+        line += " · " + ", ".join(tokens)
+    return line
+
+
+def reminder_labels(state: ClocktowerState, chars: Characters, player: str) -> list[str]:
+    """"Poisoned (Pukka)" for each reminder token on ``player``."""
+    return [f"{r.token} ({chars[r.source].name})" if r.source else f"{r.token} (Storyteller)"
+            for r in state.reminders if r.player == player]
+
+
+def phase_name(state: ClocktowerState) -> str:
+    if state.phase == "setup":
+        return "the deal (not sent yet)"
+    return f"{state.phase.capitalize()} {state.night if state.phase == 'night' else state.day}"
+
+
+def grimoire_text(state: ClocktowerState, chars: Characters) -> str:
+    lines = [f"**Grimoire** · {phase_name(state)} · script: {state.script.name}"]
+    if state.phase == "setup":
+        lines.append(f"Deal {state.deals}. Nothing has been sent: `/st redeal` deals again at random, "
+                     "`/st begin` sends every player their character.")
+    lines += [_seat_line(state, chars, seat) for seat in state.seats]
+    lines.append(f"Demon bluffs: {_characters(chars, state.bluffs)}")
+    if state.lunatic is not None:
+        lines.append(f"The Lunatic is shown as Minions: {names(state, state.lunatic.minions)}; "
+                     f"as bluffs: {_characters(chars, state.lunatic.bluffs)}")
+    lines.append(f"Fabled: {_characters(chars, state.fabled)}")
+    if state.dawn_deaths or state.dawn_revivals:
+        lines.append(f"To announce at dawn: deaths {names(state, state.dawn_deaths)}; "
+                     f"revived {names(state, state.dawn_revivals)}")
+    if state.phase == "setup":
+        lines.append(f"Pool ({len(state.pool)}): {_characters(chars, state.pool)}")
+    return "\n".join(lines)
+
+
+def grimoire_picture(state: ClocktowerState, chars: Characters, game_title: str = "") -> dict[str, Any]:
+    """The grimoire as the plain data ``picture.draw_grimoire`` draws (Storytellers' eyes only)."""
+    title = f"{game_title} · {phase_name(state)}" if game_title else phase_name(state)
+    return {
+        "title": title[:60],
+        "seats": [{
+            "seat": s.seat, "name": state.name(s.player), "character": chars[s.character].name,
+            "team": chars[s.character].team, "alignment": s.alignment, "alive": s.alive,
+            "vote_token": s.vote_token, "traveller": s.traveller,
+            "shown": chars[s.shown].name if s.shown != s.character else "",
+            "reminders": reminder_labels(state, chars, s.player),
+        } for s in state.seats],
+        "fabled": [chars[f].name for f in state.fabled],
+        "bluffs": [chars[b].name for b in state.bluffs],
+    }
+
+
+def reveal_text(state: ClocktowerState, chars: Characters) -> str:
+    """Everything, for the end of the game."""
+    lines = []
+    for seat in state.seats:
+        character = chars[seat.character]
+        line = f"{seat.seat} · {state.name(seat.player)}: **{character.name}** ({seat.alignment})"
+        if seat.shown != seat.character:
+            line += f", who thought they were the {chars[seat.shown].name}"
+        if not seat.alive:
+            line += " 💀"
+        lines.append(line)
+    lines.append(f"Demon bluffs: {_characters(chars, state.bluffs)}")
+    return "\n".join(lines)
