@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from .clock import Clock, SystemClock
 from .cogs.moderation import Moderation
+from .cogs.storyteller import Storyteller
 from .cogs.tables import Tables
 from .config import Settings
 from .delivery import Delivery
@@ -48,6 +49,7 @@ class StorytellerBot(commands.Bot):
         self.add_dynamic_items(TableButton, ChoiceSelect, ChoiceButton)
         await self.add_cog(Tables(self))
         await self.add_cog(Moderation(self))
+        await self.add_cog(Storyteller(self))
         if self.use_scheduler:
             self.service.timers.start()
             self.service.timers.every(self.settings.sweep_seconds, self.sweep, "sweep")

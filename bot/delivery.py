@@ -29,6 +29,7 @@ through one ``Pacer``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 from dataclasses import dataclass
@@ -56,6 +57,8 @@ DM_CLOSED = 50007
 MISSING_ACCESS, MISSING_PERMISSIONS = 50001, 50013
 #: the step that deals the game: its private messages go to every player at once
 DEAL_STEP = 0
+#: the group-thread key prefix of a game's public threads (the announcement thread)
+PUBLIC_THREAD = "public:"
 #: a channel event longer than this goes out as a message of its own, not in a group
 GROUP_TEXT = 1500
 #: the most text, and embeds, one grouped message carries (Discord: 6,000 and 10)
@@ -619,6 +622,8 @@ class Delivery:
     async def _destination(self, game_row, row: OutboxRow, event: Event, target: str, level: int):
         if target == "channel":
             return await self._channel(game_row.channel_id, level)
+        if target == "group" and event.audience.kind == "thread":
+            return await self._public_thread(game_row, event.audience.id, level)
         if target == "group":
             return await self._group_thread(game_row, event.audience.id,
                                             [int(m) for m in event.audience.members], level)
@@ -644,33 +649,93 @@ class Delivery:
             channel = await self._call(level, ("channel", channel_id), self.bot.fetch_channel, channel_id)
         return channel
 
+    async def storytellers_of(self, game_row) -> list[int]:
+        """Who sits in every private thread of a game besides its members: the game's Storytellers
+        (host and co-Storytellers) where it has them, else its host unless the host is seated."""
+        if games.get(game_row.kind).storytellers:
+            return await self.bot.service.storyteller_ids(game_row)
+        seated = {uid for uid, _ in await self.bot.store.lobby_players(game_row.id)}
+        return [] if game_row.host_id in seated else [game_row.host_id]
+
     async def _group_thread(self, game_row, key: str, members: list[int], level: int = URGENT):
-        """The group's thread, opened on its first message and kept in the database by key;
-        members who joined the group since are added. The host (storyteller) is in every one.
-        The thread is recorded as soon as it exists, so a retry after a failed add reuses it."""
+        """The group's private thread, opened on its first message and kept in the database by key;
+        members who joined the group since are added, and those no longer in it (a substituted
+        player, a removed co-Storyteller) are removed. The Storytellers are in every one; a seated
+        player only in their own. The thread is recorded as soon as it exists, so a retry after a
+        failed add reuses it."""
         store = self.bot.store
+        tellers = await self.storytellers_of(game_row)
+        needed = list(dict.fromkeys([*members, *tellers]))
         found = await store.group_thread(game_row.id, key)
         if found is not None:
             thread_id, known = found
             thread = self.bot.get_channel(thread_id) or await self._call(
                 level, ("thread", thread_id), self.bot.fetch_channel, thread_id)
         else:
-            channel = await self._channel(game_row.channel_id, level)
-            names = dict(await store.lobby_players(game_row.id))
-            title = ", ".join(names.get(m, "storyteller" if m == game_row.host_id else str(m))
-                              for m in members)
+            channel = await self._channel(game_row.threads_under, level)
+            names = dict(await store.lobby_players(game_row.id, kind=None))
+            title = ", ".join(names.get(m, str(m)) for m in members) if members else "Storytellers"
             thread = await self._call(level, ("channel", channel.id), channel.create_thread,
                                       name=f"🔒 {title} · game {game_row.id}"[:100],
                                       type=discord.ChannelType.private_thread, invitable=False)
             known = []
             await store.set_group_thread(game_row.id, key, thread.id, known)
         added = list(known)
-        for uid in dict.fromkeys([*members, game_row.host_id]):
+        for uid in needed:
             if uid not in added:
                 await self._call(level, ("thread", thread.id), thread.add_user, discord.Object(id=uid))
                 added.append(uid)
+        for uid in [u for u in added if u not in needed]:
+            with contextlib.suppress(discord.NotFound):
+                await self._call(level, ("thread", thread.id), thread.remove_user, discord.Object(id=uid))
+            added.remove(uid)
         if added != known:
             await store.set_group_thread(game_row.id, key, thread.id, added)
+        return thread
+
+    async def sync_storytellers(self, game_id: int, removed: int | None = None) -> None:
+        """After a co-Storyteller is added or removed: every private thread of the game gets its
+        Storytellers now (best effort: the next message to a thread reconciles it anyway)."""
+        game_row = await self.bot.store.game(game_id)
+        if game_row is None:
+            return
+        tellers = await self.storytellers_of(game_row)
+        for key, thread_id, known in await self.bot.store.group_threads(game_id):
+            if key.startswith(PUBLIC_THREAD):
+                continue
+            try:
+                thread = self.bot.get_channel(thread_id) or await self._call(
+                    COSMETIC, ("thread", thread_id), self.bot.fetch_channel, thread_id)
+                added = list(known)
+                for uid in tellers:
+                    if uid not in added:
+                        await self._call(COSMETIC, ("thread", thread_id), thread.add_user, discord.Object(id=uid))
+                        added.append(uid)
+                if removed is not None and removed in added:
+                    await self._call(COSMETIC, ("thread", thread_id), thread.remove_user, discord.Object(id=removed))
+                    added.remove(removed)
+                if added != known:
+                    await self.bot.store.set_group_thread(game_id, key, thread_id, added)
+            except Exception as exc:
+                log.warning("game %s: Storytellers of thread %s not updated yet: %s", game_id, thread_id, exc)
+
+    async def _public_thread(self, game_row, key: str, level: int = URGENT):
+        """A public thread of the game (the Clocktower announcement thread), made on its first
+        message: under the game's channel, or under its thread channel when the game's channel is
+        itself a thread (a forum post)."""
+        store = self.bot.store
+        key = f"{PUBLIC_THREAD}{key}"
+        found = await store.group_thread(game_row.id, key)
+        if found is not None:
+            return self.bot.get_channel(found[0]) or await self._call(
+                level, ("thread", found[0]), self.bot.fetch_channel, found[0])
+        channel = await self._channel(game_row.channel_id, level)
+        if isinstance(channel, discord.Thread):
+            channel = await self._channel(game_row.threads_under, level)
+        thread = await self._call(level, ("channel", channel.id), channel.create_thread,
+                                  name=f"📣 {key[len(PUBLIC_THREAD):].capitalize()} · game {game_row.id}"[:100],
+                                  type=discord.ChannelType.public_thread)
+        await store.set_group_thread(game_row.id, key, thread.id, [])
         return thread
 
     # ----- telling people what went wrong, with no secret in it -----

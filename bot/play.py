@@ -31,6 +31,13 @@ APOLOGY = ("Sorry, something went wrong on my side, and what you asked may NOT h
 #: Discord waits 3 seconds for the first answer to an interaction; past this, the bot defers
 #: (a "thinking..." that buys 15 minutes), so a slow write (a busy database) still gets its answer
 DEFER_AFTER = 2.0
+#: what a game with Storytellers needs in its town square, and where its private threads live
+TOWN_PERMISSIONS = {"view_channel": "View Channel", "send_messages": "Send Messages", "embed_links": "Embed Links",
+                    "attach_files": "Attach Files", "read_message_history": "Read Message History",
+                    "send_messages_in_threads": "Send Messages in Threads",
+                    "create_public_threads": "Create Public Threads"}
+THREAD_PERMISSIONS = {"view_channel": "View Channel", "create_private_threads": "Create Private Threads",
+                      "send_messages_in_threads": "Send Messages in Threads", "manage_threads": "Manage Threads"}
 #: one lock per interaction being answered, so the deferral and the answer never cross
 _answering: dict[int, asyncio.Lock] = {}
 
@@ -135,13 +142,15 @@ class Play:
         if interaction.guild_id != row.guild_id:
             raise NotAllowed("That button belongs to a game on another server.")
         parent = getattr(interaction.channel, "parent_id", None)
-        if row.channel_id not in (interaction.channel_id, parent):
+        if not {row.channel_id, row.threads_under} & {interaction.channel_id, parent}:
             raise NotAllowed("That button belongs to a game in another channel.")
 
     # ----- lobby -----
     async def lobby_embed(self, game_id: int) -> discord.Embed:
         row = await self.bot.store.game(game_id)
         game = games.get(row.kind)
+        if game.seats:
+            return await self._seats_embed(row, game)
         players = await self.bot.store.lobby_players(game_id)
         names = "\n".join(f"• {name}" for _, name in players) or "nobody yet"
         embed = discord.Embed(
@@ -153,6 +162,67 @@ class Play:
             embed.add_field(name="Options", value=" ".join(f"`{k}={v}`" for k, v in row.options.items())[:1024])
         embed.set_footer(text=f"game #{game_id} · /game join or the buttons below")
         return embed
+
+    async def _seats_embed(self, row, game) -> discord.Embed:
+        """The sign-up sheet of a game with seats and Storytellers: the circle, the Travellers,
+        the spectators, the Storytellers."""
+        signups = await self.bot.store.signups(row.id)
+        tellers = await self.service.storyteller_ids(row)
+        players = [s for s in signups if s.kind == "player"]
+        seats = "\n".join(f"`{s.seat:>2}` {s.name}" for s in players) or "nobody yet"
+        embed = discord.Embed(
+            title=f"{game.title}: sign-ups",
+            description=(f"Storytellers: {', '.join(f'<@{uid}>' for uid in tellers)}\n"
+                         f"Players {len(players)} (needs {row.min_players}-{row.max_players}):\n{seats}")[:4000],
+            colour=discord.Colour.dark_purple())
+        travellers = [s for s in signups if s.kind == "traveller"]
+        if travellers:
+            embed.add_field(name="Travellers (join from day 1)",
+                            value="\n".join(f"`{s.seat:>2}` {s.name}" for s in travellers)[:1024])
+        spectators = [s for s in signups if s.kind == "spectator"]
+        if spectators:
+            embed.add_field(name="Spectators", value=", ".join(s.name for s in spectators)[:1024])
+        shown = {k: v for k, v in row.options.items() if k != "script"}
+        if "script" in row.options:
+            shown = {"script": game.script_of(game.parse_options(row.options)).name, **shown}
+        if shown:
+            embed.add_field(name="Options", value=" ".join(f"`{k}={v}`" for k, v in shown.items())[:1024],
+                            inline=False)
+        embed.set_footer(text=f"game #{row.id} · /in seat:N · /travel in seat:N · /spectate · /out · "
+                              "Storytellers: /st deal")
+        return embed
+
+    async def start_game(self, interaction: discord.Interaction, row) -> None:
+        """Start a game; one with Storytellers first checks the bot's permissions where it posts."""
+        game = games.get(row.kind)
+        if game.storytellers:
+            missing = await self.missing_permissions(row)
+            if missing:
+                raise NotAllowed("I can't run this game yet: " + " ".join(missing))
+        await self.service.start(row.id, actor_of(interaction))
+
+    async def missing_permissions(self, row) -> list[str]:
+        """Sentences naming what the bot lacks: in the town square (posting, embeds, pictures, the
+        announcement thread) and where the private threads live (a forum post cannot hold them)."""
+        town = self.bot.get_channel(row.channel_id)
+        if town is None:
+            return []  # not cached: delivery will say what is missing when it posts
+        problems = []
+        is_post = isinstance(town, discord.Thread)
+        threads_under = self.bot.get_channel(row.threads_under) if row.thread_channel_id else (
+            None if is_post else town)
+        if is_post and threads_under is None:
+            problems.append("this game's town square is a forum post, and Discord allows private threads only "
+                            "under a text channel. Name one with `/st threads channel:#channel`.")
+        for place, channel, needed in ((f"<#{town.id}>", town, TOWN_PERMISSIONS),
+                                       (f"<#{getattr(threads_under, 'id', 0)}>", threads_under, THREAD_PERMISSIONS)):
+            if channel is None or getattr(channel, "guild", None) is None:
+                continue
+            perms = channel.permissions_for(channel.guild.me)
+            lacking = [label for attr, label in needed.items() if not getattr(perms, attr, False)]
+            if lacking:
+                problems.append(f"in {place} I need {', '.join(lacking)}.")
+        return problems
 
     async def on_table_button(self, interaction: discord.Interaction, game_id: int, what: str) -> None:
         async def work() -> None:
@@ -166,7 +236,7 @@ class Play:
             elif what == "leave":
                 await self.service.leave(game_id, actor)
             elif what == "start":
-                await self.service.start(game_id, actor)
+                await self.start_game(interaction, await self.service.row(game_id))
                 await update_message(
                     interaction, embed=discord.Embed(title="The game has begun.", description="Good luck.",
                                                      colour=discord.Colour.dark_purple()), view=None)

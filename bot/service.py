@@ -25,12 +25,14 @@ from games.engine import (
     Outcome,
     Player,
     Prompt,
+    StorytellerAction,
     View,
     rng_for,
+    to_group,
 )
 
 from .clock import Clock
-from .store import ChannelBusy, GameRow, NewMessage, Store
+from .store import ChannelBusy, GameRow, NewMessage, Signup, Store
 from .timers import Timers
 
 log = logging.getLogger(__name__)
@@ -134,6 +136,8 @@ def _check_options_length(text: str | None) -> None:
 
 
 PHASE_SLOT = "phase:"
+#: the group key of the private thread of a game's Storytellers
+STORYTELLERS_KEY = "storytellers"
 
 
 def phase_slot(phase_seq: int) -> str:
@@ -221,6 +225,24 @@ class GameService:
             raise
 
     # ----- finding games -----
+    async def game_here(self, channel_id: int, parent_id: int | None = None) -> GameRow:
+        """The active game of a channel, of one of a game's threads (a player's private thread,
+        the Storytellers' thread, the announcement thread), or of the channel a thread is in."""
+        row = (await self.store.active_game_in_channel(channel_id) or await self.store.game_of_thread(channel_id)
+               or (await self.store.active_game_in_channel(parent_id) if parent_id else None))
+        if row is None:
+            raise NoGameHere("There is no game in this channel. Start one with `/game new`.")
+        return row
+
+    async def traveller_seat(self, row: GameRow, user_id: int) -> int:
+        """The seat a Traveller signed up for, else the first seat free in the circle."""
+        table = await self.load(row.id)
+        taken = {p.seat for p in table.state.players}
+        mine = next((s for s in await self.store.signups(row.id) if s.user_id == user_id), None)
+        if mine is not None and mine.seat is not None and mine.seat not in taken:
+            return mine.seat
+        return next(n for n in range(1, 100) if n not in taken)
+
     async def game_in_channel(self, channel_id: int) -> GameRow:
         row = await self.store.active_game_in_channel(channel_id)
         if row is None:
@@ -273,6 +295,54 @@ class GameService:
         if not await self.is_moderator(row, actor):
             raise NotAllowed("Only the host, a storyteller, or a member with Manage Server can do that.")
 
+    async def storyteller_ids(self, row: GameRow) -> list[int]:
+        """The game's Storytellers: its host first, then the co-Storytellers."""
+        return [row.host_id, *(uid for uid, _ in await self.store.storytellers(row.id) if uid != row.host_id)]
+
+    async def require_storyteller(self, row: GameRow, actor: Actor) -> None:
+        """Only the game's own Storytellers act as its Storyteller (not any moderator: the grimoire
+        is theirs). A server admin adds themselves with ``/st cohost`` first."""
+        if actor.id not in await self.storyteller_ids(row):
+            raise NotAllowed("Only this game's Storytellers can do that.")
+
+    async def add_storyteller(self, game_id: int, actor: Actor, member: Actor) -> GameRow:
+        """A co-Storyteller: never someone signed up to play."""
+        async with self.lock(game_id):
+            row = await self._game_or_refuse(game_id)
+            if actor.id not in await self.storyteller_ids(row) and not actor.manage_guild:
+                raise NotAllowed("Only this game's Storytellers (or a member with Manage Server) can add one.")
+            if member.id in await self.storyteller_ids(row):
+                raise LobbyError(f"{member.name} is already a Storyteller of this game.")
+            if await self._plays(row, member.id):
+                raise LobbyError(f"{member.name} plays in this game, so they cannot be its Storyteller.")
+            await self._saving(self.store.add_storyteller(game_id, member.id, member.name, self.clock.now()))
+            return row
+
+    async def remove_storyteller(self, game_id: int, actor: Actor, member_id: int) -> GameRow:
+        async with self.lock(game_id):
+            row = await self._game_or_refuse(game_id)
+            await self.require_storyteller(row, actor)
+            if member_id == row.host_id:
+                raise LobbyError("The game's host stays its Storyteller.")
+            if not await self._saving(self.store.remove_storyteller(game_id, member_id)):
+                raise LobbyError("They are not a co-Storyteller of this game.")
+            return row
+
+    async def _game_or_refuse(self, game_id: int) -> GameRow:
+        row = await self.store.game(game_id)
+        if row is None or row.status not in ("lobby", "running"):
+            raise LobbyError("That game is over.")
+        return row
+
+    async def _plays(self, row: GameRow, user_id: int) -> bool:
+        """Signed up (as a player or Traveller) or seated in the game."""
+        if any(s.user_id == user_id and s.kind != "spectator" for s in await self.store.signups(row.id)):
+            return True
+        if row.status == "running":
+            table = await self.load(row.id)
+            return any(p.id == str(user_id) for p in table.state.players)
+        return False
+
     # ----- lobby -----
     async def new_game(self, *, kind: str, guild_id: int, channel_id: int, host: Actor,
                        options_text: str | None = None, min_players: int | None = None,
@@ -291,7 +361,7 @@ class GameService:
             game_id = await self._saving(self.store.create_game(
                 kind=game.name, guild_id=guild_id, channel_id=channel_id, host_id=host.id,
                 seed=new_seed(), options=options, min_players=lo, max_players=hi,
-                now=self.clock.now(), host_name=host.name))
+                now=self.clock.now(), host_name=None if game.storytellers else host.name))
         except ChannelBusy:
             raise LobbyError("This channel already has a game. Use a thread or another channel, "
                              "or end that one first.") from None
@@ -303,35 +373,117 @@ class GameService:
             raise LobbyError("That game is not taking players any more.")
         return row
 
-    async def join(self, game_id: int, actor: Actor) -> GameRow:
+    async def join(self, game_id: int, actor: Actor, *, seat: int | None = None, kind: str = "player") -> str:
+        """Sign up (``kind``: player, traveller or spectator), in a seat where the game has seats.
+        Someone already signed up moves to the new seat or kind. Returns what happened, in words."""
         async with self.lock(game_id):
-            row = await self._lobby(game_id)
-            players = await self.store.lobby_players(game_id)
-            if any(uid == actor.id for uid, _ in players):
-                raise LobbyError("You are already in this game.")
-            if len(players) >= row.max_players:
-                raise LobbyError(f"The table is full ({row.max_players} players).")
-            await self._saving(self.store.add_player(game_id, actor.id, actor.name, self.clock.now()))
-            return row
+            row = await self.store.game(game_id)
+            if row is None or row.status not in ("lobby", "running") or (
+                    row.status == "running" and kind == "player"):
+                raise LobbyError("That game is not taking players any more."
+                                 + (" Ask a Storyteller about travelling in (`/travel in`)."
+                                    if row is not None and row.status == "running"
+                                    and games.get(row.kind).storytellers else ""))
+            game = games.get(row.kind)
+            if kind != "player" and not game.storytellers:
+                raise LobbyError(f"{game.title} has no Travellers or spectators; use `/game join`.")
+            if game.storytellers and actor.id in await self.storyteller_ids(row):
+                raise LobbyError("You are a Storyteller of this game: Storytellers are not seated.")
+            signups = await self.store.signups(game_id)
+            mine = next((s for s in signups if s.user_id == actor.id), None)
+            if row.status == "running" and await self._plays(row, actor.id) and mine is None:
+                raise LobbyError("You are already seated in this game.")
+            others = [s for s in signups if s.user_id != actor.id]
+            seat = self._choose_seat(row, game, others, seat, kind)
+            self._check_room(row, game, others, kind)
+            if mine is None:
+                await self._saving(self.store.add_player(game_id, actor.id, actor.name, self.clock.now(),
+                                                         seat=seat, kind=kind))
+            elif (mine.seat, mine.kind) == (seat, kind):
+                raise LobbyError("You are already in this game." + (f" (seat {seat})" if seat else ""))
+            else:
+                await self._saving(self.store.change_signup(game_id, actor.id, seat=seat, kind=kind))
+            where = f" in seat {seat}" if seat else ""
+            what = {"player": "signed up", "traveller": "signed up to travel in", "spectator": "spectating"}[kind]
+            return f"{actor.name} is {what}{where}." if mine is None else f"{actor.name} is now {what}{where}."
+
+    @staticmethod
+    def _choose_seat(row: GameRow, game: Game, others: list[Signup], seat: int | None, kind: str) -> int | None:
+        if not game.seats or kind == "spectator":
+            if seat is not None and game.seats:
+                raise LobbyError("Spectators do not take a seat.")
+            if seat is not None:
+                raise LobbyError(f"{game.title} has no numbered seats; use `/game join`.")
+            return None
+        highest = row.max_players + getattr(game, "max_travellers", 0)
+        taken = {s.seat: s for s in others if s.seat is not None}
+        if seat is None:
+            return next(n for n in range(1, highest + 2) if n not in taken)
+        if not 1 <= seat <= highest:
+            raise LobbyError(f"Seats are numbered 1 to {highest}.")
+        if seat in taken:
+            raise LobbyError(f"Seat {seat} is {taken[seat].name}'s. Free seats: "
+                             f"{', '.join(str(n) for n in range(1, highest + 1) if n not in taken) or 'none'}.")
+        return seat
+
+    @staticmethod
+    def _check_room(row: GameRow, game: Game, others: list[Signup], kind: str) -> None:
+        if kind == "player" and sum(s.kind == "player" for s in others) >= row.max_players:
+            raise LobbyError(f"The table is full ({row.max_players} players)."
+                             + (" You can still `/travel in` or `/spectate`." if game.storytellers else ""))
+        cap = getattr(game, "max_travellers", 0)
+        if kind == "traveller" and sum(s.kind == "traveller" for s in others) >= cap:
+            raise LobbyError(f"There are already {cap} Travellers signed up.")
 
     async def leave(self, game_id: int, actor: Actor) -> GameRow:
         async with self.lock(game_id):
-            row = await self._lobby(game_id)
+            row = await self.store.game(game_id)
+            if row is None or row.status not in ("lobby", "running"):
+                raise LobbyError("That game is not taking players any more.")
+            if row.status == "running":
+                mine = next((s for s in await self.store.signups(game_id) if s.user_id == actor.id), None)
+                seated = await self._plays(row, actor.id) and (mine is None or mine.kind == "player")
+                if mine is None or seated:
+                    raise LobbyError("The game has begun: a seated player stays in it. Ask a Storyteller to "
+                                     "find a substitute." if seated else "You are not in this game.")
             if not await self._saving(self.store.remove_player(game_id, actor.id)):
                 raise LobbyError("You are not in this game.")
+            return row
+
+    async def set_option(self, game_id: int, actor: Actor, key: str, value: Any) -> dict[str, Any]:
+        """Change one option of a game still gathering players (the Storyteller's script or pool)."""
+        async with self.lock(game_id):
+            row = await self._lobby(game_id)
+            await self.require_storyteller(row, actor)
+            game = games.get(row.kind)
+            options = {**row.options, key: value}
+            if value in (None, ""):
+                options.pop(key)
+            game.parse_options(options)  # refused in words, and nothing changes
+            await self._saving(self.store.set_options(game_id, options, self.clock.now()))
+            return options
+
+    async def set_thread_channel(self, game_id: int, actor: Actor, channel_id: int) -> GameRow:
+        async with self.lock(game_id):
+            row = await self._lobby(game_id)
+            await self.require_storyteller(row, actor)
+            await self._saving(self.store.set_thread_channel(game_id, channel_id))
             return row
 
     async def start(self, game_id: int, actor: Actor, forced: dict | None = None) -> Table:
         async with self.lock(game_id):
             row = await self._lobby(game_id)
-            if actor.id != row.host_id and not actor.manage_guild:
+            game = games.get(row.kind)
+            if game.storytellers:
+                await self.require_storyteller(row, actor)
+            elif actor.id != row.host_id and not actor.manage_guild:
                 raise NotAllowed("Only the host can start the game.")
-            lobby = await self.store.lobby_players(game_id)
+            lobby = [s for s in await self.store.signups(game_id) if s.kind == "player"]
             if not row.min_players <= len(lobby) <= row.max_players:
                 raise LobbyError(f"This game needs {row.min_players} to {row.max_players} players; "
                                  f"{len(lobby)} joined.")
-            game = games.get(row.kind)
-            players = [Player(id=str(uid), name=name) for uid, name in lobby]
+            players = [Player(id=str(s.user_id), name=s.name, seat=s.seat if game.seats else None)
+                       for s in lobby]
             outcome = game.setup(players, row.options, rng_for(row.seed, 0), forced)
             await self._commit(row, game, None, outcome, actor_id=actor.id, action=None,
                                status="running")
@@ -362,11 +514,21 @@ class GameService:
                 raise IllegalAction("The game is paused; wait for the host to resume it.", code="paused")
             return await self._apply(game_id, actor_id, action)
 
-    async def _apply(self, game_id: int, actor_id: int | None, action: dict[str, Any]) -> Outcome:
+    async def storyteller_act(self, game_id: int, actor: Actor, action: dict[str, Any]) -> Outcome:
+        """An action by one of the game's Storytellers (checked here), in the log as theirs."""
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            await self.require_storyteller(table.row, actor)
+            return await self._apply(game_id, actor.id, {**action, "player": str(actor.id)}, storyteller=True)
+
+    async def _apply(self, game_id: int, actor_id: int | None, action: dict[str, Any], *,
+                     storyteller: bool = False) -> Outcome:
         """Apply and commit one action; the caller holds the game's lock."""
         table = await self._load_for_write(game_id)
         try:
             parsed = table.game.parse_action(action)
+            if isinstance(parsed, StorytellerAction) and not storyteller:
+                raise NotAllowed("Only this game's Storytellers can do that.")
         except GameError:
             self._cache.setdefault(game_id, table)  # refused before anything was touched
             raise
@@ -402,10 +564,14 @@ class GameService:
         messages = self.messages(row, game, state, outcome.events)
         if before_seq is not None and (new_phase or state.finished):
             messages.append(refresh(phase_slot(before_seq)))  # the old phase's message says closed
+        substitutes = [(int(e.data["old"]), int(e.data["new"]), state.name(e.data["new"]))
+                       for e in outcome.events if e.type == "substitute" and e.audience.kind == "public"
+                       and str(e.data.get("old", "")).isdigit() and str(e.data.get("new", "")).isdigit()]
         await self._saving(self.store.commit_step(
             row.id, state=state.model_dump_json(), phase_seq=state.phase_seq, step=state.step,
             deadline=deadline, paused_remaining=remaining, paused=paused, status=status or row.status,
-            actor_id=actor_id, action=action, messages=messages, now=now, waiting_seconds=waiting))
+            actor_id=actor_id, action=action, messages=messages, now=now, waiting_seconds=waiting,
+            substitutes=substitutes))
         self._bump(row.id)
         if status in (None, "running") and not state.finished:
             self._cache[row.id] = Table(
@@ -440,9 +606,14 @@ class GameService:
             elif kind == "team":
                 for member in game.team_members(state, event.audience.id):
                     out.append(NewMessage("dm", int(member), payload, picture=picture))
+            elif kind == "storyteller" and game.private_threads:
+                # the Storytellers' own thread: every Storyteller is in each of the game's threads
+                told = event.model_copy(update={"audience": to_group(STORYTELLERS_KEY, ())})
+                out.append(NewMessage("group", None, told.model_dump_json(), picture=picture))
             elif kind == "storyteller":
-                out.append(NewMessage("dm", row.host_id, payload, picture=picture))
-            elif kind == "group":
+                if not any(p.id == str(row.host_id) for p in state.players):  # never a seated player
+                    out.append(NewMessage("dm", row.host_id, payload, picture=picture))
+            elif kind in ("group", "thread"):
                 out.append(NewMessage("group", None, payload, picture=picture))
         return out
 
@@ -613,9 +784,12 @@ class GameService:
 
     # ----- reading -----
     async def grimoire(self, game_id: int, actor: Actor) -> View:
-        """The storyteller's view (every secret) for a moderator who is not playing in the game."""
+        """The storyteller's view (every secret) for a moderator who is not playing in the game
+        (for a game with Storytellers, for its Storytellers only)."""
         table = await self.load(game_id)
-        await self.require_moderator(table.row, actor)
+        if table.game.storytellers:
+            await self.require_storyteller(table.row, actor)
+        await self.require_moderator(table.row, actor) if not table.game.storytellers else None
         if any(p.id == str(actor.id) for p in table.state.players):
             raise NotAllowed("You are playing in this game, so its secrets stay closed to you.")
         return table.game.view(table.state, "storyteller")

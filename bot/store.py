@@ -43,6 +43,23 @@ class GameRow:
     paused: bool = False
     #: the phase's seconds while its clock waits for the delivery of its opening message
     waiting_seconds: float | None = None
+    #: where the game's private threads live when not under its channel (a forum post's game)
+    thread_channel_id: int | None = None
+
+    @property
+    def threads_under(self) -> int:
+        """The text channel private threads are made under."""
+        return self.thread_channel_id or self.channel_id
+
+
+@dataclass(frozen=True)
+class Signup:
+    """One sign-up of a game: a player, a Traveller or a spectator, with the seat they chose."""
+
+    user_id: int
+    name: str
+    seat: int | None
+    kind: str  # 'player', 'traveller' or 'spectator'
 
 
 @dataclass(frozen=True)
@@ -85,7 +102,7 @@ class Slot:
 
 _GAME_COLUMNS = (
     "id, kind, guild_id, channel_id, host_id, status, seed, options, min_players, max_players, "
-    "state, phase_seq, deadline, paused_remaining, paused, waiting_seconds"
+    "state, phase_seq, deadline, paused_remaining, paused, waiting_seconds, thread_channel_id"
 )
 _OUTBOX_COLUMNS = ("id, game_id, target, recipient_id, phase_seq, payload, image, step, parts_sent, picture, "
                    "op, slot")
@@ -96,9 +113,9 @@ SYNCHRONOUS = ("FULL", "NORMAL")
 
 def _game(row: sqlite3.Row | tuple) -> GameRow:
     (gid, kind, guild, channel, host, status, seed, options, mn, mx, state, seq, deadline,
-     remaining, paused, waiting) = tuple(row)
+     remaining, paused, waiting, thread_channel) = tuple(row)
     return GameRow(gid, kind, guild, channel, host, status, seed, json.loads(options), mn, mx,
-                   state, seq, deadline, remaining, bool(paused), waiting)
+                   state, seq, deadline, remaining, bool(paused), waiting, thread_channel)
 
 
 def _outbox(r: sqlite3.Row | tuple) -> OutboxRow:
@@ -300,27 +317,72 @@ class Store:
         return await self._transaction(write)
 
     # ----- lobby -----
-    async def add_player(self, game_id: int, user_id: int, name: str, now: float) -> bool:
+    async def add_player(self, game_id: int, user_id: int, name: str, now: float, *,
+                         seat: int | None = None, kind: str = "player") -> bool:
         return await self._write(
-            "INSERT OR IGNORE INTO lobby_players (game_id, user_id, name, joined_at) VALUES (?, ?, ?, ?)",
-            (game_id, user_id, name, now)) == 1
+            "INSERT OR IGNORE INTO lobby_players (game_id, user_id, name, joined_at, seat, kind) "
+            "VALUES (?, ?, ?, ?, ?, ?)", (game_id, user_id, name, now, seat, kind)) == 1
+
+    async def change_signup(self, game_id: int, user_id: int, *, seat: int | None, kind: str) -> bool:
+        """Move a sign-up to another seat (or kind): ``/in seat:5`` by someone already signed up."""
+        return await self._write(
+            "UPDATE lobby_players SET seat = ?, kind = ? WHERE game_id = ? AND user_id = ?",
+            (seat, kind, game_id, user_id)) == 1
 
     async def remove_player(self, game_id: int, user_id: int) -> bool:
         return await self._write(
             "DELETE FROM lobby_players WHERE game_id = ? AND user_id = ?", (game_id, user_id)) == 1
 
-    async def lobby_players(self, game_id: int) -> list[tuple[int, str]]:
+    async def lobby_players(self, game_id: int, kind: str | None = "player") -> list[tuple[int, str]]:
+        """(user id, name) of the sign-ups of one kind (all kinds for None), in seat then join order."""
+        return [(s.user_id, s.name) for s in await self.signups(game_id) if kind is None or s.kind == kind]
+
+    async def signups(self, game_id: int) -> list[Signup]:
         rows = await self._read(
-            "SELECT user_id, name FROM lobby_players WHERE game_id = ? ORDER BY joined_at, user_id",
-            (game_id,))
+            "SELECT user_id, name, seat, kind FROM lobby_players WHERE game_id = ? "
+            "ORDER BY seat IS NULL, seat, joined_at, user_id", (game_id,))
+        return [Signup(*r) for r in rows]
+
+    # ----- Storytellers (games run by people who are not seated) -----
+    async def storytellers(self, game_id: int) -> list[tuple[int, str]]:
+        """The co-Storytellers added to a game (its host is a Storyteller too, not listed here)."""
+        rows = await self._read("SELECT user_id, name FROM game_storytellers WHERE game_id = ? "
+                                "ORDER BY added_at, user_id", (game_id,))
         return [(r[0], r[1]) for r in rows]
+
+    async def add_storyteller(self, game_id: int, user_id: int, name: str, now: float) -> bool:
+        return await self._write("INSERT OR IGNORE INTO game_storytellers (game_id, user_id, name, added_at) "
+                                 "VALUES (?, ?, ?, ?)", (game_id, user_id, name, now)) == 1
+
+    async def remove_storyteller(self, game_id: int, user_id: int) -> bool:
+        return await self._write("DELETE FROM game_storytellers WHERE game_id = ? AND user_id = ?",
+                                 (game_id, user_id)) == 1
+
+    async def set_thread_channel(self, game_id: int, channel_id: int | None) -> None:
+        await self._write("UPDATE games SET thread_channel_id = ? WHERE id = ?", (channel_id, game_id))
+
+    async def set_options(self, game_id: int, options: dict[str, Any], now: float) -> bool:
+        """Change a lobby's options (a Storyteller loads a script or chooses the pool)."""
+        return await self._write("UPDATE games SET options = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
+                                 (json.dumps(options), now, game_id)) == 1
+
+    async def game_of_thread(self, thread_id: int) -> GameRow | None:
+        """The active game one of whose threads (private, group, announcements) this is."""
+        rows = await self._read(
+            f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLUMNS.split(','))} FROM group_threads AS t "
+            "JOIN games AS g ON g.id = t.game_id WHERE t.thread_id = ? AND g.status IN ('lobby', 'running')",
+            (thread_id,))
+        return _game(rows[0]) if rows else None
 
     # ----- the durable step -----
     async def commit_step(self, game_id: int, *, state: str, phase_seq: int, step: int,
                           deadline: float | None, paused_remaining: float | None, status: str,
                           actor_id: int | None, action: str | None, messages: list[NewMessage],
-                          now: float, paused: bool = False, waiting_seconds: float | None = None) -> None:
-        """State, action-log row and outgoing messages, in one transaction."""
+                          now: float, paused: bool = False, waiting_seconds: float | None = None,
+                          substitutes: list[tuple[int, int, str]] = ()) -> None:
+        """State, action-log row and outgoing messages, in one transaction. ``substitutes``:
+        (old, new, new name) of players replaced in their seat: the seat's private thread and
+        sign-up become the new player's, in the same transaction as the state that says so."""
 
         def write(conn: sqlite3.Connection) -> None:
             conn.execute(
@@ -332,6 +394,12 @@ class Store:
                 conn.execute(
                     "INSERT INTO actions (game_id, step, actor_id, action, created_at) "
                     "VALUES (?, ?, ?, ?, ?)", (game_id, step, actor_id, action, now))
+            for old, new, name in substitutes:
+                conn.execute("DELETE FROM lobby_players WHERE game_id = ? AND user_id = ?", (game_id, new))
+                conn.execute("UPDATE group_threads SET key = ? WHERE game_id = ? AND key = ?",
+                             (f"player:{new}", game_id, f"player:{old}"))
+                conn.execute("UPDATE lobby_players SET user_id = ?, name = ? WHERE game_id = ? AND user_id = ?",
+                             (new, name, game_id, old))
             _insert_messages(conn, game_id, phase_seq, step, messages, now)
 
         await self._transaction(write)
@@ -414,6 +482,12 @@ class Store:
         rows = await self._read(
             "SELECT thread_id, members FROM group_threads WHERE game_id = ? AND key = ?", (game_id, key))
         return (rows[0][0], json.loads(rows[0][1])) if rows else None
+
+    async def group_threads(self, game_id: int) -> list[tuple[str, int, list[int]]]:
+        """Every thread of a game: (key, thread id, user ids added)."""
+        rows = await self._read("SELECT key, thread_id, members FROM group_threads WHERE game_id = ? ORDER BY key",
+                                (game_id,))
+        return [(r[0], r[1], json.loads(r[2])) for r in rows]
 
     async def set_group_thread(self, game_id: int, key: str, thread_id: int, members: list[int]) -> None:
         await self._write(

@@ -77,7 +77,7 @@ class Tables(commands.Cog):
     async def start(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             row = await self._in_channel(interaction)
-            await self.service.start(row.id, actor_of(interaction))
+            await self.bot.play.start_game(interaction, row)
             await reply(interaction, "The game has begun. Check your private messages (or press **My hand**).",
                         ephemeral=False)
         await guarded(interaction, None, work, public=True)

@@ -123,10 +123,12 @@ async def test_a_group_audience_gets_one_private_thread_shared_by_its_members(wo
     assert len(threads) == 1
     thread = threads[0]
     assert [e.description for m in thread.history() for e in m.embeds] == ["ann: psst"]
-    for member in (w.ann, w.bo, w.host):  # both whisperers and the host (storyteller) read it
+    for member in (w.ann, w.bo):  # both whisperers read it
         assert thread.history(viewer=member)
     outsider = w.players(4)[3]
     assert _cannot_read(thread, outsider)
+    # the host plays in this game: a seated player never reads another group's thread
+    assert _cannot_read(thread, w.host)
     assert not any("psst" in t for t in w.channel_texts() + w.dm_texts(w.ann) + w.dm_texts(w.bo))
 
     # the same group again: the same thread, found in the database (so after a restart too)

@@ -1,0 +1,361 @@
+"""Sign-ups with seats (/in, /out, /travel in, /spectate) and the Storyteller's commands (/st ...).
+
+Every /st command answers privately (a Storyteller's work is secret) and is refused in words to
+anyone who is not one of the game's Storytellers. Everything that changes the game is an action
+in the game's log, so a replay reproduces the Storyteller's choices too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import games
+from games.engine import GameError
+
+from ..play import actor_of, guarded, reply
+from ..service import LobbyError, NoGameHere
+from ..store import GameRow
+
+if TYPE_CHECKING:
+    from ..client import StorytellerBot
+
+#: the largest script file a Storyteller may attach (the official tool's scripts are a few KB)
+MAX_SCRIPT_BYTES = 200_000
+ALIGNMENTS = [app_commands.Choice(name="good", value="good"), app_commands.Choice(name="evil", value="evil")]
+
+
+async def character_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    from games.clocktower import load
+
+    typed = current.strip().lower()
+    return [app_commands.Choice(name=f"{c.name} ({c.team})", value=c.id)
+            for c in load().characters.values() if typed in c.name.lower() or typed in c.id][:25]
+
+
+class Storyteller(commands.Cog):
+    st = app_commands.Group(name="st", description="The Storyteller's commands (Blood on the Clocktower)",
+                            guild_only=True)
+    cohost = app_commands.Group(name="cohost", description="Co-Storytellers of this game", parent=st)
+    reminder = app_commands.Group(name="reminder", description="Reminder tokens on the grimoire", parent=st)
+    traveller = app_commands.Group(name="traveller", description="Travellers in this game", parent=st)
+    fabled = app_commands.Group(name="fabled", description="The Fabled in play", parent=st)
+    travel = app_commands.Group(name="travel", description="Travel into a game (Blood on the Clocktower)",
+                                guild_only=True)
+
+    def __init__(self, bot: StorytellerBot) -> None:
+        self.bot = bot
+
+    @property
+    def service(self):
+        return self.bot.service
+
+    async def _row(self, interaction: discord.Interaction) -> GameRow:
+        """The game of this channel, of this thread of the game, or of the channel this thread is in."""
+        channel = interaction.channel
+        return await self.service.game_here(interaction.channel_id, getattr(channel, "parent_id", None))
+
+    async def _st_game(self, interaction: discord.Interaction) -> GameRow:
+        row = await self._row(interaction)
+        if not games.get(row.kind).storytellers:
+            raise NoGameHere("The game here has no Storyteller commands; see `/mod`.")
+        await self.service.require_storyteller(row, actor_of(interaction))
+        return row
+
+    async def _act(self, interaction: discord.Interaction, action: dict[str, Any]) -> None:
+        row = await self._st_game(interaction)
+        if row.status != "running":
+            raise LobbyError("The characters are not dealt yet: `/st deal` first.")
+        outcome = await self.service.storyteller_act(row.id, actor_of(interaction), action)
+        await reply(interaction, outcome.reply or "Done.")
+
+    # ----- sign-ups -----
+    async def _join(self, interaction: discord.Interaction, seat: int | None, kind: str) -> None:
+        async def work() -> None:
+            row = await self._row(interaction)
+            said = await self.service.join(row.id, actor_of(interaction), seat=seat, kind=kind)
+            if row.status == "lobby":
+                await reply(interaction, said, embed=await self.bot.play.lobby_embed(row.id), ephemeral=False)
+            else:
+                await reply(interaction, f"🧳 {said} A Storyteller chooses their character.", ephemeral=False)
+        await guarded(interaction, None, work, public=True)
+
+    @app_commands.command(name="in", description="Sign up to play, in a seat of your choice")
+    @app_commands.describe(seat="The seat you want (leave it out for the first free one)")
+    @app_commands.guild_only()
+    async def sign_in(self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, 30] | None = None):
+        await self._join(interaction, seat, "player")
+
+    @travel.command(name="in", description="Sign up as a Traveller (the Storyteller chooses your character)")
+    @app_commands.describe(seat="The seat you want (leave it out for the first free one)")
+    async def travel_in(self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, 30] | None = None):
+        await self._join(interaction, seat, "traveller")
+
+    @app_commands.command(name="spectate", description="Watch the game: listed as a spectator, no seat")
+    @app_commands.guild_only()
+    async def spectate(self, interaction: discord.Interaction) -> None:
+        await self._join(interaction, None, "spectator")
+
+    @app_commands.command(name="out", description="Take back your sign-up")
+    @app_commands.guild_only()
+    async def sign_out(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            row = await self._row(interaction)
+            await self.service.leave(row.id, actor_of(interaction))
+            kwargs = {"embed": await self.bot.play.lobby_embed(row.id)} if row.status == "lobby" else {}
+            await reply(interaction, f"{interaction.user.display_name} is out.", ephemeral=False, **kwargs)
+        await guarded(interaction, None, work, public=True)
+
+    # ----- before the deal -----
+    @cohost.command(name="add", description="Add a co-Storyteller to this game")
+    async def cohost_add(self, interaction: discord.Interaction, member: discord.Member) -> None:
+        async def work() -> None:
+            row = await self._row(interaction)
+            await self.service.add_storyteller(row.id, actor_of(interaction), actor_of_member(member))
+            await self.bot.delivery.sync_storytellers(row.id)
+            await reply(interaction, f"{member.display_name} is now a Storyteller of game #{row.id}: they see "
+                                     "the grimoire and sit in every private thread.")
+        await guarded(interaction, None, work)
+
+    @cohost.command(name="remove", description="Remove a co-Storyteller")
+    async def cohost_remove(self, interaction: discord.Interaction, member: discord.Member) -> None:
+        async def work() -> None:
+            row = await self._row(interaction)
+            await self.service.remove_storyteller(row.id, actor_of(interaction), member.id)
+            await self.bot.delivery.sync_storytellers(row.id, removed=member.id)
+            await reply(interaction, f"{member.display_name} is no longer a Storyteller of game #{row.id}.")
+        await guarded(interaction, None, work)
+
+    @st.command(name="threads", description="The text channel for private threads (needed when the game is a forum post)")
+    async def threads(self, interaction: discord.Interaction, channel: discord.TextChannel) -> None:
+        async def work() -> None:
+            row = await self._st_game(interaction)
+            if channel.guild.id != row.guild_id:
+                raise LobbyError("That channel is on another server.")
+            await self.service.set_thread_channel(row.id, actor_of(interaction), channel.id)
+            await reply(interaction, f"Private and whisper threads of game #{row.id} will live under {channel.mention}.")
+        await guarded(interaction, None, work)
+
+    @st.command(name="pool", description="The characters the deal may use: 'all', ids, or '-baron -po' to leave some out")
+    async def pool(self, interaction: discord.Interaction, characters: app_commands.Range[str, 1, 600]) -> None:
+        async def work() -> None:
+            row = await self._st_game(interaction)
+            game = games.get(row.kind)
+            if row.status == "running":
+                table = await self.service.load(row.id)
+                ids = pool_ids(characters, table.state.script.all_ids())
+                outcome = await self.service.storyteller_act(row.id, actor_of(interaction),
+                                                             {"type": "redeal", "pool": list(ids)})
+                await reply(interaction, outcome.reply)
+                return
+            script = game.script_of(game.parse_options(row.options))
+            ids = pool_ids(characters, script.all_ids())
+            try:
+                chosen = game.check_pool(list(ids), script)
+            except GameError as exc:
+                raise LobbyError(str(exc)) from None
+            await self.service.set_option(row.id, actor_of(interaction), "pool", ",".join(chosen))
+            names = ", ".join(game.chars[c].name for c in chosen)
+            await reply(interaction, f"The pool ({len(chosen)}): {names}.")
+        await guarded(interaction, None, work)
+
+    @st.command(name="script", description="Load a script file in the official Script Tool format (.json)")
+    async def script(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
+        async def work() -> None:
+            from games.clocktower import parse_script, script_to_json
+
+            row = await self._st_game(interaction)
+            if row.status != "lobby":
+                raise LobbyError("The script is chosen before the deal.")
+            if file.size > MAX_SCRIPT_BYTES:
+                raise LobbyError(f"That file is {file.size:,} bytes; a script is at most {MAX_SCRIPT_BYTES:,}.")
+            script = parse_script(await file.read())
+            text = json.dumps(script_to_json(script))
+            await self.service.set_option(row.id, actor_of(interaction), "script", text)
+            await self.service.set_option(row.id, actor_of(interaction), "pool", "")
+            teams = ", ".join(f"{len(ids)} {team}" for team, ids in script.characters.items() if ids)
+            await reply(interaction, f"Script loaded: **{script.name}** ({teams}). The pool is every character "
+                                     "of the script; narrow it with `/st pool`.")
+        await guarded(interaction, None, work)
+
+    @st.command(name="export", description="The game's script as a Script Tool JSON file")
+    async def export(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            from games.clocktower import script_to_json
+
+            row = await self._row(interaction)
+            game = games.get(row.kind)
+            if not game.storytellers:
+                raise NoGameHere("The game here has no script.")
+            if row.status == "running":
+                script = (await self.service.load(row.id)).state.script
+            else:
+                script = game.script_of(game.parse_options(row.options))
+            data = json.dumps(script_to_json(script), indent=2).encode()
+            name = "".join(ch if ch.isalnum() else "_" for ch in script.name.lower())[:40] or "script"
+            await reply(interaction, f"**{script.name}**", file=discord.File(io.BytesIO(data), f"{name}.json"))
+        await guarded(interaction, None, work)
+
+    # ----- the deal -----
+    @st.command(name="deal", description="Close sign-ups and deal; you check the grimoire before anything is sent")
+    async def deal(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            row = await self._st_game(interaction)
+            await self.bot.play.start_game(interaction, row)
+            await reply(interaction, "Dealt. The grimoire is below and in the Storytellers' thread. "
+                                     "`/st redeal` deals again at random; `/st begin` sends the characters.")
+            await self._send_grimoire(interaction, row.id)
+        await guarded(interaction, None, work)
+
+    @st.command(name="redeal", description="Deal again at random (before the characters go out)")
+    async def redeal(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            await self._act(interaction, {"type": "redeal"})
+            await self._send_grimoire(interaction, (await self._row(interaction)).id)
+        await guarded(interaction, None, work)
+
+    @st.command(name="begin", description="Send every player their character: the first night begins")
+    async def begin(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, None, lambda: self._act(interaction, {"type": "begin"}))
+
+    @st.command(name="grimoire", description="The whole truth: seats, characters, tokens (only you see it)")
+    async def grimoire(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            row = await self._st_game(interaction)
+            await self._send_grimoire(interaction, row.id)
+        await guarded(interaction, None, work)
+
+    async def _send_grimoire(self, interaction: discord.Interaction, game_id: int) -> None:
+        view = await self.service.grimoire(game_id, actor_of(interaction))
+        table = await self.service.load(game_id)
+        picture = table.game.picture(table.state, "grimoire")
+        png = await asyncio.to_thread(table.game.draw, picture) if picture else None
+        kwargs = {"file": discord.File(io.BytesIO(png), "grimoire.png")} if png else {}
+        await reply(interaction, view.text, **kwargs)
+
+    # ----- during the game -----
+    @st.command(name="kill", description="Mark a player dead (announced at dawn when done at night)")
+    async def kill(self, interaction: discord.Interaction, player: discord.Member) -> None:
+        await guarded(interaction, None, lambda: self._act(interaction, {"type": "kill", "target": str(player.id)}))
+
+    @st.command(name="revive", description="Bring a dead player back")
+    async def revive(self, interaction: discord.Interaction, player: discord.Member) -> None:
+        await guarded(interaction, None, lambda: self._act(interaction, {"type": "revive", "target": str(player.id)}))
+
+    @st.command(name="character", description="Change a player's character")
+    @app_commands.describe(tell="Tell them their new character (default yes)")
+    @app_commands.autocomplete(character=character_autocomplete)
+    async def character(self, interaction: discord.Interaction, player: discord.Member,
+                        character: app_commands.Range[str, 1, 50], tell: bool = True) -> None:
+        await guarded(interaction, None, lambda: self._act(interaction, {
+            "type": "set_character", "target": str(player.id), "character": character, "tell": tell}))
+
+    @st.command(name="alignment", description="Change a player's alignment (the Politician...)")
+    @app_commands.describe(tell="Tell them (default yes)")
+    @app_commands.choices(alignment=ALIGNMENTS)
+    async def alignment(self, interaction: discord.Interaction, player: discord.Member, alignment: str,
+                        tell: bool = True) -> None:
+        await guarded(interaction, None, lambda: self._act(interaction, {
+            "type": "set_alignment", "target": str(player.id), "alignment": alignment, "tell": tell}))
+
+    @reminder.command(name="add", description="Put a reminder token on a player")
+    @app_commands.describe(token="The token's words, e.g. Poisoned", source="The character whose token it is "
+                           "(leave it out for your own note)")
+    @app_commands.autocomplete(source=character_autocomplete)
+    async def reminder_add(self, interaction: discord.Interaction, player: discord.Member,
+                           token: app_commands.Range[str, 1, 40],
+                           source: app_commands.Range[str, 1, 50] | None = None) -> None:
+        await guarded(interaction, None, lambda: self._act(interaction, {
+            "type": "add_reminder", "target": str(player.id), "token": token, "source": source or ""}))
+
+    @reminder.command(name="remove", description="Take a reminder token off a player")
+    async def reminder_remove(self, interaction: discord.Interaction, player: discord.Member,
+                              token: app_commands.Range[str, 1, 40]) -> None:
+        await guarded(interaction, None, lambda: self._act(interaction, {
+            "type": "remove_reminder", "target": str(player.id), "token": token}))
+
+    @traveller.command(name="add", description="Seat a Traveller with the character and alignment you choose")
+    @app_commands.autocomplete(character=character_autocomplete)
+    @app_commands.choices(alignment=ALIGNMENTS)
+    @app_commands.describe(seat="Their seat (default: the one they signed up for, else the first free one)")
+    async def traveller_add(self, interaction: discord.Interaction, player: discord.Member,
+                            character: app_commands.Range[str, 1, 50], alignment: str,
+                            seat: app_commands.Range[int, 1, 30] | None = None) -> None:
+        async def work() -> None:
+            row = await self._st_game(interaction)
+            chosen = seat or await self.service.traveller_seat(row, player.id)
+            await self._act(interaction, {"type": "add_traveller", "target": str(player.id),
+                                          "name": player.display_name, "seat": chosen, "character": character,
+                                          "alignment": alignment})
+        await guarded(interaction, None, work)
+
+    @traveller.command(name="leave", description="A Traveller leaves the game")
+    async def traveller_leave(self, interaction: discord.Interaction, player: discord.Member) -> None:
+        await guarded(interaction, None, lambda: self._act(interaction, {
+            "type": "traveller_leaves", "target": str(player.id)}))
+
+    @fabled.command(name="add", description="Put a Fabled in play (announced with its effect)")
+    @app_commands.autocomplete(fabled=character_autocomplete)
+    async def fabled_add(self, interaction: discord.Interaction, fabled: app_commands.Range[str, 1, 50]) -> None:
+        await guarded(interaction, None, lambda: self._act(interaction, {"type": "add_fabled", "fabled": fabled}))
+
+    @fabled.command(name="remove", description="Take a Fabled out of play")
+    @app_commands.autocomplete(fabled=character_autocomplete)
+    async def fabled_remove(self, interaction: discord.Interaction, fabled: app_commands.Range[str, 1, 50]) -> None:
+        await guarded(interaction, None, lambda: self._act(interaction, {"type": "remove_fabled", "fabled": fabled}))
+
+    @st.command(name="tell", description="Send a player private information, in their thread")
+    async def tell(self, interaction: discord.Interaction, player: discord.Member,
+                   text: app_commands.Range[str, 1, 1500]) -> None:
+        await guarded(interaction, None, lambda: self._act(interaction, {
+            "type": "tell", "target": str(player.id), "text": text}))
+
+    @st.command(name="substitute", description="A substitute takes over a player's seat, character and thread")
+    @app_commands.rename(new="with")
+    async def substitute(self, interaction: discord.Interaction, player: discord.Member,
+                         new: discord.Member) -> None:
+        async def work() -> None:
+            row = await self._st_game(interaction)
+            if new.bot or new.id in await self.service.storyteller_ids(row):
+                raise LobbyError(f"{new.display_name} cannot take a seat in this game.")
+            await self._act(interaction, {"type": "substitute", "target": str(player.id),
+                                          "new_player": str(new.id), "name": new.display_name})
+        await guarded(interaction, None, work)
+
+    @st.command(name="win", description="End the game: declare the winning team and reveal the grimoire")
+    @app_commands.choices(team=ALIGNMENTS)
+    async def win(self, interaction: discord.Interaction, team: str,
+                  reason: app_commands.Range[str, 1, 500] | None = None) -> None:
+        await guarded(interaction, None, lambda: self._act(interaction, {
+            "type": "declare_winner", "team": team, "reason": reason or ""}))
+
+
+def actor_of_member(member: discord.Member):
+    from ..service import Actor
+
+    return Actor(id=member.id, name=member.display_name)
+
+
+def pool_ids(text: str, script_ids: tuple[str, ...]) -> list[str]:
+    """'all' -> the script; '-baron -po' -> the script without them; else the names given."""
+    from games.clocktower import load
+
+    words = [w.strip() for w in (text.split(",") if "," in text else text.split()) if w.strip()]
+    if not words or words == ["all"]:
+        return [c for c in script_ids if load().resolve(c) and load()[c].team in
+                ("townsfolk", "outsider", "minion", "demon")]
+    if all(w.startswith("-") for w in words):
+        dropped = set()
+        for word in words:
+            found = load().resolve(word[1:])
+            if found is None:
+                raise LobbyError(f"{word[1:]!r} is not a character this game knows.")
+            dropped.add(found.id)
+        return [c for c in pool_ids("all", script_ids) if c not in dropped]
+    return words
