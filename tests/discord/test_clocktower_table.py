@@ -242,3 +242,16 @@ async def test_a_game_in_a_thread_needs_a_text_channel_for_private_threads(world
 
 def test_clocktower_is_registered():
     assert "clocktower" in games.available()
+
+
+async def test_the_deal_names_the_permissions_the_bot_lacks(world):
+    w = world
+    locked = w.guild.create_text_channel("locked-square", overwrites={
+        w.guild.me: discord.PermissionOverwrite(create_private_threads=False, attach_files=False)})
+    res = await w.host.slash(locked, "game new", kind="clocktower")
+    for member, seat in zip(w.players(8)[1:], SEATS, strict=True):
+        await member.slash(locked, "in", seat=seat)
+    res = await w.host.slash(locked, "st deal")
+    said = res.response.content
+    assert res.ephemeral and "Attach Files" in said and "Create Private Threads" in said, said
+    assert (await w.bot.service.game_here(locked.id)).status == "lobby"  # nothing was dealt

@@ -155,3 +155,41 @@ async def test_restart_in_the_middle_of_a_game(tmp_path, clock):
     await second.act(row.id, 3, {"type": "vote", "player": "3", "target": "blue"})
     assert len(await second.store.actions(row.id)) == 3  # vote, timeout, vote
     await second.store.close()
+
+
+async def test_the_storyteller_audience_never_reaches_a_seated_host(service):
+    import games
+    from games.engine import STORYTELLER, Event
+
+    row = await started(service)
+    table = await service.load(row.id)
+    secret = [Event(type="note", audience=STORYTELLER, text="the grimoire")]
+    # the host plays in this game: nobody receives it
+    assert service.messages(row, table.game, table.state, secret) == []
+    # a host who does not play gets it by DM
+    unseated = table.state.model_copy(update={"players": [p for p in table.state.players if p.id != str(HOST.id)]})
+    assert [(m.target, m.recipient_id) for m in service.messages(row, table.game, unseated, secret)] == \
+        [("dm", HOST.id)]
+    # a game with Storytellers: their own thread, whoever they are
+    clocktower = games.get("clocktower")
+    sent = service.messages(row, clocktower, table.state, secret)
+    assert [(m.target, m.payload.count('"storytellers"')) for m in sent] == [("group", 1)]
+
+
+async def test_storyteller_actions_only_from_the_games_storytellers(service):
+    row = await service.new_game(kind="clocktower", guild_id=5, channel_id=51, host=HOST)
+    players = [type(ANN)(id=100 + i, name=f"P{i}") for i in range(7)]
+    for i, p in enumerate(players):
+        await service.join(row.id, p, seat=i + 1)
+    with pytest.raises(NotAllowed, match="Storytellers"):
+        await service.start(row.id, ADMIN)  # Manage Server is not a Storyteller of this game
+    await service.start(row.id, HOST)
+    with pytest.raises(NotAllowed, match="Storytellers"):
+        await service.act(row.id, players[0].id, {"type": "begin", "player": str(players[0].id)})
+    with pytest.raises(NotAllowed, match="Storytellers"):
+        await service.storyteller_act(row.id, players[0], {"type": "begin"})
+    await service.add_storyteller(row.id, ADMIN, ADMIN)  # Manage Server may add themselves
+    outcome = await service.storyteller_act(row.id, ADMIN, {"type": "begin"})
+    assert "Night 1" in outcome.reply
+    logged = await service.store.actions(row.id)
+    assert logged[-1]["player"] == str(ADMIN.id)
