@@ -18,6 +18,7 @@ from typing import Any
 import games
 from games.engine import (
     MAX_REASON,
+    SUBSTITUTE,
     Event,
     Game,
     GameError,
@@ -415,7 +416,7 @@ class GameService:
             if seat is not None:
                 raise LobbyError(f"{game.title} has no numbered seats; use `/game join`.")
             return None
-        highest = row.max_players + getattr(game, "max_travellers", 0)
+        highest = row.max_players + game.max_travellers
         taken = {s.seat: s for s in others if s.seat is not None}
         if seat is None:
             return next(n for n in range(1, highest + 2) if n not in taken)
@@ -431,9 +432,8 @@ class GameService:
         if kind == "player" and sum(s.kind == "player" for s in others) >= row.max_players:
             raise LobbyError(f"The table is full ({row.max_players} players)."
                              + (" You can still `/travel in` or `/spectate`." if game.storytellers else ""))
-        cap = getattr(game, "max_travellers", 0)
-        if kind == "traveller" and sum(s.kind == "traveller" for s in others) >= cap:
-            raise LobbyError(f"There are already {cap} Travellers signed up.")
+        if kind == "traveller" and sum(s.kind == "traveller" for s in others) >= game.max_travellers:
+            raise LobbyError(f"There are already {game.max_travellers} Travellers signed up.")
 
     async def leave(self, game_id: int, actor: Actor) -> GameRow:
         async with self.lock(game_id):
@@ -565,7 +565,7 @@ class GameService:
         if before_seq is not None and (new_phase or state.finished):
             messages.append(refresh(phase_slot(before_seq)))  # the old phase's message says closed
         substitutes = [(int(e.data["old"]), int(e.data["new"]), state.name(e.data["new"]))
-                       for e in outcome.events if e.type == "substitute" and e.audience.kind == "public"
+                       for e in outcome.events if e.type == SUBSTITUTE and e.audience.kind == "public"
                        and str(e.data.get("old", "")).isdigit() and str(e.data.get("new", "")).isdigit()]
         await self._saving(self.store.commit_step(
             row.id, state=state.model_dump_json(), phase_seq=state.phase_seq, step=state.step,
@@ -789,7 +789,8 @@ class GameService:
         table = await self.load(game_id)
         if table.game.storytellers:
             await self.require_storyteller(table.row, actor)
-        await self.require_moderator(table.row, actor) if not table.game.storytellers else None
+        else:
+            await self.require_moderator(table.row, actor)
         if any(p.id == str(actor.id) for p in table.state.players):
             raise NotAllowed("You are playing in this game, so its secrets stay closed to you.")
         return table.game.view(table.state, "storyteller")

@@ -104,6 +104,8 @@ _GAME_COLUMNS = (
     "id, kind, guild_id, channel_id, host_id, status, seed, options, min_players, max_players, "
     "state, phase_seq, deadline, paused_remaining, paused, waiting_seconds, thread_channel_id"
 )
+#: the same columns, of a query that names the games table ``g``
+_GAME_COLUMNS_OF_G = ", ".join("g." + c.strip() for c in _GAME_COLUMNS.split(","))
 _OUTBOX_COLUMNS = ("id, game_id, target, recipient_id, phase_seq, payload, image, step, parts_sent, picture, "
                    "op, slot")
 #: how long a WAL file may stay after a checkpoint (bytes); it is truncated back to this
@@ -369,7 +371,7 @@ class Store:
     async def game_of_thread(self, thread_id: int) -> GameRow | None:
         """The active game one of whose threads (private, group, announcements) this is."""
         rows = await self._read(
-            f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLUMNS.split(','))} FROM group_threads AS t "
+            f"SELECT {_GAME_COLUMNS_OF_G} FROM group_threads AS t "
             "JOIN games AS g ON g.id = t.game_id WHERE t.thread_id = ? AND g.status IN ('lobby', 'running')",
             (thread_id,))
         return _game(rows[0]) if rows else None

@@ -17,10 +17,9 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
-from games.engine import GameError
 
 from ..play import actor_of, guarded, reply
-from ..service import LobbyError, NoGameHere
+from ..service import Actor, LobbyError, NoGameHere
 from ..store import GameRow
 
 if TYPE_CHECKING:
@@ -117,7 +116,8 @@ class Storyteller(commands.Cog):
     async def cohost_add(self, interaction: discord.Interaction, member: discord.Member) -> None:
         async def work() -> None:
             row = await self._row(interaction)
-            await self.service.add_storyteller(row.id, actor_of(interaction), actor_of_member(member))
+            await self.service.add_storyteller(row.id, actor_of(interaction),
+                                               Actor(id=member.id, name=member.display_name))
             await self.bot.delivery.sync_storytellers(row.id)
             await reply(interaction, f"{member.display_name} is now a Storyteller of game #{row.id}: they see "
                                      "the grimoire and sit in every private thread.")
@@ -148,18 +148,13 @@ class Storyteller(commands.Cog):
             row = await self._st_game(interaction)
             game = games.get(row.kind)
             if row.status == "running":
-                table = await self.service.load(row.id)
-                ids = pool_ids(characters, table.state.script.all_ids())
+                script = (await self.service.load(row.id)).state.script
+                chosen = game.parse_pool(characters, script)
                 outcome = await self.service.storyteller_act(row.id, actor_of(interaction),
-                                                             {"type": "redeal", "pool": list(ids)})
+                                                             {"type": "redeal", "pool": list(chosen)})
                 await reply(interaction, outcome.reply)
                 return
-            script = game.script_of(game.parse_options(row.options))
-            ids = pool_ids(characters, script.all_ids())
-            try:
-                chosen = game.check_pool(list(ids), script)
-            except GameError as exc:
-                raise LobbyError(str(exc)) from None
+            chosen = game.parse_pool(characters, game.script_of(game.parse_options(row.options)))
             await self.service.set_option(row.id, actor_of(interaction), "pool", ",".join(chosen))
             names = ", ".join(game.chars[c].name for c in chosen)
             await reply(interaction, f"The pool ({len(chosen)}): {names}.")
@@ -334,28 +329,3 @@ class Storyteller(commands.Cog):
                   reason: app_commands.Range[str, 1, 500] | None = None) -> None:
         await guarded(interaction, None, lambda: self._act(interaction, {
             "type": "declare_winner", "team": team, "reason": reason or ""}))
-
-
-def actor_of_member(member: discord.Member):
-    from ..service import Actor
-
-    return Actor(id=member.id, name=member.display_name)
-
-
-def pool_ids(text: str, script_ids: tuple[str, ...]) -> list[str]:
-    """'all' -> the script; '-baron -po' -> the script without them; else the names given."""
-    from games.clocktower import load
-
-    words = [w.strip() for w in (text.split(",") if "," in text else text.split()) if w.strip()]
-    if not words or words == ["all"]:
-        return [c for c in script_ids if load().resolve(c) and load()[c].team in
-                ("townsfolk", "outsider", "minion", "demon")]
-    if all(w.startswith("-") for w in words):
-        dropped = set()
-        for word in words:
-            found = load().resolve(word[1:])
-            if found is None:
-                raise LobbyError(f"{word[1:]!r} is not a character this game knows.")
-            dropped.add(found.id)
-        return [c for c in pool_ids("all", script_ids) if c not in dropped]
-    return words

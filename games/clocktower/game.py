@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from games.engine import (
     STORYTELLER,
+    SUBSTITUTE,
     Action,
     EndGame,
     Event,
@@ -37,10 +38,9 @@ from games.engine import (
     public,
     to_thread,
 )
-from games.engine.protocol import _readable
 
-from .characters import Characters, load, normalise_id
-from .deal import NEIGHBOUR_OPTIONS, composition, deal
+from .characters import Characters, load
+from .deal import deal
 from .info import card, deal_message, evil_lines, grimoire_picture, grimoire_text, names, reveal_text
 from .script import Script, ScriptError, builtin_script, parse_script
 from .state import ClocktowerState, LunaticInfo, Reminder, Seat, Settings
@@ -63,7 +63,8 @@ class Options(BaseModel):
     model_config = ConfigDict(extra="forbid")
     #: an imported script in the official Script Tool JSON ("" for Her Royal Highness Register)
     script: str = Field("", description="a script in the official Script Tool JSON (load one with /st script)")
-    pool: str = Field("", description="the characters the deal may use, comma-separated ids (default: all)")
+    pool: str = Field("", description="the characters the deal may use: all (the default), names separated by commas, "
+                      "or only exclusions such as -baron,-po")
     marionette_neighbours: Literal["demon", "demon_or_recluse"] = Field(
         "demon", description="whom the Marionette sits beside: the Demon, or the Demon or the Recluse")
     minions_learn_marionette: bool = Field(
@@ -204,8 +205,7 @@ class Clocktower(Game):
     private_threads = True
     storytellers = True
     seats = True
-    #: the most Travellers who may sign up besides the regular players
-    max_travellers: ClassVar[int] = MAX_TRAVELLERS
+    max_travellers = MAX_TRAVELLERS
 
     @property
     def chars(self) -> Characters:
@@ -213,12 +213,9 @@ class Clocktower(Game):
 
     # ----- options and script -----
     def parse_options(self, data: dict[str, Any] | None) -> Options:
-        try:
-            options = Options.model_validate(data or {})
-        except ValidationError as exc:
-            raise SetupError(_readable(exc), code="bad_option") from None
+        options = super().parse_options(data)
         script = self.script_of(options)
-        self.pool_of(options, script)  # a pool naming what the script lacks is refused now
+        self.parse_pool(options.pool, script)  # a pool naming what the script lacks is refused now
         return options
 
     def script_of(self, options: Options) -> Script:
@@ -230,10 +227,20 @@ class Clocktower(Game):
             raise SetupError(str(exc), code="bad_script") from None
 
     def pool_of(self, options: Options, script: Script) -> tuple[str, ...]:
-        dealable = [cid for team in DEALT_TEAMS for cid in script.characters.get(team, ())]
-        if not options.pool.strip():
-            return tuple(dealable)
-        return self.check_pool(options.pool.replace(",", " ").split(), script)
+        return self.parse_pool(options.pool, script)
+
+    def parse_pool(self, text: str, script: Script) -> tuple[str, ...]:
+        """A pool as a Storyteller writes it: empty or ``all`` for every dealable character of the
+        script, a list (``washerwoman, high priestess, po``), or only exclusions (``-baron -po``).
+        Names are separated by commas, or by spaces when there is no comma."""
+        dealable = tuple(cid for team in DEALT_TEAMS for cid in script.characters.get(team, ()))
+        words = [w.strip() for w in (text.split(",") if "," in text else text.split()) if w.strip()]
+        if not words or [w.lower() for w in words] == ["all"]:
+            return dealable
+        if all(w.startswith("-") for w in words):
+            dropped = set(self.check_pool([w[1:] for w in words], script))
+            return tuple(c for c in dealable if c not in dropped)
+        return self.check_pool(words, script)
 
     def check_pool(self, ids: list[str], script: Script) -> tuple[str, ...]:
         """The pool's character ids, each once; anything not a dealable character of the script
@@ -388,7 +395,7 @@ class Clocktower(Game):
                                  "guesses, Goblin claims) and whisper requests (`/whisper`). Announcements "
                                  "count only in the first 36 hours of a day."))
         for fabled in state.fabled:
-            events.append(self._fabled_event(state, fabled, announcing=True))
+            events.append(self._fabled_event(state, fabled))
         events.append(Event(type="begun", audience=STORYTELLER, title="📜 The characters are out",
                             text=f"Every player has their character. Night 1 has begun.\n\n"
                                  f"{grimoire_text(state, self.chars)}"))
@@ -400,36 +407,33 @@ class Clocktower(Game):
                            "not_begun")
 
     def _do_kill(self, state: ClocktowerState, action: Kill, rng: random.Random) -> Outcome:
-        self._after_deal(state, "kill")
-        seat = self._target(state, action.target)
-        if not seat.alive:
-            raise _illegal(f"{state.label(seat.player)} is already dead.", "already_dead")
-        seat.alive = False
-        seat.vote_token = True
-        if seat.player in state.dawn_revivals:
-            state.dawn_revivals.remove(seat.player)
-        if state.phase == "day":
-            return Outcome(state=state, events=[public("death", f"💀 {state.label(seat.player)} has died.")],
-                           reply=f"{state.label(seat.player)} is dead; the town was told.")
-        state.dawn_deaths.append(seat.player)
-        return Outcome(state=state, reply=f"{state.label(seat.player)} is dead. The town learns it at dawn.")
+        return self._set_alive(state, action.target, alive=False)
 
     def _do_revive(self, state: ClocktowerState, action: Revive, rng: random.Random) -> Outcome:
-        self._after_deal(state, "revive")
-        seat = self._target(state, action.target)
-        if seat.alive:
-            raise _illegal(f"{state.label(seat.player)} is alive.", "alive")
-        seat.alive = True
+        return self._set_alive(state, action.target, alive=True)
+
+    def _set_alive(self, state: ClocktowerState, player: str, *, alive: bool) -> Outcome:
+        """A death or a revival: told to the town at once by day; at night kept for dawn, so the
+        timing of a notice gives nothing away. A change that undoes tonight's is simply forgotten."""
+        self._after_deal(state, "revive" if alive else "kill")
+        seat = self._target(state, player)
+        label = state.label(seat.player)
+        if seat.alive == alive:
+            raise _illegal(f"{label} is alive." if alive else f"{label} is already dead.",
+                           "alive" if alive else "already_dead")
+        seat.alive = alive
         seat.vote_token = True
-        if seat.player in state.dawn_deaths:
-            state.dawn_deaths.remove(seat.player)
-            return Outcome(state=state, reply=f"{state.label(seat.player)} lives: their death is no longer "
-                                              "announced at dawn.")
+        said = f"{label} lives again" if alive else f"{label} is dead"
+        pending, undone = ((state.dawn_revivals, state.dawn_deaths) if alive
+                           else (state.dawn_deaths, state.dawn_revivals))
+        if seat.player in undone:
+            undone.remove(seat.player)
+            return Outcome(state=state, reply=f"{said}: nothing about it is announced at dawn any more.")
         if state.phase == "day":
-            return Outcome(state=state, events=[public("revived", f"✨ {state.label(seat.player)} lives again.")],
-                           reply=f"{state.label(seat.player)} lives again; the town was told.")
-        state.dawn_revivals.append(seat.player)
-        return Outcome(state=state, reply=f"{state.label(seat.player)} lives again. The town learns it at dawn.")
+            news = public("revived", f"✨ {label} lives again.") if alive else public("death", f"💀 {label} has died.")
+            return Outcome(state=state, events=[news], reply=f"{said}; the town was told.")
+        pending.append(seat.player)
+        return Outcome(state=state, reply=f"{said}. The town learns it at dawn.")
 
     def _do_set_character(self, state: ClocktowerState, action: SetCharacter, rng: random.Random) -> Outcome:
         self._after_deal(state, "change a character")
@@ -462,7 +466,7 @@ class Clocktower(Game):
                        reply=f"{state.label(seat.player)} is now {action.alignment}"
                              f"{' (they were told)' if action.tell else ' (they were not told)'}.")
 
-    def _token(self, state: ClocktowerState, action: AddReminder) -> tuple[str, str]:
+    def _token(self, action: AddReminder) -> tuple[str, str]:
         token = " ".join(action.token.split())
         if not token:
             raise _illegal("A reminder token needs some words.", "bad_token")
@@ -481,7 +485,7 @@ class Clocktower(Game):
 
     def _do_add_reminder(self, state: ClocktowerState, action: AddReminder, rng: random.Random) -> Outcome:
         seat = self._target(state, action.target)
-        token, source = self._token(state, action)
+        token, source = self._token(action)
         state.reminders.append(Reminder(player=seat.player, token=token, source=source))
         by = f" ({self.chars[source].name})" if source else ""
         return Outcome(state=state, reply=f"Reminder on {state.label(seat.player)}: {token}{by}.")
@@ -533,17 +537,18 @@ class Clocktower(Game):
         seat = self._target(state, action.target)
         if not seat.traveller:
             raise _illegal(f"{state.label(seat.player)} is not a Traveller.", "not_traveller")
-        label = state.label(seat.player)
-        return Outcome(state=self._unseat(state, seat), events=[public("traveller_left", f"🧳 {label} has left.")],
-                       reply=f"{label} has left the game.")
+        return self._unseat(state, seat)
 
-    def _unseat(self, state: ClocktowerState, seat: Seat) -> ClocktowerState:
+    def _unseat(self, state: ClocktowerState, seat: Seat) -> Outcome:
+        """A Traveller leaves: their seat and tokens go; the town is told."""
+        label = state.label(seat.player)
         state.seats.remove(seat)
         state.reminders = [r for r in state.reminders if r.player != seat.player]
         state.sync_players()
-        return state
+        return Outcome(state=state, events=[public("traveller_left", f"🧳 {label} has left.")],
+                       reply=f"{label} has left the game.")
 
-    def _fabled_event(self, state: ClocktowerState, fabled: str, *, announcing: bool) -> Event:
+    def _fabled_event(self, state: ClocktowerState, fabled: str) -> Event:
         character = self.chars[fabled]
         text = f"**{character.name}** is in play.\n> {character.ability}"
         if fabled == "djinn":
@@ -559,7 +564,7 @@ class Clocktower(Game):
         if fabled in state.fabled:
             raise _illegal(f"The {self.chars[fabled].name} is already in play.", "in_play")
         state.fabled.append(fabled)
-        events = [] if state.phase == "setup" else [self._fabled_event(state, fabled, announcing=True)]
+        events = [] if state.phase == "setup" else [self._fabled_event(state, fabled)]
         when = "announced at the start" if state.phase == "setup" else "announced in the announcement thread"
         return Outcome(state=state, events=events, reply=f"The {self.chars[fabled].name} is in play ({when}).")
 
@@ -596,7 +601,7 @@ class Clocktower(Game):
             state.lunatic = LunaticInfo(minions=tuple(new if p == old else p for p in state.lunatic.minions),
                                         bluffs=state.lunatic.bluffs)
         state.players = [Player(id=new, name=action.name, seat=p.seat) if p.id == old else p for p in state.players]
-        events = [public("substitute", f"🔁 {state.label(new)} takes over seat {seat.seat} from {old_label}.",
+        events = [public(SUBSTITUTE, f"🔁 {state.label(new)} takes over seat {seat.seat} from {old_label}.",
                          data={"old": old, "new": new})]
         if state.phase != "setup":
             text = (f"You take over seat {seat.seat} from {old_label}: its character, its history and this "
@@ -610,8 +615,7 @@ class Clocktower(Game):
         if not seat.traveller:
             raise _illegal("A seated player is not removed in this game: replace them with `/st substitute`, "
                            "or `/st kill` them.", "use_substitute")
-        label = state.label(seat.player)
-        return Outcome(state=self._unseat(state, seat), events=[public("traveller_left", f"🧳 {label} has left.")])
+        return self._unseat(state, seat)
 
     def _do_declare_winner(self, state: ClocktowerState, action: DeclareWinner, rng: random.Random) -> Outcome:
         self._after_deal(state, "declare a winner")
@@ -726,5 +730,4 @@ class Clocktower(Game):
 
 GAME = Clocktower()
 
-__all__ = ["GAME", "MAX_SEAT", "MAX_TRAVELLERS", "NEIGHBOUR_OPTIONS", "STORYTELLER_ACTIONS", "Clocktower",
-           "ForcedDeal", "Options", "composition", "normalise_id"]
+__all__ = ["GAME", "MAX_SEAT", "MAX_TRAVELLERS", "STORYTELLER_ACTIONS", "Clocktower", "ForcedDeal", "Options"]

@@ -17,8 +17,6 @@ from games.engine import BaseState, IllegalAction, Player
 from .script import Script
 
 Alignment = Literal["good", "evil"]
-#: the phases so far: the Storyteller checks the deal ("setup"), then the cycle of nights and days
-PHASES = ("setup", "night", "day")
 
 
 class Seat(BaseModel):

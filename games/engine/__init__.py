@@ -4,6 +4,7 @@ from .errors import DataError, GameError, IllegalAction, SetupError
 from .events import (
     PUBLIC,
     STORYTELLER,
+    SUBSTITUTE,
     Audience,
     Event,
     private,
@@ -37,7 +38,7 @@ from .rng import Rng, ScriptedRng, rng_for
 from .run import Replay, SimulationReport, leaks, replay, simulate, step
 
 __all__ = [
-    "COMMON_ACTIONS", "MAX_REASON", "NO_ONE", "PUBLIC", "STORYTELLER", "Action", "Audience", "BaseState", "Choice",
+    "COMMON_ACTIONS", "MAX_REASON", "NO_ONE", "PUBLIC", "STORYTELLER", "SUBSTITUTE", "Action", "Audience", "BaseState", "Choice",
     "DataError", "EndGame", "Event", "Game", "GameError", "IllegalAction", "Outcome",
     "PhaseTimeout", "Player", "PlayerResult", "Prompt", "PromptField", "RemovePlayer", "Replay",
     "Result", "Rng", "ScriptedRng", "SetupError", "SimulationReport", "StorytellerAction", "View", "leaks", "private",

@@ -30,6 +30,10 @@ class Audience(BaseModel):
 
 
 PUBLIC = Audience(kind="public")
+#: the type of the public event saying that a new person took over a seat (``data``: ``old`` and
+#: ``new`` player ids): the bot hands the seat's private thread and sign-up to the new person in
+#: the same commit
+SUBSTITUTE = "substitute"
 STORYTELLER = Audience(kind="storyteller")
 
 

@@ -197,6 +197,8 @@ class Game(ABC):
     storytellers: ClassVar[bool] = False
     #: players choose a numbered seat at sign-up (``/in seat:3``); the circle is in seat order
     seats: ClassVar[bool] = False
+    #: Travellers who may sign up besides the regular players (and take seats after them)
+    max_travellers: ClassVar[int] = 0
 
     # ----- actions -----
     @cached_property

@@ -346,3 +346,13 @@ def test_a_replay_reproduces_a_game_with_the_storytellers_actions():
     assert first == second
     assert first[-1]["result"]["finished"] and first[-1]["result"]["outcome"] == "good"
     assert any(line.get("rejected") == 3 for line in first)  # the Pukka has no "Drunk" token
+
+
+def test_a_pool_is_written_as_names_lists_or_exclusions():
+    script = GAME.script_of(GAME.parse_options({}))
+    assert GAME.parse_pool("High Priestess, po", script) == ("highpriestess", "po")
+    assert GAME.parse_pool("all", script) == GAME.parse_pool("", script)
+    without = GAME.parse_pool("-baron -po", script)
+    assert "baron" not in without and "po" not in without and len(without) == 22
+    with pytest.raises(SetupError, match="'imp' is not a character"):
+        GAME.parse_pool("-imp", script)
