@@ -199,6 +199,19 @@ def countdown(game_row, phase_seq: int, now: float) -> tuple[str, bool]:
     return "", True
 
 
+def slot_countdown(game_row, event: Event) -> str:
+    """The line above a living message whose event lists the boundaries still to come
+    (``data["ends"]``: label and seconds after its phase's deadline), as Discord timestamps."""
+    ends = event.data.get("ends")
+    if not ends or game_row.status != "running" or game_row.phase_seq != event.data.get("phase_seq"):
+        return ""
+    if game_row.paused:
+        return "⏸️ The game is paused: the times move when it resumes."
+    if not game_row.deadline:
+        return ""
+    return " · ".join(f"⏳ {label} {relative_time(game_row.deadline + after)}" for label, after in ends)
+
+
 def phase_face(game_id: int, game_row, phase_seq: int | None, now: float) -> dict[str, Any]:
     """The countdown line and buttons of a phase's message: the phase's buttons while it is
     open, none once it is over (or when the message shows no phase)."""
@@ -530,6 +543,7 @@ class Delivery:
         game_row, game = await self._game(row)
         event = Event.model_validate(row.payload)
         embeds = group_embeds([event], game.title, row.game_id)
+        content = slot_countdown(game_row, event)
         slot = await self.bot.store.slot(row.game_id, row.slot)
         try:
             channel = await self._channel(game_row.channel_id, level)
@@ -537,12 +551,13 @@ class Delivery:
             if slot is not None:
                 try:
                     await self._call(level, where, channel.get_partial_message(slot.message_id).edit,
-                                     embeds=embeds)
+                                     content=content, embeds=embeds)
                     await self._done([row])
                     return
                 except discord.NotFound:
                     pass  # deleted: post it again
-            message = await self._call(level, where, channel.send, nonce=f"o{row.id}p0", embeds=embeds)
+            message = await self._call(level, where, channel.send, nonce=f"o{row.id}p0", content=content or None,
+                                       embeds=embeds)
         except Exception as exc:
             raise classify(exc, "channel") from exc
         await self.bot.store.set_slot(row.game_id, row.slot, Slot(channel.id, message.id, message.id))

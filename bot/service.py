@@ -18,6 +18,7 @@ from typing import Any
 import games
 from games.engine import (
     MAX_REASON,
+    RECORD,
     SUBSTITUTE,
     Event,
     Game,
@@ -289,6 +290,8 @@ class GameService:
     async def is_moderator(self, row: GameRow, actor: Actor) -> bool:
         if actor.manage_guild or actor.id == row.host_id:
             return True
+        if games.get(row.kind).storytellers and actor.id in await self.storyteller_ids(row):
+            return True  # a co-Storyteller pauses, extends and shortens the game's clock
         role = await self.store.storyteller_role(row.guild_id)
         return role is not None and role in actor.role_ids
 
@@ -522,8 +525,9 @@ class GameService:
             return await self._apply(game_id, actor.id, {**action, "player": str(actor.id)}, storyteller=True)
 
     async def _apply(self, game_id: int, actor_id: int | None, action: dict[str, Any], *,
-                     storyteller: bool = False) -> Outcome:
-        """Apply and commit one action; the caller holds the game's lock."""
+                     storyteller: bool = False, anchor: float | None = None) -> Outcome:
+        """Apply and commit one action; the caller holds the game's lock. ``anchor``: the deadline
+        that closed the phase (a game with a fixed schedule starts the next phase from it)."""
         table = await self._load_for_write(game_id)
         try:
             parsed = table.game.parse_action(action)
@@ -538,13 +542,15 @@ class GameService:
         outcome = table.game.apply(table.state, parsed, rng_for(table.row.seed, table.state.step + 1),
                                    in_place=True)
         await self._commit(table.row, table.game, before_seq, outcome, actor_id=actor_id,
-                           action=parsed.model_dump_json(exclude_defaults=False))
+                           action=parsed.model_dump_json(exclude_defaults=False), anchor=anchor)
         return outcome
 
     async def _commit(self, row: GameRow, game: Game, before_seq: int | None, outcome: Outcome, *,
-                      actor_id: int | None, action: str | None, status: str | None = None) -> None:
+                      actor_id: int | None, action: str | None, status: str | None = None,
+                      anchor: float | None = None) -> None:
         state = outcome.state
         now = self.clock.now()
+        start = anchor if anchor is not None and game.fixed_schedule else now
         deadline, remaining, paused = row.deadline, row.paused_remaining, row.paused
         waiting = row.waiting_seconds
         new_phase = before_seq is None or state.phase_seq != before_seq
@@ -553,12 +559,17 @@ class GameService:
             waiting = None
             if paused:  # a new phase while paused: its whole time waits for the resume
                 deadline, remaining = None, seconds or None
-            elif seconds and self.clock_waits_for_opener and opens_in_channel(outcome.events):
+            elif seconds and self.clock_waits_for_opener and not game.fixed_schedule \
+                    and opens_in_channel(outcome.events):
                 # the clock starts when the phase's message is posted (``start_clock``), so the
                 # narration queued before it never eats the players' time
                 deadline, waiting = None, seconds
             else:
-                deadline = now + seconds if seconds else None
+                deadline = start + seconds if seconds else None
+        records = [e for e in outcome.events if e.audience.kind == "record"]
+        if state.finished:
+            earlier = [Event(type=kind, audience=RECORD, data=data) for kind, data in await self.store.records(row.id)]
+            outcome.events.extend(game.chronicle(state, earlier + records))
         if state.finished:
             deadline, remaining, paused, waiting, status = None, None, False, None, "finished"
         messages = self.messages(row, game, state, outcome.events)
@@ -571,7 +582,7 @@ class GameService:
             row.id, state=state.model_dump_json(), phase_seq=state.phase_seq, step=state.step,
             deadline=deadline, paused_remaining=remaining, paused=paused, status=status or row.status,
             actor_id=actor_id, action=action, messages=messages, now=now, waiting_seconds=waiting,
-            substitutes=substitutes))
+            substitutes=substitutes, records=[(e.type, json.dumps(e.data)) for e in records]))
         self._bump(row.id)
         if status in (None, "running") and not state.finished:
             self._cache[row.id] = Table(
@@ -635,7 +646,8 @@ class GameService:
                 if row.deadline > self.clock.now() + 0.5:  # extended meanwhile: re-arm
                     self.timers.arm(game_id, row.phase_seq, row.deadline)
                     return False
-                await self._apply(game_id, None, {"type": "phase_timeout", "phase_seq": phase_seq})
+                await self._apply(game_id, None, {"type": "phase_timeout", "phase_seq": phase_seq},
+                                  anchor=row.deadline)
                 return True
         except GameError as exc:
             if not isinstance(exc, NotSaved):
@@ -679,13 +691,20 @@ class GameService:
             return False
         return await self.on_deadline(game_id, row.phase_seq)
 
-    async def fire_due(self) -> int:
-        """Resolve every running game whose deadline has passed (start-up, the sweep, tests)."""
+    async def fire_due(self, rounds: int = 50) -> int:
+        """Resolve every running game whose deadline has passed (start-up, the sweep, tests); a
+        game on a fixed schedule may have several boundaries due, resolved in order."""
         fired = 0
-        for row in await self.store.active_games():
-            if row.status == "running" and not row.paused and row.deadline is not None \
-                    and row.deadline <= self.clock.now():
-                fired += await self.on_deadline(row.id, row.phase_seq)
+        for _ in range(rounds):
+            now = self.clock.now()
+            closed = 0
+            for row in await self.store.active_games():
+                if row.status == "running" and not row.paused and row.deadline is not None \
+                        and row.deadline <= now:
+                    closed += await self.on_deadline(row.id, row.phase_seq)
+            fired += closed
+            if not closed:
+                break
         return fired
 
     async def rearm_all(self) -> int:

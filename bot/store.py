@@ -381,10 +381,12 @@ class Store:
                           deadline: float | None, paused_remaining: float | None, status: str,
                           actor_id: int | None, action: str | None, messages: list[NewMessage],
                           now: float, paused: bool = False, waiting_seconds: float | None = None,
-                          substitutes: list[tuple[int, int, str]] = ()) -> None:
+                          substitutes: list[tuple[int, int, str]] = (),
+                          records: list[tuple[str, str]] = ()) -> None:
         """State, action-log row and outgoing messages, in one transaction. ``substitutes``:
         (old, new, new name) of players replaced in their seat: the seat's private thread and
-        sign-up become the new player's, in the same transaction as the state that says so."""
+        sign-up become the new player's, in the same transaction as the state that says so.
+        ``records``: (type, JSON data) rows appended to the game's record."""
 
         def write(conn: sqlite3.Connection) -> None:
             conn.execute(
@@ -402,9 +404,18 @@ class Store:
                              (f"player:{new}", game_id, f"player:{old}"))
                 conn.execute("UPDATE lobby_players SET user_id = ?, name = ? WHERE game_id = ? AND user_id = ?",
                              (new, name, game_id, old))
+            if records:
+                conn.executemany(
+                    "INSERT INTO game_records (game_id, step, type, data, created_at) VALUES (?, ?, ?, ?, ?)",
+                    [(game_id, step, kind, data, now) for kind, data in records])
             _insert_messages(conn, game_id, phase_seq, step, messages, now)
 
         await self._transaction(write)
+
+    async def records(self, game_id: int) -> list[tuple[str, dict[str, Any]]]:
+        """The game's record rows, oldest first: (type, data)."""
+        rows = await self._read("SELECT type, data FROM game_records WHERE game_id = ? ORDER BY id", (game_id,))
+        return [(r[0], json.loads(r[1])) for r in rows]
 
     async def actions(self, game_id: int) -> list[dict[str, Any]]:
         rows = await self._read("SELECT action FROM actions WHERE game_id = ? ORDER BY step", (game_id,))

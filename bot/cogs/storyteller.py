@@ -325,7 +325,17 @@ class Storyteller(commands.Cog):
 
     @st.command(name="win", description="End the game: declare the winning team and reveal the grimoire")
     @app_commands.choices(team=ALIGNMENTS)
+    @app_commands.describe(politician="The Politician was the player most responsible for their team's loss: "
+                                      "they change alignment and win")
     async def win(self, interaction: discord.Interaction, team: str,
-                  reason: app_commands.Range[str, 1, 500] | None = None) -> None:
+                  reason: app_commands.Range[str, 1, 500] | None = None, politician: bool = False) -> None:
         await guarded(interaction, None, lambda: self._act(interaction, {
-            "type": "declare_winner", "team": team, "reason": reason or ""}))
+            "type": "declare_winner", "team": team, "reason": reason or "", "politician": politician}))
+
+    @st.command(name="endvoting", description="End today's voting now (only when no tie or change of leader is possible)")
+    async def end_voting(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, None, lambda: self._act(interaction, {"type": "end_voting"}))
+
+    @st.command(name="continue", description="Go on with the game after an end you do not confirm")
+    async def continue_game(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, None, lambda: self._act(interaction, {"type": "continue"}))

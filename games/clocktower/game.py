@@ -4,14 +4,16 @@ The bot is the Storytellers' assistant: every action here is either bookkeeping 
 asks for (``StorytellerAction``) or a mechanical rule. Every action is in the game's log, so
 ``python -m games replay`` reproduces a whole game, the Storyteller's choices included.
 
-Phases so far: "setup" (the Storyteller checks the deal; nothing is sent) and "night" (from
-``/st begin``). The days, votes and whispers come with issue 12, the night abilities with issue 13.
+Phases: "setup" (the Storyteller checks the deal; nothing is sent), then the cycle from
+``/st begin``: "night" and "day", each in stages with real deadlines (see ``day.stages``), and
+"ending" while the Storytellers confirm a mechanical end. The night abilities come with issue 13.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -20,6 +22,7 @@ from games.engine import (
     STORYTELLER,
     SUBSTITUTE,
     Action,
+    Choice,
     EndGame,
     Event,
     Game,
@@ -29,6 +32,7 @@ from games.engine import (
     Player,
     PlayerResult,
     Prompt,
+    PromptField,
     RemovePlayer,
     Result,
     SetupError,
@@ -36,14 +40,30 @@ from games.engine import (
     View,
     private,
     public,
+    record,
     to_thread,
 )
 
 from .characters import Characters, load
+from .day import (
+    NO_EXECUTION,
+    Tally,
+    can_vote,
+    day_ends,
+    early_end_refusal,
+    mechanical_end,
+    next_stage,
+    option_label,
+    stage_seconds,
+    stages,
+    standing,
+    tally,
+    tally_text,
+)
 from .deal import deal
 from .info import card, deal_message, evil_lines, grimoire_picture, grimoire_text, names, reveal_text
 from .script import Script, ScriptError, builtin_script, parse_script
-from .state import ClocktowerState, LunaticInfo, Reminder, Seat, Settings
+from .state import HOUR, ClocktowerState, LunaticInfo, Nomination, Reminder, Seat, Settings
 
 #: the most Travellers in play at once (the rulebook: "a maximum of ... 2 Travellers")
 MAX_TRAVELLERS = 2
@@ -70,6 +90,29 @@ class Options(BaseModel):
     minions_learn_marionette: bool = Field(
         False, description="whether the other Minions learn who the Marionette is (official rules: no)")
     djinn: bool = Field(True, description="the Djinn is in play from the start (the rulebook: yes)")
+    # the cycle, in hours (the rulebook's lengths by default)
+    night_hours: float = Field(24, ge=0.05, le=168, description="how long a night lasts")
+    day_hours: float = Field(48, ge=0.05, le=336, description="how long a day lasts")
+    nomination_hours: float = Field(24, ge=0.01, le=336,
+                                    description="how long into the day new nominations may be made")
+    announcement_hours: float = Field(36, ge=0.01, le=336,
+                                      description="how long into the day public announcements count")
+    lock_hours: float = Field(2, ge=0, le=48, description="how long before dawn night actions lock")
+    reminder_hours: float = Field(2, ge=0, le=48,
+                                  description="how long before the lock the acting players are reminded (0: no reminder)")
+    # the readings of the voting rules (the README's Interpretations)
+    dead_vote: Literal["at_close", "when_cast"] = Field(
+        "at_close", description="when a dead player's vote token is spent: at_close (if their vote stands on a "
+                                "nomination when voting closes) or when_cast (the moment they vote)")
+    dead_no_execution_spends: bool = Field(
+        False, description="whether a dead player's vote for no execution spends their token")
+    one_nomination_per_day: bool = Field(
+        False, description="whether a living player may nominate only once a day")
+    no_execution_after_nominations: bool = Field(
+        True, description="whether no execution may still be voted after nominations close")
+    early_end: Literal["majority", "uncast"] = Field(
+        "majority", description="when voting may end early: majority (every vote may still move) or uncast "
+                                "(only votes not yet cast may change things)")
 
 
 class ForcedDeal(BaseModel):
@@ -182,15 +225,58 @@ class DeclareWinner(StorytellerAction):
     type: Literal["declare_winner"] = "declare_winner"
     team: Literal["good", "evil"]
     reason: str = Field("", max_length=500)
+    #: the Politician was the player most responsible for their team losing: they change
+    #: alignment and win (the Storyteller's judgement)
+    politician: bool = False
+
+
+class EndVoting(StorytellerAction):
+    """End today's voting now (only when no tie or change of leader is still possible)."""
+
+    type: Literal["end_voting"] = "end_voting"
+
+
+class Continue(StorytellerAction):
+    """Go on after a mechanical end the Storyteller does not confirm."""
+
+    type: Literal["continue"] = "continue"
 
 
 STORYTELLER_ACTIONS: tuple[type[Action], ...] = (
     Redeal, Begin, Kill, Revive, SetCharacter, SetAlignment, AddReminder, RemoveReminder, AddTraveller,
-    TravellerLeaves, AddFabled, RemoveFabled, Tell, Substitute, DeclareWinner)
+    TravellerLeaves, AddFabled, RemoveFabled, Tell, Substitute, DeclareWinner, EndVoting, Continue)
+
+
+# ----- the players' actions -----
+
+class Vote(Action):
+    """A vote on a player (the first vote today on them is their nomination) or for no execution
+    (``NO_EXECUTION``). A new vote moves the old one."""
+
+    type: Literal["vote"] = "vote"
+    target: str = Field(max_length=40)
+
+
+class Unvote(Action):
+    """Take one's vote back (a dead player's spent token stays spent)."""
+
+    type: Literal["unvote"] = "unvote"
+
+
+PLAYER_ACTIONS: tuple[type[Action], ...] = (Vote, Unvote)
 
 
 def _illegal(text: str, code: str) -> IllegalAction:
     return IllegalAction(text, code=code)
+
+
+def _hours(seconds: float) -> str:
+    """``7200`` -> "2 hours"; ``1800`` -> "30 minutes"."""
+    if seconds >= HOUR:
+        hours = seconds / HOUR
+        return f"{hours:g} hour{'s' if hours != 1 else ''}"
+    minutes = round(seconds / 60)
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"
 
 
 class Clocktower(Game):
@@ -201,11 +287,12 @@ class Clocktower(Game):
     Options = Options
     Setup = ForcedDeal
     State = ClocktowerState
-    actions = STORYTELLER_ACTIONS
+    actions = (*STORYTELLER_ACTIONS, *PLAYER_ACTIONS)
     private_threads = True
     storytellers = True
     seats = True
     max_travellers = MAX_TRAVELLERS
+    fixed_schedule = True
 
     @property
     def chars(self) -> Characters:
@@ -214,9 +301,29 @@ class Clocktower(Game):
     # ----- options and script -----
     def parse_options(self, data: dict[str, Any] | None) -> Options:
         options = super().parse_options(data)
+        self.settings_of(options)  # a cycle that does not fit together is refused now
         script = self.script_of(options)
         self.parse_pool(options.pool, script)  # a pool naming what the script lacks is refused now
         return options
+
+    def settings_of(self, options: Options) -> Settings:
+        """The options the rules read during play, with the cycle checked to fit together."""
+        o = options
+        if not o.nomination_hours <= o.announcement_hours <= o.day_hours:
+            raise SetupError(f"A day's nominations ({o.nomination_hours:g} h) must close no later than its "
+                             f"announcements ({o.announcement_hours:g} h), and those no later than the day's "
+                             f"end ({o.day_hours:g} h).", code="bad_option")
+        if o.lock_hours + o.reminder_hours >= o.night_hours:
+            raise SetupError(f"The lock ({o.lock_hours:g} h before dawn) and the reminder ({o.reminder_hours:g} h "
+                             f"before it) must fit inside the night ({o.night_hours:g} h).", code="bad_option")
+        return Settings(
+            marionette_neighbours=o.marionette_neighbours, minions_learn_marionette=o.minions_learn_marionette,
+            night_seconds=o.night_hours * HOUR, day_seconds=o.day_hours * HOUR,
+            nomination_seconds=o.nomination_hours * HOUR, announcement_seconds=o.announcement_hours * HOUR,
+            lock_seconds=o.lock_hours * HOUR, reminder_seconds=o.reminder_hours * HOUR,
+            dead_vote=o.dead_vote, dead_no_execution_spends=o.dead_no_execution_spends,
+            one_nomination_per_day=o.one_nomination_per_day,
+            no_execution_after_nominations=o.no_execution_after_nominations, early_end=o.early_end)
 
     def script_of(self, options: Options) -> Script:
         if not options.script:
@@ -270,8 +377,7 @@ class Clocktower(Game):
             raise SetupError("Two players chose the same seat.", code="seat_taken")
         state = ClocktowerState(
             players=players, phase="setup", script=script, pool=pool,
-            settings=Settings(marionette_neighbours=options.marionette_neighbours,
-                              minions_learn_marionette=options.minions_learn_marionette),
+            settings=self.settings_of(options),
             seats=[], fabled=["djinn"] if options.djinn and "djinn" in script.all_ids() else [])
         if forced.characters:
             self._force(state, forced)
@@ -341,7 +447,7 @@ class Clocktower(Game):
     # ----- actions -----
     def _apply(self, state: ClocktowerState, action: Action, rng: random.Random) -> Outcome:
         if isinstance(action, PhaseTimeout):
-            return Outcome(state=state)  # no phase of this issue has a timer yet
+            return self._timeout(state)
         if isinstance(action, EndGame):
             return self._finish(state, "ended", [], "🛑 The game was ended by the Storyteller."
                                 + (f" {action.reason}" if action.reason else ""))
@@ -381,14 +487,10 @@ class Clocktower(Game):
 
     def _do_begin(self, state: ClocktowerState, action: Begin, rng: random.Random) -> Outcome:
         self._need_phase(state, "setup", doing="begin the game")
-        state.next_phase("night")
-        state.night = 1
-        state.round = 1
         events = [private(s.player, "character", deal_message(state, self.chars, s.player),
                           title="🕯️ Your character") for s in state.seats]
-        events.append(public("night", "The characters are out: yours is in your private thread with the "
-                             "Storytellers. Public talk and whispers are closed until dawn.",
-                             title="🌙 Night 1 falls", opens_phase=True))
+        events += self._nightfall(state, "The characters are out: yours is in your private thread with the "
+                                  "Storytellers.")
         events.append(Event(type="announcements", audience=to_thread("announcements"),
                             title="📣 Public announcements",
                             text="This thread is for the game's public announcements (Alsaahir and Juggler "
@@ -400,6 +502,232 @@ class Clocktower(Game):
                             text=f"Every player has their character. Night 1 has begun.\n\n"
                                  f"{grimoire_text(state, self.chars)}"))
         return Outcome(state=state, events=events, reply="The characters are out. Night 1 has begun.")
+
+    # ----- the cycle -----
+    def _stage(self, state: ClocktowerState, phase: str, stage: str) -> None:
+        state.next_phase(phase)
+        state.stage = stage
+
+    def _nightfall(self, state: ClocktowerState, opening: str = "") -> list[Event]:
+        state.night += 1
+        state.round = state.night
+        self._stage(state, "night", stages(state.settings, "night")[0][0])
+        lock = state.settings.lock_seconds
+        text = (f"{opening + ' ' if opening else ''}Public talk and whispers are closed until dawn. "
+                "Send your night action to the Storytellers in your private thread"
+                + (f"; night actions lock {_hours(lock)} before dawn." if lock else "."))
+        return [public("night", text, title=f"🌙 Night {state.night} falls", opens_phase=True)]
+
+    def _timeout(self, state: ClocktowerState) -> Outcome:
+        """A stage's deadline: the next stage, dawn, or the day's end and its execution."""
+        if state.phase not in ("night", "day"):
+            return Outcome(state=state)  # setup and a pending end wait for the Storytellers
+        following = next_stage(state)
+        if following is None:
+            return self._dawn(state) if state.phase == "night" else self._end_of_day(state)
+        self._stage(state, state.phase, following)
+        events: list[Event] = []
+        if following == "closing":
+            events += self._reminders(state)
+        elif following == "locked":
+            events.append(Event(type="locked", audience=STORYTELLER, title="🔒 Night actions are locked",
+                                text=f"Night {state.night}'s actions are locked; dawn comes in "
+                                     f"{_hours(state.settings.lock_seconds)}."))
+        elif following == "voting":
+            events.append(public("nominations_closed", "Nominations are closed: vote on today's nominations"
+                                 + (" or for no execution." if state.settings.no_execution_after_nominations
+                                    else "."), title=f"☀️ Day {state.day}: voting only", opens_phase=True))
+            events.append(self._tally_event(state))
+        elif following == "final":
+            events.append(Event(type="announcements_closed", audience=to_thread("announcements"),
+                                text=f"Public announcements for day {state.day} are closed."))
+            events.append(public("announcements_closed", "Public announcements are closed for today; "
+                                 "voting goes on.", title=f"☀️ Day {state.day}: last hours", opens_phase=True))
+            events.append(self._tally_event(state))
+        return Outcome(state=state, events=events)
+
+    def _reminders(self, state: ClocktowerState) -> list[Event]:
+        """Before the lock, each living player whose card acts tonight is reminded (their card:
+        the Drunk acts as what they believe they are)."""
+        order = self.chars.night_order
+        tonight = set(order.first_night if state.night == 1 else order.other_night)
+        lock = _hours(state.settings.lock_seconds)
+        return [private(s.player, "reminder", f"⏰ Night actions lock in {_hours(state.settings.reminder_seconds)} "
+                        f"({lock} before dawn). If your character acts tonight, send the Storytellers your "
+                        "choice in this thread before then.", title="Night actions lock soon")
+                for s in state.seats if s.alive and s.shown in tonight and s.shown != "ravenkeeper"]
+
+    def _dawn(self, state: ClocktowerState) -> Outcome:
+        state.day = state.night
+        self._stage(state, "day", stages(state.settings, "day")[0][0])
+        state.nominations, state.votes, state.negative = [], {}, []
+        state.early_end_told, state.executed = False, ""
+        died = [s.player for s in state.seats if s.player in state.dawn_deaths]
+        revived = [s.player for s in state.seats if s.player in state.dawn_revivals]
+        state.dawn_deaths, state.dawn_revivals = [], []
+        lines = [f"💀 {names(state, died)} died in the night." if died else "Nobody died in the night."]
+        if revived:
+            lines.append(f"✨ {names(state, revived)} lives again.")
+        lines.append(f"Nominations are open for {_hours(state.settings.nomination_seconds)}: the first vote "
+                     "today on a player (`/vote`) nominates them. Votes move until the day ends; no "
+                     "execution is a vote too.")
+        events = [public("dawn", "\n".join(lines), title=f"☀️ Day {state.day} dawns", opens_phase=True),
+                  self._tally_event(state)]
+        ending = self._pending(state, resume="day")
+        return Outcome(state=state, events=events + ending)
+
+    def _end_of_day(self, state: ClocktowerState, early: bool = False) -> Outcome:
+        """Voting closes: the plurality is executed (a tie, or no execution winning, means none),
+        dead players' tokens are spent, the day goes into the record, and night falls."""
+        t = tally(state)
+        settings = state.settings
+        for seat in state.seats:
+            target = state.votes.get(seat.player)
+            if not seat.alive and target is not None and settings.dead_vote == "at_close" and (
+                    target != NO_EXECUTION or settings.dead_no_execution_spends):
+                seat.vote_token = False
+        executed = t.leader if t.leader not in ("", NO_EXECUTION) else ""
+        verdict = standing(state, t, closed=True)
+        if executed:
+            seat = state.seat_of(executed)
+            state.executed = executed
+            verdict = (f"⚖️ **{state.label(executed)}** is executed"
+                       + (" (they were already dead)." if not seat.alive else " and dies."))
+            seat.alive = False
+        events = [
+            self._tally_event(state, closed=True),
+            public("execution", verdict + ("\nThe Storytellers ended voting early: no tie or change of "
+                                            "leader was still possible." if early else ""),
+                   title=f"🌆 Day {state.day} is over"),
+            record("day", {"day": state.day, "nominations": [n.model_dump() for n in state.nominations],
+                           "votes": dict(state.votes), "negative": list(state.negative),
+                           "count": t.count, "executed": executed, "early": early}),
+        ]
+        ending = self._pending(state, resume="night")
+        if not ending:
+            events += self._nightfall(state)
+        return Outcome(state=state, events=events + ending)
+
+    def _pending(self, state: ClocktowerState, *, resume: str) -> list[Event]:
+        """When the rules end the game, wait for the Storytellers to confirm (the town hears
+        nothing of it until they do)."""
+        found = mechanical_end(state, self.chars)
+        if found is None:
+            return []
+        state.pending_end = found.model_copy(update={"resume": resume})
+        self._stage(state, "ending", "")
+        politicians = [s for s in state.seats if s.character == "politician" and s.alignment != found.team]
+        offer = (f"\nThe Politician ({names(state, [s.player for s in politicians])}) is on the losing side: "
+                 f"if they were the player most responsible for it, add `politician:True` and they change "
+                 "alignment and win." if politicians else "")
+        return [Event(type="pending_end", audience=STORYTELLER, title="🏁 The game may be over",
+                      text=f"By the rules, **{found.team}** wins: {found.reason}.{offer}\n"
+                           f"`/st win team:{found.team}` announces it; `/st continue` goes on to the "
+                           f"{resume} instead. The town has been told nothing yet.")]
+
+    def _do_continue(self, state: ClocktowerState, action: Continue, rng: random.Random) -> Outcome:
+        pending = state.pending_end
+        if state.phase != "ending" or pending is None:
+            raise _illegal("There is no end of the game waiting for you to confirm.", "nothing_pending")
+        state.pending_end = None
+        if pending.resume == "night":
+            return Outcome(state=state, events=self._nightfall(state), reply="Night falls.")
+        self._stage(state, "day", stages(state.settings, "day")[0][0])
+        return Outcome(state=state, events=[
+            public("day_resumed", "The day goes on: nominations are open.", title=f"☀️ Day {state.day}",
+                   opens_phase=True), self._tally_event(state)], reply="The day goes on.")
+
+    def _tally_event(self, state: ClocktowerState, *, closed: bool = False) -> Event:
+        t = tally(state)
+        data: dict[str, Any] = {"count": t.count, "leader": t.leader}
+        if not closed:
+            data |= {"ends": day_ends(state), "phase_seq": state.phase_seq}
+        title = f"🗳️ Day {state.day} votes" + (" (closed)" if closed else "")
+        return public("tally", tally_text(state, t, closed=closed), title=title, data=data,
+                      slot=f"tally:{state.day}")
+
+    # ----- votes -----
+    def _do_vote(self, state: ClocktowerState, action: Vote, rng: random.Random) -> Outcome:
+        seat = self._voting_seat(state, action.player)
+        settings = state.settings
+        target = action.target
+        before = tally(state)
+        events: list[Event] = []
+        if target == NO_EXECUTION:
+            if state.stage != "nominations" and not settings.no_execution_after_nominations:
+                raise _illegal("No execution can be voted only while nominations are open.", "closed")
+        else:
+            nominee = self._target(state, target)
+            if nominee.traveller:
+                raise _illegal(f"{state.label(target)} is a Traveller: Travellers are exiled, not executed.",
+                               "traveller")
+            if not any(n.nominee == target for n in state.nominations):
+                events.append(self._nominate(state, seat, nominee))
+        if state.votes.get(seat.player) == target:
+            raise _illegal(f"Your vote is already on {option_label(state, target)}.", "same_vote")
+        state.votes[seat.player] = target
+        if not seat.alive and settings.dead_vote == "when_cast" and (
+                target != NO_EXECUTION or settings.dead_no_execution_spends):
+            seat.vote_token = False
+        events.append(record("vote", {"day": state.day, "voter": seat.player, "target": target}))
+        events += self._after_vote(state, before)
+        said = "You nominated them; your vote" if len(events) and events[0].type == "nomination" else "Your vote"
+        return Outcome(state=state, events=events, reply=f"{said} is on {option_label(state, target)}.")
+
+    def _voting_seat(self, state: ClocktowerState, player: str) -> Seat:
+        if state.phase != "day" or state.pending_end is not None:
+            raise _illegal("Votes are cast by day: voting opens at dawn." if state.phase == "night"
+                           else "Voting is closed.", "not_day")
+        seat = self._target(state, player)
+        if not can_vote(state, seat):
+            raise _illegal("You are dead and your vote token is spent.", "no_token")
+        return seat
+
+    def _nominate(self, state: ClocktowerState, seat: Seat, nominee: Seat) -> Event:
+        if state.stage != "nominations":
+            raise _illegal(f"Nominations closed {_hours(state.settings.nomination_seconds)} into the day: vote on "
+                           "a nominated player or for no execution.", "nominations_closed")
+        if not seat.alive:
+            raise _illegal("The dead do not nominate: vote on a nominated player or for no execution.",
+                           "dead_nominator")
+        if state.settings.one_nomination_per_day and any(n.nominator == seat.player for n in state.nominations):
+            raise _illegal("You have already nominated today (one nomination a day each).", "nominated_today")
+        state.nominations.append(Nomination(nominee=nominee.player, nominator=seat.player))
+        return public("nomination", f"📢 {state.label(seat.player)} nominates {state.label(nominee.player)}.")
+
+    def _do_unvote(self, state: ClocktowerState, action: Unvote, rng: random.Random) -> Outcome:
+        seat = self._voting_seat(state, action.player)
+        if seat.player not in state.votes:
+            raise _illegal("You have not voted today.", "no_vote")
+        before = tally(state)
+        del state.votes[seat.player]
+        events = [record("vote", {"day": state.day, "voter": seat.player, "target": ""}), *self._after_vote(state, before)]
+        spent = " Your vote token stays spent." if not seat.alive and not seat.vote_token else ""
+        return Outcome(state=state, events=events, reply="Your vote is withdrawn." + spent)
+
+    def _after_vote(self, state: ClocktowerState, before: Tally) -> list[Event]:
+        """The tally's new face, and a word to the Storytellers when an early end becomes allowed."""
+        events = [self._tally_event(state)]
+        t = tally(state)
+        allowed = not early_end_refusal(state, t)
+        if allowed and not state.early_end_told:
+            state.early_end_told = True
+            events.append(Event(type="early_end", audience=STORYTELLER, title="🗳️ Voting may end early",
+                                text=f"Day {state.day}: {standing(state, t)} No tie or change of leader is "
+                                     "possible any more; `/st endvoting` ends the day now."))
+        elif not allowed:
+            state.early_end_told = False
+        return events
+
+    def _do_end_voting(self, state: ClocktowerState, action: EndVoting, rng: random.Random) -> Outcome:
+        if state.phase != "day" or state.pending_end is not None:
+            raise _illegal("Voting ends by day only.", "not_day")
+        why = early_end_refusal(state, tally(state))
+        if why:
+            raise _illegal(f"Voting cannot end early yet: {why}", "not_settled")
+        outcome = self._end_of_day(state, early=True)
+        outcome.reply = "Voting is over; the day has ended."
+        return outcome
 
     def _after_deal(self, state: ClocktowerState, doing: str) -> None:
         if state.phase == "setup":
@@ -431,7 +759,10 @@ class Clocktower(Game):
             return Outcome(state=state, reply=f"{said}: nothing about it is announced at dawn any more.")
         if state.phase == "day":
             news = public("revived", f"✨ {label} lives again.") if alive else public("death", f"💀 {label} has died.")
-            return Outcome(state=state, events=[news], reply=f"{said}; the town was told.")
+            found = mechanical_end(state, self.chars)
+            note = (f" By the rules **{found.team}** wins now ({found.reason}): `/st win team:{found.team}` "
+                    "to announce it." if found else "")
+            return Outcome(state=state, events=[news], reply=f"{said}; the town was told.{note}")
         pending.append(seat.player)
         return Outcome(state=state, reply=f"{said}. The town learns it at dawn.")
 
@@ -619,17 +950,33 @@ class Clocktower(Game):
 
     def _do_declare_winner(self, state: ClocktowerState, action: DeclareWinner, rng: random.Random) -> Outcome:
         self._after_deal(state, "declare a winner")
+        reason = action.reason.strip()
+        if not reason and state.pending_end is not None and state.pending_end.team == action.team:
+            reason = state.pending_end.reason[0].upper() + state.pending_end.reason[1:] + "."
+        switched = ""
+        if action.politician:
+            politicians = [s for s in state.seats if s.character == "politician" and s.alignment != action.team]
+            if not politicians:
+                raise _illegal(f"There is no Politician on the losing side to change to {action.team}.",
+                               "no_politician")
+            for seat in politicians:
+                seat.alignment = action.team
+            switched = (f" The Politician, {names(state, [s.player for s in politicians])}, was the most "
+                        f"responsible for their team's loss: they change alignment and win.")
         winners = [s.player for s in state.seats if s.alignment == action.team]
-        text = f"🏆 **{action.team.capitalize()} wins!**" + (f" {action.reason.strip()}" if action.reason.strip() else "")
+        text = f"🏆 **{action.team.capitalize()} wins!**" + (f" {reason}" if reason else "") + switched
         return self._finish(state, action.team, winners, text)
 
     def _finish(self, state: ClocktowerState, outcome: str, winners: list[str], text: str) -> Outcome:
         state.finished = True
         state.outcome = outcome
         state.winners = winners
+        state.pending_end = None
+        state.stage = ""
         state.next_phase("over")
         return Outcome(state=state, events=[
-            public("game_over", f"{text}\n\n{reveal_text(state, self.chars)}", title="The grimoire, revealed")])
+            public("game_over", f"{text}\n\n{reveal_text(state, self.chars)}", title="The grimoire, revealed",
+                   image="grimoire")])
 
     # ----- reading -----
     def view(self, state: ClocktowerState, viewer: str | None) -> View:
@@ -652,7 +999,10 @@ class Clocktower(Game):
     def _public_text(self, state: ClocktowerState) -> str:
         if state.phase == "setup":
             return "Sign-ups are closed; the Storyteller is checking the deal."
-        lines = [f"**{state.phase.capitalize()} {state.night if state.phase == 'night' else state.day}**"]
+        heading = {"night": f"Night {state.night}", "ending": f"Day {state.day} is over",
+                   "day": f"Day {state.day}" + {"nominations": ": nominations and votes", "voting": ": votes only",
+                                                 "final": ": votes only, announcements closed"}.get(state.stage, "")}
+        lines = [f"**{heading.get(state.phase, state.phase.capitalize())}**"]
         for s in state.seats:
             status = "alive" if s.alive else ("dead, vote token left" if s.vote_token else "dead, vote spent")
             extra = f" · Traveller: {self.chars[s.character].name}" if s.traveller else ""
@@ -668,10 +1018,43 @@ class Clocktower(Game):
                                        team=s.alignment, alive=s.alive) for s in state.seats])
 
     def phase_seconds(self, state: ClocktowerState) -> float | None:
-        return None
+        return stage_seconds(state)
 
     def prompts(self, state: ClocktowerState, player_id: str) -> list[Prompt]:
-        return []
+        if state.phase != "day" or state.pending_end is not None:
+            return []
+        seat = state.seat_of(player_id)
+        if not can_vote(state, seat):
+            return []
+        t = tally(state)
+        mine = state.votes.get(player_id)
+        nominated = {n.nominee: n.nominator for n in state.nominations}
+        may_nominate = self._may_nominate(state, seat)
+        choices = []
+        for s in state.seats:
+            if s.traveller or (s.player not in nominated and not may_nominate):
+                continue
+            about = (f"{t.count[s.player]} vote(s), nominated by {state.name(nominated[s.player])}"
+                     if s.player in nominated else "not nominated: your vote nominates them")
+            choices.append(Choice(value=s.player, label=state.label(s.player)[:100],
+                                  description=("your vote · " if mine == s.player else "") + about))
+        if state.stage == "nominations" or state.settings.no_execution_after_nominations:
+            choices.append(Choice(value=NO_EXECUTION, label="No execution",
+                                  description=("your vote · " if mine == NO_EXECUTION else "")
+                                  + f"{t.count[NO_EXECUTION]} vote(s)"))
+        token = "" if seat.alive else (" You are dead: this uses your vote token." if seat.vote_token
+                                       else " You are dead: your token already paid for today's vote.")
+        prompts = [Prompt(action="vote", title=f"Day {state.day}: your vote", vote=True,
+                          text=f"Your vote is on {option_label(state, mine)}." if mine else
+                          "You have not voted today." + token,
+                          fields=[PromptField(name="target", placeholder="Vote for…", choices=choices[:25])])]
+        if mine is not None:
+            prompts.append(Prompt(action="unvote", title="Take your vote back", submit_label="Withdraw my vote"))
+        return prompts
+
+    def _may_nominate(self, state: ClocktowerState, seat: Seat) -> bool:
+        return seat.alive and state.stage == "nominations" and not (
+            state.settings.one_nomination_per_day and any(n.nominator == seat.player for n in state.nominations))
 
     def picture(self, state: ClocktowerState, image: str) -> dict[str, Any] | None:
         if image == "grimoire":
@@ -683,15 +1066,34 @@ class Clocktower(Game):
         return draw_grimoire(picture)
 
     def legal_actions(self, state: ClocktowerState) -> list[Action]:
-        """The Storyteller's moves, for random play-throughs (a Storyteller id of "storyteller")."""
+        """Every move for random play-throughs: the players' votes, and the Storyteller's (a
+        Storyteller id of "storyteller"): at night a kill or a note, by day an early end when
+        allowed, and at a mechanical end its confirmation or going on."""
         st = "storyteller"
         if state.phase == "setup":
             return [Begin(player=st), Redeal(player=st)]
-        moves: list[Action] = [DeclareWinner(player=st, team="good"), DeclareWinner(player=st, team="evil")]
-        for seat in state.seats:
-            moves.append(Kill(player=st, target=seat.player) if seat.alive else Revive(player=st, target=seat.player))
-            moves.append(Tell(player=st, target=seat.player, text="You learn 2."))
-            moves.append(AddReminder(player=st, target=seat.player, token="Poisoned", source="pukka"))
+        if state.phase == "ending" and state.pending_end is not None:
+            return [DeclareWinner(player=st, team=state.pending_end.team), Continue(player=st)]
+        moves: list[Action] = []
+        if state.phase == "night":
+            for seat in state.seats:  # (one Demon's kill a night: the Demon itself lives)
+                if seat.alive and not seat.traveller and self.chars[seat.character].team != "demon" \
+                        and not state.dawn_deaths:
+                    moves.append(Kill(player=st, target=seat.player))
+                moves.append(Tell(player=st, target=seat.player, text="You learn 2."))
+            return moves
+        if state.phase != "day":
+            return moves
+        if not early_end_refusal(state, tally(state)):
+            moves.append(EndVoting(player=st))
+        for prompt_owner in state.seats:
+            for prompt in self.prompts(state, prompt_owner.player):
+                if prompt.action == "unvote":
+                    moves.append(Unvote(player=prompt_owner.player))
+                    continue
+                for choice in prompt.fields[0].choices:
+                    if state.votes.get(prompt_owner.player) != choice.value:
+                        moves.append(Vote(player=prompt_owner.player, target=choice.value))
         return moves
 
     def check_invariants(self, state: ClocktowerState, events: list[Event]) -> list[str]:
@@ -705,7 +1107,7 @@ class Clocktower(Game):
         if state.phase == "setup" and len(set(regular)) != len(regular):
             problems.append("two players were dealt the same character")
         for event in events:
-            if event.image == "grimoire" and event.audience.kind != "storyteller":
+            if event.image == "grimoire" and event.audience.kind != "storyteller" and not state.finished:
                 problems.append(f"the grimoire picture in a {event.audience.kind} event")
             if state.finished or event.audience.kind not in ("public", "thread") or event.type in RULES_TEXT:
                 continue
@@ -714,9 +1116,42 @@ class Clocktower(Game):
                 if seat.traveller:
                     continue
                 for secret in {seat.character, seat.shown}:
-                    if self.chars[secret].name.lower() in text:
+                    if re.search(rf"\b{re.escape(self.chars[secret].name.lower())}\b", text):
                         problems.append(f"public {event.type} event names {self.chars[secret].name}")
         return problems
+
+    def chronicle(self, state: ClocktowerState, records: list[Event]) -> list[Event]:
+        """Every day's votes, from the record: each nomination with its final voters, no
+        execution, the verdict, and how many times votes were cast or moved that day."""
+        moves: dict[int, int] = {}
+        for rec in records:
+            if rec.type == "vote":
+                moves[rec.data["day"]] = moves.get(rec.data["day"], 0) + 1
+        days = []
+        for rec in records:
+            if rec.type != "day":
+                continue
+            data = rec.data
+            lines = [f"**Day {data['day']}**: " + (f"{state.label(data['executed'])} executed"
+                                                   if data["executed"] else "no execution")
+                     + (" (voting ended early)" if data.get("early") else "")]
+            by_option: dict[str, list[str]] = {}
+            for voter, target in data["votes"].items():
+                by_option.setdefault(target, []).append(voter)
+            for nomination in data["nominations"]:
+                nominee = nomination["nominee"]
+                lines.append(f"• {state.label(nominee)} · {data['count'].get(nominee, 0)} "
+                             f"(nominated by {state.name(nomination['nominator'])}): "
+                             + (names(state, by_option.get(nominee, [])) if by_option.get(nominee) else "no votes"))
+            lines.append(f"• No execution · {data['count'].get(NO_EXECUTION, 0)}: "
+                         + (names(state, by_option[NO_EXECUTION]) if by_option.get(NO_EXECUTION) else "no votes"))
+            if data.get("negative"):
+                lines.append(f"• Counted negatively (the Thief): {names(state, data['negative'])}")
+            lines.append(f"• {moves.get(data['day'], 0)} votes cast or moved that day")
+            days.append("\n".join(lines))
+        if not days:
+            return []
+        return [public("chronicle", "\n\n".join(days), title="🗳️ Every day's votes")]
 
     def rules_summary(self) -> str:
         return ("A forum game of 7-15 players and up to 2 Travellers, run by human Storytellers whom the bot "

@@ -58,12 +58,47 @@ class LunaticInfo(BaseModel):
     bluffs: tuple[str, ...]
 
 
+HOUR = 3600.0
+
+
 class Settings(BaseModel):
-    """The game's options that the rules read after the setup."""
+    """The game's options that the rules read after the setup (lengths in seconds)."""
 
     model_config = ConfigDict(extra="forbid")
     marionette_neighbours: Literal["demon", "demon_or_recluse"] = "demon"
     minions_learn_marionette: bool = False
+    # the cycle (the rulebook's: night 24 h; day 48 h, nominations until 24 h, announcements
+    # until 36 h; night actions lock 2 h before dawn, with a reminder 2 h before the lock)
+    night_seconds: float = 24 * HOUR
+    day_seconds: float = 48 * HOUR
+    nomination_seconds: float = 24 * HOUR
+    announcement_seconds: float = 36 * HOUR
+    lock_seconds: float = 2 * HOUR
+    reminder_seconds: float = 2 * HOUR
+    # the readings of the voting rules (see the README's Interpretations)
+    dead_vote: Literal["at_close", "when_cast"] = "at_close"
+    dead_no_execution_spends: bool = False
+    one_nomination_per_day: bool = False
+    no_execution_after_nominations: bool = True
+    early_end: Literal["majority", "uncast"] = "majority"
+
+
+class Nomination(BaseModel):
+    """Today's nomination: the first vote today on ``nominee``, by ``nominator``."""
+
+    model_config = ConfigDict(extra="forbid")
+    nominee: str
+    nominator: str
+
+
+class PendingEnd(BaseModel):
+    """A mechanical end of the game the bot found, waiting for the Storyteller's confirmation."""
+
+    model_config = ConfigDict(extra="forbid")
+    team: Alignment
+    reason: str
+    #: what ``/st continue`` goes on to: the night (after an execution) or the day (at dawn)
+    resume: Literal["night", "day"] = "night"
 
 
 class ClocktowerState(BaseState):
@@ -84,6 +119,20 @@ class ClocktowerState(BaseState):
     #: deaths and revivals the Storyteller recorded at night, told to the town at dawn
     dawn_deaths: list[str] = Field(default_factory=list)
     dawn_revivals: list[str] = Field(default_factory=list)
+    #: where the phase stands: a night is "open", "closing" (the reminder went out), "locked";
+    #: a day is "nominations", "voting" (no new nominations), "final" (announcements closed)
+    stage: str = ""
+    # ----- today (cleared at dawn; the week's history is in the game's record rows) -----
+    nominations: list[Nomination] = Field(default_factory=list)
+    #: voter -> nominee, or NO_EXECUTION; a new vote moves the old one
+    votes: dict[str, str] = Field(default_factory=dict)
+    #: players whose vote counts negatively today (the Thief's choice)
+    negative: list[str] = Field(default_factory=list)
+    #: the Storytellers were told that voting may end early (told again if it stops holding)
+    early_end_told: bool = False
+    #: who was executed today ("" for nobody): the Undertaker learns it tonight
+    executed: str = ""
+    pending_end: PendingEnd | None = None
 
     # ----- reading seats -----
     def seat_of(self, player: str) -> Seat:

@@ -3,12 +3,14 @@
 from .errors import DataError, GameError, IllegalAction, SetupError
 from .events import (
     PUBLIC,
+    RECORD,
     STORYTELLER,
     SUBSTITUTE,
     Audience,
     Event,
     private,
     public,
+    record,
     to_group,
     to_player,
     to_team,
@@ -38,9 +40,9 @@ from .rng import Rng, ScriptedRng, rng_for
 from .run import Replay, SimulationReport, leaks, replay, simulate, step
 
 __all__ = [
-    "COMMON_ACTIONS", "MAX_REASON", "NO_ONE", "PUBLIC", "STORYTELLER", "SUBSTITUTE", "Action", "Audience", "BaseState", "Choice",
+    "COMMON_ACTIONS", "MAX_REASON", "NO_ONE", "PUBLIC", "RECORD", "STORYTELLER", "SUBSTITUTE", "Action", "Audience", "BaseState", "Choice",
     "DataError", "EndGame", "Event", "Game", "GameError", "IllegalAction", "Outcome",
     "PhaseTimeout", "Player", "PlayerResult", "Prompt", "PromptField", "RemovePlayer", "Replay",
     "Result", "Rng", "ScriptedRng", "SetupError", "SimulationReport", "StorytellerAction", "View", "leaks", "private",
-    "public", "replay", "rng_for", "simulate", "step", "to_group", "to_player", "to_team", "to_thread",
+    "public", "record", "replay", "rng_for", "simulate", "step", "to_group", "to_player", "to_team", "to_thread",
 ]

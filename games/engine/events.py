@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-AudienceKind = Literal["public", "player", "team", "storyteller", "group", "thread"]
+AudienceKind = Literal["public", "player", "team", "storyteller", "group", "thread", "record"]
 
 
 class Audience(BaseModel):
@@ -35,6 +35,9 @@ PUBLIC = Audience(kind="public")
 #: the same commit
 SUBSTITUTE = "substitute"
 STORYTELLER = Audience(kind="storyteller")
+#: an event nobody is sent: a row of the game's append-only record (a day's votes, a whisper),
+#: kept by the bot in the same commit and handed back to ``Game.chronicle`` at the end
+RECORD = Audience(kind="record")
 
 
 def to_player(player_id: str) -> Audience:
@@ -71,6 +74,11 @@ class Event(BaseModel):
     #: a living message (public events only): the event replaces what the message of this name
     #: showed (a vote tally), instead of adding a message; the first one is posted.
     slot: str = ""
+
+
+def record(type: str, data: dict[str, Any]) -> Event:
+    """A row of the game's record (never shown until ``Game.chronicle`` tells it at the end)."""
+    return Event(type=type, audience=RECORD, data=data)
 
 
 def public(type: str, text: str, **kw: Any) -> Event:

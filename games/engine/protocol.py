@@ -199,6 +199,10 @@ class Game(ABC):
     seats: ClassVar[bool] = False
     #: Travellers who may sign up besides the regular players (and take seats after them)
     max_travellers: ClassVar[int] = 0
+    #: phases keep a fixed schedule (the 72-hour forum cycle): a phase closed by its deadline
+    #: starts the next one from that deadline, not from when the bot got to it, so boundaries
+    #: that passed while the bot was down resolve at once, in order, and the times stay
+    fixed_schedule: ClassVar[bool] = False
 
     # ----- actions -----
     @cached_property
@@ -318,6 +322,10 @@ class Game(ABC):
         """PNG bytes of the picture named by an event's ``image``, drawn now."""
         data = self.picture(state, image)
         return None if data is None else self.draw(data)
+
+    def chronicle(self, state: Any, records: list[Event]) -> list[Event]:
+        """At the end: what the game's record (its ``record`` events, in order) tells the table."""
+        return []
 
     def rounds(self, state: Any) -> int:
         return state.round

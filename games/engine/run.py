@@ -63,6 +63,7 @@ def replay(game: Game, script: Replay) -> Iterator[dict[str, Any]]:
         yield {"rejected": "setup", "code": exc.code, "error": exc.message}
         return
     state = out.state
+    records = [e for e in out.events if e.audience.kind == "record"]
     yield from (event_line(e) for e in out.events)
     for index, raw in enumerate(script.actions):
         action = dict(raw)
@@ -74,7 +75,10 @@ def replay(game: Game, script: Replay) -> Iterator[dict[str, Any]]:
             yield {"rejected": index, "action": raw, "code": exc.code, "error": exc.message}
             continue
         state = out.state
+        records += [e for e in out.events if e.audience.kind == "record"]
         yield from (event_line(e) for e in out.events)
+        if state.finished:
+            yield from (event_line(e) for e in game.chronicle(state, records))
     yield {"result": json.loads(game.result(state).model_dump_json())}
 
 
