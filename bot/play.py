@@ -312,7 +312,7 @@ class Play:
 
     async def _open_vote(self, interaction: discord.Interaction):
         """The channel's game, and the vote open to this player: (row, table, prompt, target field)."""
-        row = await self.service.game_in_channel(interaction.channel_id)
+        row = await self.service.game_here(interaction.channel_id, getattr(interaction.channel, "parent_id", None))
         if row.status != "running":
             raise LobbyError("The game here has not started yet.")
         table = await self.service.load(row.id)
@@ -321,7 +321,7 @@ class Play:
             raise NotAllowed("You are not playing in this game.")
         votes = [p for p in table.game.prompts(table.state, uid) if p.vote]
         if not votes:
-            raise GameError("There is no vote open for you right now.", code="no_vote")
+            raise GameError(table.game.no_vote_reason(table.state, uid), code="no_vote")
         prompt = votes[0]
         field = next((f for f in prompt.fields if f.name == "target"), None)
         return row, table, prompt, field

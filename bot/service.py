@@ -569,7 +569,7 @@ class GameService:
         records = [e for e in outcome.events if e.audience.kind == "record"]
         if state.finished:
             earlier = [Event(type=kind, audience=RECORD, data=data) for kind, data in await self.store.records(row.id)]
-            outcome.events.extend(game.chronicle(state, earlier + records))
+            outcome.events.extend(game.recap(state, earlier + records))
         if state.finished:
             deadline, remaining, paused, waiting, status = None, None, False, None, "finished"
         messages = self.messages(row, game, state, outcome.events)

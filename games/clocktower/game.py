@@ -1052,6 +1052,13 @@ class Clocktower(Game):
             prompts.append(Prompt(action="unvote", title="Take your vote back", submit_label="Withdraw my vote"))
         return prompts
 
+    def no_vote_reason(self, state: ClocktowerState, player_id: str) -> str:
+        try:
+            self._voting_seat(state, player_id)
+        except IllegalAction as exc:
+            return exc.message
+        return super().no_vote_reason(state, player_id)
+
     def _may_nominate(self, state: ClocktowerState, seat: Seat) -> bool:
         return seat.alive and state.stage == "nominations" and not (
             state.settings.one_nomination_per_day and any(n.nominator == seat.player for n in state.nominations))
@@ -1120,7 +1127,7 @@ class Clocktower(Game):
                         problems.append(f"public {event.type} event names {self.chars[secret].name}")
         return problems
 
-    def chronicle(self, state: ClocktowerState, records: list[Event]) -> list[Event]:
+    def recap(self, state: ClocktowerState, records: list[Event]) -> list[Event]:
         """Every day's votes, from the record: each nomination with its final voters, no
         execution, the verdict, and how many times votes were cast or moved that day."""
         moves: dict[int, int] = {}

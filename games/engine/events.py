@@ -36,7 +36,7 @@ PUBLIC = Audience(kind="public")
 SUBSTITUTE = "substitute"
 STORYTELLER = Audience(kind="storyteller")
 #: an event nobody is sent: a row of the game's append-only record (a day's votes, a whisper),
-#: kept by the bot in the same commit and handed back to ``Game.chronicle`` at the end
+#: kept by the bot in the same commit and handed back to ``Game.recap`` at the end
 RECORD = Audience(kind="record")
 
 
@@ -77,7 +77,7 @@ class Event(BaseModel):
 
 
 def record(type: str, data: dict[str, Any]) -> Event:
-    """A row of the game's record (never shown until ``Game.chronicle`` tells it at the end)."""
+    """A row of the game's record (never shown until ``Game.recap`` tells it at the end)."""
     return Event(type=type, audience=RECORD, data=data)
 
 

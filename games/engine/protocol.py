@@ -323,7 +323,11 @@ class Game(ABC):
         data = self.picture(state, image)
         return None if data is None else self.draw(data)
 
-    def chronicle(self, state: Any, records: list[Event]) -> list[Event]:
+    def no_vote_reason(self, state: Any, player_id: str) -> str:
+        """Why ``/vote`` finds no vote open for this player now."""
+        return "There is no vote open for you right now."
+
+    def recap(self, state: Any, records: list[Event]) -> list[Event]:
         """At the end: what the game's record (its ``record`` events, in order) tells the table."""
         return []
 

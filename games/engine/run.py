@@ -78,7 +78,7 @@ def replay(game: Game, script: Replay) -> Iterator[dict[str, Any]]:
         records += [e for e in out.events if e.audience.kind == "record"]
         yield from (event_line(e) for e in out.events)
         if state.finished:
-            yield from (event_line(e) for e in game.chronicle(state, records))
+            yield from (event_line(e) for e in game.recap(state, records))
     yield {"result": json.loads(game.result(state).model_dump_json())}
 
 
