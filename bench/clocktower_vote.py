@@ -1,0 +1,116 @@
+"""One Clocktower vote on a 15-player day with 30 votes already cast, beside a Ritual vote, in one run.
+
+Both go the bot's whole durable path: lock, load, validate and apply, commit state + action-log
+row + record row + outbox rows (for the Clocktower, the tally's living-message edit) in one
+transaction. The Clocktower side is measured on a day whose tally already holds 30 cast or moved
+votes; the Ritual side on its Choosing vote (every player votes among the same options).
+
+    .venv/bin/python bench/clocktower_vote.py [--votes 1000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import games  # noqa: E402
+from bot.clock import ManualClock  # noqa: E402
+from bot.service import Actor, GameService  # noqa: E402
+from bot.store import Store  # noqa: E402
+
+HOUR = 3600.0
+
+
+async def clocktower_day(service: GameService, clock: ManualClock, players: int = 15) -> tuple[int, list[str]]:
+    """A 15-player Clocktower game at dawn of day 1; returns its id and the player ids."""
+    storyteller = Actor(id=1000, name="ST")
+    row = await service.new_game(kind="clocktower", guild_id=1, channel_id=1, host=storyteller)
+    for i in range(1, players + 1):
+        await service.join(row.id, Actor(id=i, name=f"P{i}"), seat=i)
+    await service.start(row.id, storyteller)
+    await service.storyteller_act(row.id, storyteller, {"type": "begin"})
+    clock.advance(24 * HOUR)
+    await service.fire_due()
+    return row.id, [str(i) for i in range(1, players + 1)]
+
+
+CHANNELS = itertools.count(2)
+
+
+async def ritual_choosing(service: GameService) -> tuple[int, list[str]]:
+    host = Actor(id=1, name="P1")
+    row = await service.new_game(kind="ritual", guild_id=1, channel_id=next(CHANNELS), host=host)
+    for i in range(2, 8):
+        await service.join(row.id, Actor(id=i, name=f"P{i}"))
+    await service.start(row.id, host)
+    return row.id, [str(i) for i in range(1, 8)]
+
+
+async def timed(service: GameService, store: Store, game_id: int, voter: str, action: dict) -> float:
+    t0 = time.perf_counter()
+    await service.act(game_id, int(voter), action)
+    elapsed = time.perf_counter() - t0
+    # keep the outbox from growing without bound, as delivery would
+    await store.db.execute("UPDATE outbox SET delivered_at = 0 WHERE delivered_at IS NULL")
+    return elapsed
+
+
+async def run(n_votes: int) -> dict:
+    folder = Path(tempfile.mkdtemp(prefix="bench-"))
+    store = await Store.open(folder / "votes.db")
+    try:
+        clock = ManualClock()
+        service = GameService(store, clock)
+        ct_id, ct_players = await clocktower_day(service, clock)
+        state = (await service.load(ct_id)).state
+        targets = [s.player for s in state.seats if not s.traveller][:4] + ["none"]
+        for i in range(30):  # 30 votes cast or moved before the measured ones
+            voter = ct_players[i % len(ct_players)]
+            await service.act(ct_id, int(voter), {"type": "vote", "player": voter, "target": targets[i % 4]})
+        ritual_id, ritual_players = await ritual_choosing(service)
+        ritual = games.get("ritual")
+        clocktower: list[float] = []
+        choosing: list[float] = []
+        for i in range(n_votes):  # side by side, alternating, so both see the same machine
+            voter = ct_players[i % len(ct_players)]
+            table = await service.load(ct_id)
+            current = table.state.votes.get(voter)
+            target = next(t for t in targets[(i % 5):] + targets if t != current)
+            clocktower.append(await timed(service, store, ct_id, voter, {
+                "type": "vote", "player": voter, "target": target}))
+            rstate = (await service.load(ritual_id)).state
+            votes = [a for a in ritual.legal_actions(rstate) if a.type == "vote_performer"]
+            if not votes:  # the Choosing closed: a new Ritual game
+                ritual_id, ritual_players = await ritual_choosing(service)
+                rstate = (await service.load(ritual_id)).state
+                votes = [a for a in ritual.legal_actions(rstate) if a.type == "vote_performer"]
+            vote = votes[i % len(votes)]
+            choosing.append(await timed(service, store, ritual_id, vote.player, vote.model_dump()))
+        ct, rt = statistics.median(clocktower), statistics.median(choosing)
+        state = (await service.load(ct_id)).state
+        return {"clocktower_players": len(ct_players), "clocktower_votes_before": 30,
+                "votes_measured": n_votes, "state_bytes": len(state.model_dump_json()),
+                "clocktower_vote_median_us": round(ct * 1e6, 1), "ritual_vote_median_us": round(rt * 1e6, 1),
+                "ratio": round(ct / rt, 2)}
+    finally:
+        await store.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--votes", type=int, default=1000)
+    args = parser.parse_args()
+    for key, value in asyncio.run(run(args.votes)).items():
+        print(f"{key}: {value}")
+
+
+if __name__ == "__main__":
+    main()
