@@ -332,6 +332,11 @@ class Storyteller(commands.Cog):
         await guarded(interaction, None, lambda: self._act(interaction, {
             "type": "declare_winner", "team": team, "reason": reason or "", "politician": politician}))
 
+    @st.command(name="thief", description="The Thief's choice: this player's vote counts negatively tomorrow (today by day)")
+    async def thief(self, interaction: discord.Interaction, player: discord.Member) -> None:
+        await guarded(interaction, None, lambda: self._act(interaction, {"type": "count_negatively",
+                                                                          "target": str(player.id)}))
+
     @st.command(name="endvoting", description="End today's voting now (only when no tie or change of leader is possible)")
     async def end_voting(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, None, lambda: self._act(interaction, {"type": "end_voting"}))

@@ -230,6 +230,13 @@ class DeclareWinner(StorytellerAction):
     politician: bool = False
 
 
+class CountNegatively(StorytellerAction):
+    """The Thief's choice: at night, the player's vote counts negatively tomorrow; by day, today."""
+
+    type: Literal["count_negatively"] = "count_negatively"
+    target: str
+
+
 class EndVoting(StorytellerAction):
     """End today's voting now (only when no tie or change of leader is still possible)."""
 
@@ -244,7 +251,8 @@ class Continue(StorytellerAction):
 
 STORYTELLER_ACTIONS: tuple[type[Action], ...] = (
     Redeal, Begin, Kill, Revive, SetCharacter, SetAlignment, AddReminder, RemoveReminder, AddTraveller,
-    TravellerLeaves, AddFabled, RemoveFabled, Tell, Substitute, DeclareWinner, EndVoting, Continue)
+    TravellerLeaves, AddFabled, RemoveFabled, Tell, Substitute, DeclareWinner, CountNegatively, EndVoting,
+    Continue)
 
 
 # ----- the players' actions -----
@@ -560,7 +568,8 @@ class Clocktower(Game):
     def _dawn(self, state: ClocktowerState) -> Outcome:
         state.day = state.night
         self._stage(state, "day", stages(state.settings, "day")[0][0])
-        state.nominations, state.votes, state.negative = [], {}, []
+        state.nominations, state.votes = [], {}
+        state.negative, state.negative_tomorrow = state.negative_tomorrow, []
         state.early_end_told, state.executed = False, ""
         died = [s.player for s in state.seats if s.player in state.dawn_deaths]
         revived = [s.player for s in state.seats if s.player in state.dawn_revivals]
@@ -718,6 +727,21 @@ class Clocktower(Game):
         elif not allowed:
             state.early_end_told = False
         return events
+
+    def _do_count_negatively(self, state: ClocktowerState, action: CountNegatively,
+                             rng: random.Random) -> Outcome:
+        self._after_deal(state, "count a vote negatively")
+        seat = self._target(state, action.target)
+        day = state.phase == "day" and state.pending_end is None
+        chosen = state.negative if day else state.negative_tomorrow
+        if seat.player in chosen:
+            raise _illegal(f"{state.label(seat.player)}'s vote already counts negatively "
+                           f"{'today' if day else 'tomorrow'}.", "already_negative")
+        chosen.append(seat.player)
+        events = [self._tally_event(state)] if day else []
+        return Outcome(state=state, events=events,
+                       reply=f"{state.label(seat.player)}'s vote counts negatively {'today' if day else 'tomorrow'} "
+                             "(the tally counts it as −1; nobody is told why).")
 
     def _do_end_voting(self, state: ClocktowerState, action: EndVoting, rng: random.Random) -> Outcome:
         if state.phase != "day" or state.pending_end is not None:

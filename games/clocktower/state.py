@@ -126,8 +126,9 @@ class ClocktowerState(BaseState):
     nominations: list[Nomination] = Field(default_factory=list)
     #: voter -> nominee, or NO_EXECUTION; a new vote moves the old one
     votes: dict[str, str] = Field(default_factory=dict)
-    #: players whose vote counts negatively today (the Thief's choice)
+    #: players whose vote counts negatively today (the Thief's choice), and tomorrow (chosen tonight)
     negative: list[str] = Field(default_factory=list)
+    negative_tomorrow: list[str] = Field(default_factory=list)
     #: the Storytellers were told that voting may end early (told again if it stops holding)
     early_end_told: bool = False
     #: who was executed today ("" for nobody): the Undertaker learns it tonight

@@ -354,3 +354,25 @@ def test_the_vote_prompt_offers_what_the_voter_may_do():
     assert [c.value for c in dead.fields[0].choices] == ["p2", NO_EXECUTION]  # the dead do not nominate
     assert "uses your vote token" in dead.text
     assert [p.action for p in GAME.prompts(state, "p3")] == ["vote", "unvote"]
+
+
+def test_the_thiefs_choice_counts_a_vote_negatively_the_next_day():
+    state = act(new_game(), type="begin").state
+    out = act(state, type="count_negatively", target="p5")
+    assert "counts negatively tomorrow" in out.reply and not out.events  # nothing public at night
+    state = out.state
+    while state.phase == "night":
+        state = timeout(state).state
+    assert state.negative == ["p5"] and state.negative_tomorrow == []
+    for voter in ("p3", "p4", "p5"):
+        state = vote(state, voter, "p2").state
+    state = vote(state, "p6", "p7").state
+    t = tally(state)
+    assert t.count["p2"] == 1 and t.leader == ""  # 1 + 1 - 1 ties the other nomination
+    with pytest.raises(IllegalAction, match="already counts negatively today"):
+        act(state, type="count_negatively", target="p5")
+    while state.phase == "day":
+        state = timeout(state).state
+    while state.phase == "night":
+        state = timeout(state).state
+    assert state.negative == []  # one day only
