@@ -570,20 +570,23 @@ class Clocktower(Game):
         self._stage(state, "day", stages(state.settings, "day")[0][0])
         state.nominations, state.votes = [], {}
         state.negative, state.negative_tomorrow = state.negative_tomorrow, []
-        state.early_end_told, state.executed = False, ""
+        state.executed = ""
         died = [s.player for s in state.seats if s.player in state.dawn_deaths]
         revived = [s.player for s in state.seats if s.player in state.dawn_revivals]
         state.dawn_deaths, state.dawn_revivals = [], []
         lines = [f"💀 {names(state, died)} died in the night." if died else "Nobody died in the night."]
         if revived:
             lines.append(f"✨ {names(state, revived)} lives again.")
+        ending = self._pending(state, resume="day")
+        if ending:  # the deaths only: the day opens when the Storytellers go on (``/st continue``)
+            return Outcome(state=state, events=[public("dawn", "\n".join(lines), title=f"☀️ Day {state.day} dawns"),
+                                                *ending])
         lines.append(f"Nominations are open for {_hours(state.settings.nomination_seconds)}: the first vote "
                      "today on a player (`/vote`) nominates them. Votes move until the day ends; no "
                      "execution is a vote too.")
-        events = [public("dawn", "\n".join(lines), title=f"☀️ Day {state.day} dawns", opens_phase=True),
-                  self._tally_event(state)]
-        ending = self._pending(state, resume="day")
-        return Outcome(state=state, events=events + ending)
+        return Outcome(state=state, events=[
+            public("dawn", "\n".join(lines), title=f"☀️ Day {state.day} dawns", opens_phase=True),
+            self._tally_event(state)])
 
     def _end_of_day(self, state: ClocktowerState, early: bool = False) -> Outcome:
         """Voting closes: the plurality is executed (a tie, or no execution winning, means none),
@@ -646,8 +649,8 @@ class Clocktower(Game):
             public("day_resumed", "The day goes on: nominations are open.", title=f"☀️ Day {state.day}",
                    opens_phase=True), self._tally_event(state)], reply="The day goes on.")
 
-    def _tally_event(self, state: ClocktowerState, *, closed: bool = False) -> Event:
-        t = tally(state)
+    def _tally_event(self, state: ClocktowerState, t: Tally | None = None, *, closed: bool = False) -> Event:
+        t = t or tally(state)
         data: dict[str, Any] = {"count": t.count, "leader": t.leader}
         if not closed:
             data |= {"ends": day_ends(state), "phase_seq": state.phase_seq}
@@ -660,7 +663,7 @@ class Clocktower(Game):
         seat = self._voting_seat(state, action.player)
         settings = state.settings
         target = action.target
-        before = tally(state)
+        could_end = self._may_end_early(state)
         events: list[Event] = []
         if target == NO_EXECUTION:
             if state.stage != "nominations" and not settings.no_execution_after_nominations:
@@ -672,6 +675,7 @@ class Clocktower(Game):
                                "traveller")
             if not any(n.nominee == target for n in state.nominations):
                 events.append(self._nominate(state, seat, nominee))
+        nominated = bool(events)
         if state.votes.get(seat.player) == target:
             raise _illegal(f"Your vote is already on {option_label(state, target)}.", "same_vote")
         state.votes[seat.player] = target
@@ -679,8 +683,8 @@ class Clocktower(Game):
                 target != NO_EXECUTION or settings.dead_no_execution_spends):
             seat.vote_token = False
         events.append(record("vote", {"day": state.day, "voter": seat.player, "target": target}))
-        events += self._after_vote(state, before)
-        said = "You nominated them; your vote" if len(events) and events[0].type == "nomination" else "Your vote"
+        events += self._tally_changed(state, could_end)
+        said = "You nominated them; your vote" if nominated else "Your vote"
         return Outcome(state=state, events=events, reply=f"{said} is on {option_label(state, target)}.")
 
     def _voting_seat(self, state: ClocktowerState, player: str) -> Seat:
@@ -708,24 +712,26 @@ class Clocktower(Game):
         seat = self._voting_seat(state, action.player)
         if seat.player not in state.votes:
             raise _illegal("You have not voted today.", "no_vote")
-        before = tally(state)
+        could_end = self._may_end_early(state)
         del state.votes[seat.player]
-        events = [record("vote", {"day": state.day, "voter": seat.player, "target": ""}), *self._after_vote(state, before)]
+        events = [record("vote", {"day": state.day, "voter": seat.player, "target": ""}),
+                  *self._tally_changed(state, could_end)]
         spent = " Your vote token stays spent." if not seat.alive and not seat.vote_token else ""
         return Outcome(state=state, events=events, reply="Your vote is withdrawn." + spent)
 
-    def _after_vote(self, state: ClocktowerState, before: Tally) -> list[Event]:
-        """The tally's new face, and a word to the Storytellers when an early end becomes allowed."""
-        events = [self._tally_event(state)]
+    @staticmethod
+    def _may_end_early(state: ClocktowerState) -> bool:
+        return not early_end_refusal(state, tally(state))
+
+    def _tally_changed(self, state: ClocktowerState, could_end: bool) -> list[Event]:
+        """The tally's new face, and a word to the Storytellers when an early end becomes allowed
+        (``could_end``: whether it was allowed before the change)."""
         t = tally(state)
-        allowed = not early_end_refusal(state, t)
-        if allowed and not state.early_end_told:
-            state.early_end_told = True
+        events = [self._tally_event(state, t)]
+        if not could_end and not early_end_refusal(state, t):
             events.append(Event(type="early_end", audience=STORYTELLER, title="🗳️ Voting may end early",
                                 text=f"Day {state.day}: {standing(state, t)} No tie or change of leader is "
                                      "possible any more; `/st endvoting` ends the day now."))
-        elif not allowed:
-            state.early_end_told = False
         return events
 
     def _do_count_negatively(self, state: ClocktowerState, action: CountNegatively,
@@ -737,8 +743,9 @@ class Clocktower(Game):
         if seat.player in chosen:
             raise _illegal(f"{state.label(seat.player)}'s vote already counts negatively "
                            f"{'today' if day else 'tomorrow'}.", "already_negative")
+        could_end = day and self._may_end_early(state)
         chosen.append(seat.player)
-        events = [self._tally_event(state)] if day else []
+        events = self._tally_changed(state, could_end) if day else []
         return Outcome(state=state, events=events,
                        reply=f"{state.label(seat.player)}'s vote counts negatively {'today' if day else 'tomorrow'} "
                              "(the tally counts it as −1; nobody is told why).")

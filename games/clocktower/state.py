@@ -129,8 +129,6 @@ class ClocktowerState(BaseState):
     #: players whose vote counts negatively today (the Thief's choice), and tomorrow (chosen tonight)
     negative: list[str] = Field(default_factory=list)
     negative_tomorrow: list[str] = Field(default_factory=list)
-    #: the Storytellers were told that voting may end early (told again if it stops holding)
-    early_end_told: bool = False
     #: who was executed today ("" for nobody): the Undertaker learns it tonight
     executed: str = ""
     pending_end: PendingEnd | None = None

@@ -376,3 +376,15 @@ def test_the_thiefs_choice_counts_a_vote_negatively_the_next_day():
     while state.phase == "night":
         state = timeout(state).state
     assert state.negative == []  # one day only
+
+
+def test_a_dawn_that_ends_the_game_tells_the_deaths_but_opens_no_day():
+    state = act(act(new_game(), type="begin").state, type="kill", target="p1").state
+    while state.phase == "night":
+        out = timeout(state)
+        state = out.state
+    dawn = next(e for e in out.events if e.type == "dawn")
+    assert "Name1 (seat 1) died in the night" in dawn.text and "Nominations are open" not in dawn.text
+    assert not any(e.type == "tally" for e in out.events)
+    resumed = act(state, type="continue")
+    assert any(e.type == "tally" for e in resumed.events)
