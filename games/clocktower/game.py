@@ -60,10 +60,32 @@ from .day import (
     tally,
     tally_text,
 )
+from .day import (
+    hours as _hours,
+)
+from .day import (
+    illegal as _illegal,
+)
 from .deal import deal
 from .info import card, deal_message, evil_lines, grimoire_picture, grimoire_text, names, reveal_text
 from .script import Script, ScriptError, builtin_script, parse_script
-from .state import HOUR, ClocktowerState, LunaticInfo, Nomination, Reminder, Seat, Settings
+from .state import HOUR, ClocktowerState, LunaticInfo, Nomination, PendingEnd, Reminder, Seat, Settings
+from .talk import (
+    TALK_ACTIONS,
+    AlsaahirGuess,
+    DeclareWhisper,
+    ExileVote,
+    GoblinClaim,
+    JugglerGuess,
+    NeighbourWhisper,
+    Spoke,
+    TalkRules,
+    impaired,
+    neighbours,
+    whisper_costs,
+    whisper_limit,
+    whisper_recap,
+)
 
 #: the most Travellers in play at once (the rulebook: "a maximum of ... 2 Travellers")
 MAX_TRAVELLERS = 2
@@ -77,6 +99,9 @@ DEALT_TEAMS = ("townsfolk", "outsider", "minion", "demon")
 #: public events whose words are the rulebook's own (the Djinn's jinxes, what the announcement
 #: thread is for): they name characters, but never say who is which
 RULES_TEXT = frozenset({"fabled", "announcements"})
+#: public events that repeat what a player announced (anyone may claim any character): they are
+#: the same whoever makes them, so they tell nothing of the grimoire
+PLAYERS_CLAIMS = frozenset({"announcement"})
 
 
 class Options(BaseModel):
@@ -113,6 +138,29 @@ class Options(BaseModel):
     early_end: Literal["majority", "uncast"] = Field(
         "majority", description="when voting may end early: majority (every vote may still move) or uncast "
                                 "(only votes not yet cast may change things)")
+    exile_majority: Literal["half", "strict", "cast"] = Field(
+        "half", description="the yes votes that exile a Traveller: half (at least half of all players, the "
+                            "official rules), strict (more than half), or cast (more than half of the votes "
+                            "cast, settled when the day ends)")
+    exile_counts_travellers: bool = Field(
+        True, description="whether Travellers count among the players for the exile majority")
+    whisper_payer: Literal["declarer", "each"] = Field(
+        "declarer", description="who pays for a whisper: the declarer only, or each player in it")
+    announcement_breaks_whisper: bool = Field(
+        False, description="whether posting in the announcement thread breaks one's whispers")
+    whisper_break: Literal["whole", "speaker"] = Field(
+        "whole", description="what a public post breaks: the whole group whisper, or only the poster's place in it")
+    neighbour_whisper: Literal["alive", "adjacent"] = Field(
+        "alive", description="whom a neighbour whisper reaches: the nearest living player each side, or the "
+                             "seats beside, alive or dead")
+    virgin_day: Literal["quiet", "ends"] = Field(
+        "quiet", description="after the Virgin's execution: quiet (no more votes; talk goes on until the "
+                             "scheduled night) or ends (night falls at once)")
+    goblin_claim: Literal["after_nomination", "any_time"] = Field(
+        "after_nomination", description="which Goblin claims count: only after the claimant's nomination, or "
+                                        "any time that day")
+    alsaahir_guesses_per_day: int = Field(
+        1, ge=0, le=20, description="how many Alsaahir guesses each player may announce a day (0: no limit)")
 
 
 class ForcedDeal(BaseModel):
@@ -249,10 +297,18 @@ class Continue(StorytellerAction):
     type: Literal["continue"] = "continue"
 
 
+class Execute(StorytellerAction):
+    """Execute a player now, ending today's voting (the Virgin when the Storyteller judges a Spy
+    registers as a Townsfolk, or any execution the Storyteller rules)."""
+
+    type: Literal["execute"] = "execute"
+    target: str = Field(max_length=40)
+
+
 STORYTELLER_ACTIONS: tuple[type[Action], ...] = (
     Redeal, Begin, Kill, Revive, SetCharacter, SetAlignment, AddReminder, RemoveReminder, AddTraveller,
     TravellerLeaves, AddFabled, RemoveFabled, Tell, Substitute, DeclareWinner, CountNegatively, EndVoting,
-    Continue)
+    Continue, Execute)
 
 
 # ----- the players' actions -----
@@ -274,20 +330,7 @@ class Unvote(Action):
 PLAYER_ACTIONS: tuple[type[Action], ...] = (Vote, Unvote)
 
 
-def _illegal(text: str, code: str) -> IllegalAction:
-    return IllegalAction(text, code=code)
-
-
-def _hours(seconds: float) -> str:
-    """``7200`` -> "2 hours"; ``1800`` -> "30 minutes"."""
-    if seconds >= HOUR:
-        hours = seconds / HOUR
-        return f"{hours:g} hour{'s' if hours != 1 else ''}"
-    minutes = round(seconds / 60)
-    return f"{minutes} minute{'s' if minutes != 1 else ''}"
-
-
-class Clocktower(Game):
+class Clocktower(TalkRules, Game):
     name = "clocktower"
     title = "Blood on the Clocktower: Her Royal Highness Register"
     min_players = 7
@@ -295,7 +338,7 @@ class Clocktower(Game):
     Options = Options
     Setup = ForcedDeal
     State = ClocktowerState
-    actions = (*STORYTELLER_ACTIONS, *PLAYER_ACTIONS)
+    actions = (*STORYTELLER_ACTIONS, *PLAYER_ACTIONS, *TALK_ACTIONS)
     private_threads = True
     storytellers = True
     seats = True
@@ -331,7 +374,11 @@ class Clocktower(Game):
             lock_seconds=o.lock_hours * HOUR, reminder_seconds=o.reminder_hours * HOUR,
             dead_vote=o.dead_vote, dead_no_execution_spends=o.dead_no_execution_spends,
             one_nomination_per_day=o.one_nomination_per_day,
-            no_execution_after_nominations=o.no_execution_after_nominations, early_end=o.early_end)
+            no_execution_after_nominations=o.no_execution_after_nominations, early_end=o.early_end,
+            exile_majority=o.exile_majority, exile_counts_travellers=o.exile_counts_travellers,
+            whisper_payer=o.whisper_payer, announcement_breaks_whisper=o.announcement_breaks_whisper,
+            whisper_break=o.whisper_break, neighbour_whisper=o.neighbour_whisper, virgin_day=o.virgin_day,
+            goblin_claim=o.goblin_claim, alsaahir_guesses_per_day=o.alsaahir_guesses_per_day)
 
     def script_of(self, options: Options) -> Script:
         if not options.script:
@@ -517,6 +564,7 @@ class Clocktower(Game):
         state.stage = stage
 
     def _nightfall(self, state: ClocktowerState, opening: str = "") -> list[Event]:
+        events = self._travellers_leave(state)
         state.night += 1
         state.round = state.night
         self._stage(state, "night", stages(state.settings, "night")[0][0])
@@ -524,7 +572,18 @@ class Clocktower(Game):
         text = (f"{opening + ' ' if opening else ''}Public talk and whispers are closed until dawn. "
                 "Send your night action to the Storytellers in your private thread"
                 + (f"; night actions lock {_hours(lock)} before dawn." if lock else "."))
-        return [public("night", text, title=f"🌙 Night {state.night} falls", opens_phase=True)]
+        return [*events, public("night", text, title=f"🌙 Night {state.night} falls", opens_phase=True)]
+
+    def _travellers_leave(self, state: ClocktowerState) -> list[Event]:
+        """"Travellers ... may stay for a maximum of 3 cycles": one who joined on day D leaves when
+        day D+2 ends (the cycle they joined in counts)."""
+        events: list[Event] = []
+        for seat in [s for s in state.seats if s.traveller and state.day >= s.joined_day + 2]:
+            label = state.label(seat.player)
+            events += self._unseat(state, seat).events
+            events.append(Event(type="traveller_done", audience=STORYTELLER, title="🧳 A Traveller's stay is over",
+                                text=f"{label} has stayed 3 cycles, the most the rulebook allows: they left."))
+        return events
 
     def _timeout(self, state: ClocktowerState) -> Outcome:
         """A stage's deadline: the next stage, dawn, or the day's end and its execution."""
@@ -541,7 +600,7 @@ class Clocktower(Game):
             events.append(Event(type="locked", audience=STORYTELLER, title="🔒 Night actions are locked",
                                 text=f"Night {state.night}'s actions are locked; dawn comes in "
                                      f"{_hours(state.settings.lock_seconds)}."))
-        elif following == "voting":
+        elif following == "voting" and not state.voting_closed:
             events.append(public("nominations_closed", "Nominations are closed: vote on today's nominations"
                                  + (" or for no execution." if state.settings.no_execution_after_nominations
                                     else "."), title=f"☀️ Day {state.day}: voting only", opens_phase=True))
@@ -549,9 +608,10 @@ class Clocktower(Game):
         elif following == "final":
             events.append(Event(type="announcements_closed", audience=to_thread("announcements"),
                                 text=f"Public announcements for day {state.day} are closed."))
-            events.append(public("announcements_closed", "Public announcements are closed for today; "
-                                 "voting goes on.", title=f"☀️ Day {state.day}: last hours", opens_phase=True))
-            events.append(self._tally_event(state))
+            if not state.voting_closed:
+                events.append(public("announcements_closed", "Public announcements are closed for today; "
+                                     "voting goes on.", title=f"☀️ Day {state.day}: last hours", opens_phase=True))
+                events.append(self._tally_event(state))
         return Outcome(state=state, events=events)
 
     def _reminders(self, state: ClocktowerState) -> list[Event]:
@@ -570,7 +630,9 @@ class Clocktower(Game):
         self._stage(state, "day", stages(state.settings, "day")[0][0])
         state.nominations, state.votes = [], {}
         state.negative, state.negative_tomorrow = state.negative_tomorrow, []
-        state.executed = ""
+        state.executed, state.voting_closed = "", False
+        state.exiles, state.exiled, state.announcements = {}, [], []
+        self._whispers_at_dawn(state)
         died = [s.player for s in state.seats if s.player in state.dawn_deaths]
         revived = [s.player for s in state.seats if s.player in state.dawn_revivals]
         state.dawn_deaths, state.dawn_revivals = [], []
@@ -589,15 +651,35 @@ class Clocktower(Game):
             self._tally_event(state)])
 
     def _end_of_day(self, state: ClocktowerState, early: bool = False) -> Outcome:
-        """Voting closes: the plurality is executed (a tie, or no execution winning, means none),
-        dead players' tokens are spent, the day goes into the record, and night falls."""
-        t = tally(state)
+        """The day ends: open exile calls are settled, the plurality is executed unless today's
+        execution already happened, and night falls (or the Storytellers confirm an end)."""
+        events = self._exiles_at_close(state)
+        if not state.voting_closed:
+            events += self._execution(state, early)
+        ending = self._pending(state, resume="night")
+        if not ending:
+            events += self._nightfall(state)
+        return Outcome(state=state, events=events + ending)
+
+    def _spend_tokens(self, state: ClocktowerState) -> None:
+        """Voting closes: under "at_close", a dead voter whose vote stands spends their token."""
         settings = state.settings
         for seat in state.seats:
             target = state.votes.get(seat.player)
             if not seat.alive and target is not None and settings.dead_vote == "at_close" and (
                     target != NO_EXECUTION or settings.dead_no_execution_spends):
                 seat.vote_token = False
+
+    def _day_record(self, state: ClocktowerState, t: Tally, executed: str, **extra: Any) -> Event:
+        return record("day", {"day": state.day, "nominations": [n.model_dump() for n in state.nominations],
+                              "votes": dict(state.votes), "negative": list(state.negative),
+                              "count": t.count, "executed": executed, **extra})
+
+    def _execution(self, state: ClocktowerState, early: bool) -> list[Event]:
+        """The plurality is executed (a tie, or no execution winning, means none), dead players'
+        tokens are spent, and the day goes into the record."""
+        t = tally(state)
+        self._spend_tokens(state)
         executed = t.leader if t.leader not in ("", NO_EXECUTION) else ""
         verdict = standing(state, t, closed=True)
         if executed:
@@ -606,24 +688,81 @@ class Clocktower(Game):
             verdict = (f"⚖️ **{state.label(executed)}** is executed"
                        + (" (they were already dead)." if not seat.alive else " and dies."))
             seat.alive = False
-        events = [
+        return [
             self._tally_event(state, closed=True),
             public("execution", verdict + ("\nThe Storytellers ended voting early: no tie or change of "
                                             "leader was still possible." if early else ""),
                    title=f"🌆 Day {state.day} is over"),
-            record("day", {"day": state.day, "nominations": [n.model_dump() for n in state.nominations],
-                           "votes": dict(state.votes), "negative": list(state.negative),
-                           "count": t.count, "executed": executed, "early": early}),
+            self._day_record(state, t, executed, early=early),
         ]
+
+    def _execute_now(self, state: ClocktowerState, seat: Seat, by: str) -> list[Event]:
+        """An execution before the day's end (the Virgin's, or the Storyteller's ruling): voting is
+        over for today; the rest of the day is quiet, or night falls at once (``virgin_day``)."""
+        t = tally(state)
+        self._spend_tokens(state)
+        state.executed, state.voting_closed = seat.player, True
+        died = seat.alive
+        seat.alive = False
+        quiet = state.settings.virgin_day == "quiet"
+        rest = ("Voting is over for today; talk and whispers go on until night falls." if quiet
+                else "The day is over.")
+        events = [self._tally_event(state, t, closed=True),
+                  public("execution", f"⚖️ **{state.label(seat.player)}** is executed at once"
+                         + (" and dies. " if died else " (they were already dead). ") + rest,
+                         title=f"🌆 Day {state.day}: an execution"),
+                  self._day_record(state, t, seat.player, at_once=by)]
         ending = self._pending(state, resume="night")
-        if not ending:
-            events += self._nightfall(state)
-        return Outcome(state=state, events=events + ending)
+        if not ending and not quiet:
+            events += self._exiles_at_close(state) + self._nightfall(state)
+        return events + ending
+
+    def _virgin(self, state: ClocktowerState, nominator: Seat, nominee: Seat) -> tuple[list[Event], bool]:
+        """The Virgin's first nomination spends the ability; if the nominator is a Townsfolk, they
+        are executed at once (True). Where the rules give the Storyteller judgement (a Spy may
+        register as a Townsfolk) they are told, and ``/st execute`` carries it out."""
+        if nominee.character != "virgin" or not nominee.alive or any(
+                r.player == nominee.player and r.source == "virgin" for r in state.reminders):
+            return [], False
+        state.reminders.append(Reminder(player=nominee.player, token="No Ability", source="virgin"))
+        who, virgin = state.label(nominator.player), state.label(nominee.player)
+        host = "djinn" in state.fabled and any(r.player == nominator.player and r.source == "lleech"
+                                               and "poison" in r.token.lower() for r in state.reminders)
+        failing = impaired(state, nominee.player)
+        team = self.chars[nominator.character].team
+        execute = False
+        if failing:
+            said = f"but the Virgin's ability fails ({failing}): nothing happens."
+        elif team == "townsfolk" and host:
+            said = ("but they are the Lleech's host, who does not register as a Townsfolk to the Virgin "
+                    "(the Djinn's jinx): nothing happens.")
+        elif team == "townsfolk":
+            said, execute = "a Townsfolk: they are executed at once.", True
+        elif nominator.character == "spy":
+            said = ("the Spy, who might register as a Townsfolk: if they do, `/st execute` them now; "
+                    "otherwise nothing happens.")
+        else:
+            said = f"not a Townsfolk ({self.chars[nominator.character].name}): nothing happens."
+        return [Event(type="virgin", audience=STORYTELLER, title="🕊️ The Virgin is nominated",
+                      text=f"{virgin}, the Virgin, was nominated for the first time, by {who}; the ability is "
+                           f"spent. The nominator is {said}")], execute
+
+    def _do_execute(self, state: ClocktowerState, action: Execute, rng: random.Random) -> Outcome:
+        if state.phase != "day" or state.pending_end is not None:
+            raise _illegal("Executions happen by day.", "not_day")
+        if state.voting_closed:
+            raise _illegal(f"Today's execution has happened ({state.label(state.executed)}).", "executed_today")
+        seat = self._target(state, action.target)
+        if seat.traveller:
+            raise _illegal("Travellers are exiled, not executed.", "traveller")
+        events = self._execute_now(state, seat, "storyteller")
+        return Outcome(state=state, events=events,
+                       reply=f"{state.label(seat.player)} is executed; voting is over for today.")
 
     def _pending(self, state: ClocktowerState, *, resume: str) -> list[Event]:
         """When the rules end the game, wait for the Storytellers to confirm (the town hears
         nothing of it until they do)."""
-        found = mechanical_end(state, self.chars)
+        found = self._goblin_end(state) or mechanical_end(state, self.chars)
         if found is None:
             return []
         state.pending_end = found.model_copy(update={"resume": resume})
@@ -636,6 +775,17 @@ class Clocktower(Game):
                       text=f"By the rules, **{found.team}** wins: {found.reason}.{offer}\n"
                            f"`/st win team:{found.team}` announces it; `/st continue` goes on to the "
                            f"{resume} instead. The town has been told nothing yet.")]
+
+    def _goblin_end(self, state: ClocktowerState) -> PendingEnd | None:
+        """"If you publicly claim to be the Goblin when nominated & are executed that day, your
+        team wins": today's executed player made a claim that counts and is the working Goblin."""
+        if not state.executed:
+            return None
+        seat = state.seat_of(state.executed)
+        if seat.character != "goblin" or not self.goblin_claimed(state, seat.player) or impaired(state, seat.player):
+            return None
+        return PendingEnd(team=seat.alignment, reason=f"the Goblin, {state.label(seat.player)}, was executed "
+                                                      "after claiming when nominated")
 
     def _do_continue(self, state: ClocktowerState, action: Continue, rng: random.Random) -> Outcome:
         pending = state.pending_end
@@ -676,6 +826,7 @@ class Clocktower(Game):
             if not any(n.nominee == target for n in state.nominations):
                 events.append(self._nominate(state, seat, nominee))
         nominated = bool(events)
+        virgin, execute = self._virgin(state, seat, nominee) if nominated else ([], False)
         if state.votes.get(seat.player) == target:
             raise _illegal(f"Your vote is already on {option_label(state, target)}.", "same_vote")
         state.votes[seat.player] = target
@@ -683,7 +834,10 @@ class Clocktower(Game):
                 target != NO_EXECUTION or settings.dead_no_execution_spends):
             seat.vote_token = False
         events.append(record("vote", {"day": state.day, "voter": seat.player, "target": target}))
-        events += self._tally_changed(state, could_end)
+        if execute:
+            events += virgin + self._execute_now(state, seat, "virgin")
+            return Outcome(state=state, events=events, reply="You nominated them, and you are executed at once.")
+        events += virgin + self._tally_changed(state, could_end)
         said = "You nominated them; your vote" if nominated else "Your vote"
         return Outcome(state=state, events=events, reply=f"{said} is on {option_label(state, target)}.")
 
@@ -691,6 +845,8 @@ class Clocktower(Game):
         if state.phase != "day" or state.pending_end is not None:
             raise _illegal("Votes are cast by day: voting opens at dawn." if state.phase == "night"
                            else "Voting is closed.", "not_day")
+        if state.voting_closed:
+            raise _illegal("Today's execution has happened: voting is over until tomorrow.", "voting_closed")
         seat = self._target(state, player)
         if not can_vote(state, seat):
             raise _illegal("You are dead and your vote token is spent.", "no_token")
@@ -726,6 +882,8 @@ class Clocktower(Game):
     def _tally_changed(self, state: ClocktowerState, could_end: bool) -> list[Event]:
         """The tally's new face, and a word to the Storytellers when an early end becomes allowed
         (``could_end``: whether it was allowed before the change)."""
+        if state.voting_closed:
+            return []
         t = tally(state)
         events = [self._tally_event(state, t)]
         if not could_end and not early_end_refusal(state, t):
@@ -753,6 +911,8 @@ class Clocktower(Game):
     def _do_end_voting(self, state: ClocktowerState, action: EndVoting, rng: random.Random) -> Outcome:
         if state.phase != "day" or state.pending_end is not None:
             raise _illegal("Voting ends by day only.", "not_day")
+        if state.voting_closed:
+            raise _illegal("Today's execution has happened: voting is already over.", "voting_closed")
         why = early_end_refusal(state, tally(state))
         if why:
             raise _illegal(f"Voting cannot end early yet: {why}", "not_settled")
@@ -1052,7 +1212,7 @@ class Clocktower(Game):
         return stage_seconds(state)
 
     def prompts(self, state: ClocktowerState, player_id: str) -> list[Prompt]:
-        if state.phase != "day" or state.pending_end is not None:
+        if state.phase != "day" or state.pending_end is not None or state.voting_closed:
             return []
         seat = state.seat_of(player_id)
         if not can_vote(state, seat):
@@ -1122,8 +1282,9 @@ class Clocktower(Game):
             return moves
         if state.phase != "day":
             return moves
-        if not early_end_refusal(state, tally(state)):
+        if not state.voting_closed and not early_end_refusal(state, tally(state)):
             moves.append(EndVoting(player=st))
+        moves += self._talk_moves(state)
         for prompt_owner in state.seats:
             for prompt in self.prompts(state, prompt_owner.player):
                 if prompt.action == "unvote":
@@ -1132,6 +1293,45 @@ class Clocktower(Game):
                 for choice in prompt.fields[0].choices:
                     if state.votes.get(prompt_owner.player) != choice.value:
                         moves.append(Vote(player=prompt_owner.player, target=choice.value))
+        return moves
+
+    def _talk_moves(self, state: ClocktowerState) -> list[Action]:
+        """A sample of the day's talk for random play-throughs: a whisper with the next seat, a
+        neighbour whisper, breaking one's whispers, exile votes, and announcements."""
+        moves: list[Action] = []
+        seats = state.seats
+        where = "announcements"
+        limit = whisper_limit(state)
+        made = {(a.kind, a.by) for a in state.announcements}
+        for i, seat in enumerate(seats):
+            p = seat.player
+            after = seats[(i + 1) % len(seats)].player
+            costs = whisper_costs(state, p, [p, after])
+            if all(state.whispers_used.get(q, 0) + c <= limit for q, c in costs.items()) and not any(
+                    not w.broken_by and set(w.members) == {p, after} for w in state.whispers):
+                moves.append(DeclareWhisper(player=p, players=[after], place=where))
+            for near in neighbours(state, p)[:1]:
+                if [p, near] not in state.neighbour_whispers:
+                    moves.append(NeighbourWhisper(player=p, target=near, text="I trust you, vote with me."))
+            if self.breaks_whisper(state, p, "town_square"):
+                moves.append(Spoke(player=p))
+            for traveller in (s for s in seats if s.traveller and s.player not in state.exiled):
+                called = traveller.player in state.exiles
+                mine = state.exiles.get(traveller.player, {}).get(p)
+                if not called or mine != "yes":
+                    moves.append(ExileVote(player=p, target=traveller.player, vote="yes"))
+                elif mine == "yes":
+                    moves.append(ExileVote(player=p, target=traveller.player, vote="no"))
+            if state.stage in ("nominations", "voting"):
+                if any(n.nominee == p for n in state.nominations) and ("goblin", p) not in made:
+                    moves.append(GoblinClaim(player=p, place=where))
+                if seat.character == "alsaahir" and ("alsaahir", p) not in made:
+                    truth = {t: [s.player for s in seats if not s.traveller and self.chars[s.character].team == t]
+                             for t in ("minion", "demon")}
+                    moves.append(AlsaahirGuess(player=p, minions=truth["minion"], demons=truth["demon"], place=where))
+                if seat.shown == "juggler" and state.day == 1 and ("juggler", p) not in made:
+                    moves.append(JugglerGuess(player=p, guesses={after: seats[(i + 1) % len(seats)].character},
+                                              place=where))
         return moves
 
     def check_invariants(self, state: ClocktowerState, events: list[Event]) -> list[str]:
@@ -1147,7 +1347,8 @@ class Clocktower(Game):
         for event in events:
             if event.image == "grimoire" and event.audience.kind != "storyteller" and not state.finished:
                 problems.append(f"the grimoire picture in a {event.audience.kind} event")
-            if state.finished or event.audience.kind not in ("public", "thread") or event.type in RULES_TEXT:
+            if state.finished or event.audience.kind not in ("public", "thread") or \
+                    event.type in RULES_TEXT | PLAYERS_CLAIMS:
                 continue
             text = json.dumps([event.text, event.title, event.data]).lower()
             for seat in state.seats:
@@ -1172,7 +1373,8 @@ class Clocktower(Game):
             data = rec.data
             lines = [f"**Day {data['day']}**: " + (f"{state.label(data['executed'])} executed"
                                                    if data["executed"] else "no execution")
-                     + (" (voting ended early)" if data.get("early") else "")]
+                     + (" (voting ended early)" if data.get("early") else "")
+                     + (" at once, before voting closed" if data.get("at_once") else "")]
             by_option: dict[str, list[str]] = {}
             for voter, target in data["votes"].items():
                 by_option.setdefault(target, []).append(voter)
@@ -1187,9 +1389,11 @@ class Clocktower(Game):
                 lines.append(f"• Counted negatively (the Thief): {names(state, data['negative'])}")
             lines.append(f"• {moves.get(data['day'], 0)} votes cast or moved that day")
             days.append("\n".join(lines))
-        if not days:
-            return []
-        return [public("chronicle", "\n\n".join(days), title="🗳️ Every day's votes")]
+        events = [public("chronicle", "\n\n".join(days), title="🗳️ Every day's votes")] if days else []
+        talk = whisper_recap(state, records)
+        if talk:
+            events.append(public("whisper_recap", talk, title="🤫 Every day's whispers (how many each player was in)"))
+        return events
 
     def rules_summary(self) -> str:
         return ("A forum game of 7-15 players and up to 2 Travellers, run by human Storytellers whom the bot "

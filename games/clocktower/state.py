@@ -81,6 +81,18 @@ class Settings(BaseModel):
     one_nomination_per_day: bool = False
     no_execution_after_nominations: bool = True
     early_end: Literal["majority", "uncast"] = "majority"
+    # exile (Travellers): who must vote yes, of whom
+    exile_majority: Literal["half", "strict", "cast"] = "half"
+    exile_counts_travellers: bool = True
+    # whispers
+    whisper_payer: Literal["declarer", "each"] = "declarer"
+    announcement_breaks_whisper: bool = False
+    whisper_break: Literal["whole", "speaker"] = "whole"
+    neighbour_whisper: Literal["alive", "adjacent"] = "alive"
+    # the Virgin, the Goblin, the Alsaahir
+    virgin_day: Literal["quiet", "ends"] = "quiet"
+    goblin_claim: Literal["after_nomination", "any_time"] = "after_nomination"
+    alsaahir_guesses_per_day: int = 1
 
 
 class Nomination(BaseModel):
@@ -89,6 +101,37 @@ class Nomination(BaseModel):
     model_config = ConfigDict(extra="forbid")
     nominee: str
     nominator: str
+
+
+class Whisper(BaseModel):
+    """A declared whisper: a private thread of its members and the Storytellers, open until one
+    of them speaks publicly."""
+
+    model_config = ConfigDict(extra="forbid")
+    id: int
+    day: int
+    by: str
+    #: everyone in it, the declarer first
+    members: list[str]
+    #: who paid how many of their whispers for it
+    cost: dict[str, int] = Field(default_factory=dict)
+    #: who broke it ("" while it is open)
+    broken_by: str = ""
+
+
+class Announcement(BaseModel):
+    """A public announcement made in the announcement thread: an Alsaahir guess, a Juggler
+    guess or a Goblin claim (anyone may make any of them)."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["alsaahir", "juggler", "goblin"]
+    by: str
+    minions: list[str] = Field(default_factory=list)
+    demons: list[str] = Field(default_factory=list)
+    #: the Juggler's guesses: player -> character id
+    guesses: dict[str, str] = Field(default_factory=dict)
+    #: a Goblin claim: whether the claimant was nominated today when they claimed
+    nominated: bool = False
 
 
 class PendingEnd(BaseModel):
@@ -131,6 +174,23 @@ class ClocktowerState(BaseState):
     negative_tomorrow: list[str] = Field(default_factory=list)
     #: who was executed today ("" for nobody): the Undertaker learns it tonight
     executed: str = ""
+    #: today's execution has happened before the day's end (the Virgin, `/st execute`): no more votes
+    voting_closed: bool = False
+    #: today's exile calls: Traveller -> voter -> "yes" or "no"
+    exiles: dict[str, dict[str, str]] = Field(default_factory=dict)
+    #: Travellers exiled today
+    exiled: list[str] = Field(default_factory=list)
+    #: whispers used today, by player
+    whispers_used: dict[str, int] = Field(default_factory=dict)
+    #: today's neighbour whispers: [from, to]
+    neighbour_whispers: list[list[str]] = Field(default_factory=list)
+    #: today's public announcements (kept through the night: the Juggler learns at night)
+    announcements: list[Announcement] = Field(default_factory=list)
+    # ----- across days -----
+    #: open whispers, and today's broken ones
+    whispers: list[Whisper] = Field(default_factory=list)
+    #: whispers declared in the whole game (each one's thread key is its number)
+    whisper_count: int = 0
     pending_end: PendingEnd | None = None
 
     # ----- reading seats -----

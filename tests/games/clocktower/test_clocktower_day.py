@@ -4,48 +4,21 @@ game with the Storyteller's confirmation, and every day's votes in the record an
 
 import pytest
 
-import games
 from games.clocktower.day import NO_EXECUTION, early_end_refusal, tally
-from games.engine import IllegalAction, Player, SetupError
-from games.engine.run import Replay, replay, start, step
-
-GAME = games.get("clocktower")
-ST = "st1"
-HOUR = 3600
-# seat i holds CHARACTERS[i - 1]: the Pukka in seat 1, the Politician in seat 7
-CHARACTERS = ["pukka", "spy", "washerwoman", "empath", "knight", "soldier", "politician", "virgin"]
-
-
-def new_game(options=None, characters=CHARACTERS):
-    ps = [Player(id=f"p{i}", name=f"Name{i}", seat=i) for i in range(1, len(characters) + 1)]
-    forced = {"characters": {f"p{i + 1}": c for i, c in enumerate(characters)},
-              "bluffs": ["shugenja", "juggler", "alsaahir"]}
-    return start(GAME, ps, options, seed=1, forced=forced).state
-
-
-def act(state, **action):
-    action.setdefault("player", ST)
-    return step(GAME, state, action, seed=1)
-
-
-def timeout(state):
-    return act(state, type="phase_timeout", phase_seq=state.phase_seq, player="")
-
-
-def vote(state, voter, target):
-    return step(GAME, state, {"type": "vote", "player": voter, "target": target}, seed=1)
-
-
-def to_day(state=None, options=None):
-    """Begin, then through the night's three stages to dawn."""
-    state = act(state or new_game(options), type="begin").state
-    while state.phase == "night":
-        state = timeout(state).state
-    return state
-
-
-def events_of(out, kind):
-    return [e for e in out.events if e.audience.kind == kind]
+from games.engine import IllegalAction, SetupError
+from games.engine.run import Replay, replay, step
+from tests.support.clocktower_pure import (
+    CHARACTERS,
+    GAME,
+    HOUR,
+    ST,
+    act,
+    events_of,
+    new_game,
+    timeout,
+    to_day,
+    vote,
+)
 
 
 def test_the_cycle_runs_in_stages_with_the_rulebooks_lengths():

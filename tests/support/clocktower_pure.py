@@ -1,0 +1,43 @@
+"""The pure Clocktower tests' table: a forced deal, the Storyteller's actions, the clock by hand."""
+
+import games
+from games.engine import Player
+from games.engine.run import start, step
+
+GAME = games.get("clocktower")
+ST = "st1"
+HOUR = 3600
+# seat i holds CHARACTERS[i - 1]: the Pukka in seat 1, the Politician in seat 7
+CHARACTERS = ["pukka", "spy", "washerwoman", "empath", "knight", "soldier", "politician", "virgin"]
+
+
+def new_game(options=None, characters=CHARACTERS):
+    ps = [Player(id=f"p{i}", name=f"Name{i}", seat=i) for i in range(1, len(characters) + 1)]
+    forced = {"characters": {f"p{i + 1}": c for i, c in enumerate(characters)},
+              "bluffs": ["shugenja", "juggler", "alsaahir"]}
+    return start(GAME, ps, options, seed=1, forced=forced).state
+
+
+def act(state, **action):
+    action.setdefault("player", ST)
+    return step(GAME, state, action, seed=1)
+
+
+def timeout(state):
+    return act(state, type="phase_timeout", phase_seq=state.phase_seq, player="")
+
+
+def vote(state, voter, target):
+    return step(GAME, state, {"type": "vote", "player": voter, "target": target}, seed=1)
+
+
+def to_day(state=None, options=None, characters=CHARACTERS):
+    """Begin, then through the night's three stages to dawn."""
+    state = act(state or new_game(options, characters), type="begin").state
+    while state.phase == "night":
+        state = timeout(state).state
+    return state
+
+
+def events_of(out, kind):
+    return [e for e in out.events if e.audience.kind == kind]
