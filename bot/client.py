@@ -13,6 +13,7 @@ from .clock import Clock, SystemClock
 from .cogs.moderation import Moderation
 from .cogs.storyteller import Storyteller
 from .cogs.tables import Tables
+from .cogs.town import Town
 from .config import Settings
 from .delivery import Delivery
 from .play import Play
@@ -50,6 +51,7 @@ class StorytellerBot(commands.Bot):
         await self.add_cog(Tables(self))
         await self.add_cog(Moderation(self))
         await self.add_cog(Storyteller(self))
+        await self.add_cog(Town(self))
         if self.use_scheduler:
             self.service.timers.start()
             self.service.timers.every(self.settings.sweep_seconds, self.sweep, "sweep")

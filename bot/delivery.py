@@ -612,6 +612,8 @@ class Delivery:
             await self.bot.store.set_slot(row.game_id, row.slot,
                                           Slot(message.channel.id, first_id or message.id, message.id))
         await self._done([row], started_at=started_at)
+        if target == "group" and event.data.get("close"):
+            await self._close_thread(destination, row.game_id)
         if row.target == "channel":
             await self._pause(event)
 
@@ -707,6 +709,14 @@ class Delivery:
         if added != known:
             await store.set_group_thread(game_row.id, key, thread.id, added)
         return thread
+
+    async def _close_thread(self, thread, game_id: int) -> None:
+        """A group's conversation is over (a broken whisper): lock and archive its thread, after
+        the message saying so. Best effort: a thread left open says it is broken anyway."""
+        try:
+            await self._call(COSMETIC, ("thread", thread.id), thread.edit, archived=True, locked=True)
+        except Exception as exc:
+            log.warning("game %s: thread %s not closed: %s", game_id, getattr(thread, "id", "?"), exc)
 
     async def sync_storytellers(self, game_id: int, removed: int | None = None) -> None:
         """After a co-Storyteller is added or removed: every private thread of the game gets its

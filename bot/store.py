@@ -414,8 +414,13 @@ class Store:
 
     async def records(self, game_id: int) -> list[tuple[str, dict[str, Any]]]:
         """The game's record rows, oldest first: (type, data)."""
-        rows = await self._read("SELECT type, data FROM game_records WHERE game_id = ? ORDER BY id", (game_id,))
-        return [(r[0], json.loads(r[1])) for r in rows]
+        return [(kind, data) for kind, data, _at in await self.timed_records(game_id)]
+
+    async def timed_records(self, game_id: int) -> list[tuple[str, dict[str, Any], float]]:
+        """The game's record rows, oldest first, with when each was written: (type, data, time)."""
+        rows = await self._read("SELECT type, data, created_at FROM game_records WHERE game_id = ? ORDER BY id",
+                                (game_id,))
+        return [(r[0], json.loads(r[1]), r[2]) for r in rows]
 
     async def actions(self, game_id: int) -> list[dict[str, Any]]:
         rows = await self._read("SELECT action FROM actions WHERE game_id = ? ORDER BY step", (game_id,))

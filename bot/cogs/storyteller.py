@@ -341,6 +341,28 @@ class Storyteller(commands.Cog):
     async def end_voting(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, None, lambda: self._act(interaction, {"type": "end_voting"}))
 
+    @st.command(name="execute", description="Execute a player now and end today's voting (the Virgin's "
+                "Spy, or your ruling)")
+    async def execute(self, interaction: discord.Interaction, player: discord.Member) -> None:
+        await guarded(interaction, None, lambda: self._act(interaction, {"type": "execute", "target": str(player.id)}))
+
+    @st.command(name="whispers", description="The whisper ledger of a day: who, with whom, the cost, when it broke")
+    @app_commands.describe(day="Which day (default: today)")
+    async def whispers(self, interaction: discord.Interaction, day: app_commands.Range[int, 1, 99] | None = None) -> None:
+        async def work() -> None:
+            from games.clocktower.talk import whisper_ledger
+            from games.engine import RECORD, Event
+
+            row = await self._st_game(interaction)
+            if row.status != "running":
+                raise LobbyError("The game has not begun.")
+            state = (await self.service.load(row.id)).state
+            rows = await self.bot.store.timed_records(row.id)
+            records = [Event(type=kind, audience=RECORD, data=data) for kind, data, _at in rows]
+            times = [f"<t:{int(at)}:f>" for _kind, _data, at in rows]
+            await reply(interaction, whisper_ledger(state, records, day or max(state.day, 1), times))
+        await guarded(interaction, None, work)
+
     @st.command(name="continue", description="Go on with the game after an end you do not confirm")
     async def continue_game(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, None, lambda: self._act(interaction, {"type": "continue"}))

@@ -4,28 +4,8 @@ place, the Storytellers' early end, the execution, and the end confirmed by the 
 
 import re
 
-from support.clocktower_helpers import CHARS, character_names, dealt, game_row, texts
+from support.clocktower_helpers import CHARS, HOUR, advance, begun, character_names, game_row, state_of, texts
 from support.sim import new_bot
-
-HOUR = 3600.0
-
-
-async def begun(w, n=7):
-    members = await dealt(w, n)
-    res = await w.host.slash(w.channel, "st begin")
-    assert "Night 1 has begun" in res.response.content
-    await w.settle()
-    return members
-
-
-async def state_of(w):
-    return (await w.bot.service.load((await game_row(w)).id)).state
-
-
-async def advance(w, clock, hours):
-    clock.advance(hours * HOUR)
-    await w.bot.service.fire_due()
-    await w.settle()
 
 
 def tally_messages(w, day=1):
@@ -49,8 +29,9 @@ async def test_a_day_of_forum_votes_with_a_live_tally_and_an_execution(world, cl
     state = await state_of(w)
     assert (state.phase, state.stage, state.day) == ("day", "nominations", 1)
     assert any("Day 1 dawns" in t and "Nobody died in the night" in t for t in texts(w.channel))
-    # the Demon last, so that the player executed below is not the Demon
-    members.sort(key=lambda m: CHARS[state.seat_of(str(m.id)).character].team == "demon")
+    # the Virgin first (never nominated here) and the Demon last (not executed below)
+    members.sort(key=lambda m: (state.seat_of(str(m.id)).character != "virgin",
+                                CHARS[state.seat_of(str(m.id)).character].team == "demon"))
     # the tally: one message, with the day's boundaries as Discord timestamps
     [tally] = tally_messages(w)
     deadline = (await w.bot.store.game(row.id)).deadline

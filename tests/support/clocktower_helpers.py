@@ -6,6 +6,7 @@ from games.clocktower import load
 
 CHARS = load()
 SEATS = [3, 1, 7, 2, 9, 5, 4]
+HOUR = 3600.0
 
 
 def texts(channel, viewer=None):
@@ -37,3 +38,21 @@ async def dealt(w, n=7):
 
 def game_row(w):
     return w.bot.service.game_here(w.channel.id)
+
+
+async def begun(w, n=7):
+    members = await dealt(w, n)
+    res = await w.host.slash(w.channel, "st begin")
+    assert "Night 1 has begun" in res.response.content
+    await w.settle()
+    return members
+
+
+async def state_of(w):
+    return (await w.bot.service.load((await game_row(w)).id)).state
+
+
+async def advance(w, clock, hours):
+    clock.advance(hours * HOUR)
+    await w.bot.service.fire_due()
+    await w.settle()
