@@ -43,7 +43,7 @@ from games.engine import Event
 
 from .pacer import COSMETIC, NARRATION, URGENT, Pacer
 from .render import duration, group_embeds, message_parts, relative_time
-from .service import is_store_error, phase_of_slot
+from .service import STORYTELLERS_KEY, is_store_error, phase_of_slot
 from .store import OutboxRow, Slot
 from .views import phase_view
 
@@ -411,12 +411,18 @@ class Delivery:
         now = self.bot.clock.now()
         if opener is None:
             await self.bot.store.mark_all_delivered(ids, now, failure)
-            return
-        if failure is not None:
-            await self.bot.store.mark_all_delivered(ids, now, failure)
-            ids = []
-        await self.bot.service.start_clock(opener.game_id, opener.phase_seq,
-                                           now if started_at is None else started_at, ids)
+        else:
+            if failure is not None:
+                await self.bot.store.mark_all_delivered(ids, now, failure)
+                ids = []
+            await self.bot.service.start_clock(opener.game_id, opener.phase_seq,
+                                               now if started_at is None else started_at, ids)
+        talk = next((r for r in unit if r.target == "channel" and (r.payload.get("data") or {}).get("talk")), None)
+        if talk is not None and failure is None:
+            try:
+                await self._set_talk(talk)
+            except Exception as exc:  # best effort: the message said talk is closed
+                log.warning("game %s: talk not %s: %s", talk.game_id, talk.payload["data"]["talk"], exc)
 
     async def _call(self, level: int, where: Any, method, *args, **kwargs):
         """One call to Discord, ``method(*args, **kwargs)``, when the pacer lets it go. Each kind
@@ -709,6 +715,74 @@ class Delivery:
         if added != known:
             await store.set_group_thread(game_row.id, key, thread.id, added)
         return thread
+
+    async def _set_talk(self, row: OutboxRow) -> None:
+        """Night closes public talk and whispers: after the message saying so, the town square is
+        closed to the seated players (a per-member overwrite, or the thread locked when the town
+        square is a thread) and the open whispers' threads are locked; dawn opens them again.
+        Where the bot lacks the permission it tells the Storytellers which one, once per game."""
+        data = row.payload.get("data") or {}
+        closed = data.get("talk") == "closed"
+        game_row = await self.bot.service.row(row.game_id)
+        if game_row is None:
+            return
+        missing: list[str] = []
+        try:
+            channel = await self._channel(game_row.channel_id, COSMETIC)
+            if isinstance(channel, discord.Thread):
+                await self._call(COSMETIC, ("thread", channel.id), channel.edit, locked=closed)
+            else:
+                for signup in await self.bot.store.signups(row.game_id):
+                    if signup.kind != "spectator":
+                        await self._mute(channel, signup.user_id, closed)
+        except discord.Forbidden:
+            missing.append(f"Manage Permissions in <#{game_row.channel_id}> (or Manage Threads, when the town "
+                           "square is a thread)")
+        except Exception as exc:
+            log.warning("game %s: the town square was not %s: %s", row.game_id, "closed" if closed else "opened", exc)
+        for key in data.get("whispers", []):
+            found = await self.bot.store.group_thread(row.game_id, key)
+            if found is None:
+                continue
+            try:
+                thread = self.bot.get_channel(found[0]) or await self._call(
+                    COSMETIC, ("thread", found[0]), self.bot.fetch_channel, found[0])
+                await self._call(COSMETIC, ("thread", thread.id), thread.edit, locked=closed)
+            except discord.Forbidden:
+                if "Manage Threads" not in missing:
+                    missing.append("Manage Threads (to lock the whisper threads at night)")
+            except Exception as exc:
+                log.warning("game %s: whisper thread %s not %s: %s", row.game_id, key,
+                            "locked" if closed else "opened", exc)
+        if missing and (row.game_id, "talk") not in self._told_host:
+            self._told_host.add((row.game_id, "talk"))
+            await self._tell_storytellers(game_row, "I could not close the town square and the whispers for the "
+                                          "night: Discord says I lack " + " and ".join(missing) + ". Grant it and "
+                                          "I will do it from the next night; until then, please remind the town "
+                                          "that talk is closed at night.")
+
+    async def _mute(self, channel, user_id: int, closed: bool) -> None:
+        """A seated player may not post in the town square at night (their other overwrites kept)."""
+        member = channel.guild.get_member(user_id)
+        if member is None:
+            try:
+                member = await self._call(COSMETIC, ("guild", channel.guild.id), channel.guild.fetch_member, user_id)
+            except discord.NotFound:
+                return  # they left the server
+        overwrite = channel.overwrites_for(member)
+        wanted = False if closed else None
+        if overwrite.send_messages is wanted:
+            return
+        overwrite.update(send_messages=wanted)
+        await self._call(COSMETIC, ("channel", channel.id), channel.set_permissions, member,
+                         overwrite=None if overwrite.is_empty() else overwrite)
+
+    async def _tell_storytellers(self, game_row, text: str) -> None:
+        try:
+            thread = await self._group_thread(game_row, STORYTELLERS_KEY, [], COSMETIC)
+            await self._call(COSMETIC, ("thread", thread.id), thread.send, text)
+        except Exception as exc:
+            log.warning("game %s: could not tell the Storytellers: %s (%s)", game_row.id, text, exc)
 
     async def _close_thread(self, thread, game_id: int) -> None:
         """A group's conversation is over (a broken whisper): lock and archive its thread, after

@@ -51,6 +51,8 @@ from .day import (
     can_vote,
     day_ends,
     early_end_refusal,
+    hours,
+    illegal,
     mechanical_end,
     next_stage,
     option_label,
@@ -60,18 +62,13 @@ from .day import (
     tally,
     tally_text,
 )
-from .day import (
-    hours as _hours,
-)
-from .day import (
-    illegal as _illegal,
-)
 from .deal import deal
 from .info import card, deal_message, evil_lines, grimoire_picture, grimoire_text, names, reveal_text
 from .script import Script, ScriptError, builtin_script, parse_script
 from .state import HOUR, ClocktowerState, LunaticInfo, Nomination, PendingEnd, Reminder, Seat, Settings
 from .talk import (
     TALK_ACTIONS,
+    WHISPER_KEY,
     AlsaahirGuess,
     DeclareWhisper,
     ExileVote,
@@ -492,7 +489,7 @@ class Clocktower(TalkRules, Game):
         character = self.chars.resolve(raw)
         if character is None or character.team not in teams:
             kinds = "/".join(teams)
-            raise _illegal(f"{raw!r} is not a {kinds} character this game knows.", "bad_character")
+            raise illegal(f"{raw!r} is not a {kinds} character this game knows.", "bad_character")
         return character.id
 
     def _grimoire_event(self, state: ClocktowerState, note: str) -> Event:
@@ -515,13 +512,13 @@ class Clocktower(TalkRules, Game):
         if state.phase not in phases:
             when = {"setup": "before the characters go out", "night": "at night", "day": "by day"}
             allowed = " or ".join(when[p] for p in phases)
-            raise _illegal(f"You can {doing} only {allowed}.", "wrong_phase")
+            raise illegal(f"You can {doing} only {allowed}.", "wrong_phase")
 
     def _target(self, state: ClocktowerState, player: str) -> Seat:
         for seat in state.seats:
             if seat.player == player:
                 return seat
-        raise _illegal(f"{state.name(player) if player else 'That'} is not seated in this game.", "not_seated")
+        raise illegal(f"{state.name(player) if player else 'That'} is not seated in this game.", "not_seated")
 
     def _do_redeal(self, state: ClocktowerState, action: Redeal, rng: random.Random) -> Outcome:
         self._need_phase(state, "setup", doing="re-deal")
@@ -530,11 +527,11 @@ class Clocktower(TalkRules, Game):
             try:
                 pool = self.check_pool(action.pool, state.script)
             except SetupError as exc:
-                raise _illegal(str(exc), "bad_pool") from None
+                raise illegal(str(exc), "bad_pool") from None
         try:
             self._deal(state, rng, pool)
         except SetupError as exc:
-            raise _illegal(str(exc), "bad_pool") from None
+            raise illegal(str(exc), "bad_pool") from None
         state.pool = pool
         state.deals += 1
         return Outcome(state=state, events=[self._grimoire_event(state, f"Deal {state.deals}, at random.")],
@@ -571,8 +568,15 @@ class Clocktower(TalkRules, Game):
         lock = state.settings.lock_seconds
         text = (f"{opening + ' ' if opening else ''}Public talk and whispers are closed until dawn. "
                 "Send your night action to the Storytellers in your private thread"
-                + (f"; night actions lock {_hours(lock)} before dawn." if lock else "."))
-        return [*events, public("night", text, title=f"🌙 Night {state.night} falls", opens_phase=True)]
+                + (f"; night actions lock {hours(lock)} before dawn." if lock else "."))
+        return [*events, public("night", text, title=f"🌙 Night {state.night} falls", opens_phase=True,
+                                data=self._talk(state, "closed"))]
+
+    @staticmethod
+    def _talk(state: ClocktowerState, talk: str) -> dict[str, Any]:
+        """What the bot closes at nightfall and opens at dawn, where it may: the town square and
+        the threads of the open whispers ("Whispering and talking publicly is disabled")."""
+        return {"talk": talk, "whispers": [f"{WHISPER_KEY}{w.id}" for w in state.whispers if not w.broken_by]}
 
     def _travellers_leave(self, state: ClocktowerState) -> list[Event]:
         """"Travellers ... may stay for a maximum of 3 cycles": one who joined on day D leaves when
@@ -599,7 +603,7 @@ class Clocktower(TalkRules, Game):
         elif following == "locked":
             events.append(Event(type="locked", audience=STORYTELLER, title="🔒 Night actions are locked",
                                 text=f"Night {state.night}'s actions are locked; dawn comes in "
-                                     f"{_hours(state.settings.lock_seconds)}."))
+                                     f"{hours(state.settings.lock_seconds)}."))
         elif following == "voting" and not state.voting_closed:
             events.append(public("nominations_closed", "Nominations are closed: vote on today's nominations"
                                  + (" or for no execution." if state.settings.no_execution_after_nominations
@@ -619,8 +623,8 @@ class Clocktower(TalkRules, Game):
         the Drunk acts as what they believe they are)."""
         order = self.chars.night_order
         tonight = set(order.first_night if state.night == 1 else order.other_night)
-        lock = _hours(state.settings.lock_seconds)
-        return [private(s.player, "reminder", f"⏰ Night actions lock in {_hours(state.settings.reminder_seconds)} "
+        lock = hours(state.settings.lock_seconds)
+        return [private(s.player, "reminder", f"⏰ Night actions lock in {hours(state.settings.reminder_seconds)} "
                         f"({lock} before dawn). If your character acts tonight, send the Storytellers your "
                         "choice in this thread before then.", title="Night actions lock soon")
                 for s in state.seats if s.alive and s.shown in tonight and s.shown != "ravenkeeper"]
@@ -641,13 +645,15 @@ class Clocktower(TalkRules, Game):
             lines.append(f"✨ {names(state, revived)} lives again.")
         ending = self._pending(state, resume="day")
         if ending:  # the deaths only: the day opens when the Storytellers go on (``/st continue``)
-            return Outcome(state=state, events=[public("dawn", "\n".join(lines), title=f"☀️ Day {state.day} dawns"),
+            return Outcome(state=state, events=[public("dawn", "\n".join(lines), title=f"☀️ Day {state.day} dawns",
+                                                       data=self._talk(state, "open")),
                                                 *ending])
-        lines.append(f"Nominations are open for {_hours(state.settings.nomination_seconds)}: the first vote "
+        lines.append(f"Nominations are open for {hours(state.settings.nomination_seconds)}: the first vote "
                      "today on a player (`/vote`) nominates them. Votes move until the day ends; no "
                      "execution is a vote too.")
         return Outcome(state=state, events=[
-            public("dawn", "\n".join(lines), title=f"☀️ Day {state.day} dawns", opens_phase=True),
+            public("dawn", "\n".join(lines), title=f"☀️ Day {state.day} dawns", opens_phase=True,
+                   data=self._talk(state, "open")),
             self._tally_event(state)])
 
     def _end_of_day(self, state: ClocktowerState, early: bool = False) -> Outcome:
@@ -749,12 +755,12 @@ class Clocktower(TalkRules, Game):
 
     def _do_execute(self, state: ClocktowerState, action: Execute, rng: random.Random) -> Outcome:
         if state.phase != "day" or state.pending_end is not None:
-            raise _illegal("Executions happen by day.", "not_day")
+            raise illegal("Executions happen by day.", "not_day")
         if state.voting_closed:
-            raise _illegal(f"Today's execution has happened ({state.label(state.executed)}).", "executed_today")
+            raise illegal(f"Today's execution has happened ({state.label(state.executed)}).", "executed_today")
         seat = self._target(state, action.target)
         if seat.traveller:
-            raise _illegal("Travellers are exiled, not executed.", "traveller")
+            raise illegal("Travellers are exiled, not executed.", "traveller")
         events = self._execute_now(state, seat, "storyteller")
         return Outcome(state=state, events=events,
                        reply=f"{state.label(seat.player)} is executed; voting is over for today.")
@@ -790,7 +796,7 @@ class Clocktower(TalkRules, Game):
     def _do_continue(self, state: ClocktowerState, action: Continue, rng: random.Random) -> Outcome:
         pending = state.pending_end
         if state.phase != "ending" or pending is None:
-            raise _illegal("There is no end of the game waiting for you to confirm.", "nothing_pending")
+            raise illegal("There is no end of the game waiting for you to confirm.", "nothing_pending")
         state.pending_end = None
         if pending.resume == "night":
             return Outcome(state=state, events=self._nightfall(state), reply="Night falls.")
@@ -817,18 +823,18 @@ class Clocktower(TalkRules, Game):
         events: list[Event] = []
         if target == NO_EXECUTION:
             if state.stage != "nominations" and not settings.no_execution_after_nominations:
-                raise _illegal("No execution can be voted only while nominations are open.", "closed")
+                raise illegal("No execution can be voted only while nominations are open.", "closed")
         else:
             nominee = self._target(state, target)
             if nominee.traveller:
-                raise _illegal(f"{state.label(target)} is a Traveller: Travellers are exiled, not executed.",
+                raise illegal(f"{state.label(target)} is a Traveller: Travellers are exiled, not executed.",
                                "traveller")
             if not any(n.nominee == target for n in state.nominations):
                 events.append(self._nominate(state, seat, nominee))
         nominated = bool(events)
         virgin, execute = self._virgin(state, seat, nominee) if nominated else ([], False)
         if state.votes.get(seat.player) == target:
-            raise _illegal(f"Your vote is already on {option_label(state, target)}.", "same_vote")
+            raise illegal(f"Your vote is already on {option_label(state, target)}.", "same_vote")
         state.votes[seat.player] = target
         if not seat.alive and settings.dead_vote == "when_cast" and (
                 target != NO_EXECUTION or settings.dead_no_execution_spends):
@@ -843,31 +849,31 @@ class Clocktower(TalkRules, Game):
 
     def _voting_seat(self, state: ClocktowerState, player: str) -> Seat:
         if state.phase != "day" or state.pending_end is not None:
-            raise _illegal("Votes are cast by day: voting opens at dawn." if state.phase == "night"
+            raise illegal("Votes are cast by day: voting opens at dawn." if state.phase == "night"
                            else "Voting is closed.", "not_day")
         if state.voting_closed:
-            raise _illegal("Today's execution has happened: voting is over until tomorrow.", "voting_closed")
+            raise illegal("Today's execution has happened: voting is over until tomorrow.", "voting_closed")
         seat = self._target(state, player)
         if not can_vote(state, seat):
-            raise _illegal("You are dead and your vote token is spent.", "no_token")
+            raise illegal("You are dead and your vote token is spent.", "no_token")
         return seat
 
     def _nominate(self, state: ClocktowerState, seat: Seat, nominee: Seat) -> Event:
         if state.stage != "nominations":
-            raise _illegal(f"Nominations closed {_hours(state.settings.nomination_seconds)} into the day: vote on "
+            raise illegal(f"Nominations closed {hours(state.settings.nomination_seconds)} into the day: vote on "
                            "a nominated player or for no execution.", "nominations_closed")
         if not seat.alive:
-            raise _illegal("The dead do not nominate: vote on a nominated player or for no execution.",
+            raise illegal("The dead do not nominate: vote on a nominated player or for no execution.",
                            "dead_nominator")
         if state.settings.one_nomination_per_day and any(n.nominator == seat.player for n in state.nominations):
-            raise _illegal("You have already nominated today (one nomination a day each).", "nominated_today")
+            raise illegal("You have already nominated today (one nomination a day each).", "nominated_today")
         state.nominations.append(Nomination(nominee=nominee.player, nominator=seat.player))
         return public("nomination", f"📢 {state.label(seat.player)} nominates {state.label(nominee.player)}.")
 
     def _do_unvote(self, state: ClocktowerState, action: Unvote, rng: random.Random) -> Outcome:
         seat = self._voting_seat(state, action.player)
         if seat.player not in state.votes:
-            raise _illegal("You have not voted today.", "no_vote")
+            raise illegal("You have not voted today.", "no_vote")
         could_end = self._may_end_early(state)
         del state.votes[seat.player]
         events = [record("vote", {"day": state.day, "voter": seat.player, "target": ""}),
@@ -899,7 +905,7 @@ class Clocktower(TalkRules, Game):
         day = state.phase == "day" and state.pending_end is None
         chosen = state.negative if day else state.negative_tomorrow
         if seat.player in chosen:
-            raise _illegal(f"{state.label(seat.player)}'s vote already counts negatively "
+            raise illegal(f"{state.label(seat.player)}'s vote already counts negatively "
                            f"{'today' if day else 'tomorrow'}.", "already_negative")
         could_end = day and self._may_end_early(state)
         chosen.append(seat.player)
@@ -910,19 +916,19 @@ class Clocktower(TalkRules, Game):
 
     def _do_end_voting(self, state: ClocktowerState, action: EndVoting, rng: random.Random) -> Outcome:
         if state.phase != "day" or state.pending_end is not None:
-            raise _illegal("Voting ends by day only.", "not_day")
+            raise illegal("Voting ends by day only.", "not_day")
         if state.voting_closed:
-            raise _illegal("Today's execution has happened: voting is already over.", "voting_closed")
+            raise illegal("Today's execution has happened: voting is already over.", "voting_closed")
         why = early_end_refusal(state, tally(state))
         if why:
-            raise _illegal(f"Voting cannot end early yet: {why}", "not_settled")
+            raise illegal(f"Voting cannot end early yet: {why}", "not_settled")
         outcome = self._end_of_day(state, early=True)
         outcome.reply = "Voting is over; the day has ended."
         return outcome
 
     def _after_deal(self, state: ClocktowerState, doing: str) -> None:
         if state.phase == "setup":
-            raise _illegal(f"The characters have not gone out yet: `/st begin` first, then {doing}.",
+            raise illegal(f"The characters have not gone out yet: `/st begin` first, then {doing}.",
                            "not_begun")
 
     def _do_kill(self, state: ClocktowerState, action: Kill, rng: random.Random) -> Outcome:
@@ -938,7 +944,7 @@ class Clocktower(TalkRules, Game):
         seat = self._target(state, player)
         label = state.label(seat.player)
         if seat.alive == alive:
-            raise _illegal(f"{label} is alive." if alive else f"{label} is already dead.",
+            raise illegal(f"{label} is alive." if alive else f"{label} is already dead.",
                            "alive" if alive else "already_dead")
         seat.alive = alive
         seat.vote_token = True
@@ -978,7 +984,7 @@ class Clocktower(TalkRules, Game):
         self._after_deal(state, "change an alignment")
         seat = self._target(state, action.target)
         if seat.alignment == action.alignment:
-            raise _illegal(f"{state.label(seat.player)} is already {action.alignment}.", "same_alignment")
+            raise illegal(f"{state.label(seat.player)} is already {action.alignment}.", "same_alignment")
         seat.alignment = action.alignment
         events = []
         if action.tell:
@@ -991,17 +997,17 @@ class Clocktower(TalkRules, Game):
     def _token(self, action: AddReminder) -> tuple[str, str]:
         token = " ".join(action.token.split())
         if not token:
-            raise _illegal("A reminder token needs some words.", "bad_token")
+            raise illegal("A reminder token needs some words.", "bad_token")
         if not action.source.strip():
             return token, ""
         source = self.chars.resolve(action.source)
         if source is None:
-            raise _illegal(f"{action.source!r} is not a character this game knows.", "bad_character")
+            raise illegal(f"{action.source!r} is not a character this game knows.", "bad_character")
         tokens = (*source.reminders, *source.reminders_global)
         match = next((t for t in tokens if t.lower() == token.lower()), None)
         if match is None:
             offered = ", ".join(dict.fromkeys(tokens)) or "none"
-            raise _illegal(f"The {source.name} has no {token!r} token. Its tokens: {offered}. (Leave the "
+            raise illegal(f"The {source.name} has no {token!r} token. Its tokens: {offered}. (Leave the "
                            "source out to write your own note.)", "bad_token")
         return match, source.id
 
@@ -1021,26 +1027,26 @@ class Clocktower(TalkRules, Game):
                 del state.reminders[i]
                 return Outcome(state=state, reply=f"Removed {reminder.token!r} from {state.label(seat.player)}.")
         have = ", ".join(r.token for r in state.reminders if r.player == seat.player) or "none"
-        raise _illegal(f"{state.label(seat.player)} has no {action.token!r} reminder (they have: {have}).",
+        raise illegal(f"{state.label(seat.player)} has no {action.token!r} reminder (they have: {have}).",
                        "no_token")
 
     def _do_add_traveller(self, state: ClocktowerState, action: AddTraveller, rng: random.Random) -> Outcome:
         if state.day < 1:
-            raise _illegal("Travellers join on day 1 at the earliest.", "too_early")
+            raise illegal("Travellers join on day 1 at the earliest.", "too_early")
         if any(s.player == action.target for s in state.seats):
-            raise _illegal(f"{state.label(action.target)} is already seated.", "already_seated")
+            raise illegal(f"{state.label(action.target)} is already seated.", "already_seated")
         travellers = [s for s in state.seats if s.traveller]
         if len(travellers) >= MAX_TRAVELLERS:
-            raise _illegal(f"There are already {MAX_TRAVELLERS} Travellers: {names(state, [s.player for s in travellers])}.",
+            raise illegal(f"There are already {MAX_TRAVELLERS} Travellers: {names(state, [s.player for s in travellers])}.",
                            "too_many_travellers")
         taken = next((s for s in state.seats if s.seat == action.seat), None)
         if taken is not None:
-            raise _illegal(f"Seat {action.seat} is {state.name(taken.player)}'s.", "seat_taken")
+            raise illegal(f"Seat {action.seat} is {state.name(taken.player)}'s.", "seat_taken")
         character = self._character(action.character, ("traveller",))
         if character not in state.script.all_ids():
-            raise _illegal(f"The {self.chars[character].name} is not a Traveller of this script.", "bad_character")
+            raise illegal(f"The {self.chars[character].name} is not a Traveller of this script.", "bad_character")
         if state.by_character(character):
-            raise _illegal(f"The {self.chars[character].name} is already in play.", "in_play")
+            raise illegal(f"The {self.chars[character].name} is already in play.", "in_play")
         seat = Seat(player=action.target, seat=action.seat, character=character, shown=character,
                     alignment=action.alignment, traveller=True, joined_day=state.day)
         state.seats.append(seat)
@@ -1058,7 +1064,7 @@ class Clocktower(TalkRules, Game):
                              rng: random.Random) -> Outcome:
         seat = self._target(state, action.target)
         if not seat.traveller:
-            raise _illegal(f"{state.label(seat.player)} is not a Traveller.", "not_traveller")
+            raise illegal(f"{state.label(seat.player)} is not a Traveller.", "not_traveller")
         return self._unseat(state, seat)
 
     def _unseat(self, state: ClocktowerState, seat: Seat) -> Outcome:
@@ -1084,7 +1090,7 @@ class Clocktower(TalkRules, Game):
     def _do_add_fabled(self, state: ClocktowerState, action: AddFabled, rng: random.Random) -> Outcome:
         fabled = self._character(action.fabled, ("fabled",))
         if fabled in state.fabled:
-            raise _illegal(f"The {self.chars[fabled].name} is already in play.", "in_play")
+            raise illegal(f"The {self.chars[fabled].name} is already in play.", "in_play")
         state.fabled.append(fabled)
         events = [] if state.phase == "setup" else [self._fabled_event(state, fabled)]
         when = "announced at the start" if state.phase == "setup" else "announced in the announcement thread"
@@ -1093,7 +1099,7 @@ class Clocktower(TalkRules, Game):
     def _do_remove_fabled(self, state: ClocktowerState, action: RemoveFabled, rng: random.Random) -> Outcome:
         fabled = self._character(action.fabled, ("fabled",))
         if fabled not in state.fabled:
-            raise _illegal(f"The {self.chars[fabled].name} is not in play.", "not_in_play")
+            raise illegal(f"The {self.chars[fabled].name} is not in play.", "not_in_play")
         state.fabled.remove(fabled)
         events = [] if state.phase == "setup" else [
             Event(type="fabled", audience=to_thread("announcements"), title="✨ A Fabled",
@@ -1111,7 +1117,7 @@ class Clocktower(TalkRules, Game):
         seat = self._target(state, action.target)
         new = action.new_player
         if not new or any(s.player == new for s in state.seats):
-            raise _illegal(f"{state.label(new)} is already seated.", "already_seated")
+            raise illegal(f"{state.label(new)} is already seated.", "already_seated")
         old, old_label = seat.player, state.label(seat.player)
         seat.player = new
         for reminder in state.reminders:
@@ -1135,7 +1141,7 @@ class Clocktower(TalkRules, Game):
     def _remove(self, state: ClocktowerState, action: RemovePlayer) -> Outcome:
         seat = self._target(state, action.target)
         if not seat.traveller:
-            raise _illegal("A seated player is not removed in this game: replace them with `/st substitute`, "
+            raise illegal("A seated player is not removed in this game: replace them with `/st substitute`, "
                            "or `/st kill` them.", "use_substitute")
         return self._unseat(state, seat)
 
@@ -1148,7 +1154,7 @@ class Clocktower(TalkRules, Game):
         if action.politician:
             politicians = [s for s in state.seats if s.character == "politician" and s.alignment != action.team]
             if not politicians:
-                raise _illegal(f"There is no Politician on the losing side to change to {action.team}.",
+                raise illegal(f"There is no Politician on the losing side to change to {action.team}.",
                                "no_politician")
             for seat in politicians:
                 seat.alignment = action.team
@@ -1167,7 +1173,7 @@ class Clocktower(TalkRules, Game):
         state.next_phase("over")
         return Outcome(state=state, events=[
             public("game_over", f"{text}\n\n{reveal_text(state, self.chars)}", title="The grimoire, revealed",
-                   image="grimoire")])
+                   image="grimoire", data=self._talk(state, "open"))])
 
     # ----- reading -----
     def view(self, state: ClocktowerState, viewer: str | None) -> View:

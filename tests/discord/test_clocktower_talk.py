@@ -127,3 +127,45 @@ async def test_a_traveller_is_exiled_by_half_of_all_players_dead_voters_included
     assert any("calls for the exile" in t for t in said) and any("is exiled and dies" in t for t in said)
     tallies = [m for m in w.channel.history() if any((e.title or "").startswith("🧳 Exile of") for e in m.embeds)]
     assert len(tallies) == 1 and "Exiled" in tallies[0].embeds[0].description
+
+
+async def _can_post(member, channel) -> bool:
+    try:
+        await member.send(channel, "hello")
+        return True
+    except Exception:
+        return False
+
+
+async def test_night_closes_the_town_square_and_the_whispers_and_dawn_opens_them(world, clock):
+    w = world
+    members = await begun(w)  # night 1 has fallen
+    assert not await _can_post(members[0], w.channel)
+    assert await _can_post(w.host, w.channel)  # the Storyteller still speaks
+    await advance(w, clock, 24)
+    assert await _can_post(members[0], w.channel)
+    await members[0].slash(announcement_thread(w), "whisper", player=members[1])
+    await w.settle()
+    whisper = next(t for t in w.channel.threads if t.name.startswith("🔒") and members[1].name in t.name
+                   and members[0].name in t.name)
+    await advance(w, clock, 48)  # night 2
+    assert not await _can_post(members[0], w.channel)
+    assert (w.bot.get_channel(whisper.id) or await w.bot.fetch_channel(whisper.id)).locked
+    await advance(w, clock, 24)  # dawn: the unbroken whisper goes on
+    assert not (w.bot.get_channel(whisper.id) or await w.bot.fetch_channel(whisper.id)).locked
+    assert await _can_post(members[2], w.channel)
+
+
+async def test_without_the_permission_the_storytellers_are_told_which_one(world, clock):
+    import discord
+
+    w = world
+    w.channel = w.guild.create_text_channel("town", overwrites={
+        w.bot.user: discord.PermissionOverwrite(manage_roles=False, manage_channels=False)})
+    members = await begun(w)
+    assert await _can_post(members[0], w.channel)  # not closed: the bot may not
+    st_thread = next(t for t in w.channel.threads if "Storytellers" in t.name)
+    told = [t for t in texts(st_thread) if "could not close the town square" in t]
+    assert len(told) == 1 and "Manage Permissions" in told[0]
+    await advance(w, clock, 72)  # the next night: told once per game
+    assert len([t for t in texts(st_thread) if "could not close the town square" in t]) == 1
