@@ -143,6 +143,9 @@ class Options(BaseModel):
         True, description="whether Travellers count among the players for the exile majority")
     whisper_payer: Literal["declarer", "each"] = Field(
         "declarer", description="who pays for a whisper: the declarer only, or each player in it")
+    announce_anywhere: bool = Field(
+        False, description="whether whispers and announcements may also be made from the town square (the "
+                           "rulebook: only in the announcement thread; the offline table has no thread to type in)")
     announcement_breaks_whisper: bool = Field(
         False, description="whether posting in the announcement thread breaks one's whispers")
     whisper_break: Literal["whole", "speaker"] = Field(
@@ -373,7 +376,8 @@ class Clocktower(TalkRules, Game):
             one_nomination_per_day=o.one_nomination_per_day,
             no_execution_after_nominations=o.no_execution_after_nominations, early_end=o.early_end,
             exile_majority=o.exile_majority, exile_counts_travellers=o.exile_counts_travellers,
-            whisper_payer=o.whisper_payer, announcement_breaks_whisper=o.announcement_breaks_whisper,
+            whisper_payer=o.whisper_payer, announce_anywhere=o.announce_anywhere,
+            announcement_breaks_whisper=o.announcement_breaks_whisper,
             whisper_break=o.whisper_break, neighbour_whisper=o.neighbour_whisper, virgin_day=o.virgin_day,
             goblin_claim=o.goblin_claim, alsaahir_guesses_per_day=o.alsaahir_guesses_per_day)
 

@@ -86,6 +86,7 @@ class Settings(BaseModel):
     exile_counts_travellers: bool = True
     # whispers
     whisper_payer: Literal["declarer", "each"] = "declarer"
+    announce_anywhere: bool = False
     announcement_breaks_whisper: bool = False
     whisper_break: Literal["whole", "speaker"] = "whole"
     neighbour_whisper: Literal["alive", "adjacent"] = "alive"

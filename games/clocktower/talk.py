@@ -193,6 +193,12 @@ def exile_text(state: ClocktowerState, target: str, *, result: str = "") -> str:
     return "\n".join(lines)
 
 
+def announced_at(state: ClocktowerState, place: str) -> bool:
+    """Whether whispers and announcements count when made here: the announcement thread, and the
+    town square too with ``announce_anywhere`` (the bot posts them in the thread either way)."""
+    return place == "announcements" or (place == "town_square" and state.settings.announce_anywhere)
+
+
 def words(text: str) -> int:
     return len(text.split())
 
@@ -269,7 +275,7 @@ class TalkRules:
 
     def _do_whisper(self, state: ClocktowerState, action: DeclareWhisper, rng: random.Random) -> Outcome:
         self._talk_open(state, "Whispers are declared")
-        if action.place != "announcements":
+        if not announced_at(state, action.place):
             raise illegal("Declare whispers in the announcement thread, where everyone sees them.", "wrong_place")
         by = self._target(state, action.player)
         members = [by.player]
@@ -375,7 +381,7 @@ class TalkRules:
         if state.phase != "day" or state.pending_end is not None or state.stage not in ("nominations", "voting"):
             raise illegal(f"Public announcements count only in the first {hours(state.settings.announcement_seconds)} "
                           "of a day.", "announcements_closed")
-        if place != "announcements":
+        if not announced_at(state, place):
             raise illegal("Public announcements count only in the announcement thread.", "wrong_place")
         return self._target(state, action.player)
 

@@ -339,3 +339,15 @@ def test_a_travellers_stay_ends_after_three_cycles():
     assert not any(s.player == "t1" for s in out.state.seats)
     assert any(e.type == "traveller_left" for e in out.events)
     assert any(e.type == "traveller_done" and e.audience.kind == "storyteller" for e in out.events)
+
+
+def test_the_town_square_counts_for_announcements_only_with_the_option():
+    state = to_day()
+    with pytest.raises(IllegalAction, match="only in the announcement thread"):
+        say(state, "p2", type="goblin_claim", place="town_square")
+    anywhere = to_day(options={"announce_anywhere": "true"})
+    out = say(anywhere, "p2", type="goblin_claim", place="town_square")
+    assert out.events[0].audience.id == THREAD  # acknowledged in the thread all the same
+    assert whisper(anywhere, "p3", "p4", place="town_square").state.whispers
+    with pytest.raises(IllegalAction, match="in the announcement thread"):
+        whisper(anywhere, "p3", "p4", place="thread")  # a private thread is never a public place
