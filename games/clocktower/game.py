@@ -1294,6 +1294,12 @@ class Clocktower(TalkRules, Game):
             return moves
         if not state.voting_closed and not early_end_refusal(state, tally(state)):
             moves.append(EndVoting(player=st))
+        travellers = [s for s in state.seats if s.traveller]
+        free = [c for c in state.script.characters.get("traveller", ()) if not state.by_character(c)]
+        if len(travellers) < MAX_TRAVELLERS and free and state.seats[-1].seat < MAX_SEAT:
+            n = state.seats[-1].seat + 1
+            moves.append(AddTraveller(player=st, target=f"traveller{n}", name=f"Traveller{n}", seat=n,
+                                      character=free[0], alignment="good" if n % 2 else "evil"))
         moves += self._talk_moves(state)
         for prompt_owner in state.seats:
             for prompt in self.prompts(state, prompt_owner.player):

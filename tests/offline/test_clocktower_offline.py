@@ -34,9 +34,8 @@ async def test_a_whole_clocktower_game_on_the_offline_table(open_table):
             game = (await table.bot.store.active_games(w.guild.id))[0]
             state = (await table.bot.service.load(game.id)).state
         # each player's character is on their hub page, in their private thread
-        async with aiohttp.ClientSession() as http:
-            async with http.get(f"{table.hub_url}p/{players[0].id}") as r:
-                page = await r.text()
+        async with aiohttp.ClientSession() as http, http.get(f"{table.hub_url}p/{players[0].id}") as r:
+            page = await r.text()
         mine = CHARS[state.seat_of(str(players[0].id)).shown].name
         assert "Your character" in page and mine in page
 
