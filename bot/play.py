@@ -19,6 +19,7 @@ from games.engine import NO_ONE, GameError, Prompt
 
 from .render import chunks, duration, relative_time
 from .service import Actor, GameService, LobbyError, NoGameHere, NotAllowed, quoted
+from .store import Slot
 from .views import lobby_view, prompts_view
 
 if TYPE_CHECKING:
@@ -38,6 +39,10 @@ TOWN_PERMISSIONS = {"view_channel": "View Channel", "send_messages": "Send Messa
                     "create_public_threads": "Create Public Threads"}
 THREAD_PERMISSIONS = {"view_channel": "View Channel", "create_private_threads": "Create Private Threads",
                       "send_messages_in_threads": "Send Messages in Threads", "manage_threads": "Manage Threads"}
+#: the sign-up message's slot, and what it shows once the game has begun
+LOBBY_SLOT = "lobby"
+STARTED_EMBED = discord.Embed(title="The game has begun.", description="Sign-ups are closed. Good luck.",
+                              colour=discord.Colour.dark_purple())
 #: one lock per interaction being answered, so the deferral and the answer never cross
 _answering: dict[int, asyncio.Lock] = {}
 
@@ -192,7 +197,7 @@ class Play:
                               "Storytellers: /st deal")
         return embed
 
-    async def start_game(self, interaction: discord.Interaction, row) -> None:
+    async def start_game(self, interaction: discord.Interaction, row, *, close_lobby: bool = True) -> None:
         """Start a game; one with Storytellers first checks the bot's permissions where it posts."""
         game = games.get(row.kind)
         if game.storytellers:
@@ -200,6 +205,27 @@ class Play:
             if missing:
                 raise NotAllowed("I can't run this game yet: " + " ".join(missing))
         await self.service.start(row.id, actor_of(interaction))
+        if close_lobby:
+            await self._close_lobby(row.id)
+
+    async def remember_lobby(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Keep the sign-up message, so that a start by command (`/game start`, `/st deal`) takes
+        its Join and Start buttons away too."""
+        try:
+            message = await interaction.original_response()
+            await self.bot.store.set_slot(game_id, LOBBY_SLOT, Slot(message.channel.id, message.id, message.id))
+        except Exception as exc:  # cosmetic: the buttons refuse politely after the start anyway
+            log.warning("game %s: sign-up message not kept: %s", game_id, exc)
+
+    async def _close_lobby(self, game_id: int) -> None:
+        slot = await self.bot.store.slot(game_id, LOBBY_SLOT)
+        if slot is None:
+            return
+        try:
+            channel = self.bot.get_channel(slot.channel_id) or await self.bot.fetch_channel(slot.channel_id)
+            await channel.get_partial_message(slot.message_id).edit(embed=STARTED_EMBED, view=None)
+        except Exception as exc:
+            log.warning("game %s: sign-up message not closed: %s", game_id, exc)
 
     async def missing_permissions(self, row) -> list[str]:
         """Sentences naming what the bot lacks: in the town square (posting, embeds, pictures, the
@@ -236,10 +262,9 @@ class Play:
             elif what == "leave":
                 await self.service.leave(game_id, actor)
             elif what == "start":
-                await self.start_game(interaction, await self.service.row(game_id))
-                await update_message(
-                    interaction, embed=discord.Embed(title="The game has begun.", description="Good luck.",
-                                                     colour=discord.Colour.dark_purple()), view=None)
+                # the sign-up message is the one clicked: the answer below edits it
+                await self.start_game(interaction, await self.service.row(game_id), close_lobby=False)
+                await update_message(interaction, embed=STARTED_EMBED, view=None)
                 return
             await update_message(interaction, embed=await self.lobby_embed(game_id), view=lobby_view(game_id))
         await guarded(interaction, game_id, work)

@@ -52,6 +52,7 @@ class Tables(commands.Cog):
                 max_players=max_players)
             await reply(interaction, embed=await self.bot.play.lobby_embed(row.id),
                         view=lobby_view(row.id), ephemeral=False)
+            await self.bot.play.remember_lobby(interaction, row.id)
         await guarded(interaction, None, work, public=True)
 
     async def _in_channel(self, interaction: discord.Interaction):

@@ -220,3 +220,11 @@ async def test_the_deal_names_the_permissions_the_bot_lacks(world):
     said = res.response.content
     assert res.ephemeral and "Attach Files" in said and "Create Private Threads" in said, said
     assert (await w.bot.service.game_here(locked.id)).status == "lobby"  # nothing was dealt
+
+
+async def test_the_deal_takes_the_sign_up_buttons_away(world):
+    w = world
+    await dealt(w)
+    sign_up = next(m for m in w.channel.history() if any("sign-ups" in (e.title or "") or "game has begun" in
+                                                          (e.title or "") for e in m.embeds))
+    assert sign_up.embeds[0].title == "The game has begun." and not sign_up.components

@@ -351,3 +351,26 @@ def test_the_town_square_counts_for_announcements_only_with_the_option():
     assert whisper(anywhere, "p3", "p4", place="town_square").state.whispers
     with pytest.raises(IllegalAction, match="in the announcement thread"):
         whisper(anywhere, "p3", "p4", place="thread")  # a private thread is never a public place
+
+
+def test_a_day_of_talk_replays_from_the_log_with_its_record_and_the_end_count():
+    from games.engine.run import Replay, replay
+    from tests.support.clocktower_pure import CHARACTERS, ST
+
+    script = Replay(game="clocktower", seed=1, players=[f"p{i}" for i in range(1, 9)], setup={
+        "characters": {f"p{i + 1}": c for i, c in enumerate(CHARACTERS)}, "bluffs": ["shugenja", "juggler", "alsaahir"]},
+        actions=[{"type": "begin", "player": ST}, *[{"type": "phase_timeout"}] * 3,
+                 {"type": "whisper", "player": "p3", "players": ["p4", "p5"], "place": THREAD},
+                 {"type": "neighbour_whisper", "player": "p6", "target": "p7", "text": "trust seat five"},
+                 {"type": "spoke", "player": "p4", "place": "town_square"},
+                 {"type": "add_traveller", "player": ST, "target": "t1", "name": "t1", "seat": 9,
+                  "character": "thief", "alignment": "evil"},
+                 *[{"type": "exile_vote", "player": f"p{i}", "target": "t1"} for i in range(1, 6)],
+                 {"type": "declare_winner", "player": ST, "team": "good", "reason": "Test."}])
+    lines = list(replay(GAME, script))
+    records = [line["event"] for line in lines if line.get("audience") == "record"]
+    assert records == ["whisper", "neighbour_whisper", "whisper_broken", "exile"]
+    said = {line.get("event") for line in lines}
+    assert {"whisper", "whisper_open", "whisper_broken", "exile_call", "exile", "whisper_recap"} <= said
+    recap = next(line for line in lines if line.get("event") == "whisper_recap")
+    assert recap["text"] == "**Day 1**: p3 1, p4 1, p5 1 · 1 neighbour whisper(s)"
