@@ -145,3 +145,26 @@ async def test_the_storytellers_confirm_the_end_and_the_reveal_has_every_days_vo
     assert "Day 1" in votes and f"{demon.name}" in votes and "executed" in votes
     reveal = next(m for m in w.channel.history() if any("grimoire" in (e.title or "").lower() for e in m.embeds))
     assert reveal.attachments and reveal.attachments[0].filename.endswith(".png")
+
+
+async def test_a_restart_in_every_stage_keeps_the_stage_and_its_deadline(world, db_path, clock):
+    w = world
+    await begun(w)
+    row = await game_row(w)
+    seen = []
+    for _ in range(6):  # night: open, closing, locked; day: nominations, voting, final
+        before = await state_of(w)
+        deadline = (await w.bot.store.game(row.id)).deadline
+        clock.advance(HOUR / 2)
+        await w.env.restart_bot(new_bot(db_path, clock))
+        await w.bot.service.fire_due()
+        await w.settle()
+        after = await state_of(w)
+        assert (after.phase, after.stage, after.phase_seq) == (before.phase, before.stage, before.phase_seq)
+        assert (await w.bot.store.game(row.id)).deadline == deadline
+        seen.append(after.stage)
+        clock.advance(deadline - clock.now())  # on to the next stage, on time
+        await w.bot.service.fire_due()
+        await w.settle()
+    assert seen == ["open", "closing", "locked", "nominations", "voting", "final"]
+    assert (await state_of(w)).phase == "night"
