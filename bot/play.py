@@ -335,15 +335,21 @@ class Play:
                                                    "phase_seq": seq, **prompt.extra, **chosen})
         await guarded(interaction, game_id, work)
 
-    async def _open_vote(self, interaction: discord.Interaction):
-        """The channel's game, and the vote open to this player: (row, table, prompt, target field)."""
+    async def seated_table(self, interaction: discord.Interaction):
+        """The running game of this channel (or of the thread's channel) where the user is seated:
+        (row, table); refused in words otherwise."""
         row = await self.service.game_here(interaction.channel_id, getattr(interaction.channel, "parent_id", None))
         if row.status != "running":
             raise LobbyError("The game here has not started yet.")
         table = await self.service.load(row.id)
-        uid = str(interaction.user.id)
-        if not any(p.id == uid for p in table.state.players):
+        if not any(p.id == str(interaction.user.id) for p in table.state.players):
             raise NotAllowed("You are not playing in this game.")
+        return row, table
+
+    async def _open_vote(self, interaction: discord.Interaction):
+        """The channel's game, and the vote open to this player: (row, table, prompt, target field)."""
+        row, table = await self.seated_table(interaction)
+        uid = str(interaction.user.id)
         votes = [p for p in table.game.prompts(table.state, uid) if p.vote]
         if not votes:
             raise GameError(table.game.no_vote_reason(table.state, uid), code="no_vote")

@@ -20,7 +20,7 @@ from games.engine import GameError
 
 from ..delivery import PUBLIC_THREAD
 from ..play import guarded, reply
-from ..service import LobbyError, NoGameHere, NotAllowed
+from ..service import NoGameHere
 from ..store import GameRow
 from .storyteller import character_autocomplete
 
@@ -57,16 +57,10 @@ class Town(commands.Cog):
         return "thread" if await self.bot.store.game_of_thread(channel_id) else "elsewhere"
 
     async def _act(self, interaction: discord.Interaction, action: dict[str, Any], *, with_place: bool) -> None:
-        channel = interaction.channel
-        row = await self.service.game_here(interaction.channel_id, getattr(channel, "parent_id", None))
+        row, _table = await self.bot.play.seated_table(interaction)
         if not games.get(row.kind).storytellers:
             raise NoGameHere("This command belongs to Blood on the Clocktower; the game here is another.")
-        if row.status != "running":
-            raise LobbyError("The game here has not started yet.")
-        table = await self.service.load(row.id)
         uid = str(interaction.user.id)
-        if not any(p.id == uid for p in table.state.players):
-            raise NotAllowed("You are not playing in this game.")
         if with_place:
             action["place"] = await self.place_of(row, interaction.channel_id)
         outcome = await self.service.act(row.id, interaction.user.id, {**action, "player": uid})

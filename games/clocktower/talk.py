@@ -270,8 +270,10 @@ class TalkRules:
 
     # --- whispers ---
     def _talk_open(self, state: ClocktowerState, doing: str) -> None:
-        if state.phase != "day" or state.pending_end is not None:
+        if state.phase == "night":
             raise illegal(f"{doing} by day only: talk is closed at night.", "not_day")
+        if state.phase != "day" or state.pending_end is not None:
+            raise illegal(f"{doing} by day only, and the day is over.", "not_day")
 
     def _do_whisper(self, state: ClocktowerState, action: DeclareWhisper, rng: random.Random) -> Outcome:
         self._talk_open(state, "Whispers are declared")
