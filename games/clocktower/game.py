@@ -64,6 +64,7 @@ from .day import (
 )
 from .deal import deal
 from .info import card, deal_message, evil_lines, grimoire_picture, grimoire_text, names, reveal_text
+from .night import NIGHT_ACTIONS, NightChoice, NightRules, WaitressAnswer, ask_for
 from .script import Script, ScriptError, builtin_script, parse_script
 from .state import HOUR, ClocktowerState, LunaticInfo, Nomination, PendingEnd, Reminder, Seat, Settings
 from .talk import (
@@ -161,6 +162,8 @@ class Options(BaseModel):
                                         "any time that day")
     alsaahir_guesses_per_day: int = Field(
         1, ge=0, le=20, description="how many Alsaahir guesses each player may announce a day (0: no limit)")
+    po_silent_charges: bool = Field(
+        False, description="whether a Po that submitted nothing is charged as if it chose no-one")
 
 
 class ForcedDeal(BaseModel):
@@ -330,7 +333,7 @@ class Unvote(Action):
 PLAYER_ACTIONS: tuple[type[Action], ...] = (Vote, Unvote)
 
 
-class Clocktower(TalkRules, Game):
+class Clocktower(TalkRules, NightRules, Game):
     name = "clocktower"
     title = "Blood on the Clocktower: Her Royal Highness Register"
     min_players = 7
@@ -338,7 +341,7 @@ class Clocktower(TalkRules, Game):
     Options = Options
     Setup = ForcedDeal
     State = ClocktowerState
-    actions = (*STORYTELLER_ACTIONS, *PLAYER_ACTIONS, *TALK_ACTIONS)
+    actions = (*STORYTELLER_ACTIONS, *PLAYER_ACTIONS, *TALK_ACTIONS, *NIGHT_ACTIONS)
     private_threads = True
     storytellers = True
     seats = True
@@ -379,7 +382,8 @@ class Clocktower(TalkRules, Game):
             whisper_payer=o.whisper_payer, announce_anywhere=o.announce_anywhere,
             announcement_breaks_whisper=o.announcement_breaks_whisper,
             whisper_break=o.whisper_break, neighbour_whisper=o.neighbour_whisper, virgin_day=o.virgin_day,
-            goblin_claim=o.goblin_claim, alsaahir_guesses_per_day=o.alsaahir_guesses_per_day)
+            goblin_claim=o.goblin_claim, alsaahir_guesses_per_day=o.alsaahir_guesses_per_day,
+            po_silent_charges=o.po_silent_charges)
 
     def script_of(self, options: Options) -> Script:
         if not options.script:
@@ -566,6 +570,7 @@ class Clocktower(TalkRules, Game):
 
     def _nightfall(self, state: ClocktowerState, opening: str = "") -> list[Event]:
         events = self._travellers_leave(state)
+        self._roll_choices(state)
         state.night += 1
         state.round = state.night
         self._stage(state, "night", stages(state.settings, "night")[0][0])
@@ -574,7 +579,7 @@ class Clocktower(TalkRules, Game):
                 "Send your night action to the Storytellers in your private thread"
                 + (f"; night actions lock {hours(lock)} before dawn." if lock else "."))
         return [*events, public("night", text, title=f"🌙 Night {state.night} falls", opens_phase=True,
-                                data=self._talk(state, "closed"))]
+                                data=self._talk(state, "closed")), *self.night_asks(state)]
 
     @staticmethod
     def _talk(state: ClocktowerState, talk: str) -> dict[str, Any]:
@@ -608,6 +613,7 @@ class Clocktower(TalkRules, Game):
             events.append(Event(type="locked", audience=STORYTELLER, title="🔒 Night actions are locked",
                                 text=f"Night {state.night}'s actions are locked; dawn comes in "
                                      f"{hours(state.settings.lock_seconds)}."))
+            events.append(self.choices_summary(state))
         elif following == "voting" and not state.voting_closed:
             events.append(public("nominations_closed", "Nominations are closed: vote on today's nominations"
                                  + (" or for no execution." if state.settings.no_execution_after_nominations
@@ -965,7 +971,14 @@ class Clocktower(TalkRules, Game):
                     "to announce it." if found else "")
             return Outcome(state=state, events=[news], reply=f"{said}; the town was told.{note}")
         pending.append(seat.player)
-        return Outcome(state=state, reply=f"{said}. The town learns it at dawn.")
+        events = []
+        if not alive and state.phase == "night":  # the Ravenkeeper wakes to choose
+            got = ask_for(state, seat, self.chars)
+            if got is not None and got[0].when_killed:
+                events.append(private(seat.player, "night_ask", f"🌙 {got[1]} Choose with **Make my choice**.",
+                                      title=f"Night {state.night}: you are woken"))
+        woken = " They are woken to choose." if events else ""
+        return Outcome(state=state, events=events, reply=f"{said}. The town learns it at dawn.{woken}")
 
     def _do_set_character(self, state: ClocktowerState, action: SetCharacter, rng: random.Random) -> Outcome:
         self._after_deal(state, "change a character")
@@ -1222,6 +1235,8 @@ class Clocktower(TalkRules, Game):
         return stage_seconds(state)
 
     def prompts(self, state: ClocktowerState, player_id: str) -> list[Prompt]:
+        if state.phase == "night":
+            return self.night_prompts(state, player_id)
         if state.phase != "day" or state.pending_end is not None or state.voting_closed:
             return []
         seat = state.seat_of(player_id)
@@ -1284,6 +1299,16 @@ class Clocktower(TalkRules, Game):
             return [DeclareWinner(player=st, team=state.pending_end.team), Continue(player=st)]
         moves: list[Action] = []
         if state.phase == "night":
+            for prompt_owner in state.seats:
+                for prompt in self.prompts(state, prompt_owner.player):
+                    if prompt.action == "night_choice":
+                        field = prompt.fields[0]
+                        picks = [c.value for c in field.choices if c.value != state.night_choices.get(
+                            prompt_owner.player, [""])[0]][:field.max_values]
+                        if len(picks) == field.max_values:
+                            moves.append(NightChoice(player=prompt_owner.player, targets=picks))
+                    else:
+                        moves.append(WaitressAnswer(player=prompt_owner.player, agree=prompt.extra["agree"]))
             for seat in state.seats:  # (one Demon's kill a night: the Demon itself lives)
                 if seat.alive and not seat.traveller and self.chars[seat.character].team != "demon" \
                         and not state.dawn_deaths:

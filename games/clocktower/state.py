@@ -94,6 +94,8 @@ class Settings(BaseModel):
     virgin_day: Literal["quiet", "ends"] = "quiet"
     goblin_claim: Literal["after_nomination", "any_time"] = "after_nomination"
     alsaahir_guesses_per_day: int = 1
+    # the night
+    po_silent_charges: bool = False
 
 
 class Nomination(BaseModel):
@@ -187,6 +189,13 @@ class ClocktowerState(BaseState):
     neighbour_whispers: list[list[str]] = Field(default_factory=list)
     #: today's public announcements (kept through the night: the Juggler learns at night)
     announcements: list[Announcement] = Field(default_factory=list)
+    # ----- tonight (kept to the next dusk: the day reads what the night chose) -----
+    #: each asked player's choice tonight: player ids, or ["no-one"]; editable until the lock
+    night_choices: dict[str, list[str]] = Field(default_factory=dict)
+    #: the Waitress's target's answer: target -> agreed
+    waitress_answers: dict[str, bool] = Field(default_factory=dict)
+    #: the previous night's choices (the Po's charge reads them)
+    last_choices: dict[str, list[str]] = Field(default_factory=dict)
     # ----- across days -----
     #: open whispers, and today's broken ones
     whispers: list[Whisper] = Field(default_factory=list)

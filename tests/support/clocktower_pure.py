@@ -11,10 +11,11 @@ HOUR = 3600
 CHARACTERS = ["pukka", "spy", "washerwoman", "empath", "knight", "soldier", "politician", "virgin"]
 
 
-def new_game(options=None, characters=CHARACTERS):
+def new_game(options=None, characters=CHARACTERS, shown=None):
+    """``shown``: player id -> the false card of a Drunk, Lunatic or Marionette."""
     ps = [Player(id=f"p{i}", name=f"Name{i}", seat=i) for i in range(1, len(characters) + 1)]
     forced = {"characters": {f"p{i + 1}": c for i, c in enumerate(characters)},
-              "bluffs": ["shugenja", "juggler", "alsaahir"]}
+              "bluffs": ["shugenja", "juggler", "alsaahir"], "shown": shown or {}}
     return start(GAME, ps, options, seed=1, forced=forced).state
 
 

@@ -35,7 +35,7 @@ def act(state, **action):
 
 def begun(characters, **kw):
     out = act(forced_start(characters, **kw).state, type="begin")
-    return out, {e.audience.id: e.text for e in out.events if e.audience.kind == "player"}
+    return out, {e.audience.id: e.text for e in out.events if e.audience.kind == "player" and e.type == "character"}
 
 
 BASIC = ["pukka", "spy", "baron", "washerwoman", "empath", "knight", "recluse", "drunk", "soldier", "virgin"]
