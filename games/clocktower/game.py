@@ -65,6 +65,7 @@ from .day import (
 from .deal import deal
 from .info import card, deal_message, evil_lines, grimoire_picture, grimoire_text, names, reveal_text
 from .night import NIGHT_ACTIONS, NightChoice, NightRules, WaitressAnswer, ask_for
+from .resolve import lleech_host, plan_night
 from .script import Script, ScriptError, builtin_script, parse_script
 from .state import HOUR, ClocktowerState, LunaticInfo, Nomination, PendingEnd, Reminder, Seat, Settings
 from .talk import (
@@ -164,6 +165,8 @@ class Options(BaseModel):
         1, ge=0, le=20, description="how many Alsaahir guesses each player may announce a day (0: no limit)")
     po_silent_charges: bool = Field(
         False, description="whether a Po that submitted nothing is charged as if it chose no-one")
+    soldier_safe_from_pukka: bool = Field(
+        True, description="whether the Soldier is safe from the Pukka's poison (official rules: yes)")
 
 
 class ForcedDeal(BaseModel):
@@ -383,7 +386,7 @@ class Clocktower(TalkRules, NightRules, Game):
             announcement_breaks_whisper=o.announcement_breaks_whisper,
             whisper_break=o.whisper_break, neighbour_whisper=o.neighbour_whisper, virgin_day=o.virgin_day,
             goblin_claim=o.goblin_claim, alsaahir_guesses_per_day=o.alsaahir_guesses_per_day,
-            po_silent_charges=o.po_silent_charges)
+            po_silent_charges=o.po_silent_charges, soldier_safe_from_pukka=o.soldier_safe_from_pukka)
 
     def script_of(self, options: Options) -> Script:
         if not options.script:
@@ -614,6 +617,7 @@ class Clocktower(TalkRules, NightRules, Game):
                                 text=f"Night {state.night}'s actions are locked; dawn comes in "
                                      f"{hours(state.settings.lock_seconds)}."))
             events.append(self.choices_summary(state))
+            events += self._resolve_night(state)
         elif following == "voting" and not state.voting_closed:
             events.append(public("nominations_closed", "Nominations are closed: vote on today's nominations"
                                  + (" or for no execution." if state.settings.no_execution_after_nominations
@@ -672,6 +676,7 @@ class Clocktower(TalkRules, NightRules, Game):
         events = self._exiles_at_close(state)
         if not state.voting_closed:
             events += self._execution(state, early)
+        events += self._lleech_follows(state)
         ending = self._pending(state, resume="night")
         if not ending:
             events += self._nightfall(state)
@@ -727,7 +732,7 @@ class Clocktower(TalkRules, NightRules, Game):
                   public("execution", f"⚖️ **{state.label(seat.player)}** is executed at once"
                          + (" and dies. " if died else " (they were already dead). ") + rest,
                          title=f"🌆 Day {state.day}: an execution"),
-                  self._day_record(state, t, seat.player, at_once=by)]
+                  self._day_record(state, t, seat.player, at_once=by), *self._lleech_follows(state)]
         ending = self._pending(state, resume="night")
         if not ending and not quiet:
             events += self._exiles_at_close(state) + self._nightfall(state)
@@ -966,19 +971,74 @@ class Clocktower(TalkRules, NightRules, Game):
             return Outcome(state=state, reply=f"{said}: nothing about it is announced at dawn any more.")
         if state.phase == "day":
             news = public("revived", f"✨ {label} lives again.") if alive else public("death", f"💀 {label} has died.")
+            following = [] if alive else self._lleech_follows(state)
             found = mechanical_end(state, self.chars)
             note = (f" By the rules **{found.team}** wins now ({found.reason}): `/st win team:{found.team}` "
                     "to announce it." if found else "")
-            return Outcome(state=state, events=[news], reply=f"{said}; the town was told.{note}")
+            return Outcome(state=state, events=[news, *following], reply=f"{said}; the town was told.{note}")
         pending.append(seat.player)
-        events = []
-        if not alive and state.phase == "night":  # the Ravenkeeper wakes to choose
-            got = ask_for(state, seat, self.chars)
-            if got is not None and got[0].when_killed:
-                events.append(private(seat.player, "night_ask", f"🌙 {got[1]} Choose with **Make my choice**.",
-                                      title=f"Night {state.night}: you are woken"))
+        events = self._woken(state, seat) if not alive and state.phase == "night" else []
         woken = " They are woken to choose." if events else ""
         return Outcome(state=state, events=events, reply=f"{said}. The town learns it at dawn.{woken}")
+
+    def _woken(self, state: ClocktowerState, seat: Seat) -> list[Event]:
+        """A player who dies at night and chooses when killed (the Ravenkeeper) is woken to choose."""
+        got = ask_for(state, seat, self.chars)
+        if got is None or not got[0].when_killed:
+            return []
+        return [private(seat.player, "night_ask", f"🌙 {got[1]} Choose with **Make my choice**.",
+                        title=f"Night {state.night}: you are woken")]
+
+    def _lleech_follows(self, state: ClocktowerState) -> list[Event]:
+        """By day: "You die if & only if they are dead": the Lleech's host died, so the Lleech dies."""
+        host = lleech_host(state)
+        if not host or not any(s.player == host and not s.alive for s in state.seats):
+            return []
+        events = []
+        for lleech in (s for s in state.seats if s.character == "lleech" and s.alive):
+            lleech.alive = False
+            events.append(public("death", f"💀 {state.label(lleech.player)} has died."))
+            events.append(Event(type="lleech", audience=STORYTELLER, title="🩸 The Lleech dies",
+                                text=f"{state.label(host)}, the Lleech's host, is dead: the Lleech, "
+                                     f"{state.label(lleech.player)}, died with them."))
+        return events
+
+    def _resolve_night(self, state: ClocktowerState) -> list[Event]:
+        """At the lock: what the choices do, applied to the grimoire, and told to the Storytellers,
+        who may overrule any of it before dawn."""
+        steps = plan_night(state, self.chars)
+        events: list[Event] = []
+        lines = []
+        for step in steps:
+            seat = state.seat_of(step.player)
+            said = []
+            for effect in step.effects:
+                target = state.seat_of(effect.player)
+                label = state.label(effect.player)
+                if effect.kind == "dies":
+                    target.alive, target.vote_token = False, True
+                    state.dawn_deaths.append(effect.player)
+                    events += self._woken(state, target)
+                    said.append(f"{label} dies")
+                elif effect.kind == "poison":
+                    state.reminders.append(Reminder(player=effect.player, token="Poisoned", source=effect.source))
+                    said.append(f"{label} is poisoned")
+                elif effect.kind == "heal":
+                    state.reminders = [r for r in state.reminders if not (
+                        r.player == effect.player and r.source == effect.source and "poison" in r.token.lower())]
+                    said.append(f"{label} becomes healthy")
+                elif effect.kind == "negative" and effect.player not in state.negative_tomorrow:
+                    state.negative_tomorrow.append(effect.player)
+                    said.append(f"{label}'s vote counts negatively tomorrow")
+            chose = ("" if step.chose is None else
+                     f" chose {self._choice_text(state, step.chose)}") if step.effects or step.chose else ""
+            line = f"• {self._who(state, seat)}{chose}" + (": " + "; ".join(said) + "." if said else ".")
+            lines += [line, *(f"  ↳ {note}" for note in step.notes)]
+        if lines:
+            events.append(Event(type="night_plan", audience=STORYTELLER, title=f"🌙 Night {state.night}: what the night does",
+                                text="\n".join(lines) + "\n\nApplied to the grimoire. Overrule any of it before dawn "
+                                "with `/st kill`, `/st revive` and `/st reminder`.", image="grimoire"))
+        return events
 
     def _do_set_character(self, state: ClocktowerState, action: SetCharacter, rng: random.Random) -> Outcome:
         self._after_deal(state, "change a character")

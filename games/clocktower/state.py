@@ -96,6 +96,7 @@ class Settings(BaseModel):
     alsaahir_guesses_per_day: int = 1
     # the night
     po_silent_charges: bool = False
+    soldier_safe_from_pukka: bool = True
 
 
 class Nomination(BaseModel):

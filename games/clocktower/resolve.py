@@ -1,0 +1,201 @@
+"""What the night's choices do: the Demons' kills and poison, the Thief's mark, in night order.
+
+``plan_night`` walks tonight's order over the true grimoire and returns each acting player's step
+with its effects (a death, a poison placed or lifted, a vote counted negatively tomorrow) and the
+notes a Storyteller should read (an impaired Demon, a choice not submitted, a Soldier saved, a
+player dead before their step). The game applies the effects at the lock and shows the steps to
+the Storytellers, who may overrule any of it before dawn. Information (the Empath's number...)
+is not here: the copilot proposes it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .characters import Characters
+from .night import NO_ONE_TONIGHT
+from .state import ClocktowerState, Seat
+from .talk import impaired
+
+EffectKind = Literal["dies", "poison", "heal", "negative"]
+
+
+@dataclass(frozen=True)
+class Effect:
+    kind: EffectKind
+    player: str
+    #: the character whose ability does it
+    source: str
+
+
+@dataclass
+class Step:
+    player: str
+    character: str
+    chose: list[str] | None
+    effects: list[Effect] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def _pukka_victims(state: ClocktowerState) -> list[str]:
+    return [r.player for r in state.reminders if r.source == "pukka" and "poison" in r.token.lower()]
+
+
+def lleech_host(state: ClocktowerState) -> str:
+    return next((r.player for r in state.reminders if r.source == "lleech" and "poison" in r.token.lower()), "")
+
+
+class _Night:
+    """The walk's running picture: who is dying tonight and who was poisoned or healed so far."""
+
+    def __init__(self, state: ClocktowerState, chars: Characters) -> None:
+        self.state, self.chars = state, chars
+        self.dying = set(state.dawn_deaths)
+        self.poisoned: set[str] = set()
+        self.healed: set[str] = set()
+
+    def alive(self, player: str) -> bool:
+        return self.state.seat_of(player).alive and player not in self.dying
+
+    def impaired(self, player: str) -> str:
+        if player in self.poisoned:
+            return "poisoned earlier tonight"
+        return "" if player in self.healed else impaired(self.state, player)
+
+    def safe_soldier(self, player: str) -> bool:
+        return self.state.seat_of(player).character == "soldier" and not self.impaired(player)
+
+    def label(self, player: str) -> str:
+        return self.state.label(player)
+
+
+def plan_night(state: ClocktowerState, chars: Characters) -> list[Step]:
+    night = _Night(state, chars)
+    order = chars.night_order.first_night if state.night == 1 else chars.night_order.other_night
+    steps: list[Step] = []
+    for character in order:
+        for seat in [s for s in state.seats if s.character == character]:
+            act = _ACTS.get(character)
+            if act is None:
+                continue
+            step = Step(player=seat.player, character=character, chose=state.night_choices.get(seat.player))
+            if not night.alive(seat.player):
+                step.notes.append("dead before their step: does not act.")
+            else:
+                act(night, seat, step)
+            for effect in step.effects:
+                if effect.kind == "dies":
+                    night.dying.add(effect.player)
+                elif effect.kind == "poison":
+                    night.poisoned.add(effect.player)
+                elif effect.kind == "heal":
+                    night.healed.add(effect.player)
+                    night.poisoned.discard(effect.player)
+            steps.append(step)
+    host = lleech_host(state) or next((e.player for s in steps for e in s.effects
+                                       if e.source == "lleech" and e.kind == "poison"), "")
+    for lleech in (s for s in state.seats if s.character == "lleech"):
+        if host and not night.alive(host) and night.alive(lleech.player):
+            steps.append(Step(player=lleech.player, character="lleech", chose=None,
+                              effects=[Effect("dies", lleech.player, "lleech")],
+                              notes=[f"its host, {night.label(host)}, is dead: the Lleech dies too."]))
+    return steps
+
+
+def _nothing(step: Step) -> bool:
+    if step.chose is None:
+        step.notes.append("nothing submitted: nothing happens (not the same as no-one).")
+        return True
+    return False
+
+
+def _impaired(night: _Night, seat: Seat, step: Step, what: str) -> bool:
+    why = night.impaired(seat.player)
+    if why:
+        step.notes.append(f"impaired ({why}): {what}")
+    return bool(why)
+
+
+def _kill(night: _Night, step: Step, target: str, source: str) -> None:
+    if night.safe_soldier(target):
+        step.notes.append(f"{night.label(target)} is the Soldier, safe from the Demon: nobody dies of it.")
+    elif not night.alive(target):
+        step.notes.append(f"{night.label(target)} is already dead.")
+    else:
+        step.effects.append(Effect("dies", target, source))
+
+
+def _pukka(night: _Night, seat: Seat, step: Step) -> None:
+    """Poison tonight's choice; the previously poisoned player dies, then becomes healthy."""
+    if _impaired(night, seat, step, "its choice poisons nobody and the previously poisoned player does not die."):
+        return
+    chosen = step.chose[0] if step.chose and step.chose != [NO_ONE_TONIGHT] else ""
+    if step.chose is None:
+        step.notes.append("nothing submitted: nobody new is poisoned.")
+    previous = _pukka_victims(night.state)
+    if chosen and chosen not in previous:
+        if night.safe_soldier(chosen) and night.state.settings.soldier_safe_from_pukka:
+            step.notes.append(f"{night.label(chosen)} is the Soldier, safe from the Demon: not poisoned.")
+        else:
+            step.effects.append(Effect("poison", chosen, "pukka"))
+    for victim in previous:
+        if night.alive(victim):
+            step.effects.append(Effect("dies", victim, "pukka"))
+        step.effects.append(Effect("heal", victim, "pukka"))
+        if victim == chosen:
+            step.notes.append(f"{night.label(victim)} was chosen again: they die and become healthy, and "
+                              "nobody is poisoned for tomorrow (your call, if you read it otherwise).")
+
+
+def _lleech(night: _Night, seat: Seat, step: Step) -> None:
+    if night.state.night == 1:
+        if _nothing(step):
+            step.notes.append("the Lleech has no host: choose one for it (`/st reminder add ... Poisoned lleech`).")
+            return
+        host = step.chose[0]
+        step.effects.append(Effect("poison", host, "lleech"))
+        step.notes.append(f"{night.label(host)} is the Lleech's host.")
+        return
+    if _nothing(step) or _impaired(night, seat, step, "nobody dies."):
+        return
+    _kill(night, step, step.chose[0], "lleech")
+
+
+def _po(night: _Night, seat: Seat, step: Step) -> None:
+    if _nothing(step):
+        return
+    if step.chose == [NO_ONE_TONIGHT]:
+        step.notes.append("chose no-one: it chooses three players next night.")
+        return
+    if _impaired(night, seat, step, "nobody dies."):
+        return
+    for target in step.chose:
+        _kill(night, step, target, "po")
+
+
+def _thief(night: _Night, seat: Seat, step: Step) -> None:
+    if _nothing(step) or _impaired(night, seat, step, "no vote counts negatively."):
+        return
+    step.effects.append(Effect("negative", step.chose[0], "thief"))
+
+
+def _waitress(night: _Night, seat: Seat, step: Step) -> None:
+    if _nothing(step):
+        return
+    target = step.chose[0]
+    answer = night.state.waitress_answers.get(target)
+    if answer:
+        step.notes.append(f"{night.label(target)} agreed: the Waitress learns their character "
+                          f"({night.chars[night.state.seat_of(target).character].name}); you may kill either or "
+                          "both (`/st kill`).")
+    else:
+        step.notes.append(f"{night.label(target)} {'refused' if answer is False else 'did not answer'}: nothing happens.")
+
+
+def _lunatic(night: _Night, seat: Seat, step: Step) -> None:
+    if step.chose is not None:
+        step.notes.append("its choice does nothing (the real Demon was told).")
+
+
+_ACTS = {"pukka": _pukka, "lleech": _lleech, "po": _po, "thief": _thief, "waitress": _waitress, "lunatic": _lunatic}
