@@ -1030,8 +1030,7 @@ class Clocktower(TalkRules, NightRules, Game):
                 elif effect.kind == "negative" and effect.player not in state.negative_tomorrow:
                     state.negative_tomorrow.append(effect.player)
                     said.append(f"{label}'s vote counts negatively tomorrow")
-            chose = ("" if step.chose is None else
-                     f" chose {self._choice_text(state, step.chose)}") if step.effects or step.chose else ""
+            chose = f" chose {self._choice_text(state, step.chose)}" if step.chose else ""
             line = f"• {self._who(state, seat)}{chose}" + (": " + "; ".join(said) + "." if said else ".")
             lines += [line, *(f"  ↳ {note}" for note in step.notes)]
         if lines:

@@ -59,11 +59,6 @@ def asks() -> dict[str, Ask]:
                                   code="bad_clocktower_data") from None
 
 
-def acting_as(state: ClocktowerState, seat: Seat, chars: Characters) -> str:
-    """The character whose choice this player makes tonight: their card (the Lunatic's is a Demon)."""
-    return seat.shown
-
-
 def tonight(state: ClocktowerState, chars: Characters) -> set[str]:
     order = chars.night_order
     return set(order.first_night if state.night == 1 else order.other_night)
@@ -71,7 +66,7 @@ def tonight(state: ClocktowerState, chars: Characters) -> set[str]:
 
 def ask_for(state: ClocktowerState, seat: Seat, chars: Characters) -> tuple[Ask, str, int] | None:
     """What this player is asked tonight: (the ask, its text, how many to choose), or None."""
-    character = acting_as(state, seat, chars)
+    character = seat.shown  # the card: the Lunatic's is a Demon, the Drunk's a Townsfolk
     ask = asks().get(character)
     if ask is None or character not in tonight(state, chars):
         return None
@@ -170,7 +165,7 @@ class NightRules:
                 if self.chars[demon.character].team == "demon":
                     events.append(private(demon.player, "lunatic_choice", f"🌙 The Lunatic, {state.label(seat.player)}, "
                                           f"chose {said} tonight.", title="The Lunatic"))
-        if acting_as(state, seat, self.chars) == "waitress" and targets != before:
+        if seat.shown == "waitress" and targets != before:
             if before:
                 state.waitress_answers.pop(before[0], None)
             events.append(private(targets[0], "waitress_visit", "🌙 The Waitress would visit you tonight: if you "
@@ -182,7 +177,7 @@ class NightRules:
     def _waitress_of(self, state: ClocktowerState, player: str) -> Seat | None:
         """The Waitress who chose ``player`` tonight, if any."""
         for seat in state.seats:
-            if acting_as(state, seat, self.chars) == "waitress" and state.night_choices.get(seat.player) == [player]:
+            if seat.shown == "waitress" and state.night_choices.get(seat.player) == [player]:
                 return seat
         return None
 
@@ -245,7 +240,7 @@ class NightRules:
             chosen = state.night_choices.get(seat.player)
             said = self._choice_text(state, chosen) if chosen else "**nothing submitted** (not the same as no-one)"
             line = f"• {self._who(state, seat)}: {said}"
-            if acting_as(state, seat, self.chars) == "waitress" and chosen:
+            if seat.shown == "waitress" and chosen:
                 answer = state.waitress_answers.get(chosen[0])
                 line += " · " + ("agreed" if answer else "refused" if answer is False else "no answer")
             lines.append(line)
