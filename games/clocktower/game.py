@@ -45,6 +45,7 @@ from games.engine import (
 )
 
 from .characters import Characters, load
+from .copilot import as_data, proposals, proposals_text
 from .day import (
     NO_EXECUTION,
     Tally,
@@ -167,6 +168,9 @@ class Options(BaseModel):
         False, description="whether a Po that submitted nothing is charged as if it chose no-one")
     soldier_safe_from_pukka: bool = Field(
         True, description="whether the Soldier is safe from the Pukka's poison (official rules: yes)")
+    pukka_ravenkeeper: Literal["poisoned", "healthy"] = Field(
+        "poisoned", description="how a Ravenkeeper the Pukka killed wakes: poisoned (official rules: its "
+                                "information is yours to choose) or healthy")
 
 
 class ForcedDeal(BaseModel):
@@ -386,7 +390,8 @@ class Clocktower(TalkRules, NightRules, Game):
             announcement_breaks_whisper=o.announcement_breaks_whisper,
             whisper_break=o.whisper_break, neighbour_whisper=o.neighbour_whisper, virgin_day=o.virgin_day,
             goblin_claim=o.goblin_claim, alsaahir_guesses_per_day=o.alsaahir_guesses_per_day,
-            po_silent_charges=o.po_silent_charges, soldier_safe_from_pukka=o.soldier_safe_from_pukka)
+            po_silent_charges=o.po_silent_charges, soldier_safe_from_pukka=o.soldier_safe_from_pukka,
+            pukka_ravenkeeper=o.pukka_ravenkeeper)
 
     def script_of(self, options: Options) -> Script:
         if not options.script:
@@ -1033,11 +1038,26 @@ class Clocktower(TalkRules, NightRules, Game):
             chose = f" chose {self._choice_text(state, step.chose)}" if step.chose else ""
             line = f"• {self._who(state, seat)}{chose}" + (": " + "; ".join(said) + "." if said else ".")
             lines += [line, *(f"  ↳ {note}" for note in step.notes)]
+        state.killed_tonight |= {e.player: e.source for step in steps for e in step.effects if e.kind == "dies"}
+        found = proposals(state, self.chars)
         if lines:
             events.append(Event(type="night_plan", audience=STORYTELLER, title=f"🌙 Night {state.night}: what the night does",
                                 text="\n".join(lines) + "\n\nApplied to the grimoire. Overrule any of it before dawn "
                                 "with `/st kill`, `/st revive` and `/st reminder`.", image="grimoire"))
+        if found:
+            events.append(self._information_event(state, found))
         return events
+
+    def woken_information(self, state: ClocktowerState, seat: Seat) -> list[Event]:
+        """A player woken after the lock (the Ravenkeeper) chose: their information, proposed."""
+        found = [p for p in proposals(state, self.chars) if p.player == seat.player]
+        return [self._information_event(state, found)] if found else []
+
+    def _information_event(self, state: ClocktowerState, found: list) -> Event:
+        return Event(type="night_information", audience=STORYTELLER, title=f"🌙 Night {state.night}: information due",
+                     text=proposals_text(state, self.chars, found) + "\n\nThe proposed answer is the truth where "
+                     "there is one; ⚑ marks where the rules leave it to you. Send each with `/st tell`.",
+                     data={"proposals": as_data(found)})
 
     def _do_set_character(self, state: ClocktowerState, action: SetCharacter, rng: random.Random) -> Outcome:
         self._after_deal(state, "change a character")
@@ -1445,6 +1465,9 @@ class Clocktower(TalkRules, NightRules, Game):
         if state.phase == "setup" and len(set(regular)) != len(regular):
             problems.append("two players were dealt the same character")
         for event in events:
+            for p in event.data.get("proposals", []) if event.type == "night_information" else []:
+                if p["allowed"] is not None and p["answer"] not in p["allowed"]:
+                    problems.append(f"proposed {p['answer']!r} to {p['player']}, outside {p['allowed']}")
             if event.image == "grimoire" and event.audience.kind != "storyteller" and not state.finished:
                 problems.append(f"the grimoire picture in a {event.audience.kind} event")
             if state.finished or event.audience.kind not in ("public", "thread") or \

@@ -171,8 +171,13 @@ class NightRules:
             events.append(private(targets[0], "waitress_visit", "🌙 The Waitress would visit you tonight: if you "
                                   "agree, they learn your character, but you both might die. Answer with **Make my "
                                   "choice** before the night's actions lock.", title="A visit"))
+        if ask.when_killed and state.stage == "locked":  # woken while the night is resolved: its answer now
+            events += self.woken_information(state, seat)
         lock = "" if ask.when_killed else " You may change it until the night's actions lock."
         return Outcome(state=state, events=events, reply=f"Your choice tonight: {said}.{lock}")
+
+    if TYPE_CHECKING:
+        def woken_information(self, state: ClocktowerState, seat: Seat) -> list[Event]: ...
 
     def _waitress_of(self, state: ClocktowerState, player: str) -> Seat | None:
         """The Waitress who chose ``player`` tonight, if any."""
@@ -250,3 +255,4 @@ class NightRules:
     def _roll_choices(self, state: ClocktowerState) -> None:
         """Dusk: last night's choices become the previous ones (the Po's charge)."""
         state.last_choices, state.night_choices, state.waitress_answers = state.night_choices, {}, {}
+        state.killed_tonight = {}

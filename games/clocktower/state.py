@@ -97,6 +97,7 @@ class Settings(BaseModel):
     # the night
     po_silent_charges: bool = False
     soldier_safe_from_pukka: bool = True
+    pukka_ravenkeeper: Literal["poisoned", "healthy"] = "poisoned"
 
 
 class Nomination(BaseModel):
@@ -195,6 +196,8 @@ class ClocktowerState(BaseState):
     night_choices: dict[str, list[str]] = Field(default_factory=dict)
     #: the Waitress's target's answer: target -> agreed
     waitress_answers: dict[str, bool] = Field(default_factory=dict)
+    #: tonight's deaths by the character whose ability killed them (the Ravenkeeper the Pukka killed)
+    killed_tonight: dict[str, str] = Field(default_factory=dict)
     #: the previous night's choices (the Po's charge reads them)
     last_choices: dict[str, list[str]] = Field(default_factory=dict)
     # ----- across days -----

@@ -42,7 +42,7 @@ def test_each_boundary_tells_the_right_people():
     assert all("lock in 2 hours" in e.text for e in events_of(out, "player"))
     assert not events_of(out, "public")
     out = timeout(out.state)  # the lock: the Storytellers are told, nobody else
-    assert [e.type for e in out.events] == ["locked", "night_choices", "night_plan"]
+    assert [e.type for e in out.events] == ["locked", "night_choices", "night_plan", "night_information"]
     assert {e.audience.kind for e in out.events} == {"storyteller"}
     state = act(out.state, type="kill", target="p4").state
     out = timeout(state)  # dawn: the night's death, nothing more

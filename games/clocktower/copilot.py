@@ -1,0 +1,209 @@
+"""The Storyteller's copilot: for each piece of information due tonight, the answers the rules
+allow, one proposed, and why a Storyteller should look (flags).
+
+A proposal is computed on the grimoire as it stands after the night's mechanics (``resolve.py``),
+walking tonight's order by each player's card: the Drunk and the Marionette get their card's
+information, flagged as theirs to choose. Misregistration widens the allowed set (the Recluse may
+register as evil and as a Minion or Demon; the Spy as good and as a Townsfolk or Outsider), and an
+impaired informant allows any answer. Where the rule leaves the answer to the Storyteller (the
+High Priestess, the Mathematician) the proposal says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .characters import Characters
+from .night import tonight
+from .state import ClocktowerState, Seat
+from .talk import impaired
+
+
+@dataclass
+class Proposal:
+    player: str
+    #: the card the information is for (the player's shown character)
+    character: str
+    #: the proposed answer, in words
+    answer: str
+    #: every answer the rules allow, in words (None when there are too many to list: ``rule`` says)
+    allowed: list[str] | None = None
+    rule: str = ""
+    flags: list[str] = field(default_factory=list)
+    #: whom the information is about, in words ("" when it is not about one player)
+    about: str = ""
+
+    @property
+    def flagged(self) -> bool:
+        return bool(self.flags)
+
+
+# ----- registration -----
+
+def alignments(chars: Characters, seat: Seat) -> set[str]:
+    """The alignments a player may register as."""
+    found = {seat.alignment}
+    if seat.character == "recluse":
+        found.add("evil")
+    if seat.character == "spy":
+        found.add("good")
+    return found
+
+
+def characters_as(state: ClocktowerState, chars: Characters, seat: Seat) -> list[str]:
+    """The characters a player may register as (the true one first)."""
+    found = [seat.character]
+    on_script = state.script.all_ids()
+    teams = {"recluse": ("minion", "demon"), "spy": ("townsfolk", "outsider")}.get(seat.character, ())
+    found += [c for c in on_script if c not in found and chars[c].team in teams]
+    return found
+
+
+# ----- who is due information tonight -----
+
+def _informants(state: ClocktowerState, chars: Characters) -> list[Seat]:
+    due = tonight(state, chars)
+    order = chars.night_order.first_night if state.night == 1 else chars.night_order.other_night
+    seats = [s for s in state.seats if s.shown in due and s.shown in _PROPOSERS]
+    return sorted(seats, key=lambda s: order.index(s.shown))
+
+
+def proposals(state: ClocktowerState, chars: Characters) -> list[Proposal]:
+    """Tonight's information, in night order."""
+    out = []
+    for seat in _informants(state, chars):
+        woken = seat.player in state.dawn_deaths and seat.shown == "ravenkeeper"
+        if not seat.alive and not woken:
+            continue
+        proposal = _PROPOSERS[seat.shown](state, chars, seat)
+        if proposal is None:
+            continue
+        if seat.character != seat.shown:
+            proposal.flags.insert(0, f"is truly the {chars[seat.character].name}: any answer (your choice)")
+            proposal.allowed, proposal.rule = None, "any answer"
+        else:
+            why = impaired(state, seat.player)
+            if woken and state.killed_tonight.get(seat.player) == "pukka" and \
+                    state.settings.pukka_ravenkeeper == "poisoned":
+                why = "killed by the Pukka, so poisoned when woken"
+            if why:
+                proposal.flags.insert(0, f"drunk or poisoned ({why}): any answer (your choice)")
+                proposal.allowed, proposal.rule = None, "any answer"
+        out.append(proposal)
+    return out
+
+
+def _neighbours_alive(state: ClocktowerState, seat: Seat) -> list[Seat]:
+    seats = state.seats
+    at = seats.index(seat)
+    found: list[Seat] = []
+    for step in (-1, 1):
+        for k in range(1, len(seats)):
+            other = seats[(at + step * k) % len(seats)]
+            if other.alive and other is not seat:
+                found.append(other)
+                break
+    return list({s.player: s for s in found}.values())
+
+
+def _empath(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
+    near = _neighbours_alive(state, seat)
+    truth = sum(1 for s in near if s.alignment == "evil")
+    low = sum(1 for s in near if alignments(chars, s) == {"evil"})
+    high = sum(1 for s in near if "evil" in alignments(chars, s))
+    flags = []
+    if low != high:
+        odd = [state.label(s.player) for s in near if len(alignments(chars, s)) > 1]
+        flags.append(f"{', '.join(odd)} may misregister: {low} to {high}")
+    return Proposal(seat.player, "empath", str(truth), [str(n) for n in range(low, high + 1)], flags=flags)
+
+
+def _undertaker(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal | None:
+    if not state.executed:
+        return Proposal(seat.player, "undertaker", "nothing", ["nothing"], about="today's execution (there was none)")
+    executed = state.seat_of(state.executed)
+    options = characters_as(state, chars, executed)
+    flags = [f"{state.label(executed.player)} may misregister"] if len(options) > 1 else []
+    return Proposal(seat.player, "undertaker", chars[executed.character].name, [chars[c].name for c in options],
+                    flags=flags, about=state.label(executed.player))
+
+
+def _character_of(state: ClocktowerState, chars: Characters, seat: Seat, target: str, card: str) -> Proposal:
+    other = state.seat_of(target)
+    options = characters_as(state, chars, other)
+    flags = [f"{state.label(target)} may misregister"] if len(options) > 1 else []
+    return Proposal(seat.player, card, chars[other.character].name, [chars[c].name for c in options], flags=flags,
+                    about=state.label(target))
+
+
+def _ravenkeeper(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal | None:
+    chosen = state.night_choices.get(seat.player)
+    if not chosen:
+        return Proposal(seat.player, "ravenkeeper", "nothing yet: the Ravenkeeper has not chosen", None,
+                        rule="waits for their choice", flags=["no choice yet"])
+    proposal = _character_of(state, chars, seat, chosen[0], "ravenkeeper")
+    return proposal
+
+
+def _waitress(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal | None:
+    chosen = state.night_choices.get(seat.player)
+    if not chosen or not state.waitress_answers.get(chosen[0]):
+        return None
+    return _character_of(state, chars, seat, chosen[0], "waitress")
+
+
+def _knight(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
+    others = [s for s in state.seats if s is not seat and not s.traveller]
+    safe = [s for s in others if chars[s.character].team != "demon" and s.character != "recluse"]
+    pair = safe[:2]
+    flags = ["the Recluse may register as the Demon: include them at your call"] if any(
+        s.character == "recluse" for s in others) else []
+    return Proposal(seat.player, "knight", " and ".join(state.label(s.player) for s in pair), None,
+                    rule="any 2 players who are not the Demon", flags=flags)
+
+
+def _juggler(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal | None:
+    guesses = next((a.guesses for a in state.announcements if a.kind == "juggler" and a.by == seat.player), None)
+    if guesses is None or state.night != state.day + 1:
+        return None
+    right = sum(1 for p, c in guesses.items() if any(s.player == p and s.character == c for s in state.seats))
+    could = sum(1 for p, c in guesses.items() if any(s.player == p and c in characters_as(state, chars, s)
+                                                    for s in state.seats))
+    flags = [f"misregistration allows {right} to {could}"] if could != right else []
+    return Proposal(seat.player, "juggler", str(right), [str(n) for n in range(right, could + 1)], flags=flags)
+
+
+def _high_priestess(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
+    return Proposal(seat.player, "highpriestess", "a player of your choice", None,
+                    rule="the player you believe they should talk to most", flags=["your choice, by rule"])
+
+
+def _mathematician(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
+    odd = [s for s in state.seats if s is not seat and impaired(state, s.player) and
+           chars[s.character].team in ("townsfolk", "outsider", "minion", "demon")]
+    count = len(odd)
+    return Proposal(seat.player, "mathematician", str(count), None,
+                    rule="players whose abilities worked abnormally since dawn",
+                    flags=[f"your count: {count} impaired by the grimoire's tokens ("
+                           + (", ".join(state.label(s.player) for s in odd) or "none") + "); add what else went wrong"])
+
+
+_PROPOSERS = {"empath": _empath, "undertaker": _undertaker, "ravenkeeper": _ravenkeeper, "waitress": _waitress,
+              "knight": _knight, "juggler": _juggler, "highpriestess": _high_priestess,
+              "mathematician": _mathematician}
+
+
+def as_data(found: list[Proposal]) -> list[dict]:
+    return [{"player": p.player, "character": p.character, "answer": p.answer, "allowed": p.allowed,
+             "flags": list(p.flags)} for p in found]
+
+
+def proposals_text(state: ClocktowerState, chars: Characters, found: list[Proposal]) -> str:
+    lines = []
+    for p in found:
+        seat = state.seat_of(p.player)
+        allowed = (", ".join(p.allowed) if p.allowed is not None else p.rule) or "any answer"
+        about = f" about {p.about}" if p.about else ""
+        line = f"• {state.label(p.player)}, the {chars[seat.shown].name}{about}: **{p.answer}** (allowed: {allowed})"
+        lines += [line, *(f"  ⚑ {flag}" for flag in p.flags)]
+    return "\n".join(lines)

@@ -1,0 +1,111 @@
+"""The copilot's proposals, pure: the Empath's number with misregistering neighbours, the
+Undertaker's character, the Ravenkeeper's (poisoned when the Pukka killed it), the Knight's pair,
+the Juggler's count, the Storyteller's own answers flagged, a Drunk or poisoned informant
+allowed any answer; the proposal always inside the set the rules allow."""
+
+from games.clocktower.copilot import proposals
+from tests.support.clocktower_pure import GAME, act, events_of, new_game, timeout
+
+THREAD = "announcements"
+
+
+def begun(characters, options=None, shown=None):
+    return act(new_game(options, characters, shown), type="begin").state
+
+
+def lock(state):
+    while state.stage != "closing":
+        state = timeout(state).state
+    return timeout(state)
+
+
+def information(out):
+    return next(e for e in events_of(out, "storyteller") if e.type == "night_information")
+
+
+def by_player(state):
+    return {p.player: p for p in proposals(state, GAME.chars)}
+
+
+def test_the_empath_counts_evil_living_neighbours_and_misregistration_widens_the_set():
+    # seat 1 the Po (evil), 2 the Empath, 3 the Recluse; the circle wraps to seat 8
+    state = begun(["po", "empath", "recluse", "knight", "soldier", "washerwoman", "virgin", "spy"])
+    empath = by_player(state)["p2"]
+    assert empath.answer == "1" and empath.allowed == ["1", "2"]
+    assert "Name3 (seat 3) may misregister" in empath.flags[0]
+    out = lock(state)
+    data = information(out).data["proposals"]
+    assert {p["player"] for p in data} >= {"p2", "p4"}
+    assert "Name2 (seat 2), the Empath: **1** (allowed: 1, 2)" in information(out).text
+
+
+def test_a_drunk_or_poisoned_informant_may_be_told_anything():
+    state = begun(["po", "drunk", "recluse", "knight", "soldier", "washerwoman", "virgin", "spy"], shown={"p2": "empath"})
+    drunk = by_player(state)["p2"]
+    assert drunk.allowed is None and "is truly the Drunk: any answer" in drunk.flags[0]
+    poisoned = act(begun(["po", "empath", "recluse", "knight", "soldier", "washerwoman", "virgin", "spy"]),
+                   type="add_reminder", target="p2", token="Poisoned", source="pukka").state
+    assert "drunk or poisoned" in by_player(poisoned)["p2"].flags[0]
+
+
+def test_the_knight_learns_two_players_who_are_not_the_demon():
+    state = begun(["po", "empath", "recluse", "knight", "soldier", "washerwoman", "virgin", "spy"])
+    knight = by_player(state)["p4"]
+    assert "Name1" not in knight.answer and "Name3" not in knight.answer  # neither the Demon nor the Recluse
+    assert knight.answer.count("seat") == 2 and "the Recluse may register as the Demon" in knight.flags[0]
+
+
+def test_the_undertaker_learns_the_executed_character_and_nothing_without_an_execution():
+    chars = ["po", "undertaker", "spy", "knight", "soldier", "washerwoman", "virgin", "empath"]
+    state = begun(chars)
+    while state.phase == "night":
+        state = timeout(state).state
+    for voter in ("p2", "p4", "p5", "p6", "p7"):
+        state = act(state, player=voter, type="vote", target="p3").state
+    while state.phase == "day":
+        state = timeout(state).state
+    undertaker = by_player(state)["p2"]
+    assert undertaker.answer == "Spy" and "Washerwoman" in undertaker.allowed and "Po" not in undertaker.allowed
+    quiet = begun(chars)
+    while not (quiet.phase == "night" and quiet.night == 2):
+        quiet = timeout(quiet).state
+    assert by_player(quiet)["p2"].answer == "nothing"
+
+
+def test_the_ravenkeeper_killed_by_the_pukka_wakes_poisoned_unless_the_option_says_healthy():
+    chars = ["pukka", "ravenkeeper", "spy", "knight", "soldier", "washerwoman", "virgin", "empath"]
+    for option, flagged in (({}, True), ({"pukka_ravenkeeper": "healthy"}, False)):
+        state = act(begun(chars, option), player="p1", type="night_choice", targets=["p2"]).state
+        state = lock(state).state
+        while state.phase == "night":
+            state = timeout(state).state
+        while state.phase != "night":
+            state = timeout(state).state
+        out = lock(state)  # night 2: the poisoned Ravenkeeper dies and is woken
+        assert out.state.killed_tonight == {"p2": "pukka"}
+        chose = act(out.state, player="p2", type="night_choice", targets=["p1"])
+        told = information(chose)
+        assert ("killed by the Pukka, so poisoned when woken" in told.text) is flagged
+        if not flagged:
+            assert "about Name1 (seat 1): **Pukka** (allowed: Pukka)" in told.text
+
+
+def test_the_juggler_learns_how_many_of_its_first_days_guesses_were_right():
+    chars = ["po", "juggler", "spy", "knight", "soldier", "washerwoman", "virgin", "recluse"]
+    state = begun(chars)
+    while state.phase == "night":
+        state = timeout(state).state
+    state = act(state, player="p2", type="juggler_guess", place=THREAD,
+                guesses={"p1": "po", "p3": "empath", "p8": "pukka"}).state
+    while state.phase != "night":
+        state = timeout(state).state
+    juggler = by_player(state)["p2"]
+    # right: the Po; the Spy may register as the Empath, the Recluse as the Pukka
+    assert juggler.answer == "1" and juggler.allowed == ["1", "2", "3"]
+
+
+def test_the_storytellers_own_answers_are_flagged_as_theirs():
+    state = begun(["po", "highpriestess", "mathematician", "knight", "soldier", "washerwoman", "virgin", "spy"])
+    found = by_player(state)
+    assert found["p2"].allowed is None and "your choice, by rule" in found["p2"].flags
+    assert found["p3"].answer == "0" and "your count" in found["p3"].flags[0]
