@@ -188,7 +188,57 @@ def _mathematician(state: ClocktowerState, chars: Characters, seat: Seat) -> Pro
                            + (", ".join(state.label(s.player) for s in odd) or "none") + "); add what else went wrong"])
 
 
-_PROPOSERS = {"empath": _empath, "undertaker": _undertaker, "ravenkeeper": _ravenkeeper, "waitress": _waitress,
+def _washerwoman(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
+    townsfolk = [s for s in state.seats if s is not seat and not s.traveller and chars[s.character].team == "townsfolk"]
+    if not townsfolk:
+        return Proposal(seat.player, "washerwoman", "no Townsfolk in play to show", None, rule="your choice",
+                        flags=["no other Townsfolk is in play"])
+    shown = townsfolk[0]
+    at = state.seats.index(shown)
+    other = next(state.seats[(at + k) % len(state.seats)] for k in range(1, len(state.seats))
+                 if state.seats[(at + k) % len(state.seats)] not in (seat, shown))
+    pair = sorted([shown, other], key=lambda s: s.seat)
+    flags = ["the Spy may register as a Townsfolk: you may show them instead"] if any(
+        s.character == "spy" for s in state.seats) else []
+    return Proposal(seat.player, "washerwoman",
+                    f"{state.label(pair[0].player)} or {state.label(pair[1].player)} is the "
+                    f"{chars[shown.character].name}", None,
+                    rule="2 players, one of whom is the named Townsfolk", flags=flags)
+
+
+def _closest_evil(state: ClocktowerState, seat: Seat, evil: set[str]) -> str:
+    """"clockwise" (rising seat numbers), "anticlockwise", or "equidistant"."""
+    seats = state.seats
+    at = seats.index(seat)
+    distance = {}
+    for name, step in (("clockwise", 1), ("anticlockwise", -1)):
+        distance[name] = next((k for k in range(1, len(seats)) if seats[(at + step * k) % len(seats)].player in evil),
+                              len(seats))
+    if distance["clockwise"] == distance["anticlockwise"]:
+        return "equidistant"
+    return min(distance, key=distance.get)
+
+
+def _shugenja(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
+    fixed = {s.player for s in state.seats if s is not seat and s.alignment == "evil"
+             and s.character not in ("recluse", "spy")}
+    swinging = [s for s in state.seats if s is not seat and s.character in ("recluse", "spy")]
+    answers: set[str] = set()
+    for mask in range(1 << len(swinging)):
+        evil = fixed | {s.player for i, s in enumerate(swinging) if mask >> i & 1}
+        found = _closest_evil(state, seat, evil)
+        answers |= {"clockwise", "anticlockwise"} if found == "equidistant" else {found}
+    truth = _closest_evil(state, seat, {s.player for s in state.seats if s is not seat and s.alignment == "evil"})
+    flags = []
+    if truth == "equidistant":
+        flags.append("equidistant: the rule leaves the direction to you")
+        truth = "clockwise"
+    elif len(answers) > 1:
+        flags.append("a Recluse or Spy may misregister: either direction")
+    return Proposal(seat.player, "shugenja", truth, sorted(answers), flags=flags)
+
+
+_PROPOSERS = {"washerwoman": _washerwoman, "shugenja": _shugenja, "empath": _empath, "undertaker": _undertaker, "ravenkeeper": _ravenkeeper, "waitress": _waitress,
               "knight": _knight, "juggler": _juggler, "highpriestess": _high_priestess,
               "mathematician": _mathematician}
 

@@ -109,3 +109,23 @@ def test_the_storytellers_own_answers_are_flagged_as_theirs():
     found = by_player(state)
     assert found["p2"].allowed is None and "your choice, by rule" in found["p2"].flags
     assert found["p3"].answer == "0" and "your count" in found["p3"].flags[0]
+
+
+def test_the_washerwoman_sees_a_townsfolk_among_two_players():
+    state = begun(["po", "washerwoman", "recluse", "knight", "soldier", "empath", "virgin", "spy"])
+    found = by_player(state)["p2"]
+    assert found.answer == "Name4 (seat 4) or Name5 (seat 5) is the Knight"
+    assert "the Spy may register as a Townsfolk" in found.flags[0]
+
+
+def test_the_shugenja_learns_the_direction_of_the_closest_evil_player():
+    # seat 2 the Shugenja: the Po in seat 1 (one step anticlockwise), the Spy in seat 4
+    state = begun(["po", "shugenja", "knight", "spy", "soldier", "empath", "virgin", "washerwoman"])
+    found = by_player(state)["p2"]
+    assert found.answer == "anticlockwise"
+    # the Spy may register good: still the Po is closest; the answer cannot change
+    assert found.allowed == ["anticlockwise"] and not found.flags
+    # the Po and the Spy both two steps away: equidistant, the Storyteller's choice
+    state = begun(["po", "knight", "shugenja", "empath", "spy", "soldier", "virgin", "washerwoman"])
+    found = by_player(state)["p3"]
+    assert found.allowed == ["anticlockwise", "clockwise"] and "equidistant" in found.flags[0]
