@@ -311,6 +311,13 @@ class Storyteller(commands.Cog):
         await guarded(interaction, None, lambda: self._act(interaction, {
             "type": "tell", "target": str(player.id), "text": text}))
 
+    @st.command(name="inform", description="Send a player tonight's information: the copilot's proposal, or your answer")
+    @app_commands.describe(answer="Your answer instead of the proposal (checked against what the rules allow)")
+    async def inform(self, interaction: discord.Interaction, player: discord.Member,
+                     answer: app_commands.Range[str, 1, 200] | None = None) -> None:
+        await guarded(interaction, None, lambda: self._act(interaction, {
+            "type": "inform", "target": str(player.id), "answer": answer or ""}))
+
     @st.command(name="substitute", description="A substitute takes over a player's seat, character and thread")
     @app_commands.rename(new="with")
     async def substitute(self, interaction: discord.Interaction, player: discord.Member,

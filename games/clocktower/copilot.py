@@ -32,6 +32,8 @@ class Proposal:
     flags: list[str] = field(default_factory=list)
     #: whom the information is about, in words ("" when it is not about one player)
     about: str = ""
+    #: whether ``answer`` can be sent as it is (not when it waits for a choice or the Storyteller's words)
+    ready: bool = True
 
     @property
     def flagged(self) -> bool:
@@ -140,7 +142,7 @@ def _ravenkeeper(state: ClocktowerState, chars: Characters, seat: Seat) -> Propo
     chosen = state.night_choices.get(seat.player)
     if not chosen:
         return Proposal(seat.player, "ravenkeeper", "nothing yet: the Ravenkeeper has not chosen", None,
-                        rule="waits for their choice", flags=["no choice yet"])
+                        rule="waits for their choice", flags=["no choice yet"], ready=False)
     proposal = _character_of(state, chars, seat, chosen[0], "ravenkeeper")
     return proposal
 
@@ -175,7 +177,8 @@ def _juggler(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal 
 
 def _high_priestess(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
     return Proposal(seat.player, "highpriestess", "a player of your choice", None,
-                    rule="the player you believe they should talk to most", flags=["your choice, by rule"])
+                    rule="the player you believe they should talk to most", flags=["your choice, by rule"],
+                    ready=False)
 
 
 def _mathematician(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
@@ -183,7 +186,7 @@ def _mathematician(state: ClocktowerState, chars: Characters, seat: Seat) -> Pro
            chars[s.character].team in ("townsfolk", "outsider", "minion", "demon")]
     count = len(odd)
     return Proposal(seat.player, "mathematician", str(count), None,
-                    rule="players whose abilities worked abnormally since dawn",
+                    rule="players whose abilities worked abnormally since dawn", ready=False,
                     flags=[f"your count: {count} impaired by the grimoire's tokens ("
                            + (", ".join(state.label(s.player) for s in odd) or "none") + "); add what else went wrong"])
 
@@ -192,7 +195,7 @@ def _washerwoman(state: ClocktowerState, chars: Characters, seat: Seat) -> Propo
     townsfolk = [s for s in state.seats if s is not seat and not s.traveller and chars[s.character].team == "townsfolk"]
     if not townsfolk:
         return Proposal(seat.player, "washerwoman", "no Townsfolk in play to show", None, rule="your choice",
-                        flags=["no other Townsfolk is in play"])
+                        flags=["no other Townsfolk is in play"], ready=False)
     shown = townsfolk[0]
     at = state.seats.index(shown)
     other = next(state.seats[(at + k) % len(state.seats)] for k in range(1, len(state.seats))
@@ -241,6 +244,34 @@ def _shugenja(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal
 _PROPOSERS = {"washerwoman": _washerwoman, "shugenja": _shugenja, "empath": _empath, "undertaker": _undertaker, "ravenkeeper": _ravenkeeper, "waitress": _waitress,
               "knight": _knight, "juggler": _juggler, "highpriestess": _high_priestess,
               "mathematician": _mathematician}
+
+
+#: how each card's information reads to the player ({answer}, {about})
+TELLS = {
+    "washerwoman": "You learn: {answer}.",
+    "shugenja": "Your closest evil player is {answer}.",
+    "empath": "{answer} of your living neighbours are evil.",
+    "undertaker": "Today's executed player was the {answer}.",
+    "ravenkeeper": "{about} is the {answer}.",
+    "waitress": "{about} is the {answer}.",
+    "knight": "{answer} are not the Demon.",
+    "juggler": "{answer} of your guesses were correct.",
+    "highpriestess": "The player you should talk to most: {answer}.",
+    "mathematician": "{answer} players' abilities worked abnormally since dawn.",
+}
+class NotAllowedAnswer(ValueError):
+    """An answer outside the set the rules allow, in a sentence for the Storyteller."""
+
+
+def told(proposal: Proposal, answer: str, chars: Characters) -> str:
+    """The player's message for an answer, checked against what the rules allow."""
+    if proposal.allowed is not None and answer not in proposal.allowed:
+        raise NotAllowedAnswer(f"{answer!r} is not an answer the rules allow here: "
+                               f"{', '.join(proposal.allowed)}.")
+    if proposal.character == "undertaker" and answer == "nothing":
+        return "Nobody was executed today."
+    about = proposal.about or "That player"
+    return TELLS[proposal.character].format(answer=answer, about=about)
 
 
 def as_data(found: list[Proposal]) -> list[dict]:

@@ -45,7 +45,7 @@ from games.engine import (
 )
 
 from .characters import Characters, load
-from .copilot import as_data, proposals, proposals_text
+from .copilot import NotAllowedAnswer, as_data, proposals, proposals_text, told
 from .day import (
     NO_EXECUTION,
     Tally,
@@ -270,6 +270,15 @@ class Tell(StorytellerAction):
     text: str = Field(min_length=1, max_length=MAX_TELL)
 
 
+class Inform(StorytellerAction):
+    """Send a player tonight's information: the copilot's proposal, or ``answer`` (checked against
+    the answers the rules allow, unless anything is allowed)."""
+
+    type: Literal["inform"] = "inform"
+    target: str
+    answer: str = Field("", max_length=200)
+
+
 class Substitute(StorytellerAction):
     """A new person takes over a seat: character, alignment, history and thread stay the seat's."""
 
@@ -318,7 +327,7 @@ class Execute(StorytellerAction):
 STORYTELLER_ACTIONS: tuple[type[Action], ...] = (
     Redeal, Begin, Kill, Revive, SetCharacter, SetAlignment, AddReminder, RemoveReminder, AddTraveller,
     TravellerLeaves, AddFabled, RemoveFabled, Tell, Substitute, DeclareWinner, CountNegatively, EndVoting,
-    Continue, Execute)
+    Continue, Execute, Inform)
 
 
 # ----- the players' actions -----
@@ -1056,7 +1065,8 @@ class Clocktower(TalkRules, NightRules, Game):
     def _information_event(self, state: ClocktowerState, found: list) -> Event:
         return Event(type="night_information", audience=STORYTELLER, title=f"🌙 Night {state.night}: information due",
                      text=proposals_text(state, self.chars, found) + "\n\nThe proposed answer is the truth where "
-                     "there is one; ⚑ marks where the rules leave it to you. Send each with `/st tell`.",
+                     "there is one; ⚑ marks where the rules leave it to you. `/st inform player:@p` sends the "
+                     "proposal, or `answer:` your own (checked against what the rules allow).",
                      data={"proposals": as_data(found)})
 
     def _do_set_character(self, state: ClocktowerState, action: SetCharacter, rng: random.Random) -> Outcome:
@@ -1208,6 +1218,28 @@ class Clocktower(TalkRules, NightRules, Game):
         return Outcome(state=state, events=[private(seat.player, "storyteller_info", action.text.strip(),
                                                     title="📜 From the Storyteller")],
                        reply=f"Sent to {state.label(seat.player)}.")
+
+    def _do_inform(self, state: ClocktowerState, action: Inform, rng: random.Random) -> Outcome:
+        if state.phase != "night":
+            raise illegal("Night information is sent at night (use `/st tell` for anything else).", "not_night")
+        seat = self._target(state, action.target)
+        found = next((p for p in proposals(state, self.chars) if p.player == seat.player), None)
+        if found is None:
+            raise illegal(f"{state.label(seat.player)} is due no information tonight (use `/st tell` to send "
+                          "something anyway).", "nothing_due")
+        answer = action.answer.strip() or found.answer
+        if not action.answer.strip() and not found.ready:
+            raise illegal(f"The {self.chars[found.character].name}'s answer waits for you ({found.rule}): give "
+                          "it with `answer:`.", "answer_needed")
+        try:
+            text = told(found, answer, self.chars)
+        except NotAllowedAnswer as exc:
+            raise illegal(str(exc), "not_allowed") from None
+        return Outcome(state=state, events=[
+            private(seat.player, "information", f"🌙 {text}", title=f"Night {state.night}: you learn"),
+            record("told", {"night": state.night, "player": seat.player, "card": found.character, "answer": answer,
+                            "proposed": found.answer, "flags": list(found.flags)}),
+        ], reply=f"Sent to {state.label(seat.player)}: {text}")
 
     def _do_substitute(self, state: ClocktowerState, action: Substitute, rng: random.Random) -> Outcome:
         seat = self._target(state, action.target)

@@ -32,3 +32,26 @@ async def test_the_demon_chooses_in_its_thread_and_the_storytellers_see_it(world
     await advance(w, clock, 22)  # the lock
     summary = next(t for t in texts(st_thread) if "Night 2: the choices" in t)
     assert f"{demon.name} (seat {demon_seat.seat}), the {CHARS[demon_seat.shown].name}: {victim.name}" in summary
+
+
+async def test_the_storyteller_sends_the_proposed_information_with_st_inform(world, clock):
+    from games.clocktower.copilot import proposals
+
+    w = world
+    members = await begun(w)
+    await advance(w, clock, 22)  # the lock of night 1: the information due is proposed
+    st_thread = next(t for t in w.channel.threads if "Storytellers" in t.name)
+    assert any("Night 1: information due" in t for t in texts(st_thread))
+    state = await state_of(w)
+    by_id = {str(m.id): m for m in members}
+    due = proposals(state, CHARS)[0]
+    informant = by_id[due.player]
+    res = await informant.slash(w.channel, "st inform", player=informant)
+    assert res.ephemeral and "Only this game's Storytellers" in res.response.content
+    mine = {} if due.ready else {"answer": due.allowed[0] if due.allowed else "2"}
+    res = await w.host.slash(w.channel, "st inform", player=informant, **mine)
+    assert res.ephemeral and res.response.content.startswith("Sent to"), res.response.content
+    await w.settle()
+    thread = next(t for t in w.channel.threads if t.name.startswith(f"🔒 {informant.name} "))
+    assert any("you learn" in t for t in texts(thread, viewer=informant))
+    assert not any("you learn" in t for t in texts(w.channel))

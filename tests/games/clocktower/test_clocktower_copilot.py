@@ -3,7 +3,10 @@ Undertaker's character, the Ravenkeeper's (poisoned when the Pukka killed it), t
 the Juggler's count, the Storyteller's own answers flagged, a Drunk or poisoned informant
 allowed any answer; the proposal always inside the set the rules allow."""
 
+import pytest
+
 from games.clocktower.copilot import proposals
+from games.engine import IllegalAction
 from tests.support.clocktower_pure import GAME, act, events_of, new_game, timeout
 
 THREAD = "announcements"
@@ -129,3 +132,20 @@ def test_the_shugenja_learns_the_direction_of_the_closest_evil_player():
     state = begun(["po", "knight", "shugenja", "empath", "spy", "soldier", "virgin", "washerwoman"])
     found = by_player(state)["p3"]
     assert found.allowed == ["anticlockwise", "clockwise"] and "equidistant" in found.flags[0]
+
+
+def test_st_inform_sends_the_proposal_or_an_allowed_answer_and_refuses_the_rest():
+    state = begun(["po", "empath", "recluse", "knight", "soldier", "washerwoman", "virgin", "highpriestess"])
+    out = act(state, type="inform", target="p2")
+    sent = next(e for e in events_of(out, "player") if e.type == "information")
+    assert sent.audience.id == "p2" and sent.text == "🌙 1 of your living neighbours are evil."
+    assert [e.type for e in out.events if e.audience.kind == "record"] == ["told"]
+    assert act(state, type="inform", target="p2", answer="2").reply.endswith("2 of your living neighbours are evil.")
+    with pytest.raises(IllegalAction, match="'0' is not an answer the rules allow here: 1, 2"):
+        act(state, type="inform", target="p2", answer="0")
+    with pytest.raises(IllegalAction, match="answer waits for you"):
+        act(state, type="inform", target="p8")
+    told = act(state, type="inform", target="p8", answer="Name4 (seat 4)")
+    assert "The player you should talk to most: Name4 (seat 4)." in told.reply
+    with pytest.raises(IllegalAction, match="is due no information tonight"):
+        act(state, type="inform", target="p5")
