@@ -241,7 +241,36 @@ def _shugenja(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal
     return Proposal(seat.player, "shugenja", truth, sorted(answers), flags=flags)
 
 
-_PROPOSERS = {"washerwoman": _washerwoman, "shugenja": _shugenja, "empath": _empath, "undertaker": _undertaker, "ravenkeeper": _ravenkeeper, "waitress": _waitress,
+def spy_jinxed(state: ClocktowerState) -> bool:
+    """The Djinn's jinx: with a Magician in play, the Spy's grimoire loses the Demon's and the
+    Magician's tokens (and the "Is the Marionette" reminder)."""
+    return "djinn" in state.fabled and any(s.character == "magician" for s in state.seats)
+
+
+def spy_grimoire(state: ClocktowerState, chars: Characters) -> str:
+    """The grimoire as the Spy sees it tonight."""
+    hidden = spy_jinxed(state)
+    lines = ["The Grimoire:"]
+    for s in state.seats:
+        removed = hidden and (chars[s.character].team == "demon" or s.character == "magician")
+        character = "(token removed)" if removed else chars[s.character].name
+        tokens = [r.token for r in state.reminders if r.player == s.player
+                  and not (hidden and r.token.lower() == "is the marionette")]
+        status = "" if s.alive else ", dead"
+        line = f"{s.seat} · {state.name(s.player)}: {character}{status}"
+        if s.shown != s.character and not removed:
+            line += f" (thinks they are the {chars[s.shown].name})"
+        lines.append(line + (f" [{', '.join(tokens)}]" if tokens else ""))
+    lines.append("Demon bluffs: " + (", ".join(chars[b].name for b in state.bluffs) or "none"))
+    return "\n".join(lines)
+
+
+def _spy(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
+    flags = ["the Djinn's jinx: the Demon's and the Magician's tokens are removed"] if spy_jinxed(state) else []
+    return Proposal(seat.player, "spy", "the grimoire", None, rule="the whole grimoire, as it stands", flags=flags)
+
+
+_PROPOSERS = {"spy": _spy, "washerwoman": _washerwoman, "shugenja": _shugenja, "empath": _empath, "undertaker": _undertaker, "ravenkeeper": _ravenkeeper, "waitress": _waitress,
               "knight": _knight, "juggler": _juggler, "highpriestess": _high_priestess,
               "mathematician": _mathematician}
 
@@ -258,6 +287,7 @@ TELLS = {
     "juggler": "{answer} of your guesses were correct.",
     "highpriestess": "The player you should talk to most: {answer}.",
     "mathematician": "{answer} players' abilities worked abnormally since dawn.",
+    "spy": "{answer}",
 }
 class NotAllowedAnswer(ValueError):
     """An answer outside the set the rules allow, in a sentence for the Storyteller."""

@@ -45,7 +45,7 @@ from games.engine import (
 )
 
 from .characters import Characters, load
-from .copilot import NotAllowedAnswer, as_data, proposals, proposals_text, told
+from .copilot import NotAllowedAnswer, as_data, proposals, proposals_text, spy_grimoire, told
 from .day import (
     NO_EXECUTION,
     Tally,
@@ -1227,7 +1227,8 @@ class Clocktower(TalkRules, NightRules, Game):
         if found is None:
             raise illegal(f"{state.label(seat.player)} is due no information tonight (use `/st tell` to send "
                           "something anyway).", "nothing_due")
-        answer = action.answer.strip() or found.answer
+        answer = action.answer.strip() or (spy_grimoire(state, self.chars) if found.character == "spy"
+                                            else found.answer)
         if not action.answer.strip() and not found.ready:
             raise illegal(f"The {self.chars[found.character].name}'s answer waits for you ({found.rule}): give "
                           "it with `answer:`.", "answer_needed")

@@ -149,3 +149,18 @@ def test_st_inform_sends_the_proposal_or_an_allowed_answer_and_refuses_the_rest(
     assert "The player you should talk to most: Name4 (seat 4)." in told.reply
     with pytest.raises(IllegalAction, match="is due no information tonight"):
         act(state, type="inform", target="p5")
+
+
+def test_the_spy_sees_the_grimoire_without_the_demon_and_magician_under_the_djinns_jinx():
+    chars = ["po", "spy", "magician", "empath", "knight", "soldier", "virgin", "washerwoman"]
+    state = begun(chars)
+    spy = by_player(state)["p2"]
+    assert spy.ready and "the Djinn's jinx" in spy.flags[0]
+    out = act(state, type="inform", target="p2")
+    sent = next(e for e in events_of(out, "player") if e.type == "information").text
+    assert "1 · Name1: (token removed)" in sent and "3 · Name3: (token removed)" in sent
+    assert "4 · Name4: Empath" in sent and "Po" not in sent and "Magician" not in sent
+    plain = begun(chars, options={"djinn": "false"})
+    assert not by_player(plain)["p2"].flags
+    sent = next(e for e in events_of(act(plain, type="inform", target="p2"), "player") if e.type == "information")
+    assert "1 · Name1: Po" in sent.text and "3 · Name3: Magician" in sent.text
