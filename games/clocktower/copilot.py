@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from .characters import Characters
 from .night import tonight
 from .state import ClocktowerState, Seat
-from .talk import impaired
+from .talk import circle_neighbours, impaired
 
 
 @dataclass
@@ -95,21 +95,8 @@ def proposals(state: ClocktowerState, chars: Characters) -> list[Proposal]:
     return out
 
 
-def _neighbours_alive(state: ClocktowerState, seat: Seat) -> list[Seat]:
-    seats = state.seats
-    at = seats.index(seat)
-    found: list[Seat] = []
-    for step in (-1, 1):
-        for k in range(1, len(seats)):
-            other = seats[(at + step * k) % len(seats)]
-            if other.alive and other is not seat:
-                found.append(other)
-                break
-    return list({s.player: s for s in found}.values())
-
-
 def _empath(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
-    near = _neighbours_alive(state, seat)
+    near = [state.seat_of(p) for p in circle_neighbours(state, seat.player)]
     truth = sum(1 for s in near if s.alignment == "evil")
     low = sum(1 for s in near if alignments(chars, s) == {"evil"})
     high = sum(1 for s in near if "evil" in alignments(chars, s))

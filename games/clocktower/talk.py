@@ -110,20 +110,25 @@ def whisper_costs(state: ClocktowerState, by: str, members: list[str]) -> dict[s
     return costs
 
 
-def neighbours(state: ClocktowerState, player: str) -> list[str]:
-    """Whom a neighbour whisper may go to: the nearest living player on each side ("alive"), or
-    the seats either side, alive or dead ("adjacent")."""
+def circle_neighbours(state: ClocktowerState, player: str, *, living: bool = True) -> list[str]:
+    """The nearest player on each side of ``player`` in the circle: the nearest living ones
+    (``living``, as the Empath counts them), or the seats beside, alive or dead."""
     seats = state.seats
     at = next(i for i, s in enumerate(seats) if s.player == player)
     found: list[str] = []
     for step in (-1, 1):
         for k in range(1, len(seats)):
             seat = seats[(at + step * k) % len(seats)]
-            if state.settings.neighbour_whisper == "adjacent" or seat.alive:
+            if not living or seat.alive:
                 if seat.player != player:
                     found.append(seat.player)
                 break
     return list(dict.fromkeys(found))
+
+
+def neighbours(state: ClocktowerState, player: str) -> list[str]:
+    """Whom a neighbour whisper may go to (``neighbour_whisper``: "alive" or "adjacent")."""
+    return circle_neighbours(state, player, living=state.settings.neighbour_whisper == "alive")
 
 
 def impaired(state: ClocktowerState, player: str) -> str:
