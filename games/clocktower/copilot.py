@@ -35,14 +35,10 @@ class Proposal:
     #: whether ``answer`` can be sent as it is (not when it waits for a choice or the Storyteller's words)
     ready: bool = True
 
-    @property
-    def flagged(self) -> bool:
-        return bool(self.flags)
-
 
 # ----- registration -----
 
-def alignments(chars: Characters, seat: Seat) -> set[str]:
+def alignments(seat: Seat) -> set[str]:
     """The alignments a player may register as."""
     found = {seat.alignment}
     if seat.character == "recluse":
@@ -98,11 +94,11 @@ def proposals(state: ClocktowerState, chars: Characters) -> list[Proposal]:
 def _empath(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
     near = [state.seat_of(p) for p in circle_neighbours(state, seat.player)]
     truth = sum(1 for s in near if s.alignment == "evil")
-    low = sum(1 for s in near if alignments(chars, s) == {"evil"})
-    high = sum(1 for s in near if "evil" in alignments(chars, s))
+    low = sum(1 for s in near if alignments(s) == {"evil"})
+    high = sum(1 for s in near if "evil" in alignments(s))
     flags = []
     if low != high:
-        odd = [state.label(s.player) for s in near if len(alignments(chars, s)) > 1]
+        odd = [state.label(s.player) for s in near if len(alignments(s)) > 1]
         flags.append(f"{', '.join(odd)} may misregister: {low} to {high}")
     return Proposal(seat.player, "empath", str(truth), [str(n) for n in range(low, high + 1)], flags=flags)
 

@@ -543,7 +543,8 @@ class Clocktower(TalkRules, NightRules, Game):
         for seat in state.seats:
             if seat.player == player:
                 return seat
-        raise illegal(f"{state.name(player) if player else 'That'} is not seated in this game.", "not_seated")
+        known = player and state.name(player) != player  # a name the table knows, else no raw id
+        raise illegal(f"{state.name(player) if known else 'That player'} is not seated in this game.", "not_seated")
 
     def _do_redeal(self, state: ClocktowerState, action: Redeal, rng: random.Random) -> Outcome:
         self._need_phase(state, "setup", doing="re-deal")
@@ -1455,12 +1456,13 @@ class Clocktower(TalkRules, NightRules, Game):
         seats = state.seats
         where = "announcements"
         limit = whisper_limit(state)
+        used = state.whispers_used
         made = {(a.kind, a.by) for a in state.announcements}
         for i, seat in enumerate(seats):
             p = seat.player
             after = seats[(i + 1) % len(seats)].player
             costs = whisper_costs(state, p, [p, after])
-            if all(state.whispers_used.get(q, 0) + c <= limit for q, c in costs.items()) and not any(
+            if all(used.get(q, 0) + c <= limit for q, c in costs.items()) and not any(
                     not w.broken_by and set(w.members) == {p, after} for w in state.whispers):
                 moves.append(DeclareWhisper(player=p, players=[after], place=where))
             for near in neighbours(state, p)[:1]:

@@ -185,8 +185,6 @@ class ClocktowerState(BaseState):
     exiles: dict[str, dict[str, str]] = Field(default_factory=dict)
     #: Travellers exiled today
     exiled: list[str] = Field(default_factory=list)
-    #: whispers used today, by player
-    whispers_used: dict[str, int] = Field(default_factory=dict)
     #: today's neighbour whispers: [from, to]
     neighbour_whispers: list[list[str]] = Field(default_factory=list)
     #: today's public announcements (kept through the night: the Juggler learns at night)
@@ -206,6 +204,16 @@ class ClocktowerState(BaseState):
     #: whispers declared in the whole game (each one's thread key is its number)
     whisper_count: int = 0
     pending_end: PendingEnd | None = None
+
+    @property
+    def whispers_used(self) -> dict[str, int]:
+        """Whispers used today, by player: the costs of today's declarations (kept until dawn)."""
+        used: dict[str, int] = {}
+        for whisper in self.whispers:
+            if whisper.day == self.day:
+                for player, cost in whisper.cost.items():
+                    used[player] = used.get(player, 0) + cost
+        return used
 
     # ----- reading seats -----
     def seat_of(self, player: str) -> Seat:

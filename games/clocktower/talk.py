@@ -299,19 +299,19 @@ class TalkRules:
                 raise illegal("You already have an open whisper with exactly these players.", "already_open")
         costs = whisper_costs(state, by.player, members)
         limit = whisper_limit(state)
+        used = state.whispers_used
         for payer, cost in costs.items():
-            left = limit - state.whispers_used.get(payer, 0)
+            left = limit - used.get(payer, 0)
             if cost > left:
                 who = "you have" if payer == by.player else f"{state.name(payer)} has"
                 raise illegal(f"This whisper costs {cost} and {who} {max(left, 0)} of {limit} left today.",
                               "over_limit")
-        for payer, cost in costs.items():
-            state.whispers_used[payer] = state.whispers_used.get(payer, 0) + cost
         state.whisper_count += 1
         whisper = Whisper(id=state.whisper_count, day=state.day, by=by.player, members=members, cost=costs)
         state.whispers.append(whisper)
         others = ", ".join(state.label(m) for m in members[1:])
-        paid = "; ".join(f"{state.name(p)} has used {state.whispers_used[p]} of {limit}" for p in costs) or "free"
+        used = state.whispers_used
+        paid = "; ".join(f"{state.name(p)} has used {used[p]} of {limit}" for p in costs) or "free"
         return Outcome(state=state, events=[
             Event(type="whisper", audience=to_thread("announcements"),
                   text=f"🤫 {state.label(by.player)} whispers with {others} ({paid})."),
@@ -379,8 +379,9 @@ class TalkRules:
         ], reply=f"Whispered to {state.label(to.player)} ({count} word{'s' if count != 1 else ''}).")
 
     def _whispers_at_dawn(self, state: ClocktowerState) -> None:
-        """A new day: the counts start again; broken whispers leave the state (they are in the record)."""
-        state.whispers_used, state.neighbour_whispers = {}, []
+        """A new day: the counts start again (they are today's declarations); broken whispers leave
+        the state (they are in the record)."""
+        state.neighbour_whispers = []
         state.whispers = [w for w in state.whispers if not w.broken_by]
 
     # --- public announcements ---
