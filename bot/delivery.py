@@ -45,7 +45,7 @@ from .pacer import COSMETIC, NARRATION, URGENT, Pacer
 from .render import duration, group_embeds, message_parts, relative_time
 from .service import STORYTELLERS_KEY, is_store_error, phase_of_slot
 from .store import OutboxRow, Slot
-from .views import phase_view
+from .views import copilot_view, phase_view
 
 if TYPE_CHECKING:
     from .client import StorytellerBot
@@ -637,6 +637,8 @@ class Delivery:
             content, still_open = countdown(game_row, row.phase_seq, now)
         if last and still_open and (target in ("dm", "thread") or (target == "channel" and event.opens_phase)):
             view = phase_view(row.game_id)
+        if last and event.data.get("view") == "copilot":
+            view = copilot_view(row.game_id, event.data.get("night", 0))
         kwargs = message([embed], files, view)
         if first and content:
             kwargs["content"] = content

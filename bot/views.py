@@ -4,6 +4,8 @@ button keeps working after a restart, and a choice from a closed phase is refuse
     g:<game>:<choose|hand|join|leave|start>      table buttons
     g:<game>:s:<phase_seq>:<action>:<field>        a select of a secret choice
     g:<game>:b:<phase_seq>:<action>                a button of a secret choice (or its submit)
+    g:<game>:cp:<night>:<review|write>[:<player>]  the copilot's buttons (the Storytellers' thread)
+    g:<game>:cs:<night>:<accept|edit|answer>[:<player>]   the copilot's selects
 """
 
 from __future__ import annotations
@@ -93,7 +95,50 @@ class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button],
         await _play(interaction).on_choice_button(interaction, self.game_id, self.seq, self.action)
 
 
-def _detached(view: discord.ui.View) -> discord.ui.View:
+class CopilotButton(discord.ui.DynamicItem[discord.ui.Button],
+                    template=r"g:(?P<gid>\d+):cp:(?P<night>\d+):(?P<what>review|write)(?::(?P<player>\d+))?"):
+    LABELS = {"review": "Review and send", "write": "Write the answer"}
+
+    def __init__(self, game_id: int, night: int, what: str, player: str = "") -> None:
+        suffix = f":{player}" if player else ""
+        super().__init__(discord.ui.Button(label=self.LABELS[what], style=discord.ButtonStyle.primary,
+                                           custom_id=f"g:{game_id}:cp:{night}:{what}{suffix}"))
+        self.game_id, self.night, self.what, self.player = game_id, night, what, player
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        return cls(bounded(match["gid"]), bounded(match["night"]), match["what"], match["player"] or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from . import copilot
+
+        if self.what == "review":
+            await copilot.review(interaction, self.game_id, self.night)
+        else:
+            await copilot.on_write(interaction, self.game_id, self.night, self.player)
+
+
+class CopilotSelect(discord.ui.DynamicItem[discord.ui.Select],
+                    template=r"g:(?P<gid>\d+):cs:(?P<night>\d+):(?P<what>accept|edit|answer)(?::(?P<player>\d+))?"):
+    def __init__(self, game_id: int, night: int, what: str, player: str = "",
+                 select: discord.ui.Select | None = None) -> None:
+        select = select or discord.ui.Select(options=[discord.SelectOption(label="…", value="_")])
+        select.custom_id = f"g:{game_id}:cs:{night}:{what}" + (f":{player}" if player else "")
+        super().__init__(select)
+        self.game_id, self.night, self.what, self.player = game_id, night, what, player
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        return cls(bounded(match["gid"]), bounded(match["night"]), match["what"], match["player"] or "", item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from . import copilot
+
+        values = list(interaction.data.get("values", []))  # type: ignore[union-attr]
+        await copilot.on_select(interaction, self.game_id, self.night, self.what, self.player, values)
+
+
+def detached(view: discord.ui.View) -> discord.ui.View:
     """A view that discord.py will not keep once it is sent.
 
     Every item here is a DynamicItem, dispatched from its ``custom_id`` on any message (even after
@@ -110,14 +155,21 @@ def phase_view(game_id: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(TableButton(game_id, "choose"))
     view.add_item(TableButton(game_id, "hand"))
-    return _detached(view)
+    return detached(view)
+
+
+def copilot_view(game_id: int, night: int) -> discord.ui.View:
+    """Under the night's "information due" message in the Storytellers' thread."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(CopilotButton(game_id, night, "review"))
+    return detached(view)
 
 
 def lobby_view(game_id: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for what in ("join", "leave", "start"):
         view.add_item(TableButton(game_id, what))
-    return _detached(view)
+    return detached(view)
 
 
 def prompts_view(game_id: int, seq: int, prompts: list[Prompt]) -> discord.ui.View | None:
@@ -148,4 +200,4 @@ def prompts_view(game_id: int, seq: int, prompts: list[Prompt]) -> discord.ui.Vi
             button.item.row = rows
             view.add_item(button)
             rows += 1
-    return _detached(view) if view.children else None
+    return detached(view) if view.children else None

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from .characters import Characters
 from .night import tonight
-from .state import ClocktowerState, Seat
+from .state import Abnormal, ClocktowerState, Seat
 from .talk import circle_neighbours, impaired
 
 
@@ -159,19 +159,49 @@ def _juggler(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal 
 
 
 def _high_priestess(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
-    return Proposal(seat.player, "highpriestess", "a player of your choice", None,
+    return Proposal(seat.player, "highpriestess", "a player of your choice",
+                    [state.label(s.player) for s in state.seats if s is not seat],
                     rule="the player you believe they should talk to most", flags=["your choice, by rule"],
                     ready=False)
 
 
+def ledger(state: ClocktowerState, chars: Characters, seat: Seat) -> list[Abnormal]:
+    """The Mathematician's ledger: abilities that worked abnormally since dawn, as far as the bot
+    can see (the day's failed abilities, tonight's steps, false information accepted for a player
+    who wakes earlier tonight, the Djinn's Lunatic jinx, the Marionette beside the Recluse)."""
+    found = [a for a in state.abnormal if a.player != seat.player]
+    order = chars.night_order.first_night if state.night == 1 else chars.night_order.other_night
+    mine = order.index(seat.shown) if seat.shown in order else len(order)
+    for player, accepted in state.accepted.items():
+        if accepted.false and accepted.card in order and order.index(accepted.card) < mine:
+            found.append(Abnormal(player=player, why=f"the {chars[accepted.card].name} was told {accepted.answer} "
+                                                     f"(the truth: {accepted.proposed})"))
+    demons = [s for s in state.seats if chars[s.character].team == "demon"]
+    if "djinn" in state.fabled:
+        attacked = [state.night_choices.get(d.player) for d in demons]
+        for lunatic in state.by_character("lunatic"):
+            chose = state.night_choices.get(lunatic.player)
+            if chose and chose not in attacked:
+                found.append(Abnormal(player=lunatic.player, why="the Lunatic attacked other players than the "
+                                                                 "Demon (the Djinn's jinx)"))
+    if state.night == 1 or state.settings.marionette_recluse_counts == "every_night":
+        for marionette in state.by_character("marionette"):
+            at = state.seats.index(marionette)
+            beside = {state.seats[(at + k) % len(state.seats)].character for k in (-1, 1)}
+            if "recluse" in beside and not beside & {d.character for d in demons}:
+                found.append(Abnormal(player=marionette.player, why="the Marionette neighbours the Recluse "
+                                                                    "instead of the Demon"))
+    return found
+
+
 def _mathematician(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
-    odd = [s for s in state.seats if s is not seat and impaired(state, s.player) and
-           chars[s.character].team in ("townsfolk", "outsider", "minion", "demon")]
-    count = len(odd)
-    return Proposal(seat.player, "mathematician", str(count), None,
-                    rule="players whose abilities worked abnormally since dawn", ready=False,
-                    flags=[f"your count: {count} impaired by the grimoire's tokens ("
-                           + (", ".join(state.label(s.player) for s in odd) or "none") + "); add what else went wrong"])
+    found = ledger(state, chars, seat)
+    count = len({a.player for a in found})
+    lines = "; ".join(f"{state.label(a.player)}: {a.why}" for a in found) or "nothing recorded"
+    return Proposal(seat.player, "mathematician", str(count), [str(n) for n in range(len(state.seats))],
+                    rule="players whose abilities worked abnormally since dawn",
+                    flags=[f"the ledger since dawn: {lines}", "confirm or change the count: what the bot cannot "
+                           "see (the High Priestess's subjective answer, a Storyteller's call) is yours to add"])
 
 
 def _washerwoman(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
@@ -289,7 +319,7 @@ def told(proposal: Proposal, answer: str, chars: Characters) -> str:
 
 def as_data(found: list[Proposal]) -> list[dict]:
     return [{"player": p.player, "character": p.character, "answer": p.answer, "allowed": p.allowed,
-             "flags": list(p.flags)} for p in found]
+             "flags": list(p.flags), "ready": p.ready} for p in found]
 
 
 def proposals_text(state: ClocktowerState, chars: Characters, found: list[Proposal]) -> str:

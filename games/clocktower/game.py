@@ -45,7 +45,7 @@ from games.engine import (
 )
 
 from .characters import Characters, load
-from .copilot import NotAllowedAnswer, as_data, proposals, proposals_text, spy_grimoire, told
+from .copilot import proposals
 from .day import (
     NO_EXECUTION,
     Tally,
@@ -65,6 +65,7 @@ from .day import (
 )
 from .deal import deal
 from .info import card, deal_message, evil_lines, grimoire_picture, grimoire_text, names, reveal_text
+from .inform import INFORM_ACTIONS, Inform, InformRules
 from .night import NIGHT_ACTIONS, NightChoice, NightRules, WaitressAnswer, ask_for
 from .resolve import lleech_host, plan_night
 from .script import Script, ScriptError, builtin_script, parse_script
@@ -171,6 +172,15 @@ class Options(BaseModel):
     pukka_ravenkeeper: Literal["poisoned", "healthy"] = Field(
         "poisoned", description="how a Ravenkeeper the Pukka killed wakes: poisoned (official rules: its "
                                 "information is yours to choose) or healthy")
+    inform_at: Literal["dawn", "accept"] = Field(
+        "dawn", description="when accepted night information reaches the player: at dawn (editable until "
+                            "then) or at once")
+    auto_inform: bool = Field(
+        False, description="whether, at dawn, information nobody accepted is sent as proposed where nothing "
+                           "is flagged (flagged information always waits for a Storyteller)")
+    marionette_recluse_counts: Literal["first_night", "every_night"] = Field(
+        "first_night", description="a Marionette beside the Recluse instead of the Demon counts for the "
+                                   "Mathematician on the first night only, or every night")
 
 
 class ForcedDeal(BaseModel):
@@ -270,15 +280,6 @@ class Tell(StorytellerAction):
     text: str = Field(min_length=1, max_length=MAX_TELL)
 
 
-class Inform(StorytellerAction):
-    """Send a player tonight's information: the copilot's proposal, or ``answer`` (checked against
-    the answers the rules allow, unless anything is allowed)."""
-
-    type: Literal["inform"] = "inform"
-    target: str
-    answer: str = Field("", max_length=200)
-
-
 class Substitute(StorytellerAction):
     """A new person takes over a seat: character, alignment, history and thread stay the seat's."""
 
@@ -327,7 +328,7 @@ class Execute(StorytellerAction):
 STORYTELLER_ACTIONS: tuple[type[Action], ...] = (
     Redeal, Begin, Kill, Revive, SetCharacter, SetAlignment, AddReminder, RemoveReminder, AddTraveller,
     TravellerLeaves, AddFabled, RemoveFabled, Tell, Substitute, DeclareWinner, CountNegatively, EndVoting,
-    Continue, Execute, Inform)
+    Continue, Execute)
 
 
 # ----- the players' actions -----
@@ -349,7 +350,7 @@ class Unvote(Action):
 PLAYER_ACTIONS: tuple[type[Action], ...] = (Vote, Unvote)
 
 
-class Clocktower(TalkRules, NightRules, Game):
+class Clocktower(TalkRules, NightRules, InformRules, Game):
     name = "clocktower"
     title = "Blood on the Clocktower: Her Royal Highness Register"
     min_players = 7
@@ -357,7 +358,7 @@ class Clocktower(TalkRules, NightRules, Game):
     Options = Options
     Setup = ForcedDeal
     State = ClocktowerState
-    actions = (*STORYTELLER_ACTIONS, *PLAYER_ACTIONS, *TALK_ACTIONS, *NIGHT_ACTIONS)
+    actions = (*STORYTELLER_ACTIONS, *PLAYER_ACTIONS, *TALK_ACTIONS, *NIGHT_ACTIONS, *INFORM_ACTIONS)
     private_threads = True
     storytellers = True
     seats = True
@@ -400,7 +401,8 @@ class Clocktower(TalkRules, NightRules, Game):
             whisper_break=o.whisper_break, neighbour_whisper=o.neighbour_whisper, virgin_day=o.virgin_day,
             goblin_claim=o.goblin_claim, alsaahir_guesses_per_day=o.alsaahir_guesses_per_day,
             po_silent_charges=o.po_silent_charges, soldier_safe_from_pukka=o.soldier_safe_from_pukka,
-            pukka_ravenkeeper=o.pukka_ravenkeeper)
+            pukka_ravenkeeper=o.pukka_ravenkeeper, inform_at=o.inform_at, auto_inform=o.auto_inform,
+            marionette_recluse_counts=o.marionette_recluse_counts)
 
     def script_of(self, options: Options) -> Script:
         if not options.script:
@@ -659,6 +661,8 @@ class Clocktower(TalkRules, NightRules, Game):
                 for s in state.seats if s.alive and s.shown in tonight and s.shown != "ravenkeeper"]
 
     def _dawn(self, state: ClocktowerState) -> Outcome:
+        information = self.information_at_dawn(state)
+        state.abnormal = []
         state.day = state.night
         self._stage(state, "day", stages(state.settings, "day")[0][0])
         state.nominations, state.votes = [], {}
@@ -676,14 +680,14 @@ class Clocktower(TalkRules, NightRules, Game):
         if ending:  # the deaths only: the day opens when the Storytellers go on (``/st continue``)
             return Outcome(state=state, events=[public("dawn", "\n".join(lines), title=f"☀️ Day {state.day} dawns",
                                                        data=self._talk(state, "open")),
-                                                *ending])
+                                                *information, *ending])
         lines.append(f"Nominations are open for {hours(state.settings.nomination_seconds)}: the first vote "
                      "today on a player (`/vote`) nominates them. Votes move until the day ends; no "
                      "execution is a vote too.")
         return Outcome(state=state, events=[
             public("dawn", "\n".join(lines), title=f"☀️ Day {state.day} dawns", opens_phase=True,
                    data=self._talk(state, "open")),
-            self._tally_event(state)])
+            self._tally_event(state), *information])
 
     def _end_of_day(self, state: ClocktowerState, early: bool = False) -> Outcome:
         """The day ends: open exile calls are settled, the plurality is executed unless today's
@@ -769,6 +773,8 @@ class Clocktower(TalkRules, NightRules, Game):
         execute = False
         if failing:
             said = f"but the Virgin's ability fails ({failing}): nothing happens."
+            if team == "townsfolk":
+                state.note_abnormal(nominee.player, f"the Virgin's ability failed ({failing}) on a Townsfolk nominator")
         elif team == "townsfolk" and host:
             said = ("but they are the Lleech's host, who does not register as a Townsfolk to the Virgin "
                     "(the Djinn's jinx): nothing happens.")
@@ -818,7 +824,11 @@ class Clocktower(TalkRules, NightRules, Game):
         if not state.executed:
             return None
         seat = state.seat_of(state.executed)
-        if seat.character != "goblin" or not self.goblin_claimed(state, seat.player) or impaired(state, seat.player):
+        if seat.character != "goblin" or not self.goblin_claimed(state, seat.player):
+            return None
+        why = impaired(state, seat.player)
+        if why:
+            state.note_abnormal(seat.player, f"the Goblin's claim failed ({why})")
             return None
         return PendingEnd(team=seat.alignment, reason=f"the Goblin, {state.label(seat.player)}, was executed "
                                                       "after claiming when nominated")
@@ -1049,26 +1059,17 @@ class Clocktower(TalkRules, NightRules, Game):
             line = f"• {self._who(state, seat)}{chose}" + (": " + "; ".join(said) + "." if said else ".")
             lines += [line, *(f"  ↳ {note}" for note in step.notes)]
         state.killed_tonight |= {e.player: e.source for step in steps for e in step.effects if e.kind == "dies"}
+        for step in steps:
+            if step.abnormal:
+                state.note_abnormal(step.player, f"the {self.chars[step.character].name}: {step.abnormal}")
         found = proposals(state, self.chars)
         if lines:
             events.append(Event(type="night_plan", audience=STORYTELLER, title=f"🌙 Night {state.night}: what the night does",
                                 text="\n".join(lines) + "\n\nApplied to the grimoire. Overrule any of it before dawn "
                                 "with `/st kill`, `/st revive` and `/st reminder`.", image="grimoire"))
         if found:
-            events.append(self._information_event(state, found))
+            events.append(self.information_event(state, found))
         return events
-
-    def woken_information(self, state: ClocktowerState, seat: Seat) -> list[Event]:
-        """A player woken after the lock (the Ravenkeeper) chose: their information, proposed."""
-        found = [p for p in proposals(state, self.chars) if p.player == seat.player]
-        return [self._information_event(state, found)] if found else []
-
-    def _information_event(self, state: ClocktowerState, found: list) -> Event:
-        return Event(type="night_information", audience=STORYTELLER, title=f"🌙 Night {state.night}: information due",
-                     text=proposals_text(state, self.chars, found) + "\n\nThe proposed answer is the truth where "
-                     "there is one; ⚑ marks where the rules leave it to you. `/st inform player:@p` sends the "
-                     "proposal, or `answer:` your own (checked against what the rules allow).",
-                     data={"proposals": as_data(found)})
 
     def _do_set_character(self, state: ClocktowerState, action: SetCharacter, rng: random.Random) -> Outcome:
         self._after_deal(state, "change a character")
@@ -1219,29 +1220,6 @@ class Clocktower(TalkRules, NightRules, Game):
         return Outcome(state=state, events=[private(seat.player, "storyteller_info", action.text.strip(),
                                                     title="📜 From the Storyteller")],
                        reply=f"Sent to {state.label(seat.player)}.")
-
-    def _do_inform(self, state: ClocktowerState, action: Inform, rng: random.Random) -> Outcome:
-        if state.phase != "night":
-            raise illegal("Night information is sent at night (use `/st tell` for anything else).", "not_night")
-        seat = self._target(state, action.target)
-        found = next((p for p in proposals(state, self.chars) if p.player == seat.player), None)
-        if found is None:
-            raise illegal(f"{state.label(seat.player)} is due no information tonight (use `/st tell` to send "
-                          "something anyway).", "nothing_due")
-        answer = action.answer.strip() or (spy_grimoire(state, self.chars) if found.character == "spy"
-                                            else found.answer)
-        if not action.answer.strip() and not found.ready:
-            raise illegal(f"The {self.chars[found.character].name}'s answer waits for you ({found.rule}): give "
-                          "it with `answer:`.", "answer_needed")
-        try:
-            text = told(found, answer, self.chars)
-        except NotAllowedAnswer as exc:
-            raise illegal(str(exc), "not_allowed") from None
-        return Outcome(state=state, events=[
-            private(seat.player, "information", f"🌙 {text}", title=f"Night {state.night}: you learn"),
-            record("told", {"night": state.night, "player": seat.player, "card": found.character, "answer": answer,
-                            "proposed": found.answer, "flags": list(found.flags)}),
-        ], reply=f"Sent to {state.label(seat.player)}: {text}")
 
     def _do_substitute(self, state: ClocktowerState, action: Substitute, rng: random.Random) -> Outcome:
         seat = self._target(state, action.target)
@@ -1427,6 +1405,11 @@ class Clocktower(TalkRules, NightRules, Game):
                         and not state.dawn_deaths:
                     moves.append(Kill(player=st, target=seat.player))
                 moves.append(Tell(player=st, target=seat.player, text="You learn 2."))
+            for found in proposals(state, self.chars):  # the copilot's proposals, accepted or edited
+                if found.ready:
+                    moves.append(Inform(player=st, target=found.player))
+                if found.allowed:
+                    moves.append(Inform(player=st, target=found.player, answer=found.allowed[-1]))
             return moves
         if state.phase != "day":
             return moves
@@ -1501,7 +1484,7 @@ class Clocktower(TalkRules, NightRules, Game):
             problems.append("two players were dealt the same character")
         for event in events:
             for p in event.data.get("proposals", []) if event.type == "night_information" else []:
-                if p["allowed"] is not None and p["answer"] not in p["allowed"]:
+                if p["ready"] and p["allowed"] is not None and p["answer"] not in p["allowed"]:
                     problems.append(f"proposed {p['answer']!r} to {p['player']}, outside {p['allowed']}")
             if event.image == "grimoire" and event.audience.kind != "storyteller" and not state.finished:
                 problems.append(f"the grimoire picture in a {event.audience.kind} event")
@@ -1551,6 +1534,7 @@ class Clocktower(TalkRules, NightRules, Game):
         talk = whisper_recap(state, records)
         if talk:
             events.append(public("whisper_recap", talk, title="🤫 Every day's whispers (how many each player was in)"))
+        events += self.information_recap(state, records)
         return events
 
     def rules_summary(self) -> str:

@@ -255,4 +255,4 @@ class NightRules:
     def _roll_choices(self, state: ClocktowerState) -> None:
         """Dusk: last night's choices become the previous ones (the Po's charge)."""
         state.last_choices, state.night_choices, state.waitress_answers = state.night_choices, {}, {}
-        state.killed_tonight = {}
+        state.killed_tonight, state.accepted = {}, {}

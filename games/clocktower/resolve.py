@@ -36,6 +36,8 @@ class Step:
     chose: list[str] | None
     effects: list[Effect] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: why this player's ability worked abnormally tonight, for the Mathematician ("" if it did not)
+    abnormal: str = ""
 
 
 def _pukka_victims(state: ClocktowerState) -> list[str]:
@@ -114,12 +116,14 @@ def _impaired(night: _Night, seat: Seat, step: Step, what: str) -> bool:
     why = night.impaired(seat.player)
     if why:
         step.notes.append(f"impaired ({why}): {what}")
+        step.abnormal = f"impaired ({why}): {what}"
     return bool(why)
 
 
 def _kill(night: _Night, step: Step, target: str, source: str) -> None:
     if night.safe_soldier(target):
         step.notes.append(f"{night.label(target)} is the Soldier, safe from the Demon: nobody dies of it.")
+        step.abnormal = f"its kill failed on the Soldier, {night.label(target)}"
     elif not night.alive(target):
         step.notes.append(f"{night.label(target)} is already dead.")
     else:
@@ -137,6 +141,7 @@ def _pukka(night: _Night, seat: Seat, step: Step) -> None:
     if chosen and chosen not in previous:
         if night.safe_soldier(chosen) and night.state.settings.soldier_safe_from_pukka:
             step.notes.append(f"{night.label(chosen)} is the Soldier, safe from the Demon: not poisoned.")
+            step.abnormal = f"its poison failed on the Soldier, {night.label(chosen)}"
         else:
             step.effects.append(Effect("poison", chosen, "pukka"))
     for victim in previous:

@@ -98,6 +98,10 @@ class Settings(BaseModel):
     po_silent_charges: bool = False
     soldier_safe_from_pukka: bool = True
     pukka_ravenkeeper: Literal["poisoned", "healthy"] = "poisoned"
+    # the copilot
+    inform_at: Literal["dawn", "accept"] = "dawn"
+    auto_inform: bool = False
+    marionette_recluse_counts: Literal["first_night", "every_night"] = "first_night"
 
 
 class Nomination(BaseModel):
@@ -137,6 +141,33 @@ class Announcement(BaseModel):
     guesses: dict[str, str] = Field(default_factory=dict)
     #: a Goblin claim: whether the claimant was nominated today when they claimed
     nominated: bool = False
+
+
+class Accepted(BaseModel):
+    """Tonight's information for one player, accepted by a Storyteller: delivered at dawn (or at
+    once, with ``inform_at=accept``)."""
+
+    model_config = ConfigDict(extra="forbid")
+    #: the card the information is for
+    card: str
+    answer: str
+    #: the player's message
+    text: str
+    #: the copilot's proposal, and its flags, when it was accepted
+    proposed: str
+    flags: list[str] = Field(default_factory=list)
+    #: whether the answer is false information (None where the bot cannot tell: the Storyteller's call)
+    false: bool | None = None
+    #: sent already (``inform_at=accept``)
+    sent: bool = False
+
+
+class Abnormal(BaseModel):
+    """A line of the Mathematician's ledger: a player's ability worked abnormally since dawn."""
+
+    model_config = ConfigDict(extra="forbid")
+    player: str
+    why: str
 
 
 class PendingEnd(BaseModel):
@@ -196,6 +227,10 @@ class ClocktowerState(BaseState):
     waitress_answers: dict[str, bool] = Field(default_factory=dict)
     #: tonight's deaths by the character whose ability killed them (the Ravenkeeper the Pukka killed)
     killed_tonight: dict[str, str] = Field(default_factory=dict)
+    #: tonight's information the Storytellers accepted: player -> what they learn
+    accepted: dict[str, Accepted] = Field(default_factory=dict)
+    #: abilities that worked abnormally since dawn (the Mathematician's ledger; cleared at dawn)
+    abnormal: list[Abnormal] = Field(default_factory=list)
     #: the previous night's choices (the Po's charge reads them)
     last_choices: dict[str, list[str]] = Field(default_factory=dict)
     # ----- across days -----
@@ -214,6 +249,11 @@ class ClocktowerState(BaseState):
                 for player, cost in whisper.cost.items():
                     used[player] = used.get(player, 0) + cost
         return used
+
+    def note_abnormal(self, player: str, why: str) -> None:
+        """A line of the Mathematician's ledger (once per player and reason)."""
+        if not any(a.player == player and a.why == why for a in self.abnormal):
+            self.abnormal.append(Abnormal(player=player, why=why))
 
     # ----- reading seats -----
     def seat_of(self, player: str) -> Seat:

@@ -421,6 +421,8 @@ class TalkRules:
             found = alsaahir_check(state, self.chars, minions, demons)
             why = impaired(state, seat.player)
             if found != "wrong":
+                if why:
+                    state.note_abnormal(seat.player, f"the Alsaahir's guess failed ({why})")
                 judged = ("It is correct by the grimoire" if found == "correct" else
                           "It is correct only if a Recluse or Spy registers that way (your call)")
                 then = (f"but the Alsaahir's ability fails ({why}): nothing happens." if why else

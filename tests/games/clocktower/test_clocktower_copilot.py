@@ -110,8 +110,10 @@ def test_the_juggler_learns_how_many_of_its_first_days_guesses_were_right():
 def test_the_storytellers_own_answers_are_flagged_as_theirs():
     state = begun(["po", "highpriestess", "mathematician", "knight", "soldier", "washerwoman", "virgin", "spy"])
     found = by_player(state)
-    assert found["p2"].allowed is None and "your choice, by rule" in found["p2"].flags
-    assert found["p3"].answer == "0" and "your count" in found["p3"].flags[0]
+    assert not found["p2"].ready and "your choice, by rule" in found["p2"].flags
+    assert "Name2 (seat 2)" not in found["p2"].allowed and len(found["p2"].allowed) == 7  # any other player
+    assert found["p3"].answer == "0" and found["p3"].flags[0] == "the ledger since dawn: nothing recorded"
+    assert found["p3"].allowed == [str(n) for n in range(8)]
 
 
 def test_the_washerwoman_sees_a_townsfolk_among_two_players():
@@ -135,7 +137,8 @@ def test_the_shugenja_learns_the_direction_of_the_closest_evil_player():
 
 
 def test_st_inform_sends_the_proposal_or_an_allowed_answer_and_refuses_the_rest():
-    state = begun(["po", "empath", "recluse", "knight", "soldier", "washerwoman", "virgin", "highpriestess"])
+    state = begun(["po", "empath", "recluse", "knight", "soldier", "washerwoman", "virgin", "highpriestess"],
+                  options={"inform_at": "accept"})
     out = act(state, type="inform", target="p2")
     sent = next(e for e in events_of(out, "player") if e.type == "information")
     assert sent.audience.id == "p2" and sent.text == "🌙 1 of your living neighbours are evil."
@@ -153,14 +156,14 @@ def test_st_inform_sends_the_proposal_or_an_allowed_answer_and_refuses_the_rest(
 
 def test_the_spy_sees_the_grimoire_without_the_demon_and_magician_under_the_djinns_jinx():
     chars = ["po", "spy", "magician", "empath", "knight", "soldier", "virgin", "washerwoman"]
-    state = begun(chars)
+    state = begun(chars, options={"inform_at": "accept"})
     spy = by_player(state)["p2"]
     assert spy.ready and "the Djinn's jinx" in spy.flags[0]
     out = act(state, type="inform", target="p2")
     sent = next(e for e in events_of(out, "player") if e.type == "information").text
     assert "1 · Name1: (token removed)" in sent and "3 · Name3: (token removed)" in sent
     assert "4 · Name4: Empath" in sent and "Po" not in sent and "Magician" not in sent
-    plain = begun(chars, options={"djinn": "false"})
+    plain = begun(chars, options={"djinn": "false", "inform_at": "accept"})
     assert not by_player(plain)["p2"].flags
     sent = next(e for e in events_of(act(plain, type="inform", target="p2"), "player") if e.type == "information")
     assert "1 · Name1: Po" in sent.text and "3 · Name3: Magician" in sent.text

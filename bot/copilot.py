@@ -1,0 +1,168 @@
+"""The copilot's panel in the Storytellers' thread: tonight's information, accepted or edited with
+buttons and selects instead of typing ``/st inform``.
+
+The night's "information due" message carries **Review and send**. It opens a private panel: each
+step with its proposal, its flags and what was accepted so far; a select that accepts several
+proposals as they are; a select that opens one step to edit (its allowed answers as a select, or
+**Write the answer** for a free answer in a form). Every acceptance is an ``inform`` action, in
+the game's log as the Storyteller's, checked by the rules like the slash command. A panel from an
+earlier night answers that the night is over.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+from games.clocktower.copilot import Proposal, proposals
+from games.engine import GameError
+
+from .play import actor_of, guarded, reply
+
+if TYPE_CHECKING:
+    from .client import StorytellerBot
+
+MAX_OPTIONS = 25
+#: Discord's longest select option value and label
+MAX_VALUE = 100
+
+
+def _bot(interaction: discord.Interaction) -> StorytellerBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+async def _tonight(interaction: discord.Interaction, game_id: int, night: int):
+    """The game's state, when the clicker is one of its Storytellers and it is still that night."""
+    service = _bot(interaction).service
+    table = await service.load(game_id)
+    await service.require_storyteller(table.row, actor_of(interaction))
+    state = table.state
+    if state.phase != "night" or state.night != night:
+        raise GameError(f"Night {night} is over: what was accepted was delivered at dawn.", code="stale_night")
+    return table, state
+
+
+def _label(state, chars, proposal: Proposal) -> str:
+    card = chars[state.seat_of(proposal.player).shown].name
+    return f"{state.label(proposal.player)}, the {card}"
+
+
+def panel_text(state, chars, found: list[Proposal]) -> str:
+    lines = [f"**Night {state.night}: information due** (accepted answers "
+             + ("are sent at once" if state.settings.inform_at == "accept" else "reach the players at dawn") + ")"]
+    for p in found:
+        accepted = state.accepted.get(p.player)
+        status = (f"✓ accepted: {accepted.answer}" if accepted else
+                  f"proposed: **{p.answer}**" + ("" if p.ready else " (waits for your answer)"))
+        lines.append(f"• {_label(state, chars, p)}: {status}")
+        lines += [f"  ⚑ {flag}" for flag in p.flags]
+    return "\n".join(lines)
+
+
+def panel_view(game_id: int, state, chars, found: list[Proposal]) -> discord.ui.View | None:
+    from .views import CopilotSelect, detached
+
+    view = discord.ui.View(timeout=None)
+    ready = [p for p in found if p.ready][:MAX_OPTIONS]
+    if ready:
+        select = discord.ui.Select(
+            placeholder="Accept as proposed…", min_values=1, max_values=len(ready),
+            options=[discord.SelectOption(label=_label(state, chars, p)[:MAX_VALUE], value=p.player,
+                                          description=p.answer[:MAX_VALUE]) for p in ready])
+        view.add_item(CopilotSelect(game_id, state.night, "accept", "", select))
+    if found:
+        select = discord.ui.Select(
+            placeholder="Edit one answer…", min_values=1, max_values=1,
+            options=[discord.SelectOption(label=_label(state, chars, p)[:MAX_VALUE], value=p.player)
+                     for p in found[:MAX_OPTIONS]])
+        view.add_item(CopilotSelect(game_id, state.night, "edit", "", select))
+    return detached(view) if view.children else None
+
+
+async def review(interaction: discord.Interaction, game_id: int, night: int) -> None:
+    async def work() -> None:
+        table, state = await _tonight(interaction, game_id, night)
+        found = proposals(state, table.game.chars)
+        if not found:
+            await reply(interaction, f"Nobody is due information on night {night} (yet).")
+            return
+        kwargs = {}
+        view = panel_view(game_id, state, table.game.chars, found)
+        if view is not None:
+            kwargs["view"] = view
+        await reply(interaction, panel_text(state, table.game.chars, found), **kwargs)
+    await guarded(interaction, game_id, work)
+
+
+async def _inform(interaction: discord.Interaction, game_id: int, player: str, answer: str = "") -> str:
+    outcome = await _bot(interaction).service.storyteller_act(
+        game_id, actor_of(interaction), {"type": "inform", "target": player, "answer": answer})
+    return outcome.reply or "Done."
+
+
+async def on_select(interaction: discord.Interaction, game_id: int, night: int, what: str, player: str,
+                    values: list[str]) -> None:
+    async def work() -> None:
+        table, state = await _tonight(interaction, game_id, night)
+        if what == "accept":
+            said = []
+            for target in values:
+                try:
+                    said.append(await _inform(interaction, game_id, target))
+                except GameError as exc:
+                    said.append(f"{state.label(target)}: {exc}")
+            await reply(interaction, "\n".join(said))
+        elif what == "edit":
+            await _edit(interaction, game_id, table, state, values[0] if values else "")
+        elif what == "answer" and values:
+            await reply(interaction, await _inform(interaction, game_id, player, values[0]))
+    await guarded(interaction, game_id, work)
+
+
+async def _edit(interaction: discord.Interaction, game_id: int, table, state, player: str) -> None:
+    from .views import CopilotButton, CopilotSelect, detached
+
+    chars = table.game.chars
+    found = next((p for p in proposals(state, chars) if p.player == player), None)
+    if found is None:
+        raise GameError("That player is due no information tonight.", code="nothing_due")
+    lines = [f"**{_label(state, chars, found)}**: proposed **{found.answer}**",
+             f"Allowed: {', '.join(found.allowed) if found.allowed is not None else found.rule or 'any answer'}",
+             *(f"⚑ {flag}" for flag in found.flags)]
+    view = discord.ui.View(timeout=None)
+    answers = [a for a in (found.allowed or []) if len(a) <= MAX_VALUE][:MAX_OPTIONS]
+    if answers:
+        select = discord.ui.Select(placeholder="Choose the answer…", min_values=1, max_values=1,
+                                   options=[discord.SelectOption(label=a, value=a) for a in answers])
+        view.add_item(CopilotSelect(game_id, state.night, "answer", player, select))
+    view.add_item(CopilotButton(game_id, state.night, "write", player))
+    await reply(interaction, "\n".join(lines), view=detached(view))
+
+
+class AnswerForm(discord.ui.Modal):
+    """A Storyteller's own answer for one player tonight."""
+
+    answer: discord.ui.TextInput = discord.ui.TextInput(label="The answer", max_length=200, custom_id="answer")
+
+    def __init__(self, game_id: int, night: int, player: str, title: str, placeholder: str) -> None:
+        super().__init__(title=title[:45], timeout=900)
+        self.game_id, self.night, self.player = game_id, night, player
+        self.answer.placeholder = placeholder[:100]
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            await _tonight(interaction, self.game_id, self.night)
+            await reply(interaction, await _inform(interaction, self.game_id, self.player, str(self.answer.value)))
+        await guarded(interaction, self.game_id, work)
+
+
+async def on_write(interaction: discord.Interaction, game_id: int, night: int, player: str) -> None:
+    async def work() -> None:
+        table, state = await _tonight(interaction, game_id, night)
+        found = next((p for p in proposals(state, table.game.chars) if p.player == player), None)
+        if found is None:
+            raise GameError("That player is due no information tonight.", code="nothing_due")
+        title = f"Answer for {state.name(player)}"
+        await interaction.response.send_modal(AnswerForm(game_id, night, player, title, found.answer))
+    await guarded(interaction, game_id, work)

@@ -1,0 +1,168 @@
+"""Tonight's information from the copilot to the players: a Storyteller accepts (or edits) each
+proposal, and the accepted answers reach the players at dawn (or at once, ``inform_at=accept``).
+
+Until dawn an accepted answer can be changed: accepting again replaces it. At dawn what was
+accepted is delivered; with ``auto_inform`` a proposal nobody accepted is delivered as proposed
+when nothing about it is flagged; what is left is named to the Storytellers. Every delivery is a
+"told" row of the game's record, which the end reveal reads night by night.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Literal
+
+from pydantic import Field
+
+from games.engine import STORYTELLER, Event, Outcome, StorytellerAction, private, public, record
+
+from .characters import Characters
+from .copilot import NotAllowedAnswer, Proposal, as_data, proposals, proposals_text, spy_grimoire, told
+from .day import illegal
+from .info import names
+from .state import Accepted, ClocktowerState, Seat
+
+#: the cards whose proposal is the truth: an answer that differs is false information
+TRUTHFUL = frozenset({"empath", "undertaker", "ravenkeeper", "waitress", "juggler", "shugenja"})
+
+
+class Inform(StorytellerAction):
+    """Accept a player's information tonight: the copilot's proposal, or ``answer`` (checked
+    against the answers the rules allow, unless anything is allowed)."""
+
+    type: Literal["inform"] = "inform"
+    target: str
+    answer: str = Field("", max_length=200)
+
+
+INFORM_ACTIONS = (Inform,)
+
+
+def is_false(seat: Seat, proposal: Proposal, answer: str) -> bool | None:
+    """Whether ``answer`` is false information, where the bot can tell. The Drunk's and the
+    Marionette's false information is their own ability at work, not counted (None)."""
+    if seat.character != seat.shown or proposal.character not in TRUTHFUL:
+        return None
+    if any("equidistant" in flag for flag in proposal.flags):
+        return None
+    return answer != proposal.answer
+
+
+class InformRules:
+    """Accepting and delivering night information (mixed into the game)."""
+
+    chars: Characters
+    if TYPE_CHECKING:
+        def _target(self, state: ClocktowerState, player: str) -> Seat: ...
+        def _who(self, state: ClocktowerState, seat: Seat) -> str: ...
+
+    def _do_inform(self, state: ClocktowerState, action: Inform, rng: random.Random) -> Outcome:
+        if state.phase != "night":
+            raise illegal("Night information is sent at night (use `/st tell` for anything else).", "not_night")
+        seat = self._target(state, action.target)
+        found = next((p for p in proposals(state, self.chars) if p.player == seat.player), None)
+        if found is None:
+            raise illegal(f"{state.label(seat.player)} is due no information tonight (use `/st tell` to send "
+                          "something anyway).", "nothing_due")
+        own = action.answer.strip()
+        if not own and not found.ready:
+            raise illegal(f"The {self.chars[found.character].name}'s answer waits for you ({found.rule}): give "
+                          "it with `answer:`.", "answer_needed")
+        answer = own or found.answer
+        try:
+            # the Spy's grimoire is drawn when it is delivered, as it stands then
+            text = "" if found.character == "spy" and not own else told(found, answer, self.chars)
+        except NotAllowedAnswer as exc:
+            raise illegal(str(exc), "not_allowed") from None
+        before = state.accepted.get(seat.player)
+        accepted = Accepted(card=found.character, answer=answer, text=text, proposed=found.answer,
+                            flags=list(found.flags), false=is_false(seat, found, answer))
+        state.accepted[seat.player] = accepted
+        shown = text or "the grimoire, as it stands when it is sent"
+        if state.settings.inform_at == "accept":
+            accepted.sent = True
+            return Outcome(state=state, events=self._deliver(state, seat.player, accepted),
+                           reply=f"Sent to {state.label(seat.player)}: {shown}")
+        shown = shown.rstrip(".")
+        again = f" Before: {(before.text or 'the grimoire').rstrip('.')}." if before else ""
+        return Outcome(state=state, events=[
+            Event(type="information_accepted", audience=STORYTELLER, title=f"🌙 Night {state.night}: accepted",
+                  text=f"✓ {self._who(state, seat)} learns at dawn: {shown}.{again}")],
+            reply=f"Accepted: {state.label(seat.player)} learns at dawn: {shown}. Accept again to change it "
+                  "until then.")
+
+    def _deliver(self, state: ClocktowerState, player: str, accepted: Accepted, *, auto: bool = False) -> list[Event]:
+        text = accepted.text or spy_grimoire(state, self.chars)
+        return [private(player, "information", f"🌙 {text}", title=f"Night {state.night}: you learn"),
+                record("told", {"night": state.night, "player": player, "card": accepted.card,
+                                "answer": accepted.answer, "proposed": accepted.proposed,
+                                "flags": accepted.flags, "auto": auto})]
+
+    def information_at_dawn(self, state: ClocktowerState) -> list[Event]:
+        """Dawn: the accepted information delivered, the unflagged rest too with ``auto_inform``,
+        and the Storytellers told what was not sent, with the grimoire as the night left it."""
+        events: list[Event] = []
+        seated = {s.player for s in state.seats}
+        delivered = 0
+        for player, accepted in state.accepted.items():
+            if player in seated and not accepted.sent:
+                events += self._deliver(state, player, accepted)
+                delivered += 1
+        unsent = []
+        for found in proposals(state, self.chars):
+            if found.player in state.accepted:
+                continue
+            if state.settings.auto_inform and found.ready and not found.flags and found.character != "spy":
+                accepted = Accepted(card=found.character, answer=found.answer,
+                                    text=told(found, found.answer, self.chars), proposed=found.answer)
+                events += self._deliver(state, found.player, accepted, auto=True)
+                delivered += 1
+            else:
+                unsent.append(found)
+        if not delivered and not unsent:
+            return events
+        lines = [f"{delivered} piece{'s' if delivered != 1 else ''} of information delivered at dawn."]
+        if unsent:
+            lines.append("**Not sent** (nobody accepted it): " + names(state, [p.player for p in unsent])
+                         + ". `/st tell` can still send them something.")
+        events.append(Event(type="information_dawn", audience=STORYTELLER, title=f"🌙 Night {state.night}: delivered",
+                            text="\n".join(lines), image="grimoire"))
+        return events
+
+    def woken_information(self, state: ClocktowerState, seat: Seat) -> list[Event]:
+        """A player woken after the lock (the Ravenkeeper) chose: their information, proposed."""
+        found = [p for p in proposals(state, self.chars) if p.player == seat.player]
+        return [self.information_event(state, found)] if found else []
+
+    def information_event(self, state: ClocktowerState, found: list[Proposal]) -> Event:
+        when = ("reaches the player at once" if state.settings.inform_at == "accept" else
+                "reaches the player at dawn (accept again to change it until then)")
+        auto = (" At dawn, information nobody accepted is sent as proposed where nothing is flagged."
+                if state.settings.auto_inform else "")
+        return Event(type="night_information", audience=STORYTELLER, title=f"🌙 Night {state.night}: information due",
+                     text=proposals_text(state, self.chars, found) + "\n\nThe proposed answer is the truth where "
+                     "there is one; ⚑ marks where the rules leave it to you. **Review and send** (or `/st inform "
+                     f"player:@p [answer:]`) accepts each one, as proposed or edited; what you accept {when}.{auto}",
+                     data={"proposals": as_data(found), "view": "copilot", "night": state.night})
+
+    def information_recap(self, state: ClocktowerState, records: list[Event]) -> list[Event]:
+        """The end reveal: what each player was told each night, and where it differed from the
+        copilot's proposal, why."""
+        nights: dict[int, list[str]] = {}
+        for rec in records:
+            if rec.type != "told":
+                continue
+            data = rec.data
+            name = self.chars[data["card"]].name if data["card"] in self.chars else data["card"]
+            line = f"• {state.name(data['player'])}, as the {name}: {data['answer']}"
+            if data["answer"] != data["proposed"]:
+                line += (f" (the truth: {data['proposed']})" if data["card"] in TRUTHFUL
+                         else f" (proposed: {data['proposed']})")
+            flags = [f for f in data.get("flags", []) if f]
+            if flags:
+                line += f" ⚑ {flags[0]}"
+            nights.setdefault(data["night"], []).append(line)
+        if not nights:
+            return []
+        text = "\n\n".join(f"**Night {n}**\n" + "\n".join(lines) for n, lines in sorted(nights.items()))
+        return [public("information_recap", text, title="🌙 Every night's information")]
