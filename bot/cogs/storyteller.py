@@ -295,6 +295,17 @@ class Storyteller(commands.Cog):
         await guarded(interaction, None, lambda: self._act(interaction, {
             "type": "traveller_leaves", "target": str(player.id)}))
 
+    @traveller.command(name="apprentice", description="The Apprentice gains a Townsfolk (good) or Minion (evil) ability")
+    @app_commands.autocomplete(character=character_autocomplete)
+    async def traveller_apprentice(self, interaction: discord.Interaction, player: discord.Member,
+                                   character: app_commands.Range[str, 1, 50]) -> None:
+        await guarded(interaction, None, lambda: self._act(interaction, {
+            "type": "apprentice", "target": str(player.id), "character": character}))
+
+    @traveller.command(name="scapegoat", description="The Scapegoat is executed instead of today's executed player")
+    async def traveller_scapegoat(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, None, lambda: self._act(interaction, {"type": "scapegoat"}))
+
     @fabled.command(name="add", description="Put a Fabled in play (announced with its effect)")
     @app_commands.autocomplete(fabled=character_autocomplete)
     async def fabled_add(self, interaction: discord.Interaction, fabled: app_commands.Range[str, 1, 50]) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .characters import Characters
-from .night import tonight
+from .night import order_for
 from .state import Abnormal, ClocktowerState, Seat
 from .talk import circle_neighbours, impaired
 
@@ -60,20 +60,18 @@ def characters_as(state: ClocktowerState, chars: Characters, seat: Seat) -> list
 # ----- who is due information tonight -----
 
 def _informants(state: ClocktowerState, chars: Characters) -> list[Seat]:
-    due = tonight(state, chars)
-    order = chars.night_order.first_night if state.night == 1 else chars.night_order.other_night
-    seats = [s for s in state.seats if s.shown in due and s.shown in _PROPOSERS]
-    return sorted(seats, key=lambda s: order.index(s.shown))
+    seats = [s for s in state.seats if s.acting in _PROPOSERS and s.acting in order_for(state, s, chars)]
+    return sorted(seats, key=lambda s: order_for(state, s, chars).index(s.acting))
 
 
 def proposals(state: ClocktowerState, chars: Characters) -> list[Proposal]:
     """Tonight's information, in night order."""
     out = []
     for seat in _informants(state, chars):
-        woken = seat.player in state.dawn_deaths and seat.shown == "ravenkeeper"
+        woken = seat.player in state.dawn_deaths and seat.acting == "ravenkeeper"
         if not seat.alive and not woken:
             continue
-        proposal = _PROPOSERS[seat.shown](state, chars, seat)
+        proposal = _PROPOSERS[seat.acting](state, chars, seat)
         if proposal is None:
             continue
         if seat.character != seat.shown:
@@ -170,8 +168,8 @@ def ledger(state: ClocktowerState, chars: Characters, seat: Seat) -> list[Abnorm
     can see (the day's failed abilities, tonight's steps, false information accepted for a player
     who wakes earlier tonight, the Djinn's Lunatic jinx, the Marionette beside the Recluse)."""
     found = [a for a in state.abnormal if a.player != seat.player]
-    order = chars.night_order.first_night if state.night == 1 else chars.night_order.other_night
-    mine = order.index(seat.shown) if seat.shown in order else len(order)
+    order = order_for(state, seat, chars)
+    mine = order.index(seat.acting) if seat.acting in order else len(order)
     for player, accepted in state.accepted.items():
         if accepted.false and accepted.card in order and order.index(accepted.card) < mine:
             found.append(Abnormal(player=player, why=f"the {chars[accepted.card].name} was told {accepted.answer} "
@@ -328,6 +326,6 @@ def proposals_text(state: ClocktowerState, chars: Characters, found: list[Propos
         seat = state.seat_of(p.player)
         allowed = (", ".join(p.allowed) if p.allowed is not None else p.rule) or "any answer"
         about = f" about {p.about}" if p.about else ""
-        line = f"• {state.label(p.player)}, the {chars[seat.shown].name}{about}: **{p.answer}** (allowed: {allowed})"
+        line = f"• {state.label(p.player)}, the {chars[seat.acting].name}{about}: **{p.answer}** (allowed: {allowed})"
         lines += [line, *(f"  ⚑ {flag}" for flag in p.flags)]
     return "\n".join(lines)

@@ -66,7 +66,7 @@ from .day import (
 from .deal import deal
 from .info import card, deal_message, evil_lines, grimoire_picture, grimoire_text, names, reveal_text
 from .inform import INFORM_ACTIONS, Inform, InformRules
-from .night import NIGHT_ACTIONS, NightChoice, NightRules, WaitressAnswer, ask_for
+from .night import NIGHT_ACTIONS, NightChoice, NightRules, WaitressAnswer, ask_for, order_for
 from .resolve import lleech_host, plan_night
 from .script import Script, ScriptError, builtin_script, parse_script
 from .state import HOUR, ClocktowerState, LunaticInfo, Nomination, PendingEnd, Reminder, Seat, Settings
@@ -87,6 +87,7 @@ from .talk import (
     whisper_limit,
     whisper_recap,
 )
+from .travellers import TRAVELLER_ACTIONS, TravellerRules
 
 #: the most Travellers in play at once (the rulebook: "a maximum of ... 2 Travellers")
 MAX_TRAVELLERS = 2
@@ -350,7 +351,7 @@ class Unvote(Action):
 PLAYER_ACTIONS: tuple[type[Action], ...] = (Vote, Unvote)
 
 
-class Clocktower(TalkRules, NightRules, InformRules, Game):
+class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, Game):
     name = "clocktower"
     title = "Blood on the Clocktower: Her Royal Highness Register"
     min_players = 7
@@ -358,7 +359,8 @@ class Clocktower(TalkRules, NightRules, InformRules, Game):
     Options = Options
     Setup = ForcedDeal
     State = ClocktowerState
-    actions = (*STORYTELLER_ACTIONS, *PLAYER_ACTIONS, *TALK_ACTIONS, *NIGHT_ACTIONS, *INFORM_ACTIONS)
+    actions = (*STORYTELLER_ACTIONS, *PLAYER_ACTIONS, *TALK_ACTIONS, *NIGHT_ACTIONS, *INFORM_ACTIONS,
+               *TRAVELLER_ACTIONS)
     private_threads = True
     storytellers = True
     seats = True
@@ -599,7 +601,8 @@ class Clocktower(TalkRules, NightRules, InformRules, Game):
                 "Send your night action to the Storytellers in your private thread"
                 + (f"; night actions lock {hours(lock)} before dawn." if lock else "."))
         return [*events, public("night", text, title=f"🌙 Night {state.night} falls", opens_phase=True,
-                                data=self._talk(state, "closed")), *self.night_asks(state)]
+                                data=self._talk(state, "closed")), *self.night_asks(state),
+                *self.apprentices_due(state)]
 
     @staticmethod
     def _talk(state: ClocktowerState, talk: str) -> dict[str, Any]:
@@ -652,13 +655,12 @@ class Clocktower(TalkRules, NightRules, InformRules, Game):
     def _reminders(self, state: ClocktowerState) -> list[Event]:
         """Before the lock, each living player whose card acts tonight is reminded (their card:
         the Drunk acts as what they believe they are)."""
-        order = self.chars.night_order
-        tonight = set(order.first_night if state.night == 1 else order.other_night)
         lock = hours(state.settings.lock_seconds)
         return [private(s.player, "reminder", f"⏰ Night actions lock in {hours(state.settings.reminder_seconds)} "
                         f"({lock} before dawn). If your character acts tonight, send the Storytellers your "
                         "choice in this thread before then.", title="Night actions lock soon")
-                for s in state.seats if s.alive and s.shown in tonight and s.shown != "ravenkeeper"]
+                for s in state.seats if s.alive and s.acting in order_for(state, s, self.chars)
+                and s.acting != "ravenkeeper"]
 
     def _dawn(self, state: ClocktowerState) -> Outcome:
         information = self.information_at_dawn(state)
@@ -728,7 +730,7 @@ class Clocktower(TalkRules, NightRules, InformRules, Game):
             verdict = (f"⚖️ **{state.label(executed)}** is executed"
                        + (" (they were already dead)." if not seat.alive else " and dies."))
             seat.alive = False
-        return [
+        return [*(self.scapegoat_note(state, state.seat_of(executed)) if executed else []),
             self._tally_event(state, closed=True),
             public("execution", verdict + ("\nThe Storytellers ended voting early: no tie or change of "
                                             "leader was still possible." if early else ""),
@@ -751,7 +753,8 @@ class Clocktower(TalkRules, NightRules, InformRules, Game):
                   public("execution", f"⚖️ **{state.label(seat.player)}** is executed at once"
                          + (" and dies. " if died else " (they were already dead). ") + rest,
                          title=f"🌆 Day {state.day}: an execution"),
-                  self._day_record(state, t, seat.player, at_once=by), *self._lleech_follows(state)]
+                  self._day_record(state, t, seat.player, at_once=by), *self._lleech_follows(state),
+                  *self.scapegoat_note(state, seat)]
         ending = self._pending(state, resume="night")
         if not ending and not quiet:
             events += self._exiles_at_close(state) + self._nightfall(state)
@@ -761,7 +764,7 @@ class Clocktower(TalkRules, NightRules, InformRules, Game):
         """The Virgin's first nomination spends the ability; if the nominator is a Townsfolk, they
         are executed at once (True). Where the rules give the Storyteller judgement (a Spy may
         register as a Townsfolk) they are told, and ``/st execute`` carries it out."""
-        if nominee.character != "virgin" or not nominee.alive or any(
+        if not nominee.has("virgin") or not nominee.alive or any(
                 r.player == nominee.player and r.source == "virgin" for r in state.reminders):
             return [], False
         state.reminders.append(Reminder(player=nominee.player, token="No Ability", source="virgin"))
@@ -824,7 +827,7 @@ class Clocktower(TalkRules, NightRules, InformRules, Game):
         if not state.executed:
             return None
         seat = state.seat_of(state.executed)
-        if seat.character != "goblin" or not self.goblin_claimed(state, seat.player):
+        if not seat.has("goblin") or not self.goblin_claimed(state, seat.player):
             return None
         why = impaired(state, seat.player)
         if why:
@@ -1405,6 +1408,7 @@ class Clocktower(TalkRules, NightRules, InformRules, Game):
                         and not state.dawn_deaths:
                     moves.append(Kill(player=st, target=seat.player))
                 moves.append(Tell(player=st, target=seat.player, text="You learn 2."))
+            moves += self._traveller_moves(state)
             for found in proposals(state, self.chars):  # the copilot's proposals, accepted or edited
                 if found.ready:
                     moves.append(Inform(player=st, target=found.player))
@@ -1420,7 +1424,7 @@ class Clocktower(TalkRules, NightRules, InformRules, Game):
         if len(travellers) < MAX_TRAVELLERS and free and state.seats[-1].seat < MAX_SEAT:
             n = state.seats[-1].seat + 1
             moves.append(AddTraveller(player=st, target=f"traveller{n}", name=f"Traveller{n}", seat=n,
-                                      character=free[0], alignment="good" if n % 2 else "evil"))
+                                      character=free[n % len(free)], alignment="good" if n % 2 else "evil"))
         moves += self._talk_moves(state)
         for prompt_owner in state.seats:
             for prompt in self.prompts(state, prompt_owner.player):

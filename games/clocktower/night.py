@@ -59,16 +59,23 @@ def asks() -> dict[str, Ask]:
                                   code="bad_clocktower_data") from None
 
 
-def tonight(state: ClocktowerState, chars: Characters) -> set[str]:
+def first_night_for(state: ClocktowerState, seat: Seat) -> bool:
+    """Whether tonight is this player's first night: night 1, or an Apprentice's first night after it
+    joined ("First-night-only abilities function on the Apprentice's first night instead")."""
+    return state.night == 1 or (seat.character == "apprentice" and state.night == seat.joined_day + 1)
+
+
+def order_for(state: ClocktowerState, seat: Seat, chars: Characters) -> list[str]:
+    """Tonight's night order, as it applies to this player."""
     order = chars.night_order
-    return set(order.first_night if state.night == 1 else order.other_night)
+    return order.first_night if first_night_for(state, seat) else order.other_night
 
 
 def ask_for(state: ClocktowerState, seat: Seat, chars: Characters) -> tuple[Ask, str, int] | None:
     """What this player is asked tonight: (the ask, its text, how many to choose), or None."""
-    character = seat.shown  # the card: the Lunatic's is a Demon, the Drunk's a Townsfolk
+    character = seat.acting  # the card: the Lunatic's is a Demon, the Drunk's a Townsfolk
     ask = asks().get(character)
-    if ask is None or character not in tonight(state, chars):
+    if ask is None or character not in order_for(state, seat, chars):
         return None
     if ask.when_killed and seat.player not in state.dawn_deaths:
         return None

@@ -66,7 +66,7 @@ class _Night:
         return "" if player in self.healed else impaired(self.state, player)
 
     def safe_soldier(self, player: str) -> bool:
-        return self.state.seat_of(player).character == "soldier" and not self.impaired(player)
+        return self.state.seat_of(player).has("soldier") and not self.impaired(player)
 
     def label(self, player: str) -> str:
         return self.state.label(player)

@@ -37,6 +37,18 @@ class Seat(BaseModel):
     traveller: bool = False
     #: the day a Traveller joined (0 for the players seated at the deal)
     joined_day: int = 0
+    #: the Townsfolk or Minion ability an Apprentice gained ("" for everyone else)
+    ability: str = ""
+
+    def has(self, character: str) -> bool:
+        """Whether this player has that character's ability in play: theirs, or an Apprentice's gained one."""
+        return character in (self.character, self.ability)
+
+    @property
+    def acting(self) -> str:
+        """The card a player acts by at night: an Apprentice's gained ability, else their card (the
+        Drunk, the Lunatic and the Marionette act by the card they were shown)."""
+        return self.ability or self.shown
 
 
 class Reminder(BaseModel):

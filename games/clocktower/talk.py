@@ -417,7 +417,7 @@ class TalkRules:
         if set(minions) & set(demons):
             raise illegal("A player cannot be guessed both a Minion and a Demon.", "both")
         extra: list[Event] = []
-        if seat.character == "alsaahir" and seat.alive:
+        if seat.has("alsaahir") and seat.alive:
             found = alsaahir_check(state, self.chars, minions, demons)
             why = impaired(state, seat.player)
             if found != "wrong":
