@@ -306,6 +306,20 @@ class Storyteller(commands.Cog):
     async def traveller_scapegoat(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, None, lambda: self._act(interaction, {"type": "scapegoat"}))
 
+    @fabled.command(name="fiddle", description="Use the Fiddler: the Demon chooses an opponent, then everyone votes who wins")
+    @app_commands.describe(demon="The Demon who fiddles, when several live",
+                           challenger="Choose the opponent yourself, for a Demon who does not")
+    async def fiddle(self, interaction: discord.Interaction, demon: discord.Member | None = None,
+                     challenger: discord.Member | None = None) -> None:
+        await guarded(interaction, None, lambda: self._act(interaction, {
+            "type": "fiddle", "demon": str(demon.id) if demon else "",
+            "challenger": str(challenger.id) if challenger else ""}))
+
+    @fabled.command(name="silence", description="Call for silence (Hell's Librarian), or end it")
+    @app_commands.describe(on="True to call for silence, False to end it")
+    async def silence(self, interaction: discord.Interaction, on: bool = True) -> None:
+        await guarded(interaction, None, lambda: self._act(interaction, {"type": "silence", "on": on}))
+
     @fabled.command(name="add", description="Put a Fabled in play (announced with its effect)")
     @app_commands.autocomplete(fabled=character_autocomplete)
     async def fabled_add(self, interaction: discord.Interaction, fabled: app_commands.Range[str, 1, 50]) -> None:

@@ -157,8 +157,9 @@ class Town(commands.Cog):
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
-        """A player in an open whisper who posts in the town square breaks it (the rules say
-        which posts count). Everyone else's messages cost one cached lookup."""
+        """A player in an open whisper who posts in the town square breaks it, and one who posts
+        during a Hell's Librarian silence is reported (the rules say which posts count). Everyone
+        else's messages cost one cached lookup."""
         if message.author.bot or message.guild is None:
             return
         try:
@@ -167,7 +168,7 @@ class Town(commands.Cog):
                 return
             table = await self.service.load(game_id)
             player = str(message.author.id)
-            if not table.game.breaks_whisper(table.state, player, place):
+            if not table.game.spoke_matters(table.state, player, place):
                 return
             await self.service.act(game_id, message.author.id, {"type": "spoke", "player": player, "place": place},
                                    moderator=True)

@@ -42,6 +42,8 @@ def stages(settings: Settings, phase: str) -> list[tuple[str, float]]:
         parts = [("nominations", settings.nomination_seconds),
                  ("voting", settings.announcement_seconds - settings.nomination_seconds),
                  ("final", settings.day_seconds - settings.announcement_seconds)]
+    elif phase == "fiddle":  # the Demon's choice waits for it; the town's vote has a deadline
+        parts = [("voting", settings.fiddle_seconds)]
     else:
         return []
     return [(name, seconds) for name, seconds in parts if seconds > 0]

@@ -64,6 +64,7 @@ from .day import (
     tally_text,
 )
 from .deal import deal
+from .fabled import FABLED_ACTIONS, FabledRules
 from .info import card, deal_message, evil_lines, grimoire_picture, grimoire_text, names, reveal_text
 from .inform import INFORM_ACTIONS, Inform, InformRules
 from .night import NIGHT_ACTIONS, NightChoice, NightRules, WaitressAnswer, ask_for, order_for
@@ -182,6 +183,11 @@ class Options(BaseModel):
     marionette_recluse_counts: Literal["first_night", "every_night"] = Field(
         "first_night", description="a Marionette beside the Recluse instead of the Demon counts for the "
                                    "Mathematician on the first night only, or every night")
+    fiddle_hours: float = Field(
+        24, ge=0.05, le=168, description="how long the town votes in a fiddle contest (the Fiddler), in hours")
+    fiddler_tie: Literal["good", "evil"] = Field(
+        "good", description="who wins a tied fiddle contest: good (the rulebook's tie rule) or evil (the "
+                            "official Fiddler)")
 
 
 class ForcedDeal(BaseModel):
@@ -351,7 +357,7 @@ class Unvote(Action):
 PLAYER_ACTIONS: tuple[type[Action], ...] = (Vote, Unvote)
 
 
-class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, Game):
+class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules, Game):
     name = "clocktower"
     title = "Blood on the Clocktower: Her Royal Highness Register"
     min_players = 7
@@ -360,7 +366,7 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, Game):
     Setup = ForcedDeal
     State = ClocktowerState
     actions = (*STORYTELLER_ACTIONS, *PLAYER_ACTIONS, *TALK_ACTIONS, *NIGHT_ACTIONS, *INFORM_ACTIONS,
-               *TRAVELLER_ACTIONS)
+               *TRAVELLER_ACTIONS, *FABLED_ACTIONS)
     private_threads = True
     storytellers = True
     seats = True
@@ -404,7 +410,8 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, Game):
             goblin_claim=o.goblin_claim, alsaahir_guesses_per_day=o.alsaahir_guesses_per_day,
             po_silent_charges=o.po_silent_charges, soldier_safe_from_pukka=o.soldier_safe_from_pukka,
             pukka_ravenkeeper=o.pukka_ravenkeeper, inform_at=o.inform_at, auto_inform=o.auto_inform,
-            marionette_recluse_counts=o.marionette_recluse_counts)
+            marionette_recluse_counts=o.marionette_recluse_counts, fiddle_seconds=o.fiddle_hours * HOUR,
+            fiddler_tie=o.fiddler_tie)
 
     def script_of(self, options: Options) -> Script:
         if not options.script:
@@ -593,6 +600,7 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, Game):
     def _nightfall(self, state: ClocktowerState, opening: str = "") -> list[Event]:
         events = self._travellers_leave(state)
         self._roll_choices(state)
+        state.silence = False
         state.night += 1
         state.round = state.night
         self._stage(state, "night", stages(state.settings, "night")[0][0])
@@ -623,8 +631,10 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, Game):
 
     def _timeout(self, state: ClocktowerState) -> Outcome:
         """A stage's deadline: the next stage, dawn, or the day's end and its execution."""
+        if state.phase == "fiddle" and state.stage == "voting":
+            return self.fiddle_closes(state, "its time is up")
         if state.phase not in ("night", "day"):
-            return Outcome(state=state)  # setup and a pending end wait for the Storytellers
+            return Outcome(state=state)  # setup, a pending end and the Demon's fiddle choice wait
         following = next_stage(state)
         if following is None:
             return self._dawn(state) if state.phase == "night" else self._end_of_day(state)
@@ -664,7 +674,7 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, Game):
 
     def _dawn(self, state: ClocktowerState) -> Outcome:
         information = self.information_at_dawn(state)
-        state.abnormal = []
+        state.abnormal, state.silence = [], False
         state.day = state.night
         self._stage(state, "day", stages(state.settings, "day")[0][0])
         state.nominations, state.votes = [], {}
@@ -958,6 +968,8 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, Game):
                              "(the tally counts it as −1; nobody is told why).")
 
     def _do_end_voting(self, state: ClocktowerState, action: EndVoting, rng: random.Random) -> Outcome:
+        if state.phase == "fiddle" and state.stage == "voting":
+            return self.fiddle_closes(state, "the Storytellers closed it")
         if state.phase != "day" or state.pending_end is not None:
             raise illegal("Voting ends by day only.", "not_day")
         if state.voting_closed:
@@ -1308,6 +1320,7 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, Game):
         if state.phase == "setup":
             return "Sign-ups are closed; the Storyteller is checking the deal."
         heading = {"night": f"Night {state.night}", "ending": f"Day {state.day} is over",
+                   "fiddle": "The fiddle contest",
                    "day": f"Day {state.day}" + {"nominations": ": nominations and votes", "voting": ": votes only",
                                                  "final": ": votes only, announcements closed"}.get(state.stage, "")}
         lines = [f"**{heading.get(state.phase, state.phase.capitalize())}**"]
@@ -1329,6 +1342,8 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, Game):
         return stage_seconds(state)
 
     def prompts(self, state: ClocktowerState, player_id: str) -> list[Prompt]:
+        if state.phase == "fiddle":
+            return self.fiddle_prompts(state, player_id)
         if state.phase == "night":
             return self.night_prompts(state, player_id)
         if state.phase != "day" or state.pending_end is not None or state.voting_closed:
@@ -1391,7 +1406,9 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, Game):
             return [Begin(player=st), Redeal(player=st)]
         if state.phase == "ending" and state.pending_end is not None:
             return [DeclareWinner(player=st, team=state.pending_end.team), Continue(player=st)]
-        moves: list[Action] = []
+        if state.phase == "fiddle":
+            return self._fiddle_moves(state)
+        moves: list[Action] = self._fabled_moves(state)
         if state.phase == "night":
             for prompt_owner in state.seats:
                 for prompt in self.prompts(state, prompt_owner.player):
@@ -1455,7 +1472,7 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, Game):
             for near in neighbours(state, p)[:1]:
                 if [p, near] not in state.neighbour_whispers:
                     moves.append(NeighbourWhisper(player=p, target=near, text="I trust you, vote with me."))
-            if self.breaks_whisper(state, p, "town_square"):
+            if self.spoke_matters(state, p, "town_square"):
                 moves.append(Spoke(player=p))
             for traveller in (s for s in seats if s.traveller and s.player not in state.exiled):
                 called = traveller.player in state.exiles

@@ -114,6 +114,9 @@ class Settings(BaseModel):
     inform_at: Literal["dawn", "accept"] = "dawn"
     auto_inform: bool = False
     marionette_recluse_counts: Literal["first_night", "every_night"] = "first_night"
+    # the Fabled
+    fiddle_seconds: float = 24 * HOUR
+    fiddler_tie: Literal["good", "evil"] = "good"
 
 
 class Nomination(BaseModel):
@@ -180,6 +183,16 @@ class Abnormal(BaseModel):
     model_config = ConfigDict(extra="forbid")
     player: str
     why: str
+
+
+class Fiddle(BaseModel):
+    """A fiddle contest (the Fiddler): the Demon, the player it challenged, and every player's vote."""
+
+    model_config = ConfigDict(extra="forbid")
+    demon: str
+    challenger: str = ""
+    #: voter -> the contestant they vote to win
+    votes: dict[str, str] = Field(default_factory=dict)
 
 
 class PendingEnd(BaseModel):
@@ -251,6 +264,10 @@ class ClocktowerState(BaseState):
     #: whispers declared in the whole game (each one's thread key is its number)
     whisper_count: int = 0
     pending_end: PendingEnd | None = None
+    #: the fiddle contest, once the Storytellers use the Fiddler
+    fiddle: Fiddle | None = None
+    #: a silence the Storytellers called by day (Hell's Librarian; the night is silent anyway)
+    silence: bool = False
 
     @property
     def whispers_used(self) -> dict[str, int]:

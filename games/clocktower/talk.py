@@ -271,6 +271,8 @@ class TalkRules:
 
     chars: Characters
     if TYPE_CHECKING:
+        def breaks_silence(self, state: ClocktowerState, player: str, place: str) -> bool: ...
+        def silence_broken(self, state: ClocktowerState, player: str, place: str) -> list[Event]: ...
         def _target(self, state: ClocktowerState, player: str) -> Seat: ...
 
     # --- whispers ---
@@ -329,14 +331,22 @@ class TalkRules:
             return False
         return any(not w.broken_by and player in w.members for w in state.whispers)
 
+    def spoke_matters(self, state: ClocktowerState, player: str, place: str) -> bool:
+        """Whether the rules care that ``player`` posted at ``place`` (a whisper breaks, or Hell's
+        Librarian hears it): the bot's listener asks before sending ``Spoke``."""
+        return self.breaks_whisper(state, player, place) or self.breaks_silence(state, player, place)
+
     def _do_spoke(self, state: ClocktowerState, action: Spoke, rng: random.Random) -> Outcome:
-        if not self.breaks_whisper(state, action.player, action.place):
+        if not self.spoke_matters(state, action.player, action.place):
             raise illegal("No whisper of yours breaks.", "no_whisper")
         events: list[Event] = []
+        breaks = self.breaks_whisper(state, action.player, action.place)
+        if self.breaks_silence(state, action.player, action.place):
+            events += self.silence_broken(state, action.player, action.place)
         speaker = state.name(action.player)
         where = "the town square" if action.place == "town_square" else "the announcement thread"
         for whisper in state.whispers:
-            if whisper.broken_by or action.player not in whisper.members:
+            if not breaks or whisper.broken_by or action.player not in whisper.members:
                 continue
             key = f"{WHISPER_KEY}{whisper.id}"
             if state.settings.whisper_break == "speaker" and len(whisper.members) > 2:
