@@ -519,13 +519,14 @@ class TalkRules:
                       title=f"🧳 Exile of {state.name(target)}", slot=f"exile:{state.day}:{target}")
 
     def _exile(self, state: ClocktowerState, target: Seat) -> list[Event]:
-        """The Traveller is exiled: they die (the Deviant's fate is the Storyteller's call)."""
+        """The Traveller is exiled: they die (a working Deviant's fate is the Storyteller's call: a
+        drunk or poisoned one has no ability, and dies)."""
         votes = state.exiles.get(target.player, {})
         state.exiled.append(target.player)
         label = state.label(target.player)
         events = [self._exile_event(state, target.player, result="**Exiled.**"),
                   record("exile", {"day": state.day, "target": target.player, "votes": dict(votes), "exiled": True})]
-        if target.character == "deviant":
+        if target.has("deviant") and not impaired(state, target.player):
             events.append(public("exile", f"🧳 {label} is exiled. The Storytellers decide whether the Deviant dies.",
                                  title="🧳 Exiled"))
             events.append(Event(type="deviant", audience=STORYTELLER, title="🧳 The Deviant is exiled",

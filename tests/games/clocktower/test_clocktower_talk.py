@@ -374,3 +374,16 @@ def test_a_day_of_talk_replays_from_the_log_with_its_record_and_the_end_count():
     assert {"whisper", "whisper_open", "whisper_broken", "exile_call", "exile", "whisper_recap"} <= said
     recap = next(line for line in lines if line.get("event") == "whisper_recap")
     assert recap["text"] == "**Day 1**: p3 1, p4 1, p5 1 · 1 neighbour whisper(s)"
+
+
+def test_an_exiled_deviant_lives_for_the_storytellers_to_judge_unless_it_is_poisoned():
+    for poisoned in (False, True):
+        state = with_traveller(to_day(), character="deviant")
+        if poisoned:
+            state = act(state, type="add_reminder", target="t1", token="Poisoned", source="pukka").state
+        for voter in ("p1", "p2", "p3", "p4"):
+            state = say(state, voter, type="exile_vote", target="t1").state
+        out = say(state, "p5", type="exile_vote", target="t1")
+        assert out.state.seat_of("t1").alive is not poisoned
+        judged = [e for e in events_of(out, "storyteller") if e.type == "deviant"]
+        assert bool(judged) is not poisoned
