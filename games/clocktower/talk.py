@@ -132,11 +132,12 @@ def neighbours(state: ClocktowerState, player: str) -> list[str]:
 
 
 def impaired(state: ClocktowerState, player: str) -> str:
-    """Why the grimoire says this player's ability does not work ("" when nothing does): a
-    Poisoned or Drunk reminder token on them."""
+    """Why the grimoire says this player's ability does not work ("" when nothing does), and by
+    whom: "poisoned by the Pukka" from a Poisoned or Drunk reminder token on them."""
     for reminder in state.reminders:
         if reminder.player == player and any(w in reminder.token.lower() for w in ("poison", "drunk")):
-            return f"a {reminder.token!r} reminder is on them"
+            by = f" by the {reminder.source.capitalize()}" if reminder.source else ": your own token"
+            return f"{reminder.token.lower()}{by}"
     return ""
 
 

@@ -167,3 +167,13 @@ def test_the_spy_sees_the_grimoire_without_the_demon_and_magician_under_the_djin
     assert not by_player(plain)["p2"].flags
     sent = next(e for e in events_of(act(plain, type="inform", target="p2"), "player") if e.type == "information")
     assert "1 · Name1: Po" in sent.text and "3 · Name3: Magician" in sent.text
+
+
+def test_the_spy_does_not_see_the_is_the_marionette_reminder_under_the_djinns_jinx():
+    chars = ["po", "spy", "magician", "marionette", "knight", "soldier", "virgin", "washerwoman"]
+    for djinn, seen in (("true", False), ("false", True)):
+        state = begun(chars, options={"djinn": djinn, "inform_at": "accept"}, shown={"p4": "empath"})
+        state = act(state, type="add_reminder", target="p4", token="Is the Marionette").state
+        sent = next(e for e in events_of(act(state, type="inform", target="p2"), "player") if e.type == "information")
+        assert ("Is the Marionette" in sent.text) is seen, djinn
+        assert "4 · Name4: Marionette (thinks they are the Empath)" in sent.text

@@ -70,7 +70,7 @@ def test_an_impaired_demon_does_nothing_and_a_demon_that_chose_nothing_kills_nob
     state = act(begun(PO), type="add_reminder", target="p1", token="Poisoned", source="").state
     state = choose(next_night(dawn(lock(state).state).state), "p1", "p4")
     out = lock(state)
-    assert out.state.seat_of("p4").alive and "impaired (a 'Poisoned' reminder is on them): nobody dies." in plan(out)
+    assert out.state.seat_of("p4").alive and "impaired (poisoned: your own token): nobody dies." in plan(out)
     out = lock(next_night(dawn(lock(begun(PO)).state).state))
     assert "nothing submitted: nothing happens (not the same as no-one)." in plan(out)
 

@@ -222,7 +222,7 @@ def test_the_alsaahirs_correct_guess_is_told_to_the_storytellers_only():
         say(wrong.state, "p7", type="alsaahir_guess", minions=["p2"], demons=["p1"], place=THREAD)
     poisoned = act(state, type="add_reminder", target="p7", token="Poisoned", source="pukka").state
     fails = say(poisoned, "p7", type="alsaahir_guess", minions=["p2"], demons=["p1"], place=THREAD)
-    assert "fails (a 'Poisoned' reminder is on them): nothing happens" in events_of(fails, "storyteller")[0].text
+    assert "fails (poisoned by the Pukka): nothing happens" in events_of(fails, "storyteller")[0].text
 
 
 # ----- the Virgin -----
