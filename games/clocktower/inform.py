@@ -100,7 +100,7 @@ class InformRules:
 
     def information_at_dawn(self, state: ClocktowerState) -> list[Event]:
         """Dawn: the accepted information delivered, the unflagged rest too with ``auto_inform``,
-        and the Storytellers told what was not sent, with the grimoire as the night left it."""
+        and the Storytellers told what was not sent, with the grimoire picture as the night left it."""
         events: list[Event] = []
         seated = {s.player for s in state.seats}
         delivered = 0
@@ -119,13 +119,13 @@ class InformRules:
                 delivered += 1
             else:
                 unsent.append(found)
-        if not delivered and not unsent:
-            return events
-        lines = [f"{delivered} piece{'s' if delivered != 1 else ''} of information delivered at dawn."]
+        lines = [f"{delivered} piece{'s' if delivered != 1 else ''} of information delivered at dawn."
+                 if delivered or unsent else "Nobody was due information."]
         if unsent:
             lines.append("**Not sent** (nobody accepted it): " + names(state, [p.player for p in unsent])
                          + ". `/st tell` can still send them something.")
-        events.append(Event(type="information_dawn", audience=STORYTELLER, title=f"🌙 Night {state.night}: delivered",
+        lines.append("The grimoire as the night left it:")
+        events.append(Event(type="information_dawn", audience=STORYTELLER, title=f"☀️ Dawn after night {state.night}",
                             text="\n".join(lines), image="grimoire"))
         return events
 
