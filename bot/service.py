@@ -166,14 +166,6 @@ def new_seed() -> int:
     return secrets.randbits(31)
 
 
-def options_help(game: Game) -> str:
-    lines = []
-    for name, info in game.Options.model_fields.items():
-        default = info.default
-        lines.append(f"`{name}` (default {default!r}){': ' + info.description if info.description else ''}")
-    return "\n".join(lines)
-
-
 class GameService:
     #: how long after a failed timeout (a locked, read-only or full database) it is tried again
     RETRY_SECONDS = 5.0

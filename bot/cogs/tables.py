@@ -9,9 +9,10 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
+from games.engine.options import describe
 
 from ..play import actor_of, guarded, reply
-from ..service import options_help
+from ..render import chunks
 from ..views import lobby_view
 
 if TYPE_CHECKING:
@@ -26,6 +27,32 @@ async def kind_autocomplete(interaction: discord.Interaction, current: str) -> l
         if current.lower() in name or current.lower() in title.lower():
             found.append(app_commands.Choice(name=title, value=name))
     return found[:25]
+
+
+#: one embed's text, and one message's embeds together, within Discord's limits (4,096 and 6,000)
+RULES_PART = 3900
+RULES_MESSAGE = 5800
+
+
+def rules_messages(game) -> list[list[discord.Embed]]:
+    """``/game rules``: the whole summary, then every option in words, as embeds of at most
+    ``RULES_PART`` characters, grouped into messages; nothing is cut off."""
+    colour = discord.Colour.dark_purple()
+    parts = [(game.title, piece) for piece in chunks(game.rules_summary(), RULES_PART)]
+    options = describe(game.Options)
+    heading = "Options: `/game new options:key=value key2=value2`"
+    parts += [(heading, piece) for piece in chunks("\n".join(options) or "none", RULES_PART)]
+    messages: list[list[discord.Embed]] = [[]]
+    size = 0
+    for index, (title, text) in enumerate(parts):
+        repeated = index and parts[index - 1][0] == title
+        embed = discord.Embed(title=None if repeated else title, description=text, colour=colour)
+        if messages[-1] and size + len(text) + len(title) > RULES_MESSAGE:
+            messages.append([])
+            size = 0
+        messages[-1].append(embed)
+        size += len(text) + len(title)
+    return messages
 
 
 class Tables(commands.Cog):
@@ -116,11 +143,8 @@ class Tables(commands.Cog):
     async def rules(self, interaction: discord.Interaction, kind: str) -> None:
         async def work() -> None:
             game = games.get(kind)
-            embed = discord.Embed(title=game.title, description=game.rules_summary()[:4000],
-                                  colour=discord.Colour.dark_purple())
-            embed.add_field(name="Options (/game new options:key=value)",
-                            value=options_help(game)[:1024] or "none")
-            await reply(interaction, embed=embed)
+            for embeds in rules_messages(game):
+                await reply(interaction, embeds=embeds)
         await guarded(interaction, None, work)
 
     @game.command(name="hand", description="Your secret information and choices, privately")

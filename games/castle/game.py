@@ -65,35 +65,41 @@ class Options(BaseModel):
     """Table options. Every choice the rulebook leaves open is one of these (see README)."""
 
     model_config = ConfigDict(extra="forbid")
-    #: seconds per turn; None or 0 = no timer.
-    turn_seconds: int | None = Field(default=None, ge=0, le=7 * 24 * 3600)
-    #: a turn whose timer runs out: "pass" (nothing more happens) or "random" (the bot moves for them).
-    on_timeout: Literal["pass", "random"] = "pass"
-    #: "random", "claim" (the table says: whoever most recently did a magic trick presses the button),
-    #: or "listed" (the first seat goes first).
-    first_player: Literal["random", "claim", "listed"] = "random"
-    claim_seconds: int = Field(default=120, ge=10, le=24 * 3600)
-    #: "random": deal from all 13 character cards; "with_monster": the Monster is always dealt.
-    deal: Literal["random", "with_monster"] = "random"
-    #: pawns per player; None = 12 // players (3 at four players, 2 at five or six).
-    pawns: int | None = Field(default=None, ge=1, le=3)
-    #: where pawns start: in each player's supply, or on random shrines (no flip).
-    pawns_start: Literal["supply", "tableau"] = "supply"
-    #: how many shrine cards (chosen at random) start face up.
-    start_face_up: int = Field(default=13, ge=0, le=27)
-    #: face-down shrines show their faction to everyone (an open-information variant).
-    open_shrines: bool = False
-    #: a face-down shrine that has been face up before shows what it was (the table's memory).
-    memory: bool = True
-    #: a pawn picked up this turn may be put back on (and flip) the shrine it came from.
-    same_shrine: bool = True
-    #: after a domination, the Monster devours everyone but its master ("master_spared"),
-    #: or nobody ("no_rampage").
-    domination: Literal["master_spared", "no_rampage"] = "master_spared"
-    #: a devoured character still scores countries (and feeding) ("countries"), or scores nothing.
-    devoured_score: Literal["countries", "nothing"] = "countries"
-    #: after this many turns the remaining outcome cards turn over by themselves; None = never.
-    max_turns: int | None = Field(default=None, ge=1, le=10_000)
+    turn_seconds: int | None = Field(
+        default=None, ge=0, le=7 * 24 * 3600, json_schema_extra={"default_words": "no timer (the rulebook's)"},
+        description="Seconds a player has for a turn; 0 or none means no timer")
+    on_timeout: Literal["pass", "random"] = Field(
+        "pass", description="A turn whose timer runs out: pass (nothing more happens) or random (the bot moves "
+                            "for the player)")
+    first_player: Literal["random", "claim", "listed"] = Field(
+        "random", description="Who goes first: random; claim (whoever most recently did a magic trick presses "
+                              "the button); or listed (the first seat)")
+    claim_seconds: int = Field(default=120, ge=10, le=24 * 3600,
+                               description="With first_player=claim, seconds to claim the first turn")
+    deal: Literal["random", "with_monster"] = Field(
+        "random", description="Deal from all 13 character cards (random), or always deal the Monster (with_monster)")
+    pawns: int | None = Field(
+        default=None, ge=1, le=3, json_schema_extra={"default_words": "12 ÷ players (3 at four players, 2 at five or six)"},
+        description="Pawns per player")
+    pawns_start: Literal["supply", "tableau"] = Field(
+        "supply", description="Where pawns start: in each player's supply, or on random shrines (no flip)")
+    start_face_up: int = Field(default=13, ge=0, le=27, description="How many shrine cards (chosen at random) "
+                                                                     "start face up")
+    open_shrines: bool = Field(False, description="Face-down shrines show their faction to everyone (an "
+                                                  "open-information variant)")
+    memory: bool = Field(True, description="A face-down shrine that has been face up before shows what it was "
+                                           "(the table's memory)")
+    same_shrine: bool = Field(True, description="A pawn picked up this turn may be put back on (and flip) the "
+                                                "shrine it came from")
+    domination: Literal["master_spared", "no_rampage"] = Field(
+        "master_spared", description="After a domination, the Monster devours everyone but its master "
+                                     "(master_spared), or nobody (no_rampage)")
+    devoured_score: Literal["countries", "nothing"] = Field(
+        "countries", description="A devoured character still scores countries and feeding (countries), or "
+                                 "scores nothing")
+    max_turns: int | None = Field(
+        default=None, ge=1, le=10_000, json_schema_extra={"default_words": "no limit"},
+        description="After this many turns the remaining outcome cards turn over by themselves")
 
 
 class Setup(BaseModel):

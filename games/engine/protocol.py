@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from .errors import IllegalAction, SetupError
 from .events import Event
+from .options import readable_error
 from .rng import Rng
 
 
@@ -223,7 +224,7 @@ class Game(ABC):
         try:
             return self.Options.model_validate(data or {})
         except ValidationError as exc:
-            raise SetupError(_readable(exc), code="bad_option") from None
+            raise SetupError(readable_error(exc, self.Options, subject=self.title), code="bad_option") from None
 
     def load_state(self, data: dict[str, Any] | str) -> BaseState:
         if isinstance(data, str):

@@ -173,3 +173,21 @@ async def test_a_long_private_answer_arrives_whole_in_several_messages(world, mo
     assert all(len(m.content) <= 2000 for m in messages)
     assert "\n".join(m.content for m in messages).startswith(long_text)
     assert messages[-1].components  # the choice's select comes with the last part
+
+
+async def test_game_rules_shows_the_whole_summary_and_every_option_in_words(world):
+    import games
+
+    w = world
+    for kind in ("ritual", "castle", "clocktower"):
+        res = await w.host.slash(w.channel, "game rules", kind=kind)
+        messages = [res.response, *res.followups]
+        text = "\n".join(e.description or "" for m in messages for e in m.embeds)
+        game = games.get(kind)
+        assert game.rules_summary().split()[-1] in text  # the summary's last word: nothing cut off
+        for name in game.Options.model_fields:
+            assert f"**{name}**: " in text, (kind, name)
+        assert "None" not in text.replace("(or none)", "")
+        for m in messages:  # every message within Discord's limits
+            assert sum(len(e.description or "") + len(e.title or "") for e in m.embeds) <= 6000
+            assert all(len(e.description or "") <= 4096 for e in m.embeds)
