@@ -158,9 +158,12 @@ class Play:
             return await self._seats_embed(row, game)
         players = await self.bot.store.lobby_players(game_id)
         names = "\n".join(f"• {name}" for _, name in players) or "nobody yet"
+        host = f"**{row.host_name}** (<@{row.host_id}>)" if row.host_name else f"<@{row.host_id}>"
+        if not any(uid == row.host_id for uid, _ in players):
+            host += ": not playing. They left the seats and will run the game without playing."
         embed = discord.Embed(
             title=f"{game.title}: gathering players",
-            description=(f"Host: <@{row.host_id}>\nPlayers {len(players)} "
+            description=(f"Host: {host}\nPlayers {len(players)} "
                          f"(needs {row.min_players}-{row.max_players}):\n{names}"),
             colour=discord.Colour.dark_purple())
         if row.options:
@@ -172,12 +175,16 @@ class Play:
         """The sign-up sheet of a game with seats and Storytellers: the circle, the Travellers,
         the spectators, the Storytellers."""
         signups = await self.bot.store.signups(row.id)
-        tellers = await self.service.storyteller_ids(row)
+        named = {uid: name for uid, name in await self.bot.store.storytellers(row.id)}
+        if row.host_name:
+            named[row.host_id] = row.host_name
+        tellers = [f"**{named[uid]}** (<@{uid}>)" if named.get(uid) else f"<@{uid}>"
+                   for uid in await self.service.storyteller_ids(row)]
         players = [s for s in signups if s.kind == "player"]
         seats = "\n".join(f"`{s.seat:>2}` {s.name}" for s in players) or "nobody yet"
         embed = discord.Embed(
             title=f"{game.title}: sign-ups",
-            description=(f"Storytellers: {', '.join(f'<@{uid}>' for uid in tellers)}\n"
+            description=(f"Storytellers: {', '.join(tellers)}\n"
                          f"Players {len(players)} (needs {row.min_players}-{row.max_players}):\n{seats}")[:4000],
             colour=discord.Colour.dark_purple())
         travellers = [s for s in signups if s.kind == "traveller"]

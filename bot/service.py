@@ -357,7 +357,7 @@ class GameService:
             game_id = await self._saving(self.store.create_game(
                 kind=game.name, guild_id=guild_id, channel_id=channel_id, host_id=host.id,
                 seed=new_seed(), options=options, min_players=lo, max_players=hi,
-                now=self.clock.now(), host_name=None if game.storytellers else host.name))
+                now=self.clock.now(), host_name=host.name, seat_host=not game.storytellers))
         except ChannelBusy:
             raise LobbyError("This channel already has a game. Use a thread or another channel, "
                              "or end that one first.") from None

@@ -45,6 +45,8 @@ class GameRow:
     waiting_seconds: float | None = None
     #: where the game's private threads live when not under its channel (a forum post's game)
     thread_channel_id: int | None = None
+    #: the host's display name when the game was made
+    host_name: str = ""
 
     @property
     def threads_under(self) -> int:
@@ -102,7 +104,7 @@ class Slot:
 
 _GAME_COLUMNS = (
     "id, kind, guild_id, channel_id, host_id, status, seed, options, min_players, max_players, "
-    "state, phase_seq, deadline, paused_remaining, paused, waiting_seconds, thread_channel_id"
+    "state, phase_seq, deadline, paused_remaining, paused, waiting_seconds, thread_channel_id, host_name"
 )
 #: the same columns, of a query that names the games table ``g``
 _GAME_COLUMNS_OF_G = ", ".join("g." + c.strip() for c in _GAME_COLUMNS.split(","))
@@ -115,9 +117,9 @@ SYNCHRONOUS = ("FULL", "NORMAL")
 
 def _game(row: sqlite3.Row | tuple) -> GameRow:
     (gid, kind, guild, channel, host, status, seed, options, mn, mx, state, seq, deadline,
-     remaining, paused, waiting, thread_channel) = tuple(row)
+     remaining, paused, waiting, thread_channel, host_name) = tuple(row)
     return GameRow(gid, kind, guild, channel, host, status, seed, json.loads(options), mn, mx,
-                   state, seq, deadline, remaining, bool(paused), waiting, thread_channel)
+                   state, seq, deadline, remaining, bool(paused), waiting, thread_channel, host_name)
 
 
 def _outbox(r: sqlite3.Row | tuple) -> OutboxRow:
@@ -237,17 +239,17 @@ class Store:
     # ----- games -----
     async def create_game(self, *, kind: str, guild_id: int, channel_id: int, host_id: int,
                           seed: int, options: dict[str, Any], min_players: int, max_players: int,
-                          now: float, host_name: str | None = None) -> int:
-        """A new lobby, with its host seated when ``host_name`` is given: one transaction."""
+                          now: float, host_name: str = "", seat_host: bool = False) -> int:
+        """A new lobby, with its host seated when ``seat_host``: one transaction."""
 
         def write(conn: sqlite3.Connection) -> int:
             cur = conn.execute(
                 "INSERT INTO games (kind, guild_id, channel_id, host_id, status, seed, options, "
-                "min_players, max_players, created_at, updated_at) "
-                "VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
+                "min_players, max_players, created_at, updated_at, host_name) "
+                "VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
                 (kind, guild_id, channel_id, host_id, seed, json.dumps(options), min_players,
-                 max_players, now, now))
-            if host_name is not None:
+                 max_players, now, now, host_name))
+            if seat_host:
                 conn.execute("INSERT INTO lobby_players (game_id, user_id, name, joined_at) "
                              "VALUES (?, ?, ?, ?)", (cur.lastrowid, host_id, host_name, now))
             return cur.lastrowid

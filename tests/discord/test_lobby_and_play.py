@@ -191,3 +191,16 @@ async def test_game_rules_shows_the_whole_summary_and_every_option_in_words(worl
         for m in messages:  # every message within Discord's limits
             assert sum(len(e.description or "") + len(e.title or "") for e in m.embeds) <= 6000
             assert all(len(e.description or "") <= 4096 for e in m.embeds)
+
+
+async def test_the_lobby_names_the_host_and_says_when_they_run_the_game_without_playing(world):
+    w = world
+    res = await w.host.slash(w.channel, "game new", kind="ritual")
+    lobby = res.response
+    text = lobby.embeds[0].description
+    assert f"Host: **{w.host.name}** (<@{w.host.id}>)" in text and "not playing" not in text
+    await w.host.click(lobby, label="Leave")
+    lobby = next(m for m in reversed(w.channel.history()) if m.embeds and "gathering players" in (m.embeds[0].title or ""))
+    text = lobby.embeds[0].description
+    assert f"Host: **{w.host.name}** (<@{w.host.id}>): not playing" in text
+    assert "run the game without playing" in text
