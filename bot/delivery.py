@@ -212,6 +212,26 @@ def slot_countdown(game_row, event: Event) -> str:
     return " · ".join(f"⏳ {label} {relative_time(game_row.deadline + after)}" for label, after in ends)
 
 
+def calling(events: list[Event]) -> list[int]:
+    """The Discord ids of the players these channel events call to act (``Event.notify``)."""
+    ids: list[int] = []
+    for event in events:
+        ids += [int(p) for p in event.notify if p.isdigit() and int(p) not in ids]
+    return ids
+
+
+def with_mentions(kwargs: dict[str, Any], ids: list[int]) -> dict[str, Any]:
+    """A new message that mentions ``ids`` above its countdown, pinging them and nobody else. (An
+    edit never pings, so a message that calls someone is always sent new.)"""
+    if not ids:
+        return kwargs
+    mentions = " ".join(f"<@{i}>" for i in ids)
+    line = kwargs.get("content") or ""
+    return {**kwargs, "content": f"{mentions} {line}".strip(),
+            "allowed_mentions": discord.AllowedMentions(everyone=False, roles=False,
+                                                        users=[discord.Object(i) for i in ids])}
+
+
 def phase_face(game_id: int, game_row, phase_seq: int | None, now: float) -> dict[str, Any]:
     """The countdown line and buttons of a phase's message: the phase's buttons while it is
     open, none once it is over (or when the message shows no phase)."""
@@ -463,7 +483,7 @@ class Delivery:
             in_place = bool(base)
         else:
             board = await store.slot(head.game_id, "board")
-            in_place = (board is not None and board.shown is not None
+            in_place = (board is not None and board.shown is not None and not calling(events)
                         and getattr(channel, "last_message_id", None) == board.message_id
                         and fits([*board.shown, *unit_payloads(unit)]))
             message = channel.get_partial_message(board.message_id) if in_place else None
@@ -494,6 +514,7 @@ class Delivery:
                         message, base, shown_base, in_place = None, [], [], False
                         kwargs["embeds"] = group_embeds(events[:ends[beat]], game.title, head.game_id)
                 if message is None:
+                    kwargs = with_mentions(kwargs, calling(events))
                     message = await self._call(level, where, channel.send, nonce=f"o{head.id}p0", **kwargs)
             except Exception as exc:
                 raise classify(exc, "channel") from exc
@@ -642,6 +663,8 @@ class Delivery:
         kwargs = message([embed], files, view)
         if first and content:
             kwargs["content"] = content
+        if first and target == "channel":
+            kwargs = with_mentions(kwargs, calling([event]))
         return kwargs
 
     async def _destination(self, game_row, row: OutboxRow, event: Event, target: str, level: int):

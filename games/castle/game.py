@@ -384,7 +384,8 @@ class CastleGame(Game):
         text = (f"{summary}\n\n{tableau_text(pub)}\n\n➡️ **{state.name(state.current)}**, your turn: "
                 "manipulate the shrines or advance the ritual.")
         return public("turn", text[:MAX_TEXT], title=f"Turn {state.turns + 1}", image="tableau",
-                      opens_phase=True, data={"current": state.current, "turn": state.turns + 1})
+                      opens_phase=True, data={"current": state.current, "turn": state.turns + 1},
+                      notify=[state.current])
 
     # ----- actions -----
     def _apply(self, state: CastleState, action: Action, rng: Rng) -> Outcome:

@@ -74,6 +74,9 @@ class Event(BaseModel):
     #: a living message (public events only): the event replaces what the message of this name
     #: showed (a vote tally), instead of adding a message; the first one is posted.
     slot: str = ""
+    #: players this public message calls to act now ("your turn"): the bot mentions them, so their
+    #: phone lights up. Only players the text already names openly; never a secret's holder.
+    notify: list[str] = Field(default_factory=list)
 
 
 def record(type: str, data: dict[str, Any]) -> Event:

@@ -227,7 +227,7 @@ class RitualGame(Game):
             how = "The coven has chosen."
         events.append(public(
             "performer_chosen", f"🪑 {how} **{name}** takes the 13th Chair as this round's Performer.",
-            title="The 13th Chair", data={"performer": performer, "tie": tie}, pause=2.0,
+            title="The 13th Chair", data={"performer": performer, "tie": tie}, pause=2.0, notify=[performer],
         ))
         events.append(private(performer, "you_are_performer",
                               "🪑 **You are the Performer.** You sit in the 13th Chair. If the ritual "

@@ -99,3 +99,19 @@ async def test_the_castle_tableau_is_drawn_at_delivery_off_the_event_loop(world,
     assert rows and all(image is None for image, _ in rows)  # no PNG was made inside the commit
     assert drawn_in and threading.main_thread().name not in drawn_in
     assert [a for m in w.channel.history() for a in m.attachments if a.filename == "picture.png"]
+
+
+async def test_a_castle_turn_mentions_the_player_whose_turn_it_is_and_nobody_else(world):
+    w = world
+    members = w.players(4)
+    res = await w.host.slash(w.channel, "game new", kind="castle", options="first_player=listed")
+    for m in members[1:]:
+        await m.click(res.response, label="Join")
+    await w.host.click(res.response, label="Start")
+    await w.settle()
+    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
+    current = (await w.bot.service.load(game_id)).state.current
+    turn = next(m for m in reversed(w.channel.history()) if m.embeds and (m.embeds[0].title or "").startswith("Turn"))
+    stored = w.env.backend.get_message(w.channel.id, turn.id)
+    assert stored.content.startswith(f"<@{current}>")
+    assert stored.ping_user_ids == [int(current)] and not stored.mention_everyone

@@ -11,9 +11,18 @@ ROLE_NAMES = ["Guardian", "Seer", "Chronicler", "Hollow Servant", "Harbinger", "
 
 
 @pytest.mark.parametrize("seed_pick", [0, 1])
-async def test_a_whole_ritual_game_ends_in_a_public_reveal(world, seed_pick):
+async def test_a_whole_ritual_game_ends_in_a_public_reveal(world, seed_pick, monkeypatch):
     w = world
     members = [w.host, w.ann, w.bo]
+    pinged: dict[int, list[int]] = {}  # message id -> who its sending pinged (an edit never pings)
+    backend = w.env.backend
+    real_commit = type(backend).commit_message
+
+    def commit(self, message, **kw):
+        pinged[message.id] = list(message.ping_user_ids)
+        return real_commit(self, message, **kw)
+
+    monkeypatch.setattr(type(backend), "commit_message", commit)
     game_id, prompts_seen = await play_by_clicking(
         w, members, "ritual", "choosing_seconds=30 offering_seconds=30 council_seconds=30",
         random.Random(seed_pick))
@@ -30,6 +39,13 @@ async def test_a_whole_ritual_game_ends_in_a_public_reveal(world, seed_pick):
         card = " ".join(w.dm_texts(m))
         role = next(r for r in ROLE_NAMES if f"You are the {r}" in card)
         assert role in reveal and m.user.name in reveal
+    # each round's Performer was called by a mention that pinged them alone
+    chairs = [m for m in w.channel.history() if any("takes the 13th Chair" in (e.description or "") for e in m.embeds)]
+    assert chairs
+    for message in chairs:
+        assert len(pinged[message.id]) == 1
+        named = next(m for m in members if m.id == pinged[message.id][0])
+        assert any(f"**{named.user.name}** takes the 13th Chair" in (e.description or "") for e in message.embeds)
 
 
 async def test_vote_with_no_target_burns_no_one_where_the_vote_allows_it(world):
