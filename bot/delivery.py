@@ -39,7 +39,7 @@ import aiohttp
 import discord
 
 import games
-from games.engine import Event
+from games.engine import Event, GameError, Prompt
 
 from .pacer import COSMETIC, NARRATION, URGENT, Pacer
 from .render import duration, group_embeds, message_parts, relative_time
@@ -232,13 +232,15 @@ def with_mentions(kwargs: dict[str, Any], ids: list[int]) -> dict[str, Any]:
                                                         users=[discord.Object(i) for i in ids])}
 
 
-def phase_face(game_id: int, game_row, phase_seq: int | None, now: float) -> dict[str, Any]:
+def phase_face(game_id: int, game_row, phase_seq: int | None, now: float,
+               shared: list[Prompt] | None = None) -> dict[str, Any]:
     """The countdown line and buttons of a phase's message: the phase's buttons while it is
     open, none once it is over (or when the message shows no phase)."""
     if phase_seq is None:
         return {"content": "", "view": None}
     content, still_open = countdown(game_row, phase_seq, now)
-    return {"content": content, "view": phase_view(game_id) if still_open else None}
+    view = phase_view(game_id, phase_seq, shared or []) if still_open else None
+    return {"content": content, "view": view}
 
 
 def classify(exc: BaseException, where: str) -> Retry | GiveUp:
@@ -497,12 +499,14 @@ class Delivery:
             if last and opener is not None:
                 game_row = await self.bot.service.row(head.game_id) or game_row
                 started_at = self.bot.clock.now()
-                kwargs |= phase_face(head.game_id, game_row, opener.phase_seq, started_at)
+                kwargs |= phase_face(head.game_id, game_row, opener.phase_seq, started_at,
+                                     await self._shared(game_row, opener.phase_seq))
             elif message is not None and in_place:
                 # narration added to the board: its phase's countdown and buttons stay while it is open
                 game_row = await self.bot.service.row(head.game_id) or game_row
                 seq = await store.phase_of_message(head.game_id, message.id)
-                kwargs |= phase_face(head.game_id, game_row, seq, self.bot.clock.now())
+                kwargs |= phase_face(head.game_id, game_row, seq, self.bot.clock.now(),
+                                     await self._shared(game_row, seq))
             try:
                 if message is not None:
                     try:
@@ -618,8 +622,9 @@ class Delivery:
             if index == 0 and row.slot:
                 game_row = await self.bot.service.row(row.game_id) or game_row
                 started_at = self.bot.clock.now()
+            shared = await self._shared(game_row, row.phase_seq) if last and event.opens_phase else []
             kwargs = self._part(game_row, row, event, target, parts[index], image, first=index == 0,
-                                last=last, now=started_at)
+                                last=last, now=started_at, shared=shared)
             try:
                 message = await self._call(level, where, destination.send, nonce=f"o{row.id}p{index}", **kwargs)
             except Exception as exc:
@@ -644,8 +649,22 @@ class Delivery:
         if row.target == "channel":
             await self._pause(event)
 
+    async def _shared(self, game_row, phase_seq: int | None) -> list[Prompt]:
+        """The open phase's shared choices (``Game.shared_prompts``), for its message; none once
+        the phase has moved on."""
+        if game_row is None or game_row.status != "running" or phase_seq is None or game_row.phase_seq != phase_seq:
+            return []
+        try:
+            table = await self.bot.service.load(game_row.id)
+        except GameError:
+            return []
+        if table.state.phase_seq != phase_seq:
+            return []
+        return table.game.shared_prompts(table.state)
+
     def _part(self, game_row, row: OutboxRow, event: Event, target: str, embed: discord.Embed,
-              image: bytes | None, *, first: bool, last: bool, now: float) -> dict[str, Any]:
+              image: bytes | None, *, first: bool, last: bool, now: float,
+              shared: list[Prompt] | None = None) -> dict[str, Any]:
         """One Discord message of a row: the countdown on the first, the picture and buttons on the last."""
         files = []
         if last and image:
@@ -657,7 +676,7 @@ class Delivery:
         if target == "channel" and event.opens_phase:
             content, still_open = countdown(game_row, row.phase_seq, now)
         if last and still_open and (target in ("dm", "thread") or (target == "channel" and event.opens_phase)):
-            view = phase_view(row.game_id)
+            view = phase_view(row.game_id, row.phase_seq, shared if target == "channel" else [])
         if last and event.data.get("view") == "copilot":
             view = copilot_view(row.game_id, event.data.get("night", 0))
         kwargs = message([embed], files, view)

@@ -296,7 +296,13 @@ class Play:
         await reply(interaction, outcome.reply or "Done.")
 
     def _prompt(self, game_id: int, table, user_id: int, action: str) -> Prompt:
+        """The player's own open prompt for ``action``; for a choice on the phase message that is
+        not open to this player (a dead witch's vote, a second "ready"), the shared prompt, so the
+        rules answer why in their own words."""
         for prompt in table.game.prompts(table.state, str(user_id)):
+            if prompt.action == action:
+                return prompt
+        for prompt in table.game.shared_prompts(table.state):
             if prompt.action == action:
                 return prompt
         raise GameError("That choice is not open to you any more.", code="no_prompt")
@@ -312,6 +318,10 @@ class Play:
             spec = next((f for f in prompt.fields if f.name == field), None)
             if spec is None:
                 raise GameError("That choice is not open to you any more.", code="no_prompt")
+            allowed = {c.value for c in spec.choices}
+            if any(v not in allowed for v in values):  # a shared select offers what this player may not pick
+                open_to_you = ", ".join(c.label for c in spec.choices) or "nothing"
+                raise GameError(f"That choice is not open to you. You can choose: {open_to_you}.", code="not_yours")
             value: Any = values[0] if spec.max_values == 1 and values else values
             key = (game_id, interaction.user.id, seq, action)
             for old in [k for k in self.partial if k[0] == game_id and k[2] != seq]:

@@ -150,11 +150,15 @@ def detached(view: discord.ui.View) -> discord.ui.View:
     return view
 
 
-def phase_view(game_id: int) -> discord.ui.View:
-    """The buttons under a phase message: open my secret choice, and My hand."""
+def phase_view(game_id: int, seq: int | None = None, shared: list[Prompt] | tuple[Prompt, ...] = ()) -> discord.ui.View:
+    """The buttons under a phase message: open my secret choice, and My hand; and the phase's
+    shared choices (``Game.shared_prompts``), a vote as a select and "I am ready" as a button, so
+    a player chooses in one tap."""
     view = discord.ui.View(timeout=None)
     view.add_item(TableButton(game_id, "choose"))
     view.add_item(TableButton(game_id, "hand"))
+    if seq is not None and shared:
+        _add_prompts(view, game_id, seq, list(shared), first_row=1)
     return detached(view)
 
 
@@ -175,7 +179,12 @@ def lobby_view(game_id: int) -> discord.ui.View:
 def prompts_view(game_id: int, seq: int, prompts: list[Prompt]) -> discord.ui.View | None:
     """Selects and buttons for a player's open choices, within Discord's 5 rows of 25 options."""
     view = discord.ui.View(timeout=None)
-    rows = 0
+    _add_prompts(view, game_id, seq, prompts, first_row=0)
+    return detached(view) if view.children else None
+
+
+def _add_prompts(view: discord.ui.View, game_id: int, seq: int, prompts: list[Prompt], *, first_row: int) -> None:
+    rows = first_row
     for prompt in prompts:
         needed = len(prompt.fields) + (1 if (prompt.submit_label or not prompt.fields) else 0)
         if rows + needed > MAX_ROWS:
@@ -200,4 +209,3 @@ def prompts_view(game_id: int, seq: int, prompts: list[Prompt]) -> discord.ui.Vi
             button.item.row = rows
             view.add_item(button)
             rows += 1
-    return detached(view) if view.children else None

@@ -734,7 +734,7 @@ class CauldronGame(Game):
                 f"{rc['milk']} {MILK}, {rc['blood']} {BLOOD}). The game ends at {s.options.end_remaining}.")
         if s.poison and s.poison_round == s.round + 1:
             text += f"\n☠️ Poisoned for night {s.round + 1}: {ing_list(s.poison)}."
-        text += "\nTalk it over, then press **End discussion**."
+        text += "\nTalk it over, then press **End discussion** below when you are ready."
         events.append(public("day", text, title=f"Day {s.round}", opens_phase=True,
                              data={"round": s.round, "table": list(s.table), "deck": len(s.deck),
                                    "revealed": rc, "remaining": s.remaining(),
@@ -746,6 +746,9 @@ class CauldronGame(Game):
         if a.player in s.ended_discussion:
             raise IllegalAction("You already ended your discussion.", code="already_done")
         s.ended_discussion.append(a.player)
+        ready, everyone = len(s.ended_discussion), len(s.active())
+        events.append(public("ready", f"✋ {ready} of {everyone} ready for the night"
+                             + (": night falls." if ready == everyone else "."), slot=f"ready:{s.round}"))
         if all(pid in s.ended_discussion for pid in s.active()):
             self._open_night(s, rng, events)
             return "Everyone is ready: night falls."
@@ -1021,6 +1024,12 @@ class CauldronGame(Game):
         if s.phase == "day" and player_id not in s.ended_discussion:
             return [Prompt(action="end_discussion", title=f"Day {s.round}",
                            text="Press when you are ready for the night.", submit_label="End discussion")]
+        return []
+
+    def shared_prompts(self, s: CauldronState) -> list[Prompt]:
+        """The day's End discussion button, on the day's message."""
+        if s.phase == "day" and not s.finished:
+            return [Prompt(action="end_discussion", title=f"Day {s.round}", submit_label="End discussion")]
         return []
 
     def legal_actions(self, s: CauldronState) -> list[Action]:

@@ -324,6 +324,12 @@ class Game(ABC):
         data = self.picture(state, image)
         return None if data is None else self.draw(data)
 
+    def shared_prompts(self, state: Any) -> list[Prompt]:
+        """Choices every player makes among the same options now (a vote, "I am ready"): the bot
+        puts them on the phase's message itself, so a player chooses in one tap. Each pick is still
+        checked against that player's own prompt, and the answer to it is private."""
+        return []
+
     def no_vote_reason(self, state: Any, player_id: str) -> str:
         """Why ``/vote`` finds no vote open for this player now."""
         return "There is no vote open for you right now."

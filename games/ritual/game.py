@@ -803,6 +803,22 @@ class RitualGame(Game):
         key = TIMED.get(state.phase)
         return float(getattr(state.options, key)) if key and not state.finished else None
 
+    def shared_prompts(self, state: RitualState) -> list[Prompt]:
+        """The Choosing's and the Council's votes on the phase message: every witch votes among the
+        same players (the Council's own-name pick is refused for that witch)."""
+        if state.finished or state.phase not in ("choosing", "council"):
+            return []
+        living = self.alive(state)
+        if state.phase == "choosing":
+            return [Prompt(action="vote_performer", title="Choose the Performer", vote=True,
+                           fields=[PromptField(name="target", placeholder="Vote for the Performer (secret)",
+                                               choices=[Choice(value=p, label=state.name(p)[:100]) for p in living])])]
+        choices = [Choice(value=p, label=state.name(p)[:100]) for p in living if p != state.warded]
+        if state.options.allow_spare:
+            choices.append(Choice(value=NONE, label="Burn no one", emoji="🕯️"))
+        return [Prompt(action="vote_burn", title="Vote to burn", vote=True,
+                       fields=[PromptField(name="target", placeholder="Vote to burn (secret)", choices=choices)])]
+
     def prompts(self, state: RitualState, player_id: str) -> list[Prompt]:
         if state.finished or player_id not in state.roles or not self.is_alive(state, player_id):
             return []

@@ -76,3 +76,39 @@ async def test_vote_with_no_target_burns_no_one_where_the_vote_allows_it(world):
     assert res.ephemeral and "Name someone" not in res.response.content
     table = await w.bot.service.load(game_id)
     assert table.state.votes.get(str(ann.id)) == "none"
+
+
+async def test_the_choosing_and_the_council_are_one_tap_selects_on_the_phase_message(world):
+    w = world
+    host, ann, bo = w.host, w.ann, w.bo
+    res = await host.slash(w.channel, "game new", kind="ritual")
+    for m in (ann, bo):
+        await m.click(res.response, label="Join")
+    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
+    await w.bot.service.start(game_id, Actor(id=host.id, name="host"), forced={"roles": {
+        str(host.id): "guardian", str(ann.id): "seer", str(bo.id): "hollow_servant"}})
+    await w.settle()
+    seq = (await w.bot.service.load(game_id)).state.phase_seq
+    choosing = next(m for m in reversed(w.channel.history()) if m.components)
+    res = await ann.select(choosing, [str(host.id)], custom_id=f"g:{game_id}:s:{seq}:vote_performer:target")
+    assert res.ephemeral and "vote" in res.response.content.lower(), res.response.content
+    assert (await w.bot.service.load(game_id)).state.votes[str(ann.id)] == str(host.id)
+    assert not any(host.name in t and "vote" in t.lower() for t in w.channel_texts()[-1:])  # the vote stays secret
+    for m in (host, bo):
+        await m.select(choosing, [str(host.id)], custom_id=f"g:{game_id}:s:{seq}:vote_performer:target")
+    offers = {host: "mandrake_root", ann: "crystal_salt", bo: "void_essence"}  # TAINTED: nobody dies
+    for m, ingredient in offers.items():
+        await w.bot.service.act(game_id, m.id, {"type": "offer", "player": str(m.id), "ingredient": ingredient})
+    await w.settle()
+    state = (await w.bot.service.load(game_id)).state
+    assert state.phase == "council"
+    council = next(m for m in reversed(w.channel.history()) if m.components)
+    burn = f"g:{game_id}:s:{state.phase_seq}:vote_burn:target"
+    res = await bo.select(council, [str(bo.id)], custom_id=burn)  # one's own name: not for them
+    assert "That choice is not open to you" in res.response.content
+    assert str(bo.id) not in (await w.bot.service.load(game_id)).state.votes
+    res = await bo.select(council, ["none"], custom_id=burn)
+    assert res.ephemeral and (await w.bot.service.load(game_id)).state.votes[str(bo.id)] == "none"
+    # the closed Choosing's message no longer offers its select
+    closed = w.env.backend.get_message(w.channel.id, choosing.id)
+    assert not any(c.get("type") == 3 for row in closed.components for c in row.get("components", []))
