@@ -54,6 +54,12 @@ class LobbyError(GameError):
     code = "lobby"
 
 
+class NeedsConfirmation(GameError):
+    """A moderator's action with a consequence they should agree to first (the game would end)."""
+
+    code = "needs_confirmation"
+
+
 class NotSaved(GameError):
     """The database refused a write: nothing changed, and the player is told so plainly."""
 
@@ -779,11 +785,20 @@ class GameService:
             return await self._apply(game_id, actor.id,
                                      {"type": "phase_timeout", "phase_seq": table.state.phase_seq})
 
-    async def remove(self, game_id: int, actor: Actor, target_id: int) -> Outcome:
+    async def remove(self, game_id: int, actor: Actor, target_id: int, *, confirmed: bool = False) -> Outcome:
+        """Remove an absent player. A removal that would end the game is tried on a copy first and
+        refused with ``NeedsConfirmation`` until the moderator confirms it."""
+        action = {"type": "remove_player", "target": str(target_id)}
         async with self.lock(game_id):
             await self._moderated(game_id, actor)
-            return await self._apply(game_id, actor.id,
-                                     {"type": "remove_player", "target": str(target_id)})
+            if not confirmed:
+                table = await self.load(game_id)
+                trial = table.game.apply(table.state, table.game.parse_action(action),
+                                         rng_for(table.row.seed, table.state.step + 1))  # a copy: nothing changes
+                if trial.state.finished:
+                    raise NeedsConfirmation("Removing them ends the game: too few players would be left to go on. "
+                                            "Press **Remove and end the game** to do it.")
+            return await self._apply(game_id, actor.id, action)
 
     async def end(self, game_id: int, actor: Actor, reason: str = "") -> Outcome:
         async with self.lock(game_id):

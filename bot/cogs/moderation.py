@@ -12,7 +12,7 @@ from games.engine import MAX_REASON
 
 from ..play import actor_of, guarded, reply
 from ..render import duration, relative_time
-from ..service import TimerChange
+from ..service import NeedsConfirmation, TimerChange
 
 
 def timer_text(change: TimerChange) -> str:
@@ -33,6 +33,23 @@ if TYPE_CHECKING:
     from ..client import StorytellerBot
 
 
+class ConfirmRemoval(discord.ui.View):
+    """The moderator's confirmation of a removal that ends the game (private, for 5 minutes)."""
+
+    def __init__(self, bot: StorytellerBot, game_id: int, player_id: int, name: str) -> None:
+        super().__init__(timeout=300)
+        self.bot, self.game_id, self.player_id, self.name = bot, game_id, player_id, name
+
+    @discord.ui.button(label="Remove and end the game", style=discord.ButtonStyle.danger)
+    async def confirm(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        async def work() -> None:
+            outcome = await self.bot.service.remove(self.game_id, actor_of(interaction), self.player_id,
+                                                    confirmed=True)
+            self.stop()
+            await reply(interaction, outcome.reply or f"{self.name} was removed; the game is over.")
+        await guarded(interaction, self.game_id, work)
+
+
 class Moderation(commands.Cog):
     mod = app_commands.Group(name="mod", description="Moderate the game in this channel", guild_only=True)
 
@@ -49,7 +66,8 @@ class Moderation(commands.Cog):
     async def pause(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             await self.bot.service.pause(await self._game_id(interaction), actor_of(interaction))
-            await self._announce(interaction, "⏸️ The game is paused. Choices wait until it resumes.")
+            await self._announce(interaction, "⏸️ The game is paused: its timer stops, and choices and votes are "
+                                              "refused until a moderator resumes it with `/mod resume`.")
         await guarded(interaction, None, work, public=True)
 
     @mod.command(name="resume", description="Unfreeze the game's timer")
@@ -90,8 +108,13 @@ class Moderation(commands.Cog):
     @mod.command(name="remove", description="Remove an absent player, as the game's rules allow")
     async def remove(self, interaction: discord.Interaction, player: discord.Member) -> None:
         async def work() -> None:
-            outcome = await self.bot.service.remove(await self._game_id(interaction), actor_of(interaction),
-                                                    player.id)
+            game_id = await self._game_id(interaction)
+            try:
+                outcome = await self.bot.service.remove(game_id, actor_of(interaction), player.id)
+            except NeedsConfirmation as exc:
+                await reply(interaction, f"{player.display_name}: {exc}",
+                            view=ConfirmRemoval(self.bot, game_id, player.id, player.display_name))
+                return
             await reply(interaction, outcome.reply or f"{player.display_name} was removed.")
         await guarded(interaction, None, work)
 

@@ -112,3 +112,37 @@ async def test_the_choosing_and_the_council_are_one_tap_selects_on_the_phase_mes
     # the closed Choosing's message no longer offers its select
     closed = w.env.backend.get_message(w.channel.id, choosing.id)
     assert not any(c.get("type") == 3 for row in closed.components for c in row.get("components", []))
+
+
+async def test_a_removal_that_would_end_the_game_asks_the_moderator_to_confirm_first(world):
+    w = world
+    host, ann, bo = w.host, w.ann, w.bo
+    res = await host.slash(w.channel, "game new", kind="ritual")
+    for m in (ann, bo):
+        await m.click(res.response, label="Join")
+    await host.click(res.response, label="Start")
+    await w.settle()
+    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
+    res = await host.slash(w.channel, "mod remove", player=bo)
+    assert res.ephemeral and "Removing them ends the game" in res.response.content
+    row = await w.bot.store.game(game_id)
+    assert row.status == "running"
+    assert str(bo.id) not in (await w.bot.service.load(game_id)).state.removed  # nothing changed yet
+    res = await host.click(res.response, label="Remove and end the game")
+    assert res.ephemeral
+    await w.settle()
+    assert (await w.bot.store.game(game_id)).status == "finished"
+
+
+async def test_pause_says_what_happens_to_choices(world):
+    w = world
+    host, ann, bo = w.host, w.ann, w.bo
+    res = await host.slash(w.channel, "game new", kind="ritual")
+    for m in (ann, bo):
+        await m.click(res.response, label="Join")
+    await host.click(res.response, label="Start")
+    await w.settle()
+    res = await host.slash(w.channel, "mod pause")
+    assert "choices and votes are refused until a moderator resumes it" in res.response.content
+    res = await ann.slash(w.channel, "vote", target=bo)
+    assert res.ephemeral and "paused" in res.response.content
