@@ -29,6 +29,7 @@ from games.engine import (
     Prompt,
     StorytellerAction,
     View,
+    public,
     rng_for,
     to_group,
 )
@@ -103,6 +104,8 @@ class TimerChange:
     remaining: float | None  # seconds left while paused (None: the phase has no timer)
     #: the phase's seconds while its clock waits for its message to be posted
     waiting: float | None = None
+    #: which phase, in words ("the Council")
+    phase: str = "the phase"
 
 
 @dataclass(frozen=True)
@@ -170,6 +173,10 @@ def opens_in_channel(events: list[Event]) -> bool:
 def new_seed() -> int:
     """The seed of a new game's randomness (tests replace it to replay a game exactly)."""
     return secrets.randbits(31)
+
+
+#: a moderator's notice to the table about the timer, worded from where the timer stands
+Notice = Callable[[TimerChange], str]
 
 
 class GameService:
@@ -726,31 +733,40 @@ class GameService:
         return table
 
     async def _set_timer(self, table: Table, *, deadline: float | None, paused: bool,
-                         remaining: float | None, waiting: float | None = None) -> TimerChange:
-        """Save the timer, with a refresh of the phase's message so its countdown says the same."""
+                         remaining: float | None, waiting: float | None = None,
+                         notice: Notice | None = None) -> TimerChange:
+        """Save the timer, with a refresh of the phase's message so its countdown says the same,
+        and the moderator's notice to the table (``notice``) in the same transaction. The notice
+        goes through the outbox, so it reaches the channel after what the table is still being
+        shown (a reveal in beats), never between its lines."""
         game_id, seq = table.row.id, table.row.phase_seq
+        change = TimerChange(deadline, paused, remaining, waiting, table.game.phase_label(table.state))
+        messages = [refresh(phase_slot(seq))]
+        if notice is not None:
+            event = public("moderator", notice(change))
+            messages.append(NewMessage("channel", None, event.model_dump_json()))
         self._cache.pop(game_id, None)
         self._bump(game_id)
         await self._saving(self.store.set_timer(game_id, deadline, remaining, self.clock.now(),
                                                 paused=paused, waiting_seconds=waiting, phase_seq=seq,
-                                                messages=[refresh(phase_slot(seq))]))
+                                                messages=messages))
         if deadline is not None:
             self.timers.arm(game_id, seq, deadline)
         else:
             self.timers.cancel(game_id)
         self._notify(game_id)
-        return TimerChange(deadline, paused, remaining, waiting)
+        return change
 
-    async def pause(self, game_id: int, actor: Actor) -> TimerChange:
+    async def pause(self, game_id: int, actor: Actor, notice: Notice | None = None) -> TimerChange:
         async with self.lock(game_id):
             table = await self._moderated(game_id, actor)
             if table.row.paused:
                 raise IllegalAction("The game is already paused.", code="paused")
             deadline, waiting = table.row.deadline, table.row.waiting_seconds
             remaining = waiting if deadline is None else max(0.0, deadline - self.clock.now())
-            return await self._set_timer(table, deadline=None, paused=True, remaining=remaining)
+            return await self._set_timer(table, deadline=None, paused=True, remaining=remaining, notice=notice)
 
-    async def resume(self, game_id: int, actor: Actor) -> TimerChange:
+    async def resume(self, game_id: int, actor: Actor, notice: Notice | None = None) -> TimerChange:
         """Unfreeze the timer. What was left counts from now; 0 left means the phase is due now."""
         async with self.lock(game_id):
             table = await self._moderated(game_id, actor)
@@ -758,9 +774,9 @@ class GameService:
                 raise IllegalAction("The game is not paused.", code="not_paused")
             remaining = table.row.paused_remaining
             deadline = None if remaining is None else self.clock.now() + remaining
-            return await self._set_timer(table, deadline=deadline, paused=False, remaining=None)
+            return await self._set_timer(table, deadline=deadline, paused=False, remaining=None, notice=notice)
 
-    async def extend(self, game_id: int, actor: Actor, seconds: float) -> TimerChange:
+    async def extend(self, game_id: int, actor: Actor, seconds: float, notice: Notice | None = None) -> TimerChange:
         """Move the current phase's deadline by ``seconds`` (negative shortens). While paused, it
         changes the time that will be left at the resume."""
         async with self.lock(game_id):
@@ -770,14 +786,14 @@ class GameService:
                 if row.paused_remaining is None:
                     raise IllegalAction("This phase has no timer to change.", code="no_timer")
                 return await self._set_timer(table, deadline=None, paused=True,
-                                             remaining=max(0.0, row.paused_remaining + seconds))
+                                             remaining=max(0.0, row.paused_remaining + seconds), notice=notice)
             if row.waiting_seconds is not None:  # its message is not posted yet: change its length
                 return await self._set_timer(table, deadline=None, paused=False, remaining=None,
-                                             waiting=max(0.0, row.waiting_seconds + seconds))
+                                             waiting=max(0.0, row.waiting_seconds + seconds), notice=notice)
             if row.deadline is None:
                 raise IllegalAction("This phase has no timer to change.", code="no_timer")
             deadline = max(self.clock.now(), row.deadline + seconds)
-            return await self._set_timer(table, deadline=deadline, paused=False, remaining=None)
+            return await self._set_timer(table, deadline=deadline, paused=False, remaining=None, notice=notice)
 
     async def skip(self, game_id: int, actor: Actor) -> Outcome:
         async with self.lock(game_id):

@@ -16,17 +16,22 @@ from ..service import NeedsConfirmation, TimerChange
 
 
 def timer_text(change: TimerChange) -> str:
-    """Where the phase's timer stands, in a sentence."""
+    """Where the phase's timer stands, in a sentence that names the phase."""
+    phase = change.phase[0].upper() + change.phase[1:]
     if change.paused:
         if change.remaining is None:
-            return "This phase has no timer."
-        return f"The phase will have {duration(change.remaining)} left when the game resumes."
+            return f"{phase} has no timer."
+        return f"{phase} will have {duration(change.remaining)} left when the game resumes."
     if change.waiting is not None:
-        return (f"The phase will have {duration(change.waiting)} from when its message is posted "
-                "(it is still on its way).")
+        return (f"{phase}, coming next, will have {duration(change.waiting)} from when its message is "
+                "posted.")
     if change.deadline is None:
-        return "This phase has no timer."
-    return f"The phase closes {relative_time(change.deadline)}."
+        return f"{phase} has no timer."
+    return f"{phase} closes {relative_time(change.deadline)}."
+
+
+PAUSED = ("⏸️ The game is paused: its timer stops, and choices and votes are refused until a moderator "
+          "resumes it with `/mod resume`.")
 
 
 if TYPE_CHECKING:
@@ -62,41 +67,45 @@ class Moderation(commands.Cog):
     async def _announce(self, interaction: discord.Interaction, text: str) -> None:
         await reply(interaction, text, ephemeral=False)
 
+    # The timer commands tell the table through the game's own message queue, so the notice comes
+    # after whatever the table is still being shown (a reveal in beats); the moderator gets it now.
     @mod.command(name="pause", description="Freeze the game's timer")
     async def pause(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
-            await self.bot.service.pause(await self._game_id(interaction), actor_of(interaction))
-            await self._announce(interaction, "⏸️ The game is paused: its timer stops, and choices and votes are "
-                                              "refused until a moderator resumes it with `/mod resume`.")
-        await guarded(interaction, None, work, public=True)
+            await self.bot.service.pause(await self._game_id(interaction), actor_of(interaction),
+                                         notice=lambda change: PAUSED)
+            await reply(interaction, f"Done. The table is told: {PAUSED}")
+        await guarded(interaction, None, work)
 
     @mod.command(name="resume", description="Unfreeze the game's timer")
     async def resume(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             game_id = await self._game_id(interaction)
-            change = await self.bot.service.resume(game_id, actor_of(interaction))
-            await self._announce(interaction, f"▶️ The game resumes. {timer_text(change)}")
+            change = await self.bot.service.resume(game_id, actor_of(interaction),
+                                                   notice=lambda change: f"▶️ The game resumes. {timer_text(change)}")
+            await reply(interaction, f"Done. ▶️ The game resumes. {timer_text(change)}")
             await self.bot.service.close_if_due(game_id)  # nothing was left: the phase closes now
-        await guarded(interaction, None, work, public=True)
+        await guarded(interaction, None, work)
 
     @mod.command(name="extend", description="Give the current phase more time")
     @app_commands.describe(seconds="How many seconds to add")
     async def extend(self, interaction: discord.Interaction, seconds: app_commands.Range[int, 1, 604800]) -> None:
         async def work() -> None:
             change = await self.bot.service.extend(await self._game_id(interaction), actor_of(interaction),
-                                                   seconds)
-            await self._announce(interaction, f"⏳ {timer_text(change)}")
-        await guarded(interaction, None, work, public=True)
+                                                   seconds, notice=lambda change: f"⏳ {timer_text(change)}")
+            await reply(interaction, f"Done. ⏳ {timer_text(change)}")
+        await guarded(interaction, None, work)
 
     @mod.command(name="shorten", description="Take time off the current phase")
     @app_commands.describe(seconds="How many seconds to take off")
     async def shorten(self, interaction: discord.Interaction, seconds: app_commands.Range[int, 1, 604800]) -> None:
         async def work() -> None:
             game_id = await self._game_id(interaction)
-            change = await self.bot.service.extend(game_id, actor_of(interaction), -seconds)
-            await self._announce(interaction, f"⏳ {timer_text(change)}")
+            change = await self.bot.service.extend(game_id, actor_of(interaction), -seconds,
+                                                   notice=lambda change: f"⏳ {timer_text(change)}")
+            await reply(interaction, f"Done. ⏳ {timer_text(change)}")
             await self.bot.service.close_if_due(game_id)
-        await guarded(interaction, None, work, public=True)
+        await guarded(interaction, None, work)
 
     @mod.command(name="skip", description="Close the current phase now, as if its timer ran out")
     async def skip(self, interaction: discord.Interaction) -> None:

@@ -1026,6 +1026,9 @@ class CauldronGame(Game):
                            text="Press when you are ready for the night.", submit_label="End discussion")]
         return []
 
+    def phase_label(self, s: CauldronState) -> str:
+        return PHASE_LABEL.get(s.phase, f"the {s.phase}")
+
     def shared_prompts(self, s: CauldronState) -> list[Prompt]:
         """The day's End discussion button, on the day's message."""
         if s.phase == "day" and not s.finished:

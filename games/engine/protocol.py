@@ -324,6 +324,10 @@ class Game(ABC):
         data = self.picture(state, image)
         return None if data is None else self.draw(data)
 
+    def phase_label(self, state: Any) -> str:
+        """The current phase in words, for the table ("the Council")."""
+        return f"the {state.phase.replace('_', ' ')}"
+
     def shared_prompts(self, state: Any) -> list[Prompt]:
         """Choices every player makes among the same options now (a vote, "I am ready"): the bot
         puts them on the phase's message itself, so a player chooses in one tap. Each pick is still

@@ -803,6 +803,10 @@ class RitualGame(Game):
         key = TIMED.get(state.phase)
         return float(getattr(state.options, key)) if key and not state.finished else None
 
+    def phase_label(self, state: RitualState) -> str:
+        return {"choosing": "the Choosing", "offering": "the Offering", "council": "the Council"}.get(
+            state.phase, f"the {state.phase}")
+
     def shared_prompts(self, state: RitualState) -> list[Prompt]:
         """The Choosing's and the Council's votes on the phase message: every witch votes among the
         same players (the Council's own-name pick is refused for that witch)."""

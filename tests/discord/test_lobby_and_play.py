@@ -58,7 +58,9 @@ async def test_moderation_permissions(world):
     res = await w.ann.slash(w.channel, "mod pause")
     assert res.ephemeral and "Only the host" in res.response.content
     res = await w.admin.slash(w.channel, "mod pause")
-    assert not res.ephemeral and "paused" in res.response.content
+    assert res.ephemeral and "paused" in res.response.content  # the moderator is answered ...
+    await w.settle()
+    assert any("The game is paused" in t for t in w.channel_texts())  # ... and the table told
     phase_msg = [m for m in w.channel.history() if m.components][-1]
     res = await w.ann.click(phase_msg, label="Make my choice")
     res = await w.ann.select(res.response, ["blue"])

@@ -146,3 +146,29 @@ async def test_pause_says_what_happens_to_choices(world):
     assert "choices and votes are refused until a moderator resumes it" in res.response.content
     res = await ann.slash(w.channel, "vote", target=bo)
     assert res.ephemeral and "paused" in res.response.content
+
+
+async def test_extend_during_the_reveal_names_the_phase_coming_and_waits_for_the_reveal(world):
+    w = world
+    host, ann, bo = w.host, w.ann, w.bo
+    res = await host.slash(w.channel, "game new", kind="ritual")
+    for m in (ann, bo):
+        await m.click(res.response, label="Join")
+    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
+    await w.bot.service.start(game_id, Actor(id=host.id, name="host"), forced={"roles": {
+        str(host.id): "guardian", str(ann.id): "seer", str(bo.id): "hollow_servant"}})
+    await w.settle()
+    for m in (host, ann, bo):
+        await m.slash(w.channel, "vote", target=host)
+    await w.settle()
+    offers = {host: "mandrake_root", ann: "crystal_salt", bo: "void_essence"}  # TAINTED: the Council follows
+    for m, ingredient in offers.items():
+        await w.bot.service.act(game_id, m.id, {"type": "offer", "player": str(m.id), "ingredient": ingredient})
+    # the reveal is committed but still on its way when the moderator extends
+    res = await host.slash(w.channel, "mod extend", seconds=60)
+    assert res.ephemeral and res.response.content.startswith("Done. ⏳ The Council, coming next, will have")
+    await w.settle()
+    texts = w.channel_texts()
+    verdict = max(i for i, t in enumerate(texts) if "The ritual is TAINTED" in t)
+    notice = max(i for i, t in enumerate(texts) if "The Council, coming next" in t)
+    assert notice > verdict  # after the reveal, never between its lines
