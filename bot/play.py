@@ -292,8 +292,19 @@ class Play:
         await reply(interaction, "\n\n".join(parts), **kwargs)
 
     async def _act(self, interaction: discord.Interaction, game_id: int, action: dict[str, Any]) -> None:
+        """Act, and answer: in the player's own private message when the choice was made there,
+        which then shows what is open to them next (a turn goes on in one message); otherwise a new
+        private answer."""
         outcome = await self.service.act(game_id, interaction.user.id, action)
-        await reply(interaction, outcome.reply or "Done.")
+        text = outcome.reply or "Done."
+        message = getattr(interaction, "message", None)
+        if message is not None and message.flags.ephemeral and not interaction.response.is_done():
+            table, _view, prompts = await self.service.private_view(game_id, interaction.user.id)
+            parts = [text, *(f"**{p.title}**" + (f"\n{p.text}" if p.text else "") for p in prompts)]
+            view = prompts_view(game_id, table.state.phase_seq, prompts)
+            await interaction.response.edit_message(content="\n\n".join(parts)[:2000], embeds=[], view=view)
+            return
+        await reply(interaction, text)
 
     def _prompt(self, game_id: int, table, user_id: int, action: str) -> Prompt:
         """The player's own open prompt for ``action``; for a choice on the phase message that is
@@ -326,10 +337,16 @@ class Play:
             key = (game_id, interaction.user.id, seq, action)
             for old in [k for k in self.partial if k[0] == game_id and k[2] != seq]:
                 del self.partial[old]  # half-made choices of closed phases
+            if prompt.any_field:  # this select is a whole answer: act at once
+                self.partial.pop(key, None)
+                await self._act(interaction, game_id, {"type": action, "player": str(interaction.user.id),
+                                                       "phase_seq": seq, **prompt.extra, spec.into or field: value})
+                return
             chosen = self.partial.setdefault(key, {})
-            chosen[field] = value
+            chosen[spec.into or field] = value
             if prompt.submit_label or len(prompt.fields) > 1:
-                await reply(interaction, f"Noted. Press **{prompt.submit_label or 'Confirm'}** when ready.")
+                # kept until the button; the select shows the pick, so no message is needed
+                await interaction.response.defer()
                 return
             self.partial.pop(key, None)
             await self._act(interaction, game_id, {"type": action, "player": str(interaction.user.id),
@@ -345,7 +362,7 @@ class Play:
                 raise GameError("Too late: that phase has closed, and nothing was counted.", code="stale_phase")
             prompt = self._prompt(game_id, table, interaction.user.id, action)
             chosen = self.partial.pop((game_id, interaction.user.id, seq, action), {})
-            missing = [f.placeholder for f in prompt.fields if f.name not in chosen]
+            missing = [f.placeholder for f in prompt.fields if (f.into or f.name) not in chosen]
             if missing:
                 raise GameError(f"Choose first: {', '.join(missing)}.", code="incomplete")
             await self._act(interaction, game_id, {"type": action, "player": str(interaction.user.id),

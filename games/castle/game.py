@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from games.engine import (
     Action,
@@ -49,6 +49,7 @@ from .data import (
     character_title,
     country_of_column,
     ritual_label,
+    shrine_id,
     shrine_index,
     shrine_name,
 )
@@ -160,11 +161,24 @@ class PickUp(Action):
 
 
 class Place(Action):
-    """Manipulate the shrines, step 2 (once per pawn picked up): flip this shrine and put a pawn on it."""
+    """Manipulate the shrines, step 2 (once per pawn picked up): flip this shrine and put a pawn on
+    it: ``row`` and ``column``, or ``shrine`` ("book-3")."""
 
     type: Literal["place"] = "place"
     row: Literal["bell", "book", "candle"]
     column: int = Field(ge=1, le=N_COLUMNS)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _shrine(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("shrine") and "row" not in data:
+            data = dict(data)
+            try:
+                idx = shrine_index(str(data.pop("shrine")))
+            except KeyError:
+                raise ValueError("no such shrine: name it like book-3") from None
+            data["row"], data["column"] = ROWS[idx // N_COLUMNS], idx % N_COLUMNS + 1
+        return data
 
 
 class Advance(Action):
@@ -175,6 +189,20 @@ class Advance(Action):
 
 
 # ----------------------------------------------------------------------------- helpers
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' if n != 1 else ''}"
+
+
+def _from_where(from_supply: int, shrines: list[str]) -> str:
+    """"from their supply", "from Bell · Marus 2", "from Bell · Marus 2 and their supply"."""
+    parts = list(shrines)
+    if from_supply:
+        parts.append("their supply")
+    if len(parts) > 2:
+        return "from " + ", ".join(parts[:-1]) + " and " + parts[-1]
+    return "from " + " and ".join(parts)
 
 
 def _pawn_label(state: CastleState, where: int | None) -> str:
@@ -431,20 +459,20 @@ class CastleGame(Game):
         bad = [k for k in action.pawns if not 1 <= k <= len(mine)]
         if bad:
             raise IllegalAction(f"You have pawns 1 to {len(mine)}; there is no pawn {bad[0]}.", code="no_such_pawn")
-        froms = []
+        shrines = []
         for k in sorted(action.pawns):
             origin = mine[k - 1]
             state.hand.append(HandPawn(pawn=k - 1, origin=origin))
             mine[k - 1] = None
             if origin is not None:
                 state.vacated.append(origin)
-            froms.append("their supply" if origin is None else shrine_name(origin))
+                shrines.append(shrine_name(origin))
         n = len(action.pawns)
-        text = (f"✋ **{state.name(pid)}** picks up {n} pawn{'s' if n > 1 else ''} "
-                f"(from {', '.join(froms)}) and will flip {'a shrine' if n == 1 else f'{n} shrines'}.")
+        text = (f"✋ **{state.name(pid)}** picks up {_count(n, 'pawn')} {_from_where(n - len(shrines), shrines)} "
+                f"and will flip {'a shrine' if n == 1 else f'{n} shrines'}.")
         return Outcome(state=state, events=[public("pick_up", text, data={"player": pid, "count": n})],
-                       reply=f"You picked up {n} pawn{'s' if n > 1 else ''}. Now choose a shrine for each: "
-                             "it flips and your pawn goes on it.")
+                       reply=f"You picked up {_count(n, 'pawn')}: choose {'its' if n == 1 else 'the first'} "
+                             "shrine below.")
 
     def _free(self, state: CastleState, idx: int, occupied: dict[int, str] | None = None) -> str | None:
         """Why a pawn cannot go on shrine ``idx`` now (None: it can)."""
@@ -807,47 +835,40 @@ class CastleGame(Game):
                 action="pick_up", title="Manipulate the shrines",
                 text="Pick up one or more of your pawns. Then, for each, you flip a shrine that has no pawn "
                      "and put the pawn on it.",
-                fields=[PromptField(name="pawns", placeholder="Pawns to pick up", choices=pawn_choices,
-                                    min_values=1, max_values=len(pawn_choices))],
-                submit_label="Pick up",
+                fields=[PromptField(name="pawns", placeholder="Pick up pawns (choose one or more)…",
+                                    choices=pawn_choices, min_values=1, max_values=len(pawn_choices))],
             ),
         ]
 
     def _place_prompt(self, state: CastleState) -> Prompt:
+        """One select per row (arcanum) of its free shrines: one pick flips a shrine and places a pawn."""
         pub = public_tableau(state)
-        names = {p.id: p.name for p in state.players}
-
-        def cell(s: dict[str, Any]) -> str:
-            if s["card"]:
-                txt = short_card(s["card"]) if s["face_up"] else f"down ({short_card(s['card'])})"
-            else:
-                txt = f"down (was {short_card(s['was'])})" if s["was"] else "down"
-            if s["pawn"]:
-                txt += f" ({names[s['pawn']][:10]}'s pawn)"
-            return txt
-
-        rows = []
         occ = _occupied(state)
+        fields = []
         for r, arc in enumerate(ROWS):
-            free = [str(c + 1) for c in range(N_COLUMNS) if self._free(state, r * N_COLUMNS + c, occ) is None]
             a = pub["arcana"][arc]
-            desc = f"{a['state']}, {a['active']}/9 up; free columns: {', '.join(free) or 'none'}"
-            rows.append(Choice(value=arc, label=ARCANUM[arc].name, description=desc[:100]))
-        cols = []
-        for c in range(N_COLUMNS):
-            desc = " · ".join(f"{ARCANUM[arc].name} {cell(pub['shrines'][r * N_COLUMNS + c])}"
-                              for r, arc in enumerate(ROWS))
-            country = COUNTRY[country_of_column(c + 1)].name
-            cols.append(Choice(value=str(c + 1), label=f"{c + 1} · {country} {c % 3 + 1}",
-                               description=desc[:100]))
+            choices = []
+            for c in range(N_COLUMNS):
+                idx = r * N_COLUMNS + c
+                if self._free(state, idx, occ) is not None:
+                    continue
+                s = pub["shrines"][idx]
+                if s["card"]:
+                    now = f"face up: {short_card(s['card'])}" if s["face_up"] else f"face down (shows {short_card(s['card'])})"
+                else:
+                    now = f"face down (was {short_card(s['was'])})" if s["was"] else "face down"
+                country = COUNTRY[country_of_column(c + 1)].name
+                choices.append(Choice(value=shrine_id(idx), label=f"{country} {c % 3 + 1} · {now}"[:100],
+                                      description=f"Column {c + 1}: flips to face {'down' if s['face_up'] else 'up'}"))
+            if choices:
+                fields.append(PromptField(name=arc, into="shrine", choices=choices,
+                                          placeholder=f"{ARCANUM[arc].name} row ({a['state']}, {a['active']}/9 up)…"[:150]))
         left = len(state.hand)
         return Prompt(
-            action="place", title=f"Place a pawn ({left} to place)",
-            text="Choose a row and a column: that shrine flips over and your pawn goes on it. "
-                 "A shrine with a pawn on it cannot be chosen.",
-            fields=[PromptField(name="row", placeholder="Row (arcanum)", choices=rows),
-                    PromptField(name="column", placeholder="Column (country)", choices=cols)],
-            submit_label="Flip and place",
+            action="place", title=f"Flip a shrine and place a pawn ({left} to place)",
+            text="Pick a shrine in any row: it flips over and your pawn goes on it. Shrines with a pawn "
+                 "on them are not listed.",
+            fields=fields, any_field=True,
         )
 
     def legal_actions(self, state: CastleState) -> list[Action]:

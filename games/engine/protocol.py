@@ -130,13 +130,16 @@ class Choice(BaseModel):
 
 
 class PromptField(BaseModel):
-    """One select menu of a prompt; its value fills ``name`` in the action."""
+    """One select menu of a prompt; its value fills ``name`` in the action (or ``into``)."""
 
     name: str
     placeholder: str
     choices: list[Choice]
     min_values: int = 1
     max_values: int = 1
+    #: the action's field this select fills, when several selects offer parts of one choice
+    #: (a shrine by its row): ``name`` then only tells the selects apart
+    into: str = ""
 
 
 class Prompt(BaseModel):
@@ -146,6 +149,8 @@ class Prompt(BaseModel):
     title: str
     text: str = ""
     fields: list[PromptField] = Field(default_factory=list)
+    #: each field is a whole answer by itself: a pick in any one of them acts at once
+    any_field: bool = False
     #: label of the button when the prompt has no fields, or a submit button for several fields.
     submit_label: str = ""
     #: the ``/vote`` command routes to this prompt (its field is ``target``).

@@ -20,7 +20,7 @@ async def test_new_join_start_and_vote_by_select(world):
     assert res.ephemeral
     prompt = res.response
     res = await w.ann.select(prompt, ["red"])
-    assert res.ephemeral and "vote is in" in res.response.content
+    assert res.response.ephemeral and "vote is in" in res.response.content
 
     # the DM carries the same buttons: a choice can be made from the DM too
     dm = w.bo.user.dm_channel.history()[-1]
@@ -28,7 +28,7 @@ async def test_new_join_start_and_vote_by_select(world):
     assert res.ephemeral and "Your animal" in res.response.content
     res = await w.bo.user.click(dm, label="Make my choice")
     res = await w.bo.user.select(res.response, ["blue"])
-    assert res.ephemeral and "vote is in" in res.response.content
+    assert res.response.ephemeral and "vote is in" in res.response.content
 
     # /vote reaches a vote that is not among players (here colours, in the Cauldron ingredients):
     # a member as target is answered with how to vote, a choice by name is counted

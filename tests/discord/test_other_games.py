@@ -147,3 +147,30 @@ async def test_the_cauldrons_day_has_end_discussion_on_its_message_and_counts_wh
     await second.click(day, label="End discussion")
     await w.settle()
     assert any("2 of 5 ready for the night" in t for t in w.channel_texts())
+
+
+async def test_a_two_pawn_castle_turn_takes_four_taps_in_one_private_message(world):
+    w = world
+    members = w.players(4)
+    res = await w.host.slash(w.channel, "game new", kind="castle", options="first_player=listed")
+    for m in members[1:]:
+        await m.click(res.response, label="Join")
+    await w.host.click(res.response, label="Start")
+    await w.settle()
+    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
+    state = (await w.bot.service.load(game_id)).state
+    player = next(m for m in members if str(m.id) == state.current)
+    turn = next(m for m in reversed(w.channel.history()) if m.embeds and (m.embeds[0].title or "").startswith("Turn"))
+    flow = (await player.click(turn, label="Make my choice")).response  # tap 1
+    seq = state.phase_seq
+    res = await player.select(flow, ["1", "2"], custom_id=f"g:{game_id}:s:{seq}:pick_up:pawns")  # tap 2
+    assert res.response.id == flow.id and "choose the first shrine below" in res.response.content
+    flow = res.response
+    res = await player.select(flow, ["bell-1"], custom_id=f"g:{game_id}:s:{seq}:place:bell")  # tap 3
+    assert res.response.id == flow.id and "1 more pawn to place" in res.response.content
+    res = await player.select(res.response, ["book-1"], custom_id=f"g:{game_id}:s:{seq}:place:book")  # tap 4
+    assert "Your turn is done" in res.response.content and not res.response.components
+    state = (await w.bot.service.load(game_id)).state
+    assert state.current != str(player.id) and state.turns == 1
+    await w.settle()
+    assert any("picks up 2 pawns from their supply" in t for t in w.channel_texts())

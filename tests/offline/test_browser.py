@@ -131,11 +131,23 @@ class TablePage:
             await self.page.wait_for_timeout(100)
         return None
 
+    async def answer_to(self, prompt, before: set[str], old: str, timeout: float = 5.0) -> str | None:
+        """The bot's private answer to a pick in ``prompt``: the prompt itself, updated to say it
+        (a choice made in a private message is answered there), or a new private message."""
+        for _ in range(int(timeout * 10)):
+            if await prompt.count() and (await prompt.inner_text()) != old:
+                return await prompt.inner_text()
+            answer = await self.new_private_message(before, timeout=0.1)
+            if answer is not None:
+                return await answer.inner_text()
+        return None
+
     async def choose(self, prompt, prefer: list[str] = ()) -> str:
         """Open the select in an ephemeral prompt, pick the first of ``prefer`` it offers (or its
         first choice) and wait for the bot's private answer; a refused pick is made again."""
         for _attempt in range(3):
             before = set(await self.ids())
+            old = await prompt.inner_text()
             options = self.page.locator('[role="option"][data-value]').locator("visible=true")
             for _ in range(3):  # a page update can close an open list; a person opens it again
                 await prompt.locator(".preview-select").first.locator("button").first.click()
@@ -148,9 +160,9 @@ class TablePage:
             index = next((labels.index(p) for p in prefer if p in labels), 0)
             await options.nth(index).click()
             await self.idle()
-            answer = await self.new_private_message(before)
+            answer = await self.answer_to(prompt, before, old)
             if answer is not None:
-                return await answer.inner_text()
+                return answer
             self.retries.append(await self.status())
         raise AssertionError(f"the choice was never taken; status: {await self.status()}")
 

@@ -118,6 +118,40 @@ def components_of(response):
     return selects, buttons
 
 
+REFUSED = ("not", "Too late", "Choose first", "can't")
+
+
+async def choose_in_flow(member, prompt, rng, max_steps: int = 6) -> bool:
+    """Choose in a private prompt as a person would: pick in its first select, then, when the
+    pick waits for a button, press that action's button; follow the message as it shows the next
+    step (a Castle turn). Returns whether a choice was accepted."""
+    accepted = False
+    for _ in range(max_steps):
+        selects, buttons = components_of(prompt)
+        if not selects and not buttons:
+            break
+        if selects:
+            custom_id, values = selects[0]
+            res = await member.select(prompt, [rng.choice(values)], custom_id=custom_id)
+            if res.deferred:  # kept: its action's button sends it
+                action = custom_id.split(":")[4]
+                button = next((b for b, _ in buttons if b.split(":")[4] == action), None)
+                if button is None:
+                    break
+                res = await member.click(prompt, custom_id=button)
+        else:
+            res = await member.click(prompt, custom_id=buttons[0][0])
+        answer = res.response
+        assert answer is not None and answer.ephemeral
+        if any(word in answer.content for word in REFUSED):
+            break
+        accepted = True
+        if answer.id != prompt.id:  # a new private answer: this prompt is done
+            break
+        prompt = answer  # the same message, now showing the next step
+    return accepted
+
+
 async def play_by_clicking(w, members, kind, options, rng, max_rounds=400, chatter=False):
     """Open a game of ``kind``, join, start, then play by clicking "Make my choice" and choosing at
     random until the game ends. Returns (game_id, number of accepted choices). With ``chatter``,
@@ -142,19 +176,9 @@ async def play_by_clicking(w, members, kind, options, rng, max_rounds=400, chatt
         for m in members:
             res = await m.click(phase_msg, label="Make my choice")
             assert res.ephemeral
-            prompt = res.response
-            selects, buttons = components_of(prompt)
-            last = None
-            for custom_id, values in selects:
-                last = await m.select(prompt, [rng.choice(values)], custom_id=custom_id)
-            for custom_id, _label in buttons[:1]:
-                last = await m.click(prompt, custom_id=custom_id)
-            if last is not None:
-                assert last.ephemeral
-                text = last.response.content if last.response else ""
-                if not any(word in text for word in ("not", "Too late", "Choose first", "can't")):
-                    accepted += 1
-                    progressed = True
+            if await choose_in_flow(m, res.response, rng):
+                accepted += 1
+                progressed = True
             if (await w.bot.store.game(game_id)).phase_seq != row.phase_seq:
                 break
         await w.settle()

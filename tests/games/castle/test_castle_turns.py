@@ -458,16 +458,24 @@ def test_only_the_current_player_has_prompts():
     assert pick.name == "pawns" and pick.max_values == 3
     assert pick.choices[0].label == "Pawn 1 on Bell · Kida 1"
     _within_limits(GAME.prompts(state, "p1"))
-    state = H.act(state, {"type": "pick_up", "player": "p1", "pawns": [1, 2]}).state
+    out = H.act(state, {"type": "pick_up", "player": "p1", "pawns": [1, 2]})
+    said = next(e.text for e in out.events if e.type == "pick_up")
+    assert "picks up 2 pawns from Bell · Kida 1 and their supply and will flip 2 shrines" in said
+    state = out.state
     place = GAME.prompts(state, "p1")
     assert [p.action for p in place] == ["place"]
-    assert [f.name for f in place[0].fields] == ["row", "column"]
+    # one select per row, each a whole answer: one pick flips a shrine and places a pawn
+    assert [f.name for f in place[0].fields] == ["bell", "book", "candle"] and place[0].any_field
+    assert {f.into for f in place[0].fields} == {"shrine"}
     assert "2 to place" in place[0].title
+    # the pawns just picked up left Bell · Kida 1, which is free again; no shrine with a pawn is listed
+    assert [c.value for c in place[0].fields[1].choices][:4] == ["book-1", "book-2", "book-3", "book-4"]
     _within_limits(place)
-    # a prompt's values go straight into the action
-    values = {"row": place[0].fields[0].choices[1].value, "column": place[0].fields[1].choices[3].value}
-    s = H.act(state, {"type": "place", "player": "p1", **values}).state
+    # a pick's value goes straight into the action
+    s = H.act(state, {"type": "place", "player": "p1", "shrine": place[0].fields[1].choices[3].value}).state
     assert s.face_up[shrine_index("book-4")]
+    with pytest.raises(IllegalAction):
+        H.act(state, {"type": "place", "player": "p1", "shrine": "tower-4"})
 
 
 def test_views_keep_secrets():
