@@ -368,8 +368,7 @@ class CastleGame(Game):
             "across Kida, Marus and Sorrell; eight outcome cards lie face down on the ritual cards. "
             f"Each of you holds {n_pawns} pawn{'s' if n_pawns > 1 else ''}. Seats and colours, in turn "
             f"order: {seats}. Your character is in your DMs (or **My hand**).",
-            title="Castle of Magic", image="tableau",
-            data={"pawns_each": n_pawns},
+            title="Castle of Magic", data={"pawns_each": n_pawns},
         ))
         for pid in ids:
             cid = chars[pid]
@@ -408,9 +407,8 @@ class CastleGame(Game):
         return [self._turn_event(state, f"{lead}**{state.name(first)}** takes the first turn.")]
 
     def _turn_event(self, state: CastleState, summary: str) -> Event:
-        pub = public_tableau(state)
-        text = (f"{summary}\n\n{tableau_text(pub)}\n\n➡️ **{state.name(state.current)}**, your turn: "
-                "manipulate the shrines or advance the ritual.")
+        text = (f"{summary}\n➡️ **{state.name(state.current)}**, your turn: manipulate the shrines or advance "
+                "the ritual. (The picture in words: **My hand**.)")
         return public("turn", text[:MAX_TEXT], title=f"Turn {state.turns + 1}", image="tableau",
                       opens_phase=True, data={"current": state.current, "turn": state.turns + 1},
                       notify=[state.current])

@@ -526,3 +526,17 @@ def test_rules_summary_is_short():
 def test_character_data_counts():
     kinds = [c.kind for c in CHARACTER.values()]
     assert kinds.count("wizard") == 9 and kinds.count("cultist") == 3 and kinds.count("monster") == 1
+
+
+def test_the_channel_gets_one_picture_a_turn_with_what_changed_in_one_line():
+    state, events = H.new_game(pawns={"p1": ["bell-1"]})
+    assert [e.type for e in events if e.image] == ["turn"]  # the tableau once at the start, not twice
+    state = H.act(state, {"type": "pick_up", "player": "p1", "pawns": [1]}).state
+    out = H.act(state, {"type": "place", "player": "p1", "shrine": "book-2"})
+    pictures = [e for e in out.events if e.image]
+    assert [e.type for e in pictures] == ["turn"]
+    lines = pictures[0].text.splitlines()
+    assert len(lines) == 2 and lines[0].startswith("**") and "flipped Book · Kida 2" in lines[0]
+    assert "your turn" in lines[1] and "My hand" in lines[1]
+    # the tableau in words is still there for whoever wants it (My hand)
+    assert "Bell" in GAME.view(out.state, "p2").text and "Candle" in GAME.view(out.state, "p2").text
