@@ -8,7 +8,7 @@ import support.castle_helpers as H
 from PIL import Image
 
 from games.castle import GAME
-from games.castle.render import HEIGHT, WIDTH
+from games.castle.render import CARD_H, CARD_W, HEIGHT, WIDTH
 from games.castle.tableau import public_tableau, tableau_text
 from games.engine import Player
 from games.engine.run import start
@@ -43,7 +43,7 @@ def test_image_changes_when_a_shrine_flips():
     from games.castle.render import card_xy
 
     x, y = card_xy(2, 8)
-    box = (x, y, x + 100, y + 128)
+    box = (x, y, x + CARD_W, y + CARD_H)
     assert Image.open(io.BytesIO(before)).crop(box).tobytes() != Image.open(io.BytesIO(after)).crop(box).tobytes()
 
 
