@@ -251,7 +251,8 @@ def _secrets(state: CastleState) -> list[str]:
     out = []
     for p in state.players:
         title = character_title(state.characters[p.id])
-        out += [f"{p.name} is {title}", f"{p.name} was {title}", f'"{p.id}": "{state.characters[p.id]}"']
+        out += [f"{p.name} is {title}", f"{p.name} was {title}", f"**{p.name}**, {title}",
+                f'"{p.id}": "{state.characters[p.id]}"']
     for k, outcome in enumerate(state.rituals):
         if not state.revealed[k]:
             out.append(ritual_reveal_line(k, outcome))
@@ -632,29 +633,31 @@ class CastleGame(Game):
                             "control": spell.control, "claims": spell.claims})
 
     def _scores_event(self, state: CastleState, spell: Spell) -> Event:
-        lines = ["🏆 **Characters, objectives and scores**"]
+        """The end screen: who wins and why, then each player by score: their character, what they
+        scored and what they missed, one line each, in words."""
+        ranked = sorted((p for p in state.players if p.id not in state.removed),
+                        key=lambda p: -spell.scores.get(p.id, 0))
+        best = spell.scores.get(state.winners[0], 0) if state.winners else 0
+        names = " and ".join(f"**{state.name(w)}**" for w in state.winners)
+        lines = [f"🏆 {names} win{'s' if len(state.winners) == 1 else ''} with **{best} points**."]
+        for p in ranked:
+            fate = " · devoured" if p.id in spell.devoured else ""
+            fate = " · dominated the Monster" if p.id == spell.dominator else fate
+            lines.append(f"\n**{state.name(p.id)}**, {character_title(state.characters[p.id])}: "
+                         f"**{spell.scores[p.id]}**{fate}")
+            met = [f"+{o.points} {o.label}" if o.points else o.label for o in spell.objectives[p.id] if o.met]
+            missed = [o.label for o in spell.objectives[p.id] if not o.met]
+            if met:
+                lines.append("✓ " + " · ".join(met))
+            if missed:
+                lines.append("✗ " + " · ".join(missed))
         for p in state.players:
             if p.id in state.removed:
-                lines.append(f"• {_character_reveal(state, p.id)} (left the game; no score).")
-                continue
-            met = [f"{o.short} +{o.points}" for o in spell.objectives[p.id] if o.points]
-            met += [o.short for o in spell.objectives[p.id] if o.met and not o.points]
-            missed = [o.short for o in spell.objectives[p.id] if not o.met]
-            fate = " (devoured)" if p.id in spell.devoured else ""
-            fate = " (dominated the Monster)" if p.id == spell.dominator else fate
-            line = f"• {_character_reveal(state, p.id)}{fate}: **{spell.scores[p.id]}**"
-            if met:
-                line += " ✓ " + ", ".join(met)
-            if missed:
-                line += " ✗ " + ", ".join(missed)
-            lines.append(line)
-        names = ", ".join(f"**{state.name(w)}**" for w in state.winners)
-        lines.append(f"Winner{'s' if len(state.winners) > 1 else ''}: {names}.")
+                lines.append(f"\n{_character_reveal(state, p.id)} (left the game; no score).")
         text = "\n".join(lines)
         if len(text) > MAX_TEXT:  # very long names: keep the essentials
-            lines = ["🏆 **Characters and scores**"] + [
-                f"• {_character_reveal(state, p.id)}: **{spell.scores.get(p.id, 0)}**" for p in state.players
-            ] + [f"Winners: {names}."]
+            lines = [lines[0]] + [
+                f"• {_character_reveal(state, p.id)}: **{spell.scores.get(p.id, 0)}**" for p in state.players]
             text = "\n".join(lines)[:MAX_TEXT]
         return public("game_over", text, title="Game over", image="tableau",
                       data={"scores": spell.scores, "winners": state.winners, "characters": state.characters})

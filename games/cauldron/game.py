@@ -27,6 +27,7 @@ from games.engine import (
     leaks,
     private,
     public,
+    record,
 )
 
 from .data import DATA, HEROES, INGREDIENT_ORDER, INGREDIENTS, MAX_PLAYERS, MIN_PLAYERS, evil_count
@@ -355,6 +356,8 @@ class CauldronGame(Game):
         counts = Counter(table)
         s.primary, s.secondaries, s.tie_note = rank(counts, rng)
         events.append(self._reveal_event(s, counts, len(struck)))
+        events.append(record("night", {"round": s.round, "cast": played_by, "primary": s.primary,
+                                       "secondaries": list(s.secondaries)}))
         s.queue = [Step(ingredient=k, role="secondary") for k in s.secondaries]
         if s.primary is not None:
             if self._blocked(s):
@@ -1025,6 +1028,21 @@ class CauldronGame(Game):
             return [Prompt(action="end_discussion", title=f"Day {s.round}",
                            text="Press when you are ready for the night.", submit_label="End discussion")]
         return []
+
+    def recap(self, s: CauldronState, records: list[Event]) -> list[Event]:
+        """The end screen's chronicle: who cast what, night by night, and what ruled the night."""
+        nights = []
+        for rec in records:
+            if rec.type != "night":
+                continue
+            data = rec.data
+            ruled = f"{ing(data['primary'])} ruled" if data["primary"] else "nothing ruled"
+            casts = " · ".join(f"{s.name(pid)} {INGREDIENTS[card].emoji}" for pid, card in data["cast"].items())
+            nights.append(f"**Night {data['round']}** · {ruled}\n{casts or 'nobody cast'}")
+        if not nights:
+            return []
+        legend = " · ".join(f"{v.emoji} {v.name}" for v in INGREDIENTS.values())
+        return [public("chronicle", "\n\n".join(nights) + f"\n\n{legend}", title="🌙 Who cast what, night by night")]
 
     def phase_label(self, s: CauldronState) -> str:
         return PHASE_LABEL.get(s.phase, f"the {s.phase}")

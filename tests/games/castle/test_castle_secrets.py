@@ -92,4 +92,4 @@ def test_the_end_reveals_what_was_hidden():
     b, ev_b = H.play(b, finish)
     assert a.finished and b.finished
     assert public_of(ev_a) != public_of(ev_b)  # the outcomes and characters now differ in public
-    assert "Bob was the Monster" in ev_b[-1].text and "Bob was a Wizard of the Eagle Lords" in ev_a[-1].text
+    assert "**Bob**, the Monster" in ev_b[-1].text and "**Bob**, a Wizard of the Eagle Lords" in ev_a[-1].text

@@ -203,7 +203,7 @@ def test_the_last_outcome_card_casts_the_spell_and_ends_the_game():
     assert final.image == "tableau"
     for name, title in [("Alice", "Wizard of the Dragon Masters from Kida"), ("Bob", "Wizard of the Eagle Lords"),
                         ("Cara", "Cultist of the Wolf Mages"), ("Dan", "the Monster")]:
-        assert f"{name} was" in final.text and title in final.text
+        assert f"**{name}**, " in final.text and title in final.text
     assert state.spell.scores == {"p1": 0, "p2": 0, "p3": 1000, "p4": 7000}
     assert state.winners == ["p4"]
     res = GAME.result(state)
@@ -246,12 +246,15 @@ def test_the_end_under_every_outcome(outcome):
     assert {p.id: p.alive for p in res.players} == {p: p not in devoured for p in ("p1", "p2", "p3", "p4")}
     final = events[-1].text
     for pid, name in zip(("p1", "p2", "p3", "p4"), H.NAMES, strict=False):
-        line = final.split(f"{name} was")[1].split("\n")[0]
+        line = final.split(f"**{name}**, ")[1].split("\n")[0]
         assert f": **{scores[pid]}**" in line
-        assert ("(devoured)" in line) == (pid in devoured)
-        assert ("(dominated the Monster)" in line) == (pid == dominator)
+        assert ("· devoured" in line) == (pid in devoured)
+        assert ("· dominated the Monster" in line) == (pid == dominator)
     assert "✗" in final  # missed objectives are listed too
-    assert ("Winners:" if len(winners) > 1 else "Winner:") in final
+    # the first line says who wins and with how many points
+    headline = final.splitlines()[0]
+    assert headline.startswith("🏆 ") and f"**{max(scores.values())} points**" in headline
+    assert all(f"**{dict(zip(('p1', 'p2', 'p3', 'p4'), H.NAMES, strict=False))[w]}**" in headline for w in winners)
 
 
 def test_a_full_scored_game_with_domination():

@@ -166,3 +166,25 @@ def test_games_whose_end_count_cannot_be_reached_end_when_the_deck_empties():
             assert state.deck == [] and state.remaining() == len(state.revealed) > 1
             assert state.outcome == "good"  # face-up cards are all Milk (Brigid)
     assert deck_empty > 0
+
+
+def test_the_end_screen_tells_who_cast_what_night_by_night():
+    hands = {f"p{i}": ["brigid", "ceol", "thistle"] for i in range(1, 6)}
+    out = h.new_game(hands=hands)
+    state = out.state
+    plays = {"p1": "brigid", "p2": "brigid", "p3": "ceol", "p4": "thistle", "p5": "brigid"}
+    state, events = h.play_all(state, plays)
+    records = [e for e in events if e.audience.kind == "record"]
+    assert [r.type for r in records] == ["night"] and records[0].data["cast"] == plays
+    # the record is never public during the game ...
+    assert not any(state.name("p1") in e.text for e in events if e.audience.kind == "public")
+    # ... and the end tells it, night by night, with each player's ingredient
+    chronicle = GAME.recap(state, records)
+    assert [e.type for e in chronicle] == ["chronicle"] and chronicle[0].audience.kind == "public"
+    text = chronicle[0].text
+    assert text.startswith("**Night 1** · 🕯️ Brigid's Blessing ruled")
+    from games.cauldron.data import INGREDIENTS
+
+    for pid, card in plays.items():
+        assert f"{state.name(pid)} {INGREDIENTS[card].emoji}" in text
+    assert "🎶 Ceol of the Midnight Cairn" in text  # the legend
