@@ -102,17 +102,26 @@ async def test_the_castle_tableau_is_drawn_at_delivery_off_the_event_loop(world,
     assert [a for m in w.channel.history() for a in m.attachments if a.filename == "picture.png"]
 
 
-async def test_a_castle_turn_mentions_the_player_whose_turn_it_is_and_nobody_else(world):
-    w = world
-    members = w.players(4)
+async def castle_table(w, members) -> int:
+    """A started Castle game of ``members`` (the host first), the first seat playing first."""
     res = await w.host.slash(w.channel, "game new", kind="castle", options="first_player=listed")
     for m in members[1:]:
         await m.click(res.response, label="Join")
     await w.host.click(res.response, label="Start")
     await w.settle()
-    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
+    return (await w.bot.service.game_in_channel(w.channel.id)).id
+
+
+def last_turn_message(w):
+    return next(m for m in reversed(w.channel.history()) if m.embeds and (m.embeds[0].title or "").startswith("Turn"))
+
+
+async def test_a_castle_turn_mentions_the_player_whose_turn_it_is_and_nobody_else(world):
+    w = world
+    members = w.players(4)
+    game_id = await castle_table(w, members)
     current = (await w.bot.service.load(game_id)).state.current
-    turn = next(m for m in reversed(w.channel.history()) if m.embeds and (m.embeds[0].title or "").startswith("Turn"))
+    turn = last_turn_message(w)
     stored = w.env.backend.get_message(w.channel.id, turn.id)
     assert stored.content.startswith(f"<@{current}>")
     assert stored.ping_user_ids == [int(current)] and not stored.mention_everyone
@@ -152,15 +161,10 @@ async def test_the_cauldrons_day_has_end_discussion_on_its_message_and_counts_wh
 async def test_a_two_pawn_castle_turn_takes_four_taps_in_one_private_message(world):
     w = world
     members = w.players(4)
-    res = await w.host.slash(w.channel, "game new", kind="castle", options="first_player=listed")
-    for m in members[1:]:
-        await m.click(res.response, label="Join")
-    await w.host.click(res.response, label="Start")
-    await w.settle()
-    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
+    game_id = await castle_table(w, members)
     state = (await w.bot.service.load(game_id)).state
     player = next(m for m in members if str(m.id) == state.current)
-    turn = next(m for m in reversed(w.channel.history()) if m.embeds and (m.embeds[0].title or "").startswith("Turn"))
+    turn = last_turn_message(w)
     flow = (await player.click(turn, label="Make my choice")).response  # tap 1
     seq = state.phase_seq
     res = await player.select(flow, ["1", "2"], custom_id=f"g:{game_id}:s:{seq}:pick_up:pawns")  # tap 2

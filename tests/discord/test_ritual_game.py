@@ -7,6 +7,23 @@ from support.sim import play_by_clicking
 
 from bot.service import Actor
 
+
+async def three_witches(w, *, forced: bool = False) -> int:
+    """A Ritual of the host, Ann and Bo, started; ``forced``: the host the Guardian, Ann the Seer,
+    Bo the Hollow Servant. Returns the game's id."""
+    res = await w.host.slash(w.channel, "game new", kind="ritual")
+    for m in (w.ann, w.bo):
+        await m.click(res.response, label="Join")
+    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
+    if forced:
+        await w.bot.service.start(game_id, Actor(id=w.host.id, name="host"), forced={"roles": {
+            str(w.host.id): "guardian", str(w.ann.id): "seer", str(w.bo.id): "hollow_servant"}})
+    else:
+        await w.host.click(res.response, label="Start")
+    await w.settle()
+    return game_id
+
+
 ROLE_NAMES = ["Guardian", "Seer", "Chronicler", "Hollow Servant", "Harbinger", "Deceiver", "Revenant"]
 
 
@@ -51,13 +68,7 @@ async def test_a_whole_ritual_game_ends_in_a_public_reveal(world, seed_pick, mon
 async def test_vote_with_no_target_burns_no_one_where_the_vote_allows_it(world):
     w = world
     host, ann, bo = w.host, w.ann, w.bo
-    res = await host.slash(w.channel, "game new", kind="ritual")
-    for m in (ann, bo):
-        await m.click(res.response, label="Join")
-    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
-    await w.bot.service.start(game_id, Actor(id=host.id, name="host"), forced={"roles": {
-        str(host.id): "guardian", str(ann.id): "seer", str(bo.id): "hollow_servant"}})
-    await w.settle()
+    game_id = await three_witches(w, forced=True)
 
     # The Choosing has no "no one": /vote without a target says who can be chosen
     res = await ann.slash(w.channel, "vote")
@@ -81,13 +92,7 @@ async def test_vote_with_no_target_burns_no_one_where_the_vote_allows_it(world):
 async def test_the_choosing_and_the_council_are_one_tap_selects_on_the_phase_message(world):
     w = world
     host, ann, bo = w.host, w.ann, w.bo
-    res = await host.slash(w.channel, "game new", kind="ritual")
-    for m in (ann, bo):
-        await m.click(res.response, label="Join")
-    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
-    await w.bot.service.start(game_id, Actor(id=host.id, name="host"), forced={"roles": {
-        str(host.id): "guardian", str(ann.id): "seer", str(bo.id): "hollow_servant"}})
-    await w.settle()
+    game_id = await three_witches(w, forced=True)
     seq = (await w.bot.service.load(game_id)).state.phase_seq
     choosing = next(m for m in reversed(w.channel.history()) if m.components)
     res = await ann.select(choosing, [str(host.id)], custom_id=f"g:{game_id}:s:{seq}:vote_performer:target")
@@ -116,13 +121,8 @@ async def test_the_choosing_and_the_council_are_one_tap_selects_on_the_phase_mes
 
 async def test_a_removal_that_would_end_the_game_asks_the_moderator_to_confirm_first(world):
     w = world
-    host, ann, bo = w.host, w.ann, w.bo
-    res = await host.slash(w.channel, "game new", kind="ritual")
-    for m in (ann, bo):
-        await m.click(res.response, label="Join")
-    await host.click(res.response, label="Start")
-    await w.settle()
-    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
+    host, bo = w.host, w.bo
+    game_id = await three_witches(w)
     res = await host.slash(w.channel, "mod remove", player=bo)
     assert res.ephemeral and "Removing them ends the game" in res.response.content
     row = await w.bot.store.game(game_id)
@@ -137,11 +137,7 @@ async def test_a_removal_that_would_end_the_game_asks_the_moderator_to_confirm_f
 async def test_pause_says_what_happens_to_choices(world):
     w = world
     host, ann, bo = w.host, w.ann, w.bo
-    res = await host.slash(w.channel, "game new", kind="ritual")
-    for m in (ann, bo):
-        await m.click(res.response, label="Join")
-    await host.click(res.response, label="Start")
-    await w.settle()
+    await three_witches(w)
     res = await host.slash(w.channel, "mod pause")
     assert "choices and votes are refused until a moderator resumes it" in res.response.content
     res = await ann.slash(w.channel, "vote", target=bo)
@@ -151,13 +147,7 @@ async def test_pause_says_what_happens_to_choices(world):
 async def test_extend_during_the_reveal_names_the_phase_coming_and_waits_for_the_reveal(world):
     w = world
     host, ann, bo = w.host, w.ann, w.bo
-    res = await host.slash(w.channel, "game new", kind="ritual")
-    for m in (ann, bo):
-        await m.click(res.response, label="Join")
-    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
-    await w.bot.service.start(game_id, Actor(id=host.id, name="host"), forced={"roles": {
-        str(host.id): "guardian", str(ann.id): "seer", str(bo.id): "hollow_servant"}})
-    await w.settle()
+    game_id = await three_witches(w, forced=True)
     for m in (host, ann, bo):
         await m.slash(w.channel, "vote", target=host)
     await w.settle()
