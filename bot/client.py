@@ -19,7 +19,7 @@ from .delivery import Delivery
 from .play import Play
 from .service import GameService
 from .store import Store
-from .views import ChoiceButton, ChoiceSelect, CopilotButton, CopilotSelect, TableButton
+from .views import ChoiceButton, ChoiceSelect, CopilotButton, CopilotSelect, RemoveButton, TableButton
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ class StorytellerBot(commands.Bot):
                                    clock_waits_for_opener=True)
         self.service.on_game_over += [self.delivery.forget, self.play.forget]
         self.service.RETRY_SECONDS = self.settings.timeout_retry_seconds
-        self.add_dynamic_items(TableButton, ChoiceSelect, ChoiceButton, CopilotButton, CopilotSelect)
+        self.add_dynamic_items(TableButton, ChoiceSelect, ChoiceButton, CopilotButton, CopilotSelect, RemoveButton)
         await self.add_cog(Tables(self))
         await self.add_cog(Moderation(self))
         await self.add_cog(Storyteller(self))

@@ -19,11 +19,11 @@ from games.clocktower.copilot import Proposal, proposals
 from games.engine import GameError
 
 from .play import actor_of, guarded, reply
+from .views import MAX_OPTIONS, CopilotButton, CopilotSelect, detached
 
 if TYPE_CHECKING:
     from .client import StorytellerBot
 
-MAX_OPTIONS = 25
 #: Discord's longest select option value and label
 MAX_VALUE = 100
 
@@ -44,7 +44,7 @@ async def _tonight(interaction: discord.Interaction, game_id: int, night: int):
 
 
 def _label(state, chars, proposal: Proposal) -> str:
-    card = chars[state.seat_of(proposal.player).shown].name
+    card = chars[state.seat_of(proposal.player).acting].name
     return f"{state.label(proposal.player)}, the {card}"
 
 
@@ -61,8 +61,6 @@ def panel_text(state, chars, found: list[Proposal]) -> str:
 
 
 def panel_view(game_id: int, state, chars, found: list[Proposal]) -> discord.ui.View | None:
-    from .views import CopilotSelect, detached
-
     view = discord.ui.View(timeout=None)
     ready = [p for p in found if p.ready][:MAX_OPTIONS]
     if ready:
@@ -95,9 +93,10 @@ async def review(interaction: discord.Interaction, game_id: int, night: int) -> 
     await guarded(interaction, game_id, work)
 
 
-async def _inform(interaction: discord.Interaction, game_id: int, player: str, answer: str = "") -> str:
+async def _inform(interaction: discord.Interaction, game_id: int, night: int, player: str, answer: str = "") -> str:
+    """Accept, as the night the panel showed: a panel of a night that is over is refused by the rules."""
     outcome = await _bot(interaction).service.storyteller_act(
-        game_id, actor_of(interaction), {"type": "inform", "target": player, "answer": answer})
+        game_id, actor_of(interaction), {"type": "inform", "target": player, "answer": answer, "night": night})
     return outcome.reply or "Done."
 
 
@@ -109,20 +108,18 @@ async def on_select(interaction: discord.Interaction, game_id: int, night: int, 
             said = []
             for target in values:
                 try:
-                    said.append(await _inform(interaction, game_id, target))
+                    said.append(await _inform(interaction, game_id, night, target))
                 except GameError as exc:
                     said.append(f"{state.label(target)}: {exc}")
             await reply(interaction, "\n".join(said))
         elif what == "edit":
             await _edit(interaction, game_id, table, state, values[0] if values else "")
         elif what == "answer" and values:
-            await reply(interaction, await _inform(interaction, game_id, player, values[0]))
+            await reply(interaction, await _inform(interaction, game_id, night, player, values[0]))
     await guarded(interaction, game_id, work)
 
 
 async def _edit(interaction: discord.Interaction, game_id: int, table, state, player: str) -> None:
-    from .views import CopilotButton, CopilotSelect, detached
-
     chars = table.game.chars
     found = next((p for p in proposals(state, chars) if p.player == player), None)
     if found is None:
@@ -153,16 +150,14 @@ class AnswerForm(discord.ui.Modal):
     async def on_submit(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             await _tonight(interaction, self.game_id, self.night)
-            await reply(interaction, await _inform(interaction, self.game_id, self.player, str(self.answer.value)))
+            await reply(interaction, await _inform(interaction, self.game_id, self.night, self.player,
+                                                   str(self.answer.value)))
         await guarded(interaction, self.game_id, work)
 
 
 async def on_write(interaction: discord.Interaction, game_id: int, night: int, player: str) -> None:
-    async def work() -> None:
-        table, state = await _tonight(interaction, game_id, night)
-        found = next((p for p in proposals(state, table.game.chars) if p.player == player), None)
-        if found is None:
-            raise GameError("That player is due no information tonight.", code="nothing_due")
-        title = f"Answer for {state.name(player)}"
-        await interaction.response.send_modal(AnswerForm(game_id, night, player, title, found.answer))
-    await guarded(interaction, game_id, work)
+    """The form opens at once, before anything slow (a form cannot follow a deferral); what is
+    typed is checked when it is sent, like every answer."""
+    member = interaction.guild.get_member(int(player)) if interaction.guild is not None else None
+    title = f"Answer for {member.display_name}" if member is not None else "Your answer"
+    await interaction.response.send_modal(AnswerForm(game_id, night, player, title, "Your answer, in words"))

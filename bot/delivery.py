@@ -776,9 +776,10 @@ class Delivery:
             if isinstance(channel, discord.Thread):
                 await self._call(COSMETIC, ("thread", channel.id), channel.edit, locked=closed)
             else:
-                for signup in await self.bot.store.signups(row.game_id):
-                    if signup.kind != "spectator":
-                        await self._mute(channel, signup.user_id, closed)
+                # the seats as the game has them now (Travellers and substitutes included)
+                for player in data.get("players", []):
+                    if str(player).isdigit():
+                        await self._mute(channel, int(player), closed)
         except discord.Forbidden:
             missing.append(f"Manage Permissions in <#{game_row.channel_id}> (or Manage Threads, when the town "
                            "square is a thread)")

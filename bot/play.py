@@ -82,6 +82,20 @@ async def update_message(interaction: discord.Interaction, **kwargs: Any) -> Non
             await interaction.response.edit_message(**kwargs)
 
 
+async def acknowledge(interaction: discord.Interaction) -> None:
+    """Answer a component with nothing to say (the select already shows the pick), unless the
+    slow-answer watchdog did it already."""
+    async with _answer_lock(interaction):
+        if not interaction.response.is_done():
+            await interaction.response.defer()
+
+
+def prompts_text(prompts: list[Prompt], first: list[str]) -> str:
+    """A private message: ``first`` (a view's text, an answer), then each open prompt's title and text."""
+    parts = [*first, *(f"**{p.title}**" + (f"\n{p.text}" if p.text else "") for p in prompts)]
+    return "\n\n".join(parts)
+
+
 async def _defer_when_slow(interaction: discord.Interaction, public: bool) -> None:
     await asyncio.sleep(DEFER_AFTER)
     async with _answer_lock(interaction):
@@ -279,17 +293,13 @@ class Play:
     # ----- private views and choices -----
     async def show_private(self, interaction: discord.Interaction, game_id: int, *, with_view: bool) -> None:
         table, view, prompts = await self.service.private_view(game_id, interaction.user.id)
-        parts = []
-        if with_view or not prompts:
-            parts.append(view.text)
-        parts += [f"**{p.title}**" + (f"\n{p.text}" if p.text else "") for p in prompts]
-        if not prompts:
-            parts.append("_You have nothing to choose right now._")
+        first = [view.text] if with_view or not prompts else []
+        text = prompts_text(prompts, first) if prompts else "\n\n".join([*first, "_You have nothing to choose right now._"])
         components = prompts_view(game_id, table.state.phase_seq, prompts)
         kwargs: dict[str, Any] = {}
         if components is not None:
             kwargs["view"] = components
-        await reply(interaction, "\n\n".join(parts), **kwargs)
+        await reply(interaction, text, **kwargs)
 
     async def _act(self, interaction: discord.Interaction, game_id: int, action: dict[str, Any]) -> None:
         """Act, and answer: in the player's own private message when the choice was made there,
@@ -298,15 +308,14 @@ class Play:
         outcome = await self.service.act(game_id, interaction.user.id, action)
         text = outcome.reply or "Done."
         message = getattr(interaction, "message", None)
-        if message is not None and message.flags.ephemeral and not interaction.response.is_done():
+        if message is not None and message.flags.ephemeral:  # never a public phase message
             table, _view, prompts = await self.service.private_view(game_id, interaction.user.id)
-            parts = [text, *(f"**{p.title}**" + (f"\n{p.text}" if p.text else "") for p in prompts)]
             view = prompts_view(game_id, table.state.phase_seq, prompts)
-            await interaction.response.edit_message(content="\n\n".join(parts)[:2000], embeds=[], view=view)
+            await update_message(interaction, content=prompts_text(prompts, [text])[:2000], embeds=[], view=view)
             return
         await reply(interaction, text)
 
-    def _prompt(self, game_id: int, table, user_id: int, action: str) -> Prompt:
+    def _prompt(self, table, user_id: int, action: str) -> Prompt:
         """The player's own open prompt for ``action``; for a choice on the phase message that is
         not open to this player (a dead witch's vote, a second "ready"), the shared prompt, so the
         rules answer why in their own words."""
@@ -325,14 +334,10 @@ class Play:
             table = await self.service.load(game_id)
             if table.state.phase_seq != seq:
                 raise GameError("Too late: that phase has closed, and nothing was counted.", code="stale_phase")
-            prompt = self._prompt(game_id, table, interaction.user.id, action)
+            prompt = self._prompt(table, interaction.user.id, action)
             spec = next((f for f in prompt.fields if f.name == field), None)
             if spec is None:
                 raise GameError("That choice is not open to you any more.", code="no_prompt")
-            allowed = {c.value for c in spec.choices}
-            if any(v not in allowed for v in values):  # a shared select offers what this player may not pick
-                open_to_you = ", ".join(c.label for c in spec.choices) or "nothing"
-                raise GameError(f"That choice is not open to you. You can choose: {open_to_you}.", code="not_yours")
             value: Any = values[0] if spec.max_values == 1 and values else values
             key = (game_id, interaction.user.id, seq, action)
             for old in [k for k in self.partial if k[0] == game_id and k[2] != seq]:
@@ -346,7 +351,7 @@ class Play:
             chosen[spec.into or field] = value
             if prompt.submit_label or len(prompt.fields) > 1:
                 # kept until the button; the select shows the pick, so no message is needed
-                await interaction.response.defer()
+                await acknowledge(interaction)
                 return
             self.partial.pop(key, None)
             await self._act(interaction, game_id, {"type": action, "player": str(interaction.user.id),
@@ -360,7 +365,7 @@ class Play:
             table = await self.service.load(game_id)
             if table.state.phase_seq != seq:
                 raise GameError("Too late: that phase has closed, and nothing was counted.", code="stale_phase")
-            prompt = self._prompt(game_id, table, interaction.user.id, action)
+            prompt = self._prompt(table, interaction.user.id, action)
             chosen = self.partial.pop((game_id, interaction.user.id, seq, action), {})
             missing = [f.placeholder for f in prompt.fields if (f.into or f.name) not in chosen]
             if missing:

@@ -806,9 +806,8 @@ class GameService:
         refused with ``NeedsConfirmation`` until the moderator confirms it."""
         action = {"type": "remove_player", "target": str(target_id)}
         async with self.lock(game_id):
-            await self._moderated(game_id, actor)
+            table = await self._moderated(game_id, actor)
             if not confirmed:
-                table = await self.load(game_id)
                 trial = table.game.apply(table.state, table.game.parse_action(action),
                                          rng_for(table.row.seed, table.state.step + 1))  # a copy: nothing changes
                 if trial.state.finished:

@@ -138,6 +138,34 @@ class CopilotSelect(discord.ui.DynamicItem[discord.ui.Select],
         await copilot.on_select(interaction, self.game_id, self.night, self.what, self.player, values)
 
 
+class RemoveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"g:(?P<gid>\d+):rm:(?P<uid>\d+)"):
+    """A moderator's confirmation of a removal that ends the game (works after a restart too)."""
+
+    def __init__(self, game_id: int, user_id: int) -> None:
+        super().__init__(discord.ui.Button(label="Remove and end the game", style=discord.ButtonStyle.danger,
+                                           custom_id=f"g:{game_id}:rm:{user_id}"))
+        self.game_id, self.user_id = game_id, user_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        return cls(bounded(match["gid"]), bounded(match["uid"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from .play import actor_of, guarded, reply
+
+        async def work() -> None:
+            outcome = await interaction.client.service.remove(  # type: ignore[attr-defined]
+                self.game_id, actor_of(interaction), self.user_id, confirmed=True)
+            await reply(interaction, outcome.reply or "Removed; the game is over.")
+        await guarded(interaction, self.game_id, work)
+
+
+def removal_view(game_id: int, user_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(RemoveButton(game_id, user_id))
+    return detached(view)
+
+
 def detached(view: discord.ui.View) -> discord.ui.View:
     """A view that discord.py will not keep once it is sent.
 

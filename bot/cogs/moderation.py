@@ -13,6 +13,7 @@ from games.engine import MAX_REASON
 from ..play import actor_of, guarded, reply
 from ..render import duration, relative_time
 from ..service import NeedsConfirmation, TimerChange
+from ..views import removal_view
 
 
 def timer_text(change: TimerChange) -> str:
@@ -36,23 +37,6 @@ PAUSED = ("⏸️ The game is paused: its timer stops, and choices and votes are
 
 if TYPE_CHECKING:
     from ..client import StorytellerBot
-
-
-class ConfirmRemoval(discord.ui.View):
-    """The moderator's confirmation of a removal that ends the game (private, for 5 minutes)."""
-
-    def __init__(self, bot: StorytellerBot, game_id: int, player_id: int, name: str) -> None:
-        super().__init__(timeout=300)
-        self.bot, self.game_id, self.player_id, self.name = bot, game_id, player_id, name
-
-    @discord.ui.button(label="Remove and end the game", style=discord.ButtonStyle.danger)
-    async def confirm(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
-        async def work() -> None:
-            outcome = await self.bot.service.remove(self.game_id, actor_of(interaction), self.player_id,
-                                                    confirmed=True)
-            self.stop()
-            await reply(interaction, outcome.reply or f"{self.name} was removed; the game is over.")
-        await guarded(interaction, self.game_id, work)
 
 
 class Moderation(commands.Cog):
@@ -121,8 +105,7 @@ class Moderation(commands.Cog):
             try:
                 outcome = await self.bot.service.remove(game_id, actor_of(interaction), player.id)
             except NeedsConfirmation as exc:
-                await reply(interaction, f"{player.display_name}: {exc}",
-                            view=ConfirmRemoval(self.bot, game_id, player.id, player.display_name))
+                await reply(interaction, f"{player.display_name}: {exc}", view=removal_view(game_id, player.id))
                 return
             await reply(interaction, outcome.reply or f"{player.display_name} was removed.")
         await guarded(interaction, None, work)

@@ -20,7 +20,7 @@ from games.engine import GameError
 
 from ..delivery import PUBLIC_THREAD
 from ..play import guarded, reply
-from ..service import NoGameHere
+from ..service import NoGameHere, NotSaved
 from ..store import GameRow
 from .storyteller import character_autocomplete
 
@@ -172,6 +172,9 @@ class Town(commands.Cog):
                 return
             await self.service.act(game_id, message.author.id, {"type": "spoke", "player": player, "place": place},
                                    moderator=True)
+        except NotSaved:
+            log.warning("game %s: a post by %s broke a whisper or a silence, but the database refused it",
+                        game_id, message.author.id)
         except GameError:
             return  # the game ended or moved on meanwhile: nothing to break
         except Exception:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 from games.engine import (
     Action,
@@ -165,20 +165,22 @@ class Place(Action):
     it: ``row`` and ``column``, or ``shrine`` ("book-3")."""
 
     type: Literal["place"] = "place"
-    row: Literal["bell", "book", "candle"]
-    column: int = Field(ge=1, le=N_COLUMNS)
+    row: Literal["bell", "book", "candle"] | None = None
+    column: int | None = Field(default=None, ge=1, le=N_COLUMNS)
+    shrine: str = Field("", max_length=20)
 
-    @model_validator(mode="before")
-    @classmethod
-    def _shrine(cls, data: Any) -> Any:
-        if isinstance(data, dict) and data.get("shrine") and "row" not in data:
-            data = dict(data)
+    def index(self) -> int:
+        """The shrine's index, from ``shrine`` or ``row`` and ``column``; refused in words otherwise."""
+        if self.shrine:
             try:
-                idx = shrine_index(str(data.pop("shrine")))
+                return shrine_index(self.shrine)
             except KeyError:
-                raise ValueError("no such shrine: name it like book-3") from None
-            data["row"], data["column"] = ROWS[idx // N_COLUMNS], idx % N_COLUMNS + 1
-        return data
+                raise IllegalAction(f"There is no shrine {self.shrine!r}: name one like book-3.",
+                                    code="no_such_shrine") from None
+        if self.row is None or self.column is None:
+            raise IllegalAction("Name the shrine: a row (bell, book, candle) and a column (1-9).",
+                                code="no_such_shrine")
+        return ROWS.index(self.row) * N_COLUMNS + self.column - 1
 
 
 class Advance(Action):
@@ -414,6 +416,10 @@ class CastleGame(Game):
                       opens_phase=True, data={"current": state.current, "turn": state.turns + 1},
                       notify=[state.current])
 
+    def phase_label(self, state: CastleState) -> str:
+        return {"first": "the first-player claim", "turn": f"{state.name(state.current)}'s turn"}.get(
+            state.phase, f"the {state.phase.replace('_', ' ')}")
+
     # ----- actions -----
     def _apply(self, state: CastleState, action: Action, rng: Rng) -> Outcome:
         if isinstance(action, EndGame):
@@ -488,7 +494,7 @@ class CastleGame(Game):
         if not state.hand:
             raise IllegalAction("Pick up at least one of your pawns first (or advance the ritual).",
                                 code="no_pawn_in_hand")
-        idx = ROWS.index(action.row) * N_COLUMNS + action.column - 1
+        idx = action.index()
         why = self._free(state, idx)
         if why:
             raise IllegalAction(why, code="shrine_taken")
@@ -885,7 +891,7 @@ class CastleGame(Game):
             occ = _occupied(state)
             for i in range(N_SHRINES):
                 if self._free(state, i, occ) is None:
-                    out.append(Place(player=pid, row=ROWS[i // N_COLUMNS], column=i % N_COLUMNS + 1))  # type: ignore[arg-type]
+                    out.append(Place(player=pid, shrine=shrine_id(i)))
             return out
         n = len(state.pawns[pid])
         acts: list[Action] = [PickUp(player=pid, pawns=list(c))

@@ -15,8 +15,9 @@ from PIL import Image, ImageDraw, ImageFont
 from .data import ARCANUM, COUNTRY, FACTION, N_COLUMNS, OUTCOME, REGALIA_BY_ID, ROWS
 from .rules import ritual_index
 
-# Sized for a phone: Discord shows the picture about 350 px wide there, so at 1,180 px every word
-# is drawn at 28 px or more (about 9 px on the phone) and the ritual cards sit in two rows of four.
+# Sized for a phone: Discord shows the picture about 350 px wide there, so at 1,180 px the labels
+# players read (rows, countries, ritual cards, players) are drawn at 28 px or more (about 9 px on the
+# phone), the cards' names at 22 px, and the ritual cards sit in two rows of four.
 WIDTH, HEIGHT = 1180, 1230
 CARD_W, CARD_H, GAP, COUNTRY_GAP = 96, 128, 8, 20
 X0, Y0 = 196, 128

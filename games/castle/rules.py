@@ -33,7 +33,6 @@ class Objective(BaseModel):
     """One scoring line of a character: what it asks for, whether it was met, the points earned."""
 
     label: str
-    short: str = ""  # a word or two for the final table ("Kida", "home Kida", "Crown")
     met: bool
     points: int = 0
 
@@ -154,46 +153,44 @@ def cast(
         char = CHARACTER[characters[pid]]
         lines: list[Objective] = []
         if char.kind == "monster":
-            lines.append(Objective(label="Devour at least one wizard or cultist", short="devours", met=monster_fed,
+            lines.append(Objective(label="Devour at least one wizard or cultist", met=monster_fed,
                                    points=MONSTER_POINTS if monster_fed else 0))
             held = [REGALIA_BY_ID[r].name for r, who in claims.items() if who == pid]
             if held:
                 lines.append(Objective(label=f"Claims the {', '.join(held)} (no points for the Monster)",
-                                       short=f"{', '.join(held)} (no points)", met=True, points=0))
+                                       met=True, points=0))
         else:
             faction = char.faction
             fname = FACTION[faction].name  # type: ignore[index]
             for country in COUNTRY_IDS:
                 met = control[country] == faction
                 lines.append(Objective(label=f"{fname} control {COUNTRY[country].name}",
-                                       short=COUNTRY[country].name, met=met,
+                                       met=met,
                                        points=POINTS if met else 0))
             if char.kind == "wizard":
                 home = char.country
                 met = control[home] == faction  # type: ignore[index]
                 lines.append(Objective(label=f"Home country {COUNTRY[home].name} controlled by the {fname}",  # type: ignore[index]
-                                       short=f"home {COUNTRY[home].name}",  # type: ignore[index]
                                        met=met, points=POINTS if met else 0))
             for r in REGALIA:
                 if claims[r] == pid:
                     lines.append(Objective(label=f"Claims the {REGALIA_BY_ID[r].name}",
-                                           short=REGALIA_BY_ID[r].name, met=True, points=POINTS))
+                                           met=True, points=POINTS))
                 elif pawn_on[r] == pid:
                     lines.append(Objective(label=f"Claims the {REGALIA_BY_ID[r].name} (lost: devoured)",
-                                           short=f"{REGALIA_BY_ID[r].name} (lost: devoured)", met=False, points=0))
+                                           met=False, points=0))
             if not any(pawn_on[r] == pid for r in REGALIA):
-                lines.append(Objective(label="Claim a piece of regalia", short="regalia", met=False, points=0))
+                lines.append(Objective(label="Claim a piece of regalia", met=False, points=0))
             if char.kind == "wizard":
                 met = dominator == pid
-                lines.append(Objective(label="Dominate the Monster", short="dominates", met=met,
+                lines.append(Objective(label="Dominate the Monster", met=met,
                                        points=POINTS if met else 0))
             else:
-                lines.append(Objective(label="Feed the Monster (it devours someone)", short="feeds", met=fed,
+                lines.append(Objective(label="Feed the Monster (it devours someone)", met=fed,
                                        points=POINTS if fed else 0))
         if pid in devoured and devoured_score == "nothing":
             lines = [o.model_copy(update={"points": 0}) for o in lines]
-            lines.append(Objective(label="Devoured: scores nothing (table option)", short="devoured: no score",
-                                   met=False, points=0))
+            lines.append(Objective(label="Devoured: scores nothing (table option)", met=False, points=0))
         objectives[pid] = lines
         scores[pid] = sum(o.points for o in lines)
 

@@ -248,7 +248,7 @@ class CauldronGame(Game):
 
     def _need_phase(self, s: CauldronState, phase: str, what: str) -> None:
         if s.phase != phase:
-            now = PHASE_LABEL.get(s.phase, s.phase.replace("_", " "))
+            now = self.phase_label(s)
             raise IllegalAction(f"{what} is not possible now: it is {now}.", code="wrong_phase")
 
     def _need_active(self, s: CauldronState, pid: str) -> None:
@@ -749,14 +749,14 @@ class CauldronGame(Game):
         if a.player in s.ended_discussion:
             raise IllegalAction("You already ended your discussion.", code="already_done")
         s.ended_discussion.append(a.player)
-        ready, everyone = len(s.ended_discussion), len(s.active())
-        events.append(public("ready", f"✋ {ready} of {everyone} ready for the night"
-                             + (": night falls." if ready == everyone else "."), slot=f"ready:{s.round}"))
-        if all(pid in s.ended_discussion for pid in s.active()):
+        active = s.active()  # a player removed after pressing no longer counts
+        ready = sum(1 for pid in active if pid in s.ended_discussion)
+        events.append(public("ready", f"✋ {ready} of {len(active)} ready for the night"
+                             + (": night falls." if ready == len(active) else "."), slot=f"ready:{s.round}"))
+        if ready == len(active):
             self._open_night(s, rng, events)
             return "Everyone is ready: night falls."
-        waiting = len(s.active()) - len(s.ended_discussion)
-        return f"You are ready for the night; waiting for {waiting} more."
+        return f"You are ready for the night; waiting for {len(active) - ready} more."
 
     # ----- timeouts, removal, end
 
@@ -1045,7 +1045,7 @@ class CauldronGame(Game):
         return [public("chronicle", "\n\n".join(nights) + f"\n\n{legend}", title="🌙 Who cast what, night by night")]
 
     def phase_label(self, s: CauldronState) -> str:
-        return PHASE_LABEL.get(s.phase, f"the {s.phase}")
+        return PHASE_LABEL.get(s.phase, f"the {s.phase.replace('_', ' ')}")
 
     def shared_prompts(self, s: CauldronState) -> list[Prompt]:
         """The day's End discussion button, on the day's message."""

@@ -68,7 +68,8 @@ def proposals(state: ClocktowerState, chars: Characters) -> list[Proposal]:
     """Tonight's information, in night order."""
     out = []
     for seat in _informants(state, chars):
-        woken = seat.player in state.dawn_deaths and seat.acting == "ravenkeeper"
+        # the Ravenkeeper is woken by its death; a Waitress the visit killed still learned the character
+        woken = seat.player in state.dawn_deaths and seat.acting in ("ravenkeeper", "waitress")
         if not seat.alive and not woken:
             continue
         proposal = _PROPOSERS[seat.acting](state, chars, seat)
@@ -147,7 +148,8 @@ def _knight(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
 
 def _juggler(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal | None:
     guesses = next((a.guesses for a in state.announcements if a.kind == "juggler" and a.by == seat.player), None)
-    if guesses is None or state.night != state.day + 1:
+    first_day = seat.joined_day + 1 if seat.traveller else 1  # "On your 1st day" (an Apprentice's: after it joined)
+    if guesses is None or state.day != first_day:
         return None
     right = sum(1 for p, c in guesses.items() if any(s.player == p and s.character == c for s in state.seats))
     could = sum(1 for p, c in guesses.items() if any(s.player == p and c in characters_as(state, chars, s)
@@ -176,9 +178,9 @@ def ledger(state: ClocktowerState, chars: Characters, seat: Seat) -> list[Abnorm
                                                      f"(the truth: {accepted.proposed})"))
     demons = [s for s in state.seats if chars[s.character].team == "demon"]
     if "djinn" in state.fabled:
-        attacked = [state.night_choices.get(d.player) for d in demons]
+        attacked = [set(state.night_choices.get(d.player) or ()) for d in demons]
         for lunatic in state.by_character("lunatic"):
-            chose = state.night_choices.get(lunatic.player)
+            chose = set(state.night_choices.get(lunatic.player) or ())
             if chose and chose not in attacked:
                 found.append(Abnormal(player=lunatic.player, why="the Lunatic attacked other players than the "
                                                                  "Demon (the Djinn's jinx)"))

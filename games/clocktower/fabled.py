@@ -132,12 +132,23 @@ class FabledRules:
         fiddle = state.fiddle
         assert fiddle is not None
         demon = state.seat_of(fiddle.demon)
+        if challenger == demon:
+            raise illegal("Choose another player than yourself.", "self")
         if challenger.alignment == demon.alignment:
-            raise illegal("Choose a player of the opposing alignment.", "same_alignment")
+            if by_storyteller:
+                raise illegal(f"{state.label(challenger.player)} is of the Demon's alignment: choose a player of the "
+                              "opposing one.", "same_alignment")
+            # the Demon's pick is answered as any pick: a refusal would tell it who is on its side
+            # (a Magician, an evil Traveller); the Storytellers choose the opponent instead
+            return Outcome(state=state, events=[Event(
+                type="fiddle_same_side", audience=STORYTELLER, title="🎻 The fiddle contest",
+                text=f"The Demon, {state.label(demon.player)}, chose {state.label(challenger.player)}, of its own "
+                     "alignment. Choose its opponent with `/st fabled fiddle challenger:@p`.")],
+                reply=f"You chose {state.label(challenger.player)}.")
         fiddle.challenger = challenger.player
         self._stage(state, "fiddle", "voting")
         pair = sorted([demon, challenger], key=lambda s: s.seat)  # by seat: nobody learns which is the Demon
-        tie = "good" if state.settings.fiddler_tie == "good" else "evil"
+        tie = state.settings.fiddler_tie
         events = [
             public("fiddle_contest", f"🎻 **{state.label(pair[0].player)}** and **{state.label(pair[1].player)}** "
                    f"are in the fiddle contest. Every player votes which of them wins the game (`/vote` or "
@@ -168,7 +179,7 @@ class FabledRules:
             voters = [state.name(v) for v, t in fiddle.votes.items() if t == seat.player]
             lines.append(f"• **{state.label(seat.player)}** · {counts[seat.player]}"
                          + (f": {', '.join(voters)}" if voters else ""))
-        waiting = len(state.seats) - len(fiddle.votes)
+        waiting = sum(1 for s in state.seats if s.player not in fiddle.votes)
         lines.append("The contest is closed." if closed else f"{waiting} player{'s' if waiting != 1 else ''} "
                      "still to vote.")
         return public("fiddle_tally", "\n".join(lines), title="🎻 The fiddle contest" + (" (closed)" if closed else ""),
@@ -183,7 +194,7 @@ class FabledRules:
             raise illegal(f"Vote for {state.label(fiddle.demon)} or {state.label(fiddle.challenger)}.", "bad_target")
         fiddle.votes[voter.player] = action.target
         events = [self._fiddle_tally(state), record("fiddle_vote", {"voter": voter.player, "target": action.target})]
-        if len(fiddle.votes) == len(state.seats):
+        if all(s.player in fiddle.votes for s in state.seats):
             return self._fiddle_result(state, events, "everyone has voted")
         return Outcome(state=state, events=events, reply=f"Your vote: {state.label(action.target)} wins.")
 

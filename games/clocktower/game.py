@@ -67,7 +67,7 @@ from .deal import deal
 from .fabled import FABLED_ACTIONS, FabledRules
 from .info import card, deal_message, evil_lines, grimoire_picture, grimoire_text, names, reveal_text
 from .inform import INFORM_ACTIONS, Inform, InformRules
-from .night import NIGHT_ACTIONS, NightChoice, NightRules, WaitressAnswer, ask_for, order_for
+from .night import NIGHT_ACTIONS, NightChoice, NightRules, WaitressAnswer, asks, order_for
 from .resolve import lleech_host, plan_night
 from .script import Script, ScriptError, builtin_script, parse_script
 from .state import HOUR, ClocktowerState, LunaticInfo, Nomination, PendingEnd, Reminder, Seat, Settings
@@ -110,9 +110,10 @@ PLAYERS_CLAIMS = frozenset({"announcement"})
 class Options(BaseModel):
     model_config = ConfigDict(extra="forbid")
     #: an imported script in the official Script Tool JSON ("" for Her Royal Highness Register)
-    script: str = Field("", description="a script in the official Script Tool JSON (load one with /st script)")
+    script: str = Field("", description="a script in the official Script Tool JSON (load one with /st script)",
+                        json_schema_extra={"default_words": "the rulebook's script, Her Royal Highness Register"})
     pool: str = Field("", description="the characters the deal may use: all (the default), names separated by commas, "
-                      "or only exclusions such as -baron,-po")
+                      "or only exclusions such as -baron,-po", json_schema_extra={"default_words": "all characters"})
     marionette_neighbours: Literal["demon", "demon_or_recluse"] = Field(
         "demon", description="whom the Marionette sits beside: the Demon, or the Demon or the Recluse")
     minions_learn_marionette: bool = Field(
@@ -395,23 +396,11 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
         if o.lock_hours + o.reminder_hours >= o.night_hours:
             raise SetupError(f"The lock ({o.lock_hours:g} h before dawn) and the reminder ({o.reminder_hours:g} h "
                              f"before it) must fit inside the night ({o.night_hours:g} h).", code="bad_option")
-        return Settings(
-            marionette_neighbours=o.marionette_neighbours, minions_learn_marionette=o.minions_learn_marionette,
-            night_seconds=o.night_hours * HOUR, day_seconds=o.day_hours * HOUR,
-            nomination_seconds=o.nomination_hours * HOUR, announcement_seconds=o.announcement_hours * HOUR,
-            lock_seconds=o.lock_hours * HOUR, reminder_seconds=o.reminder_hours * HOUR,
-            dead_vote=o.dead_vote, dead_no_execution_spends=o.dead_no_execution_spends,
-            one_nomination_per_day=o.one_nomination_per_day,
-            no_execution_after_nominations=o.no_execution_after_nominations, early_end=o.early_end,
-            exile_majority=o.exile_majority, exile_counts_travellers=o.exile_counts_travellers,
-            whisper_payer=o.whisper_payer, announce_anywhere=o.announce_anywhere,
-            announcement_breaks_whisper=o.announcement_breaks_whisper,
-            whisper_break=o.whisper_break, neighbour_whisper=o.neighbour_whisper, virgin_day=o.virgin_day,
-            goblin_claim=o.goblin_claim, alsaahir_guesses_per_day=o.alsaahir_guesses_per_day,
-            po_silent_charges=o.po_silent_charges, soldier_safe_from_pukka=o.soldier_safe_from_pukka,
-            pukka_ravenkeeper=o.pukka_ravenkeeper, inform_at=o.inform_at, auto_inform=o.auto_inform,
-            marionette_recluse_counts=o.marionette_recluse_counts, fiddle_seconds=o.fiddle_hours * HOUR,
-            fiddler_tie=o.fiddler_tie)
+        # the options of the same name pass as they are; the hours become the rules' seconds
+        same = {name: getattr(o, name) for name in Settings.model_fields if name in Options.model_fields}
+        hours_of = {f"{name}_seconds": getattr(o, f"{name}_hours") * HOUR
+                    for name in ("night", "day", "nomination", "announcement", "lock", "reminder", "fiddle")}
+        return Settings(**same, **hours_of)
 
     def script_of(self, options: Options) -> Script:
         if not options.script:
@@ -616,13 +605,16 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
     def _talk(state: ClocktowerState, talk: str) -> dict[str, Any]:
         """What the bot closes at nightfall and opens at dawn, where it may: the town square and
         the threads of the open whispers ("Whispering and talking publicly is disabled")."""
-        return {"talk": talk, "whispers": [f"{WHISPER_KEY}{w.id}" for w in state.whispers if not w.broken_by]}
+        return {"talk": talk, "whispers": [f"{WHISPER_KEY}{w.id}" for w in state.whispers if not w.broken_by],
+                "players": [s.player for s in state.seats]}
 
     def _travellers_leave(self, state: ClocktowerState) -> list[Event]:
         """"Travellers ... may stay for a maximum of 3 cycles": one who joined on day D leaves when
-        day D+2 ends (the cycle they joined in counts)."""
+        day D+2 ends (the cycle they joined in counts). A Scapegoat executed that day stays, dead,
+        through the night, so the Undertaker can learn it; it leaves at the next dusk."""
         events: list[Event] = []
-        for seat in [s for s in state.seats if s.traveller and state.day >= s.joined_day + 2]:
+        for seat in [s for s in state.seats if s.traveller and state.day >= s.joined_day + 2
+                     and s.player != state.executed]:
             label = state.label(seat.player)
             events += self._unseat(state, seat).events
             events.append(Event(type="traveller_done", audience=STORYTELLER, title="🧳 A Traveller's stay is over",
@@ -670,7 +662,7 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
                         f"({lock} before dawn). If your character acts tonight, send the Storytellers your "
                         "choice in this thread before then.", title="Night actions lock soon")
                 for s in state.seats if s.alive and s.acting in order_for(state, s, self.chars)
-                and s.acting != "ravenkeeper"]
+                and not getattr(asks().get(s.acting), "when_killed", False)]  # the Ravenkeeper is woken
 
     def _dawn(self, state: ClocktowerState) -> Outcome:
         information = self.information_at_dawn(state)
@@ -679,7 +671,7 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
         self._stage(state, "day", stages(state.settings, "day")[0][0])
         state.nominations, state.votes = [], {}
         state.negative, state.negative_tomorrow = state.negative_tomorrow, []
-        state.executed, state.voting_closed = "", False
+        state.executed, state.execution_killed, state.voting_closed = "", False, False
         state.exiles, state.exiled, state.announcements = {}, [], []
         self._whispers_at_dawn(state)
         died = [s.player for s in state.seats if s.player in state.dawn_deaths]
@@ -734,37 +726,51 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
         self._spend_tokens(state)
         executed = t.leader if t.leader not in ("", NO_EXECUTION) else ""
         verdict = standing(state, t, closed=True)
+        told: list[Event] = []
         if executed:
-            seat = state.seat_of(executed)
-            state.executed = executed
-            verdict = (f"⚖️ **{state.label(executed)}** is executed"
-                       + (" (they were already dead)." if not seat.alive else " and dies."))
-            seat.alive = False
-        return [*(self.scapegoat_note(state, state.seat_of(executed)) if executed else []),
-            self._tally_event(state, closed=True),
-            public("execution", verdict + ("\nThe Storytellers ended voting early: no tie or change of "
-                                            "leader was still possible." if early else ""),
-                   title=f"🌆 Day {state.day} is over"),
-            self._day_record(state, t, executed, early=early),
-        ]
+            how, told = self._executes(state, state.seat_of(executed))
+            verdict = f"⚖️ **{state.label(executed)}** is executed{how}."
+        return [*told,
+                self._tally_event(state, closed=True),
+                public("execution", verdict + ("\nThe Storytellers ended voting early: no tie or change of "
+                                                "leader was still possible." if early else ""),
+                       title=f"🌆 Day {state.day} is over"),
+                self._day_record(state, t, executed, early=early)]
+
+    def _executes(self, state: ClocktowerState, seat: Seat) -> tuple[str, list[Event]]:
+        """Execute ``seat``: the words after "is executed", and what the Storytellers are told.
+        The Lleech "die[s] if & only if" its host is dead: executed while its host lives, it lives."""
+        state.executed = seat.player
+        state.execution_killed = False
+        host = lleech_host(state)
+        told: list[Event] = []
+        if not seat.alive:
+            how = " (they were already dead)"
+        elif seat.character == "lleech" and host and host != seat.player and state.seated(host) \
+                and state.seat_of(host).alive and not impaired(state, seat.player):
+            how = ""
+            told.append(Event(type="lleech", audience=STORYTELLER, title="🩸 The Lleech is executed",
+                              text=f"{state.label(seat.player)}, the Lleech, was executed but lives: its host, "
+                                   f"{state.label(host)}, is alive. The town saw only the execution."))
+        else:
+            seat.alive, state.execution_killed = False, True
+            how = " and dies"
+        return how, told + self.scapegoat_note(state, seat)
 
     def _execute_now(self, state: ClocktowerState, seat: Seat, by: str) -> list[Event]:
         """An execution before the day's end (the Virgin's, or the Storyteller's ruling): voting is
         over for today; the rest of the day is quiet, or night falls at once (``virgin_day``)."""
         t = tally(state)
         self._spend_tokens(state)
-        state.executed, state.voting_closed = seat.player, True
-        died = seat.alive
-        seat.alive = False
+        state.voting_closed = True
+        how, told = self._executes(state, seat)
         quiet = state.settings.virgin_day == "quiet"
         rest = ("Voting is over for today; talk and whispers go on until night falls." if quiet
                 else "The day is over.")
         events = [self._tally_event(state, t, closed=True),
-                  public("execution", f"⚖️ **{state.label(seat.player)}** is executed at once"
-                         + (" and dies. " if died else " (they were already dead). ") + rest,
+                  public("execution", f"⚖️ **{state.label(seat.player)}** is executed at once{how}. {rest}",
                          title=f"🌆 Day {state.day}: an execution"),
-                  self._day_record(state, t, seat.player, at_once=by), *self._lleech_follows(state),
-                  *self.scapegoat_note(state, seat)]
+                  self._day_record(state, t, seat.player, at_once=by), *self._lleech_follows(state), *told]
         ending = self._pending(state, resume="night")
         if not ending and not quiet:
             events += self._exiles_at_close(state) + self._nightfall(state)
@@ -779,8 +785,7 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
             return [], False
         state.reminders.append(Reminder(player=nominee.player, token="No Ability", source="virgin"))
         who, virgin = state.label(nominator.player), state.label(nominee.player)
-        host = "djinn" in state.fabled and any(r.player == nominator.player and r.source == "lleech"
-                                               and "poison" in r.token.lower() for r in state.reminders)
+        host = "djinn" in state.fabled and lleech_host(state) == nominator.player
         failing = impaired(state, nominee.player)
         team = self.chars[nominator.character].team
         execute = False
@@ -1023,11 +1028,8 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
 
     def _woken(self, state: ClocktowerState, seat: Seat) -> list[Event]:
         """A player who dies at night and chooses when killed (the Ravenkeeper) is woken to choose."""
-        got = ask_for(state, seat, self.chars)
-        if got is None or not got[0].when_killed:
-            return []
-        return [private(seat.player, "night_ask", f"🌙 {got[1]} Choose with **Make my choice**.",
-                        title=f"Night {state.night}: you are woken")]
+        asked = self.ask_event(state, seat, woken=True)
+        return [asked] if asked is not None else []
 
     def _lleech_follows(self, state: ClocktowerState) -> list[Event]:
         """By day: "You die if & only if they are dead": the Lleech's host died, so the Lleech dies."""
@@ -1193,8 +1195,11 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
     def _unseat(self, state: ClocktowerState, seat: Seat) -> Outcome:
         """A Traveller leaves: their seat and tokens go; the town is told."""
         label = state.label(seat.player)
+        if state.fiddle is not None and seat.player in (state.fiddle.demon, state.fiddle.challenger):
+            raise illegal(f"{label} is in the fiddle contest: they stay until it is over.", "fiddling")
         state.seats.remove(seat)
         state.reminders = [r for r in state.reminders if r.player != seat.player]
+        state.forget(seat.player)
         state.sync_players()
         return Outcome(state=state, events=[public("traveller_left", f"🧳 {label} has left.")],
                        reply=f"{label} has left the game.")
@@ -1242,16 +1247,9 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
         if not new or any(s.player == new for s in state.seats):
             raise illegal(f"{state.label(new)} is already seated.", "already_seated")
         old, old_label = seat.player, state.label(seat.player)
-        seat.player = new
-        for reminder in state.reminders:
-            if reminder.player == old:
-                reminder.player = new
-        state.dawn_deaths = [new if p == old else p for p in state.dawn_deaths]
-        state.dawn_revivals = [new if p == old else p for p in state.dawn_revivals]
-        if state.lunatic is not None:
-            state.lunatic = LunaticInfo(minions=tuple(new if p == old else p for p in state.lunatic.minions),
-                                        bluffs=state.lunatic.bluffs)
-        state.players = [Player(id=new, name=action.name, seat=p.seat) if p.id == old else p for p in state.players]
+        state = state.renamed(old, new)  # the seat, its tokens, choices, votes, whispers and history
+        seat = state.seat_of(new)
+        state.players = [Player(id=new, name=action.name, seat=p.seat) if p.id == new else p for p in state.players]
         events = [public(SUBSTITUTE, f"🔁 {state.label(new)} takes over seat {seat.seat} from {old_label}.",
                          data={"old": old, "new": new})]
         if state.phase != "setup":
@@ -1426,7 +1424,7 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
                     moves.append(Kill(player=st, target=seat.player))
                 moves.append(Tell(player=st, target=seat.player, text="You learn 2."))
             moves += self._traveller_moves(state)
-            for found in proposals(state, self.chars):  # the copilot's proposals, accepted or edited
+            for found in proposals(state, self.chars) if state.stage == "locked" else []:  # accepted or edited
                 if found.ready:
                     moves.append(Inform(player=st, target=found.player))
                 if found.allowed:

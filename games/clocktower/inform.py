@@ -33,6 +33,8 @@ class Inform(StorytellerAction):
     type: Literal["inform"] = "inform"
     target: str
     answer: str = Field("", max_length=200)
+    #: the night the Storyteller saw (the panel's): refused once that night is over
+    night: int = 0
 
 
 INFORM_ACTIONS = (Inform,)
@@ -57,8 +59,13 @@ class InformRules:
         def _who(self, state: ClocktowerState, seat: Seat) -> str: ...
 
     def _do_inform(self, state: ClocktowerState, action: Inform, rng: random.Random) -> Outcome:
+        if action.night and action.night != state.night:
+            raise illegal(f"Night {action.night} is over: what was accepted was delivered at dawn.", "stale_night")
         if state.phase != "night":
             raise illegal("Night information is sent at night (use `/st tell` for anything else).", "not_night")
+        if state.stage != "locked":
+            raise illegal("Tonight's information is proposed when the night's actions lock: the deaths and "
+                          "poison it depends on are not known before.", "not_locked")
         seat = self._target(state, action.target)
         found = next((p for p in proposals(state, self.chars) if p.player == seat.player), None)
         if found is None:
@@ -78,18 +85,19 @@ class InformRules:
         accepted = Accepted(card=found.character, answer=answer, text=text, proposed=found.answer,
                             flags=list(found.flags), false=is_false(seat, found, answer))
         state.accepted[seat.player] = accepted
-        shown = text or "the grimoire, as it stands when it is sent"
-        if state.settings.inform_at == "accept":
-            accepted.sent = True
-            return Outcome(state=state, events=self._deliver(state, seat.player, accepted),
-                           reply=f"Sent to {state.label(seat.player)}: {shown}")
-        shown = shown.rstrip(".")
+        shown = (text or "the grimoire, as it stands when it is sent").rstrip(".")
+        at_once = state.settings.inform_at == "accept"
         again = f" Before: {(before.text or 'the grimoire').rstrip('.')}." if before else ""
-        return Outcome(state=state, events=[
-            Event(type="information_accepted", audience=STORYTELLER, title=f"🌙 Night {state.night}: accepted",
-                  text=f"✓ {self._who(state, seat)} learns at dawn: {shown}.{again}")],
-            reply=f"Accepted: {state.label(seat.player)} learns at dawn: {shown}. Accept again to change it "
-                  "until then.")
+        # the co-Storytellers see each other's work either way
+        events = [Event(type="information_accepted", audience=STORYTELLER, title=f"🌙 Night {state.night}: accepted",
+                        text=f"✓ {self._who(state, seat)} " + ("was sent" if at_once else "learns at dawn")
+                             + f": {shown}.{again}")]
+        if at_once:  # a second acceptance is sent too: the player reads it as the Storytellers' correction
+            return Outcome(state=state, events=events + self._deliver(state, seat.player, accepted),
+                           reply=f"Sent to {state.label(seat.player)}: {shown}.")
+        return Outcome(state=state, events=events,
+                       reply=f"Accepted: {state.label(seat.player)} learns at dawn: {shown}. Accept again to "
+                             "change it until then.")
 
     def _deliver(self, state: ClocktowerState, player: str, accepted: Accepted, *, auto: bool = False) -> list[Event]:
         text = accepted.text or spy_grimoire(state, self.chars)
@@ -102,12 +110,12 @@ class InformRules:
         """Dawn: the accepted information delivered, the unflagged rest too with ``auto_inform``,
         and the Storytellers told what was not sent, with the grimoire picture as the night left it."""
         events: list[Event] = []
-        seated = {s.player for s in state.seats}
         delivered = 0
         for player, accepted in state.accepted.items():
-            if player in seated and not accepted.sent:
-                events += self._deliver(state, player, accepted)
+            if state.seated(player):
                 delivered += 1
+                if state.settings.inform_at == "dawn":  # else it was sent when accepted
+                    events += self._deliver(state, player, accepted)
         unsent = []
         for found in proposals(state, self.chars):
             if found.player in state.accepted:
@@ -119,7 +127,8 @@ class InformRules:
                 delivered += 1
             else:
                 unsent.append(found)
-        lines = [f"{delivered} piece{'s' if delivered != 1 else ''} of information delivered at dawn."
+        when = "delivered at dawn" if state.settings.inform_at == "dawn" else "sent tonight"
+        lines = [f"{delivered} piece{'s' if delivered != 1 else ''} of information {when}."
                  if delivered or unsent else "Nobody was due information."]
         if unsent:
             lines.append("**Not sent** (nobody accepted it): " + names(state, [p.player for p in unsent])

@@ -234,13 +234,20 @@ class NightRules:
 
     def night_asks(self, state: ClocktowerState) -> list[Event]:
         """At dusk, each player asked to choose tonight is told what, in their thread."""
-        events = []
-        for seat in state.seats:
-            got = ask_for(state, seat, self.chars)
-            if got is not None and not got[0].when_killed:
-                events.append(private(seat.player, "night_ask", f"🌙 {got[1]} Choose with **Make my choice** "
-                                      "before the night's actions lock.", title=f"Night {state.night}: your choice"))
-        return events
+        return [e for e in (self.ask_event(state, seat) for seat in state.seats) if e is not None]
+
+    def ask_event(self, state: ClocktowerState, seat: Seat, *, woken: bool = False) -> Event | None:
+        """The private message asking ``seat`` for tonight's choice: at dusk (or when an ability is
+        gained), or ``woken`` when it dies and chooses when killed (the Ravenkeeper); None when it
+        is not asked that way."""
+        got = ask_for(state, seat, self.chars)
+        if got is None or got[0].when_killed is not woken:
+            return None
+        if woken:
+            return private(seat.player, "night_ask", f"🌙 {got[1]} Choose with **Make my choice**.",
+                           title=f"Night {state.night}: you are woken")
+        return private(seat.player, "night_ask", f"🌙 {got[1]} Choose with **Make my choice** before the night's "
+                       "actions lock.", title=f"Night {state.night}: your choice")
 
     def choices_summary(self, state: ClocktowerState) -> Event:
         """At the lock: every asked player's choice, and every missing one, for the Storytellers."""

@@ -8,7 +8,7 @@ and, from issue 12 on, in append-only rows.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -173,8 +173,6 @@ class Accepted(BaseModel):
     flags: list[str] = Field(default_factory=list)
     #: whether the answer is false information (None where the bot cannot tell: the Storyteller's call)
     false: bool | None = None
-    #: sent already (``inform_at=accept``)
-    sent: bool = False
 
 
 class Abnormal(BaseModel):
@@ -235,6 +233,8 @@ class ClocktowerState(BaseState):
     negative_tomorrow: list[str] = Field(default_factory=list)
     #: who was executed today ("" for nobody): the Undertaker learns it tonight
     executed: str = ""
+    #: whether that execution killed them (not when already dead, nor a Lleech whose host lives)
+    execution_killed: bool = False
     #: today's execution has happened before the day's end (the Virgin, `/st execute`): no more votes
     voting_closed: bool = False
     #: today's exile calls: Traveller -> voter -> "yes" or "no"
@@ -283,6 +283,41 @@ class ClocktowerState(BaseState):
         """A line of the Mathematician's ledger (once per player and reason)."""
         if not any(a.player == player and a.why == why for a in self.abnormal):
             self.abnormal.append(Abnormal(player=player, why=why))
+
+    # ----- a player's seat changing hands, or emptying -----
+    def renamed(self, old: str, new: str) -> ClocktowerState:
+        """This state with player ``old`` replaced by ``new`` wherever a player id is kept (a
+        substitute takes over a seat: its choices, votes, whispers, tokens and history).
+
+        Player ids are opaque tokens (Discord ids) that no other value of the state equals, so
+        every string and key equal to ``old`` is that player."""
+        def swap(value: Any) -> Any:
+            if isinstance(value, str):
+                return new if value == old else value
+            if isinstance(value, list | tuple):
+                return [swap(v) for v in value]
+            if isinstance(value, dict):
+                return {swap(k): swap(v) for k, v in value.items()}
+            return value
+        return type(self).model_validate(swap(self.model_dump()))
+
+    def forget(self, player: str) -> None:
+        """A Traveller left: tonight's and today's choices that name them go (a choice of a player
+        who left is no choice), so nothing later looks for a seat that is gone. The record keeps
+        what happened."""
+        for choices in (self.night_choices, self.last_choices):
+            for chooser in [c for c, targets in choices.items() if c == player or player in targets]:
+                del choices[chooser]
+        for table in (self.waitress_answers, self.votes, self.accepted, self.killed_tonight, self.exiles):
+            table.pop(player, None)
+        self.votes = {voter: target for voter, target in self.votes.items() if target != player}
+        for calls in self.exiles.values():
+            calls.pop(player, None)
+        if self.fiddle is not None:
+            self.fiddle.votes.pop(player, None)
+
+    def seated(self, player: str) -> bool:
+        return any(s.player == player for s in self.seats)
 
     # ----- reading seats -----
     def seat_of(self, player: str) -> Seat:

@@ -520,19 +520,22 @@ class TalkRules:
                       title=f"🧳 Exile of {state.name(target)}", slot=f"exile:{state.day}:{target}")
 
     def _exile(self, state: ClocktowerState, target: Seat) -> list[Event]:
-        """The Traveller is exiled: they die (a working Deviant's fate is the Storyteller's call: a
-        drunk or poisoned one has no ability, and dies)."""
+        """The Traveller is exiled: they die. The Deviant's fate is the Storytellers' (a drunk or
+        poisoned one has no ability, and they are told to kill it), and the town reads the same
+        words either way."""
         votes = state.exiles.get(target.player, {})
         state.exiled.append(target.player)
         label = state.label(target.player)
         events = [self._exile_event(state, target.player, result="**Exiled.**"),
                   record("exile", {"day": state.day, "target": target.player, "votes": dict(votes), "exiled": True})]
-        if target.has("deviant") and not impaired(state, target.player):
+        if target.has("deviant"):
+            # the same public words whether or not it is drunk or poisoned: the town learns no token
             events.append(public("exile", f"🧳 {label} is exiled. The Storytellers decide whether the Deviant dies.",
                                  title="🧳 Exiled"))
-            events.append(Event(type="deviant", audience=STORYTELLER, title="🧳 The Deviant is exiled",
-                                text=f"{label} cannot die by exile if they were funny today: `/st kill` them if "
-                                     "they were not."))
+            why = impaired(state, target.player)
+            text = (f"{label} is {why}: the Deviant has no ability and dies by exile; `/st kill` them." if why else
+                    f"{label} cannot die by exile if they were funny today: `/st kill` them if they were not.")
+            events.append(Event(type="deviant", audience=STORYTELLER, title="🧳 The Deviant is exiled", text=text))
         else:
             died = target.alive
             target.alive = False

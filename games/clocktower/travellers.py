@@ -23,7 +23,6 @@ from games.engine import STORYTELLER, Event, Outcome, StorytellerAction, private
 
 from .characters import Characters
 from .day import illegal
-from .night import ask_for
 from .state import ClocktowerState, Reminder, Seat
 from .talk import impaired
 
@@ -56,6 +55,7 @@ class TravellerRules:
         def _lleech_follows(self, state: ClocktowerState) -> list[Event]: ...
         def _pending(self, state: ClocktowerState, *, resume: str) -> list[Event]: ...
         def _nightfall(self, state: ClocktowerState, opening: str = "") -> list[Event]: ...
+        def ask_event(self, state: ClocktowerState, seat: Seat, *, woken: bool = False) -> Event | None: ...
 
     # ----- the Apprentice -----
     def apprentices_due(self, state: ClocktowerState) -> list[Event]:
@@ -96,11 +96,10 @@ class TravellerRules:
             state.reminders.append(Reminder(player=seat.player, token="Is The Apprentice", source="apprentice"))
         events = [private(seat.player, "apprentice", f"🎓 You gain the {name}'s ability:\n> "
                           f"{self.chars[character].ability}", title="The Apprentice")]
-        got = ask_for(state, seat, self.chars) if state.phase == "night" and state.stage != "locked" else None
-        if got is not None and not got[0].when_killed:  # it acts tonight: asked at once
-            events.append(private(seat.player, "night_ask", f"🌙 {got[1]} Choose with **Make my choice** "
-                                  "before the night's actions lock.", title=f"Night {state.night}: your choice"))
-        idle = self.chars[character].setup is not None or character == "marionette"
+        asked = self.ask_event(state, seat) if state.phase == "night" and state.stage != "locked" else None
+        if asked is not None:  # it acts tonight: asked at once
+            events.append(asked)
+        idle = self.chars[character].setup is not None  # the Baron, the Marionette
         note = f" The {name}'s ability works only at the deal: it does nothing now." if idle else ""
         instead = f" (instead of the {self.chars[before].name})" if before else ""
         return Outcome(state=state, events=events,
@@ -153,10 +152,13 @@ class TravellerRules:
             raise illegal(f"No living, working Scapegoat is of {state.label(executed.player)}'s alignment.",
                           "no_scapegoat")
         goat = goats[0]
-        executed.alive, goat.alive = True, False
+        revived = state.execution_killed  # one who was already dead stays dead
+        executed.alive = executed.alive or revived
+        goat.alive, state.execution_killed = False, True
         state.executed = goat.player
         events = [public("scapegoat", f"🐐 {state.label(goat.player)}, the Scapegoat, is executed instead of "
-                         f"{state.label(executed.player)}, who lives.", title="The Scapegoat")]
+                         f"{state.label(executed.player)}" + (", who lives." if revived else "."),
+                         title="The Scapegoat")]
         events += self._lleech_follows(state)
         if ending:
             state.pending_end = None

@@ -36,6 +36,18 @@ def _parts(annotation: Any) -> tuple[list[Any], bool]:
     return [annotation], False
 
 
+def with_nones(model: type[BaseModel], data: dict[str, Any]) -> dict[str, Any]:
+    """Options typed as text (``turn_seconds=none``): "none" or "null" is None for an option
+    that may be none, as ``takes`` says it may."""
+    out = dict(data)
+    for key, value in data.items():
+        info = model.model_fields.get(key)
+        if info is not None and isinstance(value, str) and value.strip().lower() in ("none", "null") \
+                and _parts(info.annotation)[1]:
+            out[key] = None
+    return out
+
+
 def _number(value: Any) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
@@ -81,7 +93,7 @@ def default_in_words(info: FieldInfo) -> str:
         return "on (true)" if default else "off (false)"
     if isinstance(default, (int, float)):
         return _number(default)
-    if isinstance(default, (list, tuple, dict, set)) and not default:
+    if isinstance(default, (list, tuple, dict, set, str)) and not default:
         return "none"
     return str(default)
 

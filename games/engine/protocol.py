@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from .errors import IllegalAction, SetupError
 from .events import Event
-from .options import readable_error
+from .options import readable_error, with_nones
 from .rng import Rng
 
 
@@ -227,7 +227,7 @@ class Game(ABC):
 
     def parse_options(self, data: dict[str, Any] | None) -> BaseModel:
         try:
-            return self.Options.model_validate(data or {})
+            return self.Options.model_validate(with_nones(self.Options, data or {}))
         except ValidationError as exc:
             raise SetupError(readable_error(exc, self.Options, subject=self.title), code="bad_option") from None
 

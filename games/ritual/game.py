@@ -812,30 +812,37 @@ class RitualGame(Game):
         same players (the Council's own-name pick is refused for that witch)."""
         if state.finished or state.phase not in ("choosing", "council"):
             return []
-        living = self.alive(state)
         if state.phase == "choosing":
             return [Prompt(action="vote_performer", title="Choose the Performer", vote=True,
                            fields=[PromptField(name="target", placeholder="Vote for the Performer (secret)",
-                                               choices=[Choice(value=p, label=state.name(p)[:100]) for p in living])])]
-        choices = [Choice(value=p, label=state.name(p)[:100]) for p in living if p != state.warded]
+                                               choices=self._performer_choices(state, ""))])]
+        return [Prompt(action="vote_burn", title="Vote to burn", vote=True,
+                       fields=[PromptField(name="target", placeholder="Vote to burn (secret)",
+                                           choices=self._burn_choices(state, ""))])]
+
+    def _performer_choices(self, state: RitualState, voter: str) -> list[Choice]:
+        return [Choice(value=p, label=state.name(p)[:100], description="That's you" if p == voter else "")
+                for p in self.alive(state)]
+
+    def _burn_choices(self, state: RitualState, voter: str) -> list[Choice]:
+        """Who may be burned, for ``voter`` (not themselves), or for everyone (``voter`` "")."""
+        choices = [Choice(value=p, label=state.name(p)[:100]) for p in self.alive(state)
+                   if p != voter and p != state.warded]
         if state.options.allow_spare:
             choices.append(Choice(value=NONE, label="Burn no one", emoji="🕯️"))
-        return [Prompt(action="vote_burn", title="Vote to burn", vote=True,
-                       fields=[PromptField(name="target", placeholder="Vote to burn (secret)", choices=choices)])]
+        return choices
 
     def prompts(self, state: RitualState, player_id: str) -> list[Prompt]:
         if state.finished or player_id not in state.roles or not self.is_alive(state, player_id):
             return []
-        living = self.alive(state)
         if state.phase == "choosing":
             current = state.votes.get(player_id)
             return [Prompt(
                 action="vote_performer", title="Choose the Performer", vote=True,
                 text="Who sits in the 13th Chair this round?" + (
                     f" Your vote: **{state.name(current)}** (you can change it)." if current else ""),
-                fields=[PromptField(name="target", placeholder="Vote for the Performer", choices=[
-                    Choice(value=p, label=state.name(p)[:100], description="That's you" if p == player_id else "")
-                    for p in living])],
+                fields=[PromptField(name="target", placeholder="Vote for the Performer",
+                                    choices=self._performer_choices(state, player_id))],
             )]
         if state.phase == "offering":
             data = self.data
@@ -851,10 +858,7 @@ class RitualGame(Game):
             )]
         if state.phase == "council":
             current = state.votes.get(player_id)
-            choices = [Choice(value=p, label=state.name(p)[:100]) for p in living
-                       if p != player_id and p != state.warded]
-            if state.options.allow_spare:
-                choices.append(Choice(value=NONE, label="Burn no one", emoji="🕯️"))
+            choices = self._burn_choices(state, player_id)
             shown = ("no one" if current == NONE else state.name(current)) if current else ""
             return [Prompt(
                 action="vote_burn", title="Vote to burn", vote=True,

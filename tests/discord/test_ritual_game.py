@@ -110,7 +110,7 @@ async def test_the_choosing_and_the_council_are_one_tap_selects_on_the_phase_mes
     council = next(m for m in reversed(w.channel.history()) if m.components)
     burn = f"g:{game_id}:s:{state.phase_seq}:vote_burn:target"
     res = await bo.select(council, [str(bo.id)], custom_id=burn)  # one's own name: not for them
-    assert "That choice is not open to you" in res.response.content
+    assert "You cannot vote to burn yourself." in res.response.content  # the rules answer, in their words
     assert str(bo.id) not in (await w.bot.service.load(game_id)).state.votes
     res = await bo.select(council, ["none"], custom_id=burn)
     assert res.ephemeral and (await w.bot.service.load(game_id)).state.votes[str(bo.id)] == "none"

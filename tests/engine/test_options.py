@@ -15,7 +15,7 @@ def test_every_option_is_described_with_its_values_and_default_in_words(kind):
     assert len(lines) == len(game.Options.model_fields)
     for name, line in zip(game.Options.model_fields, lines, strict=True):
         assert line.startswith(f"• **{name}**: "), line  # a description, not a bare name
-        assert "Takes " in line and " by default." in line
+        assert "Takes " in line and " by default." in line and ";  by default" not in line
         assert "None" not in line and "False" not in line and "True" not in line, line
 
 
@@ -37,3 +37,10 @@ def test_an_unknown_option_names_the_valid_keys():
         games.get("cauldron").parse_options({"night_secs": "30"})
     text = str(err.value)
     assert text.startswith("'night_secs' is not an option of ") and "night_seconds, day_seconds" in text
+
+
+def test_none_is_accepted_where_an_option_may_be_none():
+    options = games.get("castle").parse_options({"turn_seconds": "none", "max_turns": "null"})
+    assert options.turn_seconds is None and options.max_turns is None
+    with pytest.raises(SetupError):
+        games.get("ritual").parse_options({"choosing_seconds": "none"})  # may not be none

@@ -118,20 +118,18 @@ def components_of(response):
     return selects, buttons
 
 
-REFUSED = ("not", "Too late", "Choose first", "can't")
-
-
 async def choose_in_flow(member, prompt, rng, max_steps: int = 6) -> bool:
-    """Choose in a private prompt as a person would: pick in its first select, then, when the
+    """Choose in a private prompt as a person would: pick in one of its selects, then, when the
     pick waits for a button, press that action's button; follow the message as it shows the next
-    step (a Castle turn). Returns whether a choice was accepted."""
+    step (a Castle turn). Returns whether a choice was accepted: an accepted choice is answered in
+    the prompt's own message, a refused one in a new message."""
     accepted = False
     for _ in range(max_steps):
         selects, buttons = components_of(prompt)
         if not selects and not buttons:
             break
         if selects:
-            custom_id, values = selects[0]
+            custom_id, values = rng.choice(selects)
             res = await member.select(prompt, [rng.choice(values)], custom_id=custom_id)
             if res.deferred:  # kept: its action's button sends it
                 action = custom_id.split(":")[4]
@@ -143,11 +141,9 @@ async def choose_in_flow(member, prompt, rng, max_steps: int = 6) -> bool:
             res = await member.click(prompt, custom_id=buttons[0][0])
         answer = res.response
         assert answer is not None and answer.ephemeral
-        if any(word in answer.content for word in REFUSED):
+        if answer.id != prompt.id:  # refused, in a new private message
             break
         accepted = True
-        if answer.id != prompt.id:  # a new private answer: this prompt is done
-            break
         prompt = answer  # the same message, now showing the next step
     return accepted
 

@@ -477,7 +477,7 @@ def test_only_the_current_player_has_prompts():
     # a pick's value goes straight into the action
     s = H.act(state, {"type": "place", "player": "p1", "shrine": place[0].fields[1].choices[3].value}).state
     assert s.face_up[shrine_index("book-4")]
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalAction, match="There is no shrine 'tower-4': name one like book-3"):
         H.act(state, {"type": "place", "player": "p1", "shrine": "tower-4"})
 
 

@@ -188,3 +188,18 @@ def test_the_end_screen_tells_who_cast_what_night_by_night():
     for pid, card in plays.items():
         assert f"{state.name(pid)} {INGREDIENTS[card].emoji}" in text
     assert "🎶 Ceol of the Midnight Cairn" in text  # the legend
+
+
+def test_the_ready_count_leaves_out_a_player_removed_after_pressing():
+    hands = {f"p{i}": ["brigid", "ceol", "thistle"] for i in range(1, 6)}
+    state, _ = h.play_all(h.new_game(hands=hands).state,
+                          {"p1": "brigid", "p2": "brigid", "p3": "ceol", "p4": "thistle", "p5": "brigid"})
+    assert state.phase == "day"
+    state = h.act(state, {"type": "end_discussion", "player": "p1"}).state
+    state = h.act(state, {"type": "remove_player", "target": "p1"}).state
+    for pid in ("p2", "p3"):
+        state = h.act(state, {"type": "end_discussion", "player": pid}).state
+    out = h.act(state, {"type": "end_discussion", "player": "p4"})
+    ready = [e.text for e in out.events if e.type == "ready"]
+    assert ready == ["✋ 3 of 4 ready for the night."] and out.state.phase == "day"
+    assert out.reply == "You are ready for the night; waiting for 1 more."

@@ -139,6 +139,9 @@ def test_the_shugenja_learns_the_direction_of_the_closest_evil_player():
 def test_st_inform_sends_the_proposal_or_an_allowed_answer_and_refuses_the_rest():
     state = begun(["po", "empath", "recluse", "knight", "soldier", "washerwoman", "virgin", "highpriestess"],
                   options={"inform_at": "accept"})
+    with pytest.raises(IllegalAction, match="proposed when the night's actions lock"):
+        act(state, type="inform", target="p2")
+    state = lock(state).state
     out = act(state, type="inform", target="p2")
     sent = next(e for e in events_of(out, "player") if e.type == "information")
     assert sent.audience.id == "p2" and sent.text == "🌙 1 of your living neighbours are evil."
@@ -156,14 +159,14 @@ def test_st_inform_sends_the_proposal_or_an_allowed_answer_and_refuses_the_rest(
 
 def test_the_spy_sees_the_grimoire_without_the_demon_and_magician_under_the_djinns_jinx():
     chars = ["po", "spy", "magician", "empath", "knight", "soldier", "virgin", "washerwoman"]
-    state = begun(chars, options={"inform_at": "accept"})
+    state = lock(begun(chars, options={"inform_at": "accept"})).state
     spy = by_player(state)["p2"]
     assert spy.ready and "the Djinn's jinx" in spy.flags[0]
     out = act(state, type="inform", target="p2")
     sent = next(e for e in events_of(out, "player") if e.type == "information").text
     assert "1 · Name1: (token removed)" in sent and "3 · Name3: (token removed)" in sent
     assert "4 · Name4: Empath" in sent and "Po" not in sent and "Magician" not in sent
-    plain = begun(chars, options={"djinn": "false", "inform_at": "accept"})
+    plain = lock(begun(chars, options={"djinn": "false", "inform_at": "accept"})).state
     assert not by_player(plain)["p2"].flags
     sent = next(e for e in events_of(act(plain, type="inform", target="p2"), "player") if e.type == "information")
     assert "1 · Name1: Po" in sent.text and "3 · Name3: Magician" in sent.text
@@ -173,7 +176,7 @@ def test_the_spy_does_not_see_the_is_the_marionette_reminder_under_the_djinns_ji
     chars = ["po", "spy", "magician", "marionette", "knight", "soldier", "virgin", "washerwoman"]
     for djinn, seen in (("true", False), ("false", True)):
         state = begun(chars, options={"djinn": djinn, "inform_at": "accept"}, shown={"p4": "empath"})
-        state = act(state, type="add_reminder", target="p4", token="Is the Marionette").state
+        state = lock(act(state, type="add_reminder", target="p4", token="Is the Marionette").state).state
         sent = next(e for e in events_of(act(state, type="inform", target="p2"), "player") if e.type == "information")
         assert ("Is the Marionette" in sent.text) is seen, djinn
         assert "4 · Name4: Marionette (thinks they are the Empath)" in sent.text

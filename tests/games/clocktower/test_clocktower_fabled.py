@@ -36,8 +36,13 @@ def test_the_demon_secretly_chooses_an_opponent_and_the_town_learns_only_two_nam
     assert "Name1" not in public_text(out)  # the Demon is not named
     with pytest.raises(IllegalAction, match="no fiddle contest for you"):
         act(out.state, player="p3", type="fiddle_challenge", target="p4")
-    with pytest.raises(IllegalAction, match="opposing alignment"):
-        act(out.state, player="p1", type="fiddle_challenge", target="p2")
+    # the Demon's pick of its own side (the Spy) is answered like any pick, so the Demon learns nothing
+    # of who is on its side; only the Storytellers are told, and choose the opponent instead
+    same = act(out.state, player="p1", type="fiddle_challenge", target="p2")
+    assert same.reply == "You chose Name2 (seat 2)." and same.state.stage == "choosing"
+    assert [(e.type, e.audience.kind) for e in same.events] == [("fiddle_same_side", "storyteller")]
+    with pytest.raises(IllegalAction, match="opposing"):
+        act(out.state, type="fiddle", challenger="p2")
     chosen = act(out.state, player="p1", type="fiddle_challenge", target="p5")
     assert chosen.state.stage == "voting"
     said = public_text(chosen)

@@ -2,7 +2,10 @@
 delivered then, sent at once with ``inform_at=accept``, the unflagged rest sent at dawn with
 ``auto_inform``, the Mathematician's ledger, and every night's information in the end reveal."""
 
+import pytest
+
 from games.clocktower.copilot import proposals
+from games.engine import IllegalAction
 from tests.support.clocktower_pure import GAME, act, events_of, new_game, timeout
 
 # seat 1 the Po, 2 the Empath (beside the Po: 1), 5 the Soldier, 8 the Mathematician
@@ -11,6 +14,11 @@ CHARACTERS = ["po", "empath", "recluse", "knight", "soldier", "washerwoman", "vi
 
 def begun(characters=CHARACTERS, options=None, shown=None):
     return act(new_game(options, characters, shown), type="begin").state
+
+
+def locked(characters=CHARACTERS, options=None):
+    """Night 1 at its lock, when the information is proposed."""
+    return until(begun(characters, options), "night", "locked")
 
 
 def until(state, phase, stage=None):
@@ -38,7 +46,7 @@ def mathematician(state):
 
 
 def test_accepted_information_waits_for_dawn_and_can_be_changed_until_then():
-    state = begun()
+    state = locked()
     out = act(state, type="inform", target="p2")
     assert not events_of(out, "player")
     assert "learns at dawn: 1 of your living neighbours are evil" in out.reply
@@ -60,7 +68,7 @@ def test_accepted_information_waits_for_dawn_and_can_be_changed_until_then():
 
 
 def test_information_is_sent_at_once_with_inform_at_accept():
-    out = act(begun(options={"inform_at": "accept"}), type="inform", target="p2")
+    out = act(locked(options={"inform_at": "accept"}), type="inform", target="p2")
     assert [e.text for e in events_of(out, "player")] == ["🌙 1 of your living neighbours are evil."]
     morning = dawn(out.state)
     assert not [e for e in events_of(morning, "player") if e.type == "information"]  # not twice
@@ -130,8 +138,15 @@ def test_a_marionette_beside_the_recluse_counts_the_first_night_or_every_night()
 
 
 def test_the_end_reveal_tells_every_nights_information_and_the_truth_where_it_differed():
-    morning = dawn(act(begun(), type="inform", target="p2", answer="2").state)
+    morning = dawn(act(locked(), type="inform", target="p2", answer="2").state)
     records = [e for e in morning.events if e.audience.kind == "record"]
     recap = next(e for e in GAME.recap(morning.state, records) if e.type == "information_recap")
     assert recap.audience.kind == "public"
     assert "**Night 1**\n• Name2, as the Empath: 2 (the truth: 1)" in recap.text
+
+
+def test_an_answer_from_a_panel_of_a_night_that_is_over_is_refused():
+    state = until(next_night(begun()), "night", "locked")  # night 2
+    with pytest.raises(IllegalAction, match="Night 1 is over"):
+        act(state, type="inform", target="p2", night=1)
+    assert act(state, type="inform", target="p2", night=2).reply.startswith("Accepted:")

@@ -376,7 +376,8 @@ def test_a_day_of_talk_replays_from_the_log_with_its_record_and_the_end_count():
     assert recap["text"] == "**Day 1**: p3 1, p4 1, p5 1 · 1 neighbour whisper(s)"
 
 
-def test_an_exiled_deviant_lives_for_the_storytellers_to_judge_unless_it_is_poisoned():
+def test_an_exiled_deviant_is_the_storytellers_call_and_the_town_reads_the_same_if_it_is_poisoned():
+    said = {}
     for poisoned in (False, True):
         state = with_traveller(to_day(), character="deviant")
         if poisoned:
@@ -384,6 +385,8 @@ def test_an_exiled_deviant_lives_for_the_storytellers_to_judge_unless_it_is_pois
         for voter in ("p1", "p2", "p3", "p4"):
             state = say(state, voter, type="exile_vote", target="t1").state
         out = say(state, "p5", type="exile_vote", target="t1")
-        assert out.state.seat_of("t1").alive is not poisoned
-        judged = [e for e in events_of(out, "storyteller") if e.type == "deviant"]
-        assert bool(judged) is not poisoned
+        assert out.state.seat_of("t1").alive  # the Storytellers kill it, with /st kill
+        judged = [e.text for e in events_of(out, "storyteller") if e.type == "deviant"]
+        assert len(judged) == 1 and ("has no ability and dies by exile" in judged[0]) is poisoned
+        said[poisoned] = [e.text for e in events_of(out, "public")]
+    assert said[False] == said[True]  # no poison token shows in what the town reads
