@@ -190,7 +190,7 @@ class GameService:
         #: a phase opened by a channel message starts its clock when that message is posted
         #: (``start_clock``, called by the delivery); without a delivery, at the commit
         self.clock_waits_for_opener = clock_waits_for_opener
-        self.timers = Timers(clock, self.on_deadline)
+        self.timers = Timers(clock, self.on_deadline, self.on_reminder)
         #: one lock per game, alive only while someone holds or waits on it (no growth per game ever run)
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         #: the last committed state of each running game, written only after its commit, so a
@@ -577,6 +577,7 @@ class GameService:
             outcome.events.extend(game.recap(state, earlier + records))
         if state.finished:
             deadline, remaining, paused, waiting, status = None, None, False, None, "finished"
+        remind_at = self._remind_at(game, state, paused) if status in (None, "running") else None
         messages = self.messages(row, game, state, outcome.events)
         if before_seq is not None and (new_phase or state.finished):
             messages.append(refresh(phase_slot(before_seq)))  # the old phase's message says closed
@@ -587,21 +588,30 @@ class GameService:
             row.id, state=state.model_dump_json(), phase_seq=state.phase_seq, step=state.step,
             deadline=deadline, paused_remaining=remaining, paused=paused, status=status or row.status,
             actor_id=actor_id, action=action, messages=messages, now=now, waiting_seconds=waiting,
-            substitutes=substitutes, records=[(e.type, json.dumps(e.data)) for e in records]))
+            substitutes=substitutes, records=[(e.type, json.dumps(e.data)) for e in records],
+            remind_at=remind_at))
         self._bump(row.id)
         if status in (None, "running") and not state.finished:
             self._cache[row.id] = Table(
                 replace(row, state=None, phase_seq=state.phase_seq, deadline=deadline,
                         paused_remaining=remaining, paused=paused, status="running",
-                        waiting_seconds=waiting), game, state)
+                        waiting_seconds=waiting, remind_at=remind_at), game, state)
             if deadline is not None:
                 self.timers.arm(row.id, state.phase_seq, deadline)
             else:
                 self.timers.cancel(row.id)
+            self.timers.arm_reminder(row.id, state.phase_seq, remind_at)
         else:
             self._game_over(row.id)
         if messages:
             self._notify(row.id)
+
+    def _remind_at(self, game: Game, state: Any, paused: bool) -> float | None:
+        """When a quiet game calls its player again: counted from now, so any action restarts it."""
+        if paused or state.finished:
+            return None
+        seconds = game.reminder_seconds(state)
+        return self.clock.now() + seconds if seconds else None
 
     def messages(self, row: GameRow, game: Game, state: Any, events: list[Event]) -> list[NewMessage]:
         out: list[NewMessage] = []
@@ -667,6 +677,32 @@ class GameService:
         self.timers.retry(game_id, phase_seq, self.RETRY_SECONDS)
         return False
 
+    async def on_reminder(self, game_id: int, phase_seq: int) -> bool:
+        """The game has been quiet for its ``reminder_seconds``: tell the table what the game
+        says (a mention of the player it waits for). Once per quiet stretch; never raises (a
+        reminder the database refuses stays due, and the minute sweep tries it again)."""
+        try:
+            async with self.lock(game_id):
+                row = await self.store.game(game_id)
+                if row is None or row.status != "running" or row.paused or row.remind_at is None \
+                        or row.phase_seq != phase_seq:
+                    return False
+                if row.remind_at > self.clock.now() + 0.5:  # something happened meanwhile
+                    self.timers.arm_reminder(game_id, phase_seq, row.remind_at)
+                    return False
+                table = await self.load(game_id)
+                messages = self.messages(row, table.game, table.state, table.game.remind(table.state))
+                self._cache.pop(game_id, None)
+                self._bump(game_id)
+                sent = await self.store.remind(game_id, phase_seq, messages, self.clock.now())
+        except Exception as exc:
+            log.warning("game %s: reminder of phase %s failed (%s)", game_id, phase_seq, exc,
+                        exc_info=not is_store_error(exc))
+            return False
+        if sent and messages:
+            self._notify(game_id)
+        return sent
+
     async def start_clock(self, game_id: int, phase_seq: int, started_at: float,
                           delivered: list[int]) -> float | None:
         """The phase's opening message was posted at ``started_at``: its clock runs from then.
@@ -707,6 +743,9 @@ class GameService:
                 if row.status == "running" and not row.paused and row.deadline is not None \
                         and row.deadline <= now:
                     closed += await self.on_deadline(row.id, row.phase_seq)
+                elif row.status == "running" and not row.paused and row.remind_at is not None \
+                        and row.remind_at <= now:
+                    await self.on_reminder(row.id, row.phase_seq)
             fired += closed
             if not closed:
                 break
@@ -719,6 +758,8 @@ class GameService:
             if row.status == "running" and not row.paused and row.deadline is not None:
                 self.timers.arm(row.id, row.phase_seq, row.deadline)
                 armed += 1
+            if row.status == "running" and not row.paused and row.remind_at is not None:
+                self.timers.arm_reminder(row.id, row.phase_seq, row.remind_at)
         await self.fire_due()
         return armed
 
@@ -745,15 +786,17 @@ class GameService:
         if notice is not None:
             event = public("moderator", notice(change))
             messages.append(NewMessage("channel", None, event.model_dump_json()))
+        remind_at = self._remind_at(table.game, table.state, paused)
         self._cache.pop(game_id, None)
         self._bump(game_id)
         await self._saving(self.store.set_timer(game_id, deadline, remaining, self.clock.now(),
                                                 paused=paused, waiting_seconds=waiting, phase_seq=seq,
-                                                messages=messages))
+                                                messages=messages, remind_at=remind_at))
         if deadline is not None:
             self.timers.arm(game_id, seq, deadline)
         else:
             self.timers.cancel(game_id)
+        self.timers.arm_reminder(game_id, seq, remind_at)
         self._notify(game_id)
         return change
 

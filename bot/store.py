@@ -47,6 +47,8 @@ class GameRow:
     thread_channel_id: int | None = None
     #: the host's display name when the game was made
     host_name: str = ""
+    #: when the game calls the player it waits for again, after a quiet while (``Game.reminder_seconds``)
+    remind_at: float | None = None
 
     @property
     def threads_under(self) -> int:
@@ -104,7 +106,7 @@ class Slot:
 
 _GAME_COLUMNS = (
     "id, kind, guild_id, channel_id, host_id, status, seed, options, min_players, max_players, "
-    "state, phase_seq, deadline, paused_remaining, paused, waiting_seconds, thread_channel_id, host_name"
+    "state, phase_seq, deadline, paused_remaining, paused, waiting_seconds, thread_channel_id, host_name, remind_at"
 )
 #: the same columns, of a query that names the games table ``g``
 _GAME_COLUMNS_OF_G = ", ".join("g." + c.strip() for c in _GAME_COLUMNS.split(","))
@@ -117,9 +119,10 @@ SYNCHRONOUS = ("FULL", "NORMAL")
 
 def _game(row: sqlite3.Row | tuple) -> GameRow:
     (gid, kind, guild, channel, host, status, seed, options, mn, mx, state, seq, deadline,
-     remaining, paused, waiting, thread_channel, host_name) = tuple(row)
+     remaining, paused, waiting, thread_channel, host_name, remind_at) = tuple(row)
     return GameRow(gid, kind, guild, channel, host, status, seed, json.loads(options), mn, mx,
-                   state, seq, deadline, remaining, bool(paused), waiting, thread_channel, host_name)
+                   state, seq, deadline, remaining, bool(paused), waiting, thread_channel, host_name,
+                   remind_at)
 
 
 def _outbox(r: sqlite3.Row | tuple) -> OutboxRow:
@@ -284,7 +287,7 @@ class Store:
         def write(conn: sqlite3.Connection) -> None:
             conn.execute(
                 "UPDATE games SET status = ?, deadline = NULL, paused_remaining = NULL, paused = 0, "
-                "waiting_seconds = NULL, updated_at = ? WHERE id = ?", (status, now, game_id))
+                "waiting_seconds = NULL, remind_at = NULL, updated_at = ? WHERE id = ?", (status, now, game_id))
             seq = conn.execute("SELECT phase_seq FROM games WHERE id = ?", (game_id,)).fetchone()
             _insert_messages(conn, game_id, seq[0] if seq else 0, None, messages, now)
 
@@ -292,14 +295,15 @@ class Store:
 
     async def set_timer(self, game_id: int, deadline: float | None, paused_remaining: float | None,
                         now: float, *, paused: bool = False, waiting_seconds: float | None = None,
-                        messages: list[NewMessage] = (), phase_seq: int = 0) -> None:
+                        messages: list[NewMessage] = (), phase_seq: int = 0,
+                        remind_at: float | None = None) -> None:
         """The phase's timer, and the messages that show it (a refresh of the phase message), at once."""
 
         def write(conn: sqlite3.Connection) -> None:
             conn.execute(
                 "UPDATE games SET deadline = ?, paused_remaining = ?, paused = ?, waiting_seconds = ?, "
-                "updated_at = ? WHERE id = ?",
-                (deadline, paused_remaining, int(paused), waiting_seconds, now, game_id))
+                "remind_at = ?, updated_at = ? WHERE id = ?",
+                (deadline, paused_remaining, int(paused), waiting_seconds, remind_at, now, game_id))
             _insert_messages(conn, game_id, phase_seq, None, messages, now)
 
         await self._transaction(write)
@@ -384,7 +388,7 @@ class Store:
                           actor_id: int | None, action: str | None, messages: list[NewMessage],
                           now: float, paused: bool = False, waiting_seconds: float | None = None,
                           substitutes: list[tuple[int, int, str]] = (),
-                          records: list[tuple[str, str]] = ()) -> None:
+                          records: list[tuple[str, str]] = (), remind_at: float | None = None) -> None:
         """State, action-log row and outgoing messages, in one transaction. ``substitutes``:
         (old, new, new name) of players replaced in their seat: the seat's private thread and
         sign-up become the new player's, in the same transaction as the state that says so.
@@ -393,9 +397,9 @@ class Store:
         def write(conn: sqlite3.Connection) -> None:
             conn.execute(
                 "UPDATE games SET state = ?, phase_seq = ?, deadline = ?, paused_remaining = ?, "
-                "paused = ?, waiting_seconds = ?, status = ?, updated_at = ? WHERE id = ?",
-                (state, phase_seq, deadline, paused_remaining, int(paused), waiting_seconds, status, now,
-                 game_id))
+                "paused = ?, waiting_seconds = ?, status = ?, remind_at = ?, updated_at = ? WHERE id = ?",
+                (state, phase_seq, deadline, paused_remaining, int(paused), waiting_seconds, status,
+                 remind_at, now, game_id))
             if action is not None:
                 conn.execute(
                     "INSERT INTO actions (game_id, step, actor_id, action, created_at) "
@@ -413,6 +417,21 @@ class Store:
             _insert_messages(conn, game_id, phase_seq, step, messages, now)
 
         await self._transaction(write)
+
+    async def remind(self, game_id: int, phase_seq: int, messages: list[NewMessage], now: float) -> bool:
+        """Send a due reminder: clear ``remind_at`` and queue its messages, in one transaction,
+        only if the game still waits in that phase with the reminder due (so it goes once)."""
+
+        def write(conn: sqlite3.Connection) -> bool:
+            due = conn.execute(
+                "UPDATE games SET remind_at = NULL WHERE id = ? AND phase_seq = ? AND status = 'running' "
+                "AND paused = 0 AND remind_at IS NOT NULL AND remind_at <= ?",
+                (game_id, phase_seq, now)).rowcount == 1
+            if due:
+                _insert_messages(conn, game_id, phase_seq, None, messages, now)
+            return due
+
+        return await self._transaction(write)
 
     async def records(self, game_id: int) -> list[tuple[str, dict[str, Any]]]:
         """The game's record rows, oldest first: (type, data)."""

@@ -23,9 +23,10 @@ Fire = Callable[[int, int], Awaitable[None]]
 
 
 class Timers:
-    def __init__(self, clock: Clock, fire: Fire) -> None:
+    def __init__(self, clock: Clock, fire: Fire, remind: Fire | None = None) -> None:
         self.clock = clock
         self._fire = fire
+        self._remind = remind
         self.scheduler = AsyncIOScheduler(timezone=UTC)
         self.armed: dict[int, tuple[int, float]] = {}
         #: games whose timeout failed and is to be tried again (game id -> phase)
@@ -62,6 +63,20 @@ class Timers:
             misfire_grace_time=None, coalesce=True,
         )
 
+    def arm_reminder(self, game_id: int, phase_seq: int, at: float | None) -> None:
+        """Call ``remind(game_id, phase_seq)`` at ``at`` (None: no reminder); one per game."""
+        job = f"remind-{game_id}"
+        if not self.scheduler.running:
+            return  # tests without a scheduler use GameService.fire_due
+        if at is None:
+            if self.scheduler.get_job(job):
+                self.scheduler.remove_job(job)
+            return
+        self.scheduler.add_job(
+            self._run_reminder, "date", run_date=datetime.now(UTC) + timedelta(seconds=max(0.0, at - self.clock.now())),
+            args=[game_id, phase_seq], id=job, replace_existing=True, misfire_grace_time=None, coalesce=True,
+        )
+
     def every(self, seconds: float, job: Callable[[], Awaitable[None]], name: str) -> None:
         """Run ``job`` every ``seconds`` (the sweep); a failing run is logged and the next one comes."""
 
@@ -78,11 +93,20 @@ class Timers:
     def cancel(self, game_id: int) -> None:
         self.retries.pop(game_id, None)
         self.armed.pop(game_id, None)
-        if self.scheduler.running and self.scheduler.get_job(f"game-{game_id}"):
-            self.scheduler.remove_job(f"game-{game_id}")
+        if self.scheduler.running:
+            for job in (f"game-{game_id}", f"remind-{game_id}"):
+                if self.scheduler.get_job(job):
+                    self.scheduler.remove_job(job)
 
     async def _run(self, game_id: int, phase_seq: int) -> None:
         try:
             await self._fire(game_id, phase_seq)
         except Exception:
             log.exception("timer of game %s (phase %s) failed", game_id, phase_seq)
+
+    async def _run_reminder(self, game_id: int, phase_seq: int) -> None:
+        try:
+            if self._remind is not None:
+                await self._remind(game_id, phase_seq)
+        except Exception:
+            log.exception("reminder of game %s (phase %s) failed", game_id, phase_seq)

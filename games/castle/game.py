@@ -69,6 +69,10 @@ class Options(BaseModel):
     turn_seconds: int | None = Field(
         default=None, ge=0, le=7 * 24 * 3600, json_schema_extra={"default_words": "no timer (the rulebook's)"},
         description="Seconds a player has for a turn; 0 or none means no timer")
+    nudge_seconds: int | None = Field(
+        default=180, ge=0, le=7 * 24 * 3600,
+        description="Without a turn timer: seconds of quiet before the player whose turn it is is called "
+                    "again (a mention); 0 or none never")
     on_timeout: Literal["pass", "random"] = Field(
         "pass", description="A turn whose timer runs out: pass (nothing more happens) or random (the bot moves "
                             "for the player)")
@@ -415,6 +419,21 @@ class CastleGame(Game):
         return public("turn", text[:MAX_TEXT], title=f"Turn {state.turns + 1}", image="tableau",
                       opens_phase=True, data={"current": state.current, "turn": state.turns + 1},
                       notify=[state.current])
+
+    def reminder_seconds(self, state: CastleState) -> float | None:
+        """A turn with no timer calls its player again after ``nudge_seconds`` of quiet."""
+        if state.finished or state.phase != "turn" or state.options.turn_seconds:
+            return None
+        return float(state.options.nudge_seconds) if state.options.nudge_seconds else None
+
+    def remind(self, state: CastleState) -> list[Event]:
+        if self.reminder_seconds(state) is None:
+            return []
+        text = (f"⏰ **{state.name(state.current)}**, the table is waiting for your turn: "
+                "**Make my choice** under your turn's message.\n-# Turns have no timer in this game (the "
+                "rulebook's way): a moderator can pass this turn with `/mod skip`, and the host can give the "
+                "next game a turn timer with `/game new` options `turn_seconds=120`.")
+        return [public("nudge", text, notify=[state.current])]
 
     def phase_label(self, state: CastleState) -> str:
         return {"first": "the first-player claim", "turn": f"{state.name(state.current)}'s turn"}.get(

@@ -329,6 +329,16 @@ class Game(ABC):
         data = self.picture(state, image)
         return None if data is None else self.draw(data)
 
+    def reminder_seconds(self, state: Any) -> float | None:
+        """After how long without any action the game calls the player it waits for again
+        (``remind``); None for never. For a phase with no timer, where an absent player would
+        otherwise stall the table until a moderator steps in."""
+        return None
+
+    def remind(self, state: Any) -> list[Event]:
+        """What the table is told when ``reminder_seconds`` passed with nothing happening."""
+        return []
+
     def phase_label(self, state: Any) -> str:
         """The current phase in words, for the table ("the Council")."""
         return f"the {state.phase.replace('_', ' ')}"

@@ -178,3 +178,69 @@ async def test_a_two_pawn_castle_turn_takes_four_taps_in_one_private_message(wor
     assert state.current != str(player.id) and state.turns == 1
     await w.settle()
     assert any("picks up 2 pawns from their supply" in t for t in w.channel_texts())
+
+
+async def test_a_quiet_castle_turn_without_a_timer_calls_its_player_again_once(world, db_path, clock):
+    """The rulebook's Castle has no turn timer; after nudge_seconds of quiet the player whose turn
+    it is is mentioned again (once), with how a moderator passes the turn and how to set a timer.
+    Any action restarts the quiet while; a pause holds it; a restart keeps it."""
+    from tests.discord.test_restart import restart
+
+    w = world
+    members = w.players(4)
+    game_id = await castle_table(w, members)
+
+    def text(m):
+        return m.content + " ".join(e.description or "" for e in m.embeds)
+
+    def nudges():
+        return [m for m in w.channel.history() if "the table is waiting for your turn" in text(m)]
+
+    clock.advance(150)
+    table = await w.bot.service.load(game_id)
+    move = next(a for a in table.game.legal_actions(table.state) if a.player == table.state.current)
+    await w.bot.service.act(game_id, int(move.player), move.model_dump())  # any action restarts the while
+    current = (await w.bot.service.load(game_id)).state.current
+    clock.advance(179)
+    await w.bot.service.fire_due()
+    await w.settle()
+    assert nudges() == []
+    clock.advance(2)
+    await w.bot.service.fire_due()
+    await w.settle()
+    [nudge] = nudges()
+    stored = w.env.backend.get_message(w.channel.id, nudge.id)
+    assert stored.ping_user_ids == [int(current)] and not stored.mention_everyone
+    assert "/mod skip" in text(nudge) and "turn_seconds" in text(nudge)
+    clock.advance(3600)  # once per quiet stretch, not every sweep
+    await w.bot.service.fire_due()
+    await w.settle()
+    assert len(nudges()) == 1
+
+    # a pause holds the reminder; the resume starts a new quiet while, and a restart keeps it
+    await w.host.slash(w.channel, "mod pause")
+    clock.advance(3600)
+    await w.bot.service.fire_due()
+    await w.settle()
+    assert len(nudges()) == 1
+    await w.host.slash(w.channel, "mod resume")
+    await restart(w, db_path, clock)
+    clock.advance(181)
+    await w.bot.service.fire_due()
+    await w.settle()
+    assert len(nudges()) == 2
+
+
+async def test_a_castle_turn_with_a_timer_or_nudges_off_is_never_nudged(world):
+    w = world
+    members = w.players(4)
+    for options in ("first_player=listed turn_seconds=600", "first_player=listed nudge_seconds=0"):
+        res = await w.host.slash(w.channel, "game new", kind="castle", options=options)
+        for m in members[1:]:
+            await m.click(res.response, label="Join")
+        await w.host.click(res.response, label="Start")
+        await w.settle()
+        game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
+        assert (await w.bot.store.game(game_id)).remind_at is None
+        await w.host.slash(w.channel, "game cancel")
+        await w.settle()
