@@ -42,7 +42,7 @@ class StorytellerBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.store = await retrying("opening the database", lambda: Store.open(
-            self.settings.database_path, synchronous=self.settings.sqlite_synchronous))
+            self.settings.database_url or self.settings.database_path, synchronous=self.settings.sqlite_synchronous))
         self.service = GameService(self.store, self.clock, on_messages=self.delivery.kick,
                                    clock_waits_for_opener=True)
         self.service.on_game_over += [self.delivery.forget, self.play.forget]

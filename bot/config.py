@@ -13,6 +13,9 @@ class Settings(BaseSettings):
 
     discord_token: str = Field(default="", description="The bot's token from the Developer Portal.")
     database_path: str = Field(default="data/storyteller.db", description="The SQLite file.")
+    #: a ``postgresql://user:password@host/db`` address puts the games in PostgreSQL instead of
+    #: the SQLite file, so that several bot processes (shards) share them
+    database_url: str = Field(default="", description="PostgreSQL's address; empty for the SQLite file.")
     #: when set, slash commands are synced to this guild at start-up (instant) instead of globally.
     dev_guild_id: int | None = None
     #: multiplies the theatrical pauses between reveal messages (0 turns them off).

@@ -91,8 +91,10 @@ def not_saved(exc: BaseException) -> NotSaved:
 
 
 def is_store_error(exc: BaseException) -> bool:
-    """A refusal of the database (locked, read-only, full, closed), as opposed to a bug."""
-    return isinstance(exc, sqlite3.Error) or (isinstance(exc, ValueError) and "closed" in str(exc).lower())
+    """A refusal of the database (locked, read-only, full, closed, unreachable), as opposed to a bug."""
+    return (isinstance(exc, (sqlite3.Error, ConnectionError, TimeoutError))
+            or type(exc).__module__.partition(".")[0] == "asyncpg"  # PostgreSQL's errors
+            or (isinstance(exc, ValueError) and "closed" in str(exc).lower()))
 
 
 @dataclass(frozen=True)

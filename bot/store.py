@@ -1,7 +1,12 @@
-"""SQLite storage: games, lobby, the action log and the outbox (aiosqlite, WAL).
+"""Storage: games, lobby, the action log and the outbox, on SQLite (the default) or PostgreSQL.
 
 One player action is one transaction: the new state, its action-log row and every message it
 causes are committed together, so nothing a player was told was accepted is lost to a crash.
+
+``Store`` holds every query once, written with ``?`` placeholders in SQL both engines speak. A
+query of several statements is a transaction body: a generator that yields ``Exec``, ``Query``
+and ``Many`` statements and is sent back each one's result, so the same body runs on SQLite's
+thread in one hop (``SqliteStore``) and over an asyncpg connection (``bot.postgres``).
 """
 
 from __future__ import annotations
@@ -9,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+from collections.abc import Generator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,6 +27,35 @@ ACTIVE = ("lobby", "running")
 
 class ChannelBusy(Exception):
     """A game is already open in this channel."""
+
+
+@dataclass(frozen=True)
+class Exec:
+    """One statement; the body is sent back how many rows it changed."""
+
+    sql: str
+    args: tuple = ()
+
+
+@dataclass(frozen=True)
+class Query:
+    """One query; the body is sent back its rows, as tuples."""
+
+    sql: str
+    args: tuple = ()
+
+
+@dataclass(frozen=True)
+class Many:
+    """One statement run for each row of arguments; the body is sent back None."""
+
+    sql: str
+    rows: list[tuple]
+
+
+Statement = Exec | Query | Many
+#: a transaction body: yields statements, receives their results, returns the transaction's result
+Body = Generator[Statement, Any, Any]
 
 
 @dataclass(frozen=True)
@@ -130,14 +165,16 @@ def _outbox(r: sqlite3.Row | tuple) -> OutboxRow:
                      json.loads(r[9]) if r[9] else None, r[10], r[11])
 
 
-def _insert_messages(conn: sqlite3.Connection, game_id: int, phase_seq: int, step: int | None,
-                     messages: list[NewMessage], now: float) -> None:
+def _insert_messages(game_id: int, phase_seq: int | None, step: int | None, messages: list[NewMessage],
+                     now: float) -> Body:
+    """Queue messages (``phase_seq`` None: the game's current phase, read in the same statement)."""
     if messages:
-        conn.executemany(
+        seq = "(SELECT phase_seq FROM games WHERE id = ?)" if phase_seq is None else "?"
+        yield Many(
             "INSERT INTO outbox (game_id, target, recipient_id, phase_seq, payload, image, picture, step, "
-            "op, slot, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(game_id, m.target, m.recipient_id, phase_seq, m.payload, m.image, m.picture, step, m.op,
-              m.slot, now) for m in messages])
+            f"op, slot, created_at) VALUES (?, ?, ?, {seq}, ?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, m.target, m.recipient_id, game_id if phase_seq is None else phase_seq, m.payload,
+              m.image, m.picture, step, m.op, m.slot, now) for m in messages])
 
 
 def migration_files(folder: Path = MIGRATIONS) -> list[tuple[int, Path]]:
@@ -152,13 +189,381 @@ def migration_files(folder: Path = MIGRATIONS) -> list[tuple[int, Path]]:
     return found
 
 
+def is_postgresql(url: str | Path) -> bool:
+    return str(url).startswith(("postgresql://", "postgres://"))
+
+
 class Store:
+    """Every query of the bot, on an engine's ``_read``, ``_write`` and ``_transaction``."""
+
+    closed = False
+
+    @staticmethod
+    async def open(url: str | Path, *, synchronous: str = "FULL") -> Store:
+        """Open (and migrate) the database: a SQLite file, or a PostgreSQL server for a
+        ``postgresql://`` address (``DATABASE_URL``)."""
+        if is_postgresql(url):
+            from .postgres import PostgresStore
+
+            return await PostgresStore.open(str(url))
+        return await SqliteStore.open(url, synchronous=synchronous)
+
+    async def close(self) -> None:
+        raise NotImplementedError
+
+    async def version(self) -> int:
+        """The schema version: the number of the last migration applied."""
+        raise NotImplementedError
+
+    async def _read(self, sql: str, args: tuple = ()) -> list[tuple]:
+        raise NotImplementedError
+
+    async def _write(self, sql: str, args: tuple = ()) -> int:
+        """One statement in its own transaction; returns the number of rows it changed."""
+        raise NotImplementedError
+
+    async def _transaction(self, body: Body) -> Any:
+        """Run a transaction body (see the module's docstring) in one transaction."""
+        raise NotImplementedError
+
+    def _channel_busy(self, exc: BaseException) -> bool:
+        """Whether ``exc`` is the one-active-game-per-channel index refusing a new game."""
+        raise NotImplementedError
+
+    # ----- games -----
+    async def create_game(self, *, kind: str, guild_id: int, channel_id: int, host_id: int,
+                          seed: int, options: dict[str, Any], min_players: int, max_players: int,
+                          now: float, host_name: str = "", seat_host: bool = False) -> int:
+        """A new lobby, with its host seated when ``seat_host``: one transaction."""
+
+        def write() -> Body:
+            [(game_id,)] = yield Query(
+                "INSERT INTO games (kind, guild_id, channel_id, host_id, status, seed, options, "
+                "min_players, max_players, created_at, updated_at, host_name) "
+                "VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                (kind, guild_id, channel_id, host_id, seed, json.dumps(options), min_players,
+                 max_players, now, now, host_name))
+            if seat_host:
+                yield Exec("INSERT INTO lobby_players (game_id, user_id, name, joined_at) "
+                           "VALUES (?, ?, ?, ?)", (game_id, host_id, host_name, now))
+            return game_id
+
+        try:
+            return await self._transaction(write())
+        except Exception as exc:
+            if self._channel_busy(exc):  # the one-active-game-per-channel index
+                raise ChannelBusy() from None
+            raise
+
+    async def game(self, game_id: int) -> GameRow | None:
+        rows = await self._read(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return _game(rows[0]) if rows else None
+
+    async def active_game_in_channel(self, channel_id: int) -> GameRow | None:
+        rows = await self._read(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND status IN ('lobby', 'running')",
+            (channel_id,))
+        return _game(rows[0]) if rows else None
+
+    async def active_games(self, guild_id: int | None = None) -> list[GameRow]:
+        sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'running')"
+        args: tuple = ()
+        if guild_id is not None:
+            sql += " AND guild_id = ?"
+            args = (guild_id,)
+        return [_game(r) for r in await self._read(sql + " ORDER BY id", args)]
+
+    async def set_status(self, game_id: int, status: str, now: float,
+                         messages: list[NewMessage] = ()) -> None:
+        def write() -> Body:
+            yield Exec(
+                "UPDATE games SET status = ?, deadline = NULL, paused_remaining = NULL, paused = 0, "
+                "waiting_seconds = NULL, remind_at = NULL, updated_at = ? WHERE id = ?", (status, now, game_id))
+            yield from _insert_messages(game_id, None, None, messages, now)
+
+        await self._transaction(write())
+
+    async def set_timer(self, game_id: int, deadline: float | None, paused_remaining: float | None,
+                        now: float, *, paused: bool = False, waiting_seconds: float | None = None,
+                        messages: list[NewMessage] = (), phase_seq: int = 0,
+                        remind_at: float | None = None) -> None:
+        """The phase's timer, and the messages that show it (a refresh of the phase message), at once."""
+
+        def write() -> Body:
+            yield Exec(
+                "UPDATE games SET deadline = ?, paused_remaining = ?, paused = ?, waiting_seconds = ?, "
+                "remind_at = ?, updated_at = ? WHERE id = ?",
+                (deadline, paused_remaining, int(paused), waiting_seconds, remind_at, now, game_id))
+            yield from _insert_messages(game_id, phase_seq, None, messages, now)
+
+        await self._transaction(write())
+
+    async def opener_delivered(self, game_id: int, phase_seq: int, deadline: float | None,
+                               delivered: list[int], now: float) -> bool:
+        """Mark a phase's opening rows delivered and start its clock (when ``deadline`` is given
+        and the phase still waits for it), in one transaction. Returns whether the clock started."""
+
+        def write() -> Body:
+            if delivered:
+                yield Many("UPDATE outbox SET delivered_at = ? WHERE id = ?", [(now, i) for i in delivered])
+            if deadline is None:
+                return False
+            return (yield Exec(
+                "UPDATE games SET deadline = ?, waiting_seconds = NULL, updated_at = ? WHERE id = ? "
+                "AND phase_seq = ? AND status = 'running' AND paused = 0 AND waiting_seconds IS NOT NULL",
+                (deadline, now, game_id, phase_seq))) == 1
+
+        return await self._transaction(write())
+
+    # ----- lobby -----
+    async def add_player(self, game_id: int, user_id: int, name: str, now: float, *,
+                         seat: int | None = None, kind: str = "player") -> bool:
+        return await self._write(
+            "INSERT INTO lobby_players (game_id, user_id, name, joined_at, seat, kind) "
+            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING", (game_id, user_id, name, now, seat, kind)) == 1
+
+    async def change_signup(self, game_id: int, user_id: int, *, seat: int | None, kind: str) -> bool:
+        """Move a sign-up to another seat (or kind): ``/in seat:5`` by someone already signed up."""
+        return await self._write(
+            "UPDATE lobby_players SET seat = ?, kind = ? WHERE game_id = ? AND user_id = ?",
+            (seat, kind, game_id, user_id)) == 1
+
+    async def remove_player(self, game_id: int, user_id: int) -> bool:
+        return await self._write(
+            "DELETE FROM lobby_players WHERE game_id = ? AND user_id = ?", (game_id, user_id)) == 1
+
+    async def lobby_players(self, game_id: int, kind: str | None = "player") -> list[tuple[int, str]]:
+        """(user id, name) of the sign-ups of one kind (all kinds for None), in seat then join order."""
+        return [(s.user_id, s.name) for s in await self.signups(game_id) if kind is None or s.kind == kind]
+
+    async def signups(self, game_id: int) -> list[Signup]:
+        rows = await self._read(
+            "SELECT user_id, name, seat, kind FROM lobby_players WHERE game_id = ? "
+            "ORDER BY seat IS NULL, seat, joined_at, user_id", (game_id,))
+        return [Signup(*r) for r in rows]
+
+    # ----- Storytellers (games run by people who are not seated) -----
+    async def storytellers(self, game_id: int) -> list[tuple[int, str]]:
+        """The co-Storytellers added to a game (its host is a Storyteller too, not listed here)."""
+        rows = await self._read("SELECT user_id, name FROM game_storytellers WHERE game_id = ? "
+                                "ORDER BY added_at, user_id", (game_id,))
+        return [(r[0], r[1]) for r in rows]
+
+    async def add_storyteller(self, game_id: int, user_id: int, name: str, now: float) -> bool:
+        return await self._write("INSERT INTO game_storytellers (game_id, user_id, name, added_at) "
+                                 "VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING", (game_id, user_id, name, now)) == 1
+
+    async def remove_storyteller(self, game_id: int, user_id: int) -> bool:
+        return await self._write("DELETE FROM game_storytellers WHERE game_id = ? AND user_id = ?",
+                                 (game_id, user_id)) == 1
+
+    async def set_thread_channel(self, game_id: int, channel_id: int | None) -> None:
+        await self._write("UPDATE games SET thread_channel_id = ? WHERE id = ?", (channel_id, game_id))
+
+    async def set_options(self, game_id: int, options: dict[str, Any], now: float) -> bool:
+        """Change a lobby's options (a Storyteller loads a script or chooses the pool)."""
+        return await self._write("UPDATE games SET options = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
+                                 (json.dumps(options), now, game_id)) == 1
+
+    async def game_of_thread(self, thread_id: int) -> GameRow | None:
+        """The active game one of whose threads (private, group, announcements) this is."""
+        rows = await self._read(
+            f"SELECT {_GAME_COLUMNS_OF_G} FROM group_threads AS t "
+            "JOIN games AS g ON g.id = t.game_id WHERE t.thread_id = ? AND g.status IN ('lobby', 'running')",
+            (thread_id,))
+        return _game(rows[0]) if rows else None
+
+    # ----- the durable step -----
+    async def commit_step(self, game_id: int, *, state: str, phase_seq: int, step: int,
+                          deadline: float | None, paused_remaining: float | None, status: str,
+                          actor_id: int | None, action: str | None, messages: list[NewMessage],
+                          now: float, paused: bool = False, waiting_seconds: float | None = None,
+                          substitutes: list[tuple[int, int, str]] = (),
+                          records: list[tuple[str, str]] = (), remind_at: float | None = None) -> None:
+        """State, action-log row and outgoing messages, in one transaction. ``substitutes``:
+        (old, new, new name) of players replaced in their seat: the seat's private thread and
+        sign-up become the new player's, in the same transaction as the state that says so.
+        ``records``: (type, JSON data) rows appended to the game's record."""
+
+        def write() -> Body:
+            yield Exec(
+                "UPDATE games SET state = ?, phase_seq = ?, deadline = ?, paused_remaining = ?, "
+                "paused = ?, waiting_seconds = ?, status = ?, remind_at = ?, updated_at = ? WHERE id = ?",
+                (state, phase_seq, deadline, paused_remaining, int(paused), waiting_seconds, status,
+                 remind_at, now, game_id))
+            if action is not None:
+                yield Exec(
+                    "INSERT INTO actions (game_id, step, actor_id, action, created_at) "
+                    "VALUES (?, ?, ?, ?, ?)", (game_id, step, actor_id, action, now))
+            for old, new, name in substitutes:
+                yield Exec("DELETE FROM lobby_players WHERE game_id = ? AND user_id = ?", (game_id, new))
+                yield Exec("UPDATE group_threads SET key = ? WHERE game_id = ? AND key = ?",
+                           (f"player:{new}", game_id, f"player:{old}"))
+                yield Exec("UPDATE lobby_players SET user_id = ?, name = ? WHERE game_id = ? AND user_id = ?",
+                           (new, name, game_id, old))
+            if records:
+                yield Many(
+                    "INSERT INTO game_records (game_id, step, type, data, created_at) VALUES (?, ?, ?, ?, ?)",
+                    [(game_id, step, kind, data, now) for kind, data in records])
+            yield from _insert_messages(game_id, phase_seq, step, messages, now)
+
+        await self._transaction(write())
+
+    async def remind(self, game_id: int, phase_seq: int, messages: list[NewMessage], now: float) -> bool:
+        """Send a due reminder: clear ``remind_at`` and queue its messages, in one transaction,
+        only if the game still waits in that phase with the reminder due (so it goes once)."""
+
+        def write() -> Body:
+            due = (yield Exec(
+                "UPDATE games SET remind_at = NULL WHERE id = ? AND phase_seq = ? AND status = 'running' "
+                "AND paused = 0 AND remind_at IS NOT NULL AND remind_at <= ?",
+                (game_id, phase_seq, now))) == 1
+            if due:
+                yield from _insert_messages(game_id, phase_seq, None, messages, now)
+            return due
+
+        return await self._transaction(write())
+
+    async def records(self, game_id: int) -> list[tuple[str, dict[str, Any]]]:
+        """The game's record rows, oldest first: (type, data)."""
+        return [(kind, data) for kind, data, _at in await self.timed_records(game_id)]
+
+    async def timed_records(self, game_id: int) -> list[tuple[str, dict[str, Any], float]]:
+        """The game's record rows, oldest first, with when each was written: (type, data, time)."""
+        rows = await self._read("SELECT type, data, created_at FROM game_records WHERE game_id = ? ORDER BY id",
+                                (game_id,))
+        return [(r[0], json.loads(r[1]), r[2]) for r in rows]
+
+    async def actions(self, game_id: int) -> list[dict[str, Any]]:
+        rows = await self._read("SELECT action FROM actions WHERE game_id = ? ORDER BY step", (game_id,))
+        return [json.loads(r[0]) for r in rows]
+
+    # ----- outbox -----
+    async def pending_messages(self, game_id: int) -> list[OutboxRow]:
+        rows = await self._read(
+            f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE game_id = ? AND delivered_at IS NULL ORDER BY id",
+            (game_id,))
+        return [_outbox(r) for r in rows]
+
+    async def games_with_pending_messages(self) -> list[int]:
+        rows = await self._read(
+            "SELECT DISTINCT game_id FROM outbox WHERE delivered_at IS NULL ORDER BY game_id")
+        return [r[0] for r in rows]
+
+    async def mark_delivered(self, message_id: int, now: float, failure: str | None = None) -> None:
+        await self._write(
+            "UPDATE outbox SET delivered_at = ?, failure = ? WHERE id = ?", (now, failure, message_id))
+
+    async def mark_all_delivered(self, message_ids: list[int], now: float, failure: str | None = None) -> None:
+        """Several rows delivered together (one Discord message carrying several events)."""
+        def write() -> Body:
+            if message_ids:
+                yield Many("UPDATE outbox SET delivered_at = ?, failure = ? WHERE id = ?",
+                           [(now, failure, i) for i in message_ids])
+
+        await self._transaction(write())
+
+    async def mark_parts_sent(self, message_id: int, parts_sent: int) -> None:
+        await self._write("UPDATE outbox SET parts_sent = ? WHERE id = ?", (parts_sent, message_id))
+
+    async def prune_delivered(self, before: float) -> int:
+        """Drop outbox rows delivered before ``before``. A game's state and action log stay (a
+        replay needs only the seed and the log); what was sent is only a record of delivery."""
+        return await self._write(
+            "DELETE FROM outbox WHERE delivered_at IS NOT NULL AND delivered_at < ?", (before,))
+
+    # ----- living messages -----
+    async def slot(self, game_id: int, slot: str) -> Slot | None:
+        rows = await self._read("SELECT channel_id, message_id, last_message_id, shown FROM message_slots "
+                                "WHERE game_id = ? AND slot = ?", (game_id, slot))
+        if not rows:
+            return None
+        channel_id, message_id, last_id, shown = rows[0]
+        return Slot(channel_id, message_id, last_id, json.loads(shown) if shown else None)
+
+    async def phase_of_message(self, game_id: int, message_id: int) -> int | None:
+        """The latest phase whose slot is this message (None if it shows no phase)."""
+        rows = await self._read("SELECT slot FROM message_slots WHERE game_id = ? AND message_id = ? "
+                                "AND slot LIKE 'phase:%'", (game_id, message_id))
+        seqs = [int(r[0].removeprefix("phase:")) for r in rows]
+        return max(seqs) if seqs else None
+
+    async def set_slots(self, game_id: int, slots: dict[str, Slot], *, taken_over: int | None = None) -> None:
+        """Save slots at once; with ``taken_over``, first forget the phase slots of that message
+        (a later phase was edited into it: their phases are over, with nothing left to close)."""
+
+        def write() -> Body:
+            if taken_over is not None:
+                yield Exec("DELETE FROM message_slots WHERE game_id = ? AND message_id = ? "
+                           "AND slot LIKE 'phase:%'", (game_id, taken_over))
+            if slots:
+                yield Many(
+                    "INSERT INTO message_slots (game_id, slot, channel_id, message_id, last_message_id, shown) "
+                    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, slot) DO UPDATE SET "
+                    "channel_id = excluded.channel_id, message_id = excluded.message_id, "
+                    "last_message_id = excluded.last_message_id, shown = excluded.shown",
+                    [(game_id, name, s.channel_id, s.message_id, s.last_message_id,
+                      json.dumps(s.shown) if s.shown is not None else None) for name, s in slots.items()])
+
+        await self._transaction(write())
+
+    async def set_slot(self, game_id: int, slot: str, value: Slot) -> None:
+        await self.set_slots(game_id, {slot: value})
+
+    # ----- private threads (per player, and per group of players) -----
+    async def group_thread(self, game_id: int, key: str) -> tuple[int, list[int]] | None:
+        """The thread of a game's group and the user ids already added to it."""
+        rows = await self._read(
+            "SELECT thread_id, members FROM group_threads WHERE game_id = ? AND key = ?", (game_id, key))
+        return (rows[0][0], json.loads(rows[0][1])) if rows else None
+
+    async def group_threads(self, game_id: int) -> list[tuple[str, int, list[int]]]:
+        """Every thread of a game: (key, thread id, user ids added)."""
+        rows = await self._read("SELECT key, thread_id, members FROM group_threads WHERE game_id = ? ORDER BY key",
+                                (game_id,))
+        return [(r[0], r[1], json.loads(r[2])) for r in rows]
+
+    async def set_group_thread(self, game_id: int, key: str, thread_id: int, members: list[int]) -> None:
+        await self._write(
+            "INSERT INTO group_threads (game_id, key, thread_id, members) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (game_id, key) DO UPDATE SET thread_id = excluded.thread_id, members = excluded.members",
+            (game_id, key, thread_id, json.dumps(sorted(members))))
+
+    # ----- DM channels -----
+    async def dm_channel(self, user_id: int) -> int | None:
+        rows = await self._read("SELECT channel_id FROM dm_channels WHERE user_id = ?", (user_id,))
+        return rows[0][0] if rows else None
+
+    async def set_dm_channel(self, user_id: int, channel_id: int) -> None:
+        await self._write("INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?) "
+                          "ON CONFLICT (user_id) DO UPDATE SET channel_id = excluded.channel_id",
+                          (user_id, channel_id))
+
+    async def forget_dm_channel(self, user_id: int) -> None:
+        await self._write("DELETE FROM dm_channels WHERE user_id = ?", (user_id,))
+
+    # ----- guild settings -----
+    async def storyteller_role(self, guild_id: int) -> int | None:
+        rows = await self._read(
+            "SELECT storyteller_role_id FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        return rows[0][0] if rows else None
+
+    async def set_storyteller_role(self, guild_id: int, role_id: int | None) -> None:
+        await self._write(
+            "INSERT INTO guild_settings (guild_id, storyteller_role_id) VALUES (?, ?) "
+            "ON CONFLICT (guild_id) DO UPDATE SET storyteller_role_id = excluded.storyteller_role_id",
+            (guild_id, role_id))
+
+
+class SqliteStore(Store):
+    """SQLite through aiosqlite, in WAL mode: the embedded default (nothing to install)."""
+
     def __init__(self, db: aiosqlite.Connection) -> None:
         self.db = db
         self.closed = False
 
     @classmethod
-    async def open(cls, path: str | Path, *, synchronous: str = "FULL") -> Store:
+    async def open(cls, path: str | Path, *, synchronous: str = "FULL") -> SqliteStore:
         """Open (and migrate) the database. ``synchronous=FULL`` (the default) keeps every
         acknowledged action through a power cut; ``NORMAL`` survives a crash of the process only."""
         if synchronous.upper() not in SYNCHRONOUS:
@@ -221,13 +626,13 @@ class Store:
         """One statement in its own transaction; returns the number of rows it changed."""
         return await self._in_thread(lambda conn: conn.execute(sql, args).rowcount)
 
-    async def _transaction(self, fn):
-        """``fn(conn)`` inside BEGIN IMMEDIATE ... COMMIT, on the database thread, in one hop."""
+    async def _transaction(self, body: Body) -> Any:
+        """The body inside BEGIN IMMEDIATE ... COMMIT, on the database thread, in one hop."""
 
         def run(conn: sqlite3.Connection):
             conn.execute("BEGIN IMMEDIATE")
             try:
-                result = fn(conn)
+                result = _run_body(conn, body)
                 conn.execute("COMMIT")
                 return result
             except BaseException:
@@ -239,320 +644,24 @@ class Store:
 
         return await self._in_thread(run)
 
-    # ----- games -----
-    async def create_game(self, *, kind: str, guild_id: int, channel_id: int, host_id: int,
-                          seed: int, options: dict[str, Any], min_players: int, max_players: int,
-                          now: float, host_name: str = "", seat_host: bool = False) -> int:
-        """A new lobby, with its host seated when ``seat_host``: one transaction."""
+    def _channel_busy(self, exc: BaseException) -> bool:
+        return isinstance(exc, sqlite3.IntegrityError) and "games.channel_id" in str(exc)
 
-        def write(conn: sqlite3.Connection) -> int:
-            cur = conn.execute(
-                "INSERT INTO games (kind, guild_id, channel_id, host_id, status, seed, options, "
-                "min_players, max_players, created_at, updated_at, host_name) "
-                "VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
-                (kind, guild_id, channel_id, host_id, seed, json.dumps(options), min_players,
-                 max_players, now, now, host_name))
-            if seat_host:
-                conn.execute("INSERT INTO lobby_players (game_id, user_id, name, joined_at) "
-                             "VALUES (?, ?, ?, ?)", (cur.lastrowid, host_id, host_name, now))
-            return cur.lastrowid
 
-        try:
-            return await self._transaction(write)
-        except sqlite3.IntegrityError as exc:
-            if "games.channel_id" in str(exc):  # the one-active-game-per-channel index
-                raise ChannelBusy() from None
-            raise
-
-    async def game(self, game_id: int) -> GameRow | None:
-        rows = await self._read(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
-        return _game(rows[0]) if rows else None
-
-    async def active_game_in_channel(self, channel_id: int) -> GameRow | None:
-        rows = await self._read(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND status IN ('lobby', 'running')",
-            (channel_id,))
-        return _game(rows[0]) if rows else None
-
-    async def active_games(self, guild_id: int | None = None) -> list[GameRow]:
-        sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'running')"
-        args: tuple = ()
-        if guild_id is not None:
-            sql += " AND guild_id = ?"
-            args = (guild_id,)
-        return [_game(r) for r in await self._read(sql + " ORDER BY id", args)]
-
-    async def set_status(self, game_id: int, status: str, now: float,
-                         messages: list[NewMessage] = ()) -> None:
-        def write(conn: sqlite3.Connection) -> None:
-            conn.execute(
-                "UPDATE games SET status = ?, deadline = NULL, paused_remaining = NULL, paused = 0, "
-                "waiting_seconds = NULL, remind_at = NULL, updated_at = ? WHERE id = ?", (status, now, game_id))
-            seq = conn.execute("SELECT phase_seq FROM games WHERE id = ?", (game_id,)).fetchone()
-            _insert_messages(conn, game_id, seq[0] if seq else 0, None, messages, now)
-
-        await self._transaction(write)
-
-    async def set_timer(self, game_id: int, deadline: float | None, paused_remaining: float | None,
-                        now: float, *, paused: bool = False, waiting_seconds: float | None = None,
-                        messages: list[NewMessage] = (), phase_seq: int = 0,
-                        remind_at: float | None = None) -> None:
-        """The phase's timer, and the messages that show it (a refresh of the phase message), at once."""
-
-        def write(conn: sqlite3.Connection) -> None:
-            conn.execute(
-                "UPDATE games SET deadline = ?, paused_remaining = ?, paused = ?, waiting_seconds = ?, "
-                "remind_at = ?, updated_at = ? WHERE id = ?",
-                (deadline, paused_remaining, int(paused), waiting_seconds, remind_at, now, game_id))
-            _insert_messages(conn, game_id, phase_seq, None, messages, now)
-
-        await self._transaction(write)
-
-    async def opener_delivered(self, game_id: int, phase_seq: int, deadline: float | None,
-                               delivered: list[int], now: float) -> bool:
-        """Mark a phase's opening rows delivered and start its clock (when ``deadline`` is given
-        and the phase still waits for it), in one transaction. Returns whether the clock started."""
-
-        def write(conn: sqlite3.Connection) -> bool:
-            conn.executemany("UPDATE outbox SET delivered_at = ? WHERE id = ?", [(now, i) for i in delivered])
-            if deadline is None:
-                return False
-            return conn.execute(
-                "UPDATE games SET deadline = ?, waiting_seconds = NULL, updated_at = ? WHERE id = ? "
-                "AND phase_seq = ? AND status = 'running' AND paused = 0 AND waiting_seconds IS NOT NULL",
-                (deadline, now, game_id, phase_seq)).rowcount == 1
-
-        return await self._transaction(write)
-
-    # ----- lobby -----
-    async def add_player(self, game_id: int, user_id: int, name: str, now: float, *,
-                         seat: int | None = None, kind: str = "player") -> bool:
-        return await self._write(
-            "INSERT OR IGNORE INTO lobby_players (game_id, user_id, name, joined_at, seat, kind) "
-            "VALUES (?, ?, ?, ?, ?, ?)", (game_id, user_id, name, now, seat, kind)) == 1
-
-    async def change_signup(self, game_id: int, user_id: int, *, seat: int | None, kind: str) -> bool:
-        """Move a sign-up to another seat (or kind): ``/in seat:5`` by someone already signed up."""
-        return await self._write(
-            "UPDATE lobby_players SET seat = ?, kind = ? WHERE game_id = ? AND user_id = ?",
-            (seat, kind, game_id, user_id)) == 1
-
-    async def remove_player(self, game_id: int, user_id: int) -> bool:
-        return await self._write(
-            "DELETE FROM lobby_players WHERE game_id = ? AND user_id = ?", (game_id, user_id)) == 1
-
-    async def lobby_players(self, game_id: int, kind: str | None = "player") -> list[tuple[int, str]]:
-        """(user id, name) of the sign-ups of one kind (all kinds for None), in seat then join order."""
-        return [(s.user_id, s.name) for s in await self.signups(game_id) if kind is None or s.kind == kind]
-
-    async def signups(self, game_id: int) -> list[Signup]:
-        rows = await self._read(
-            "SELECT user_id, name, seat, kind FROM lobby_players WHERE game_id = ? "
-            "ORDER BY seat IS NULL, seat, joined_at, user_id", (game_id,))
-        return [Signup(*r) for r in rows]
-
-    # ----- Storytellers (games run by people who are not seated) -----
-    async def storytellers(self, game_id: int) -> list[tuple[int, str]]:
-        """The co-Storytellers added to a game (its host is a Storyteller too, not listed here)."""
-        rows = await self._read("SELECT user_id, name FROM game_storytellers WHERE game_id = ? "
-                                "ORDER BY added_at, user_id", (game_id,))
-        return [(r[0], r[1]) for r in rows]
-
-    async def add_storyteller(self, game_id: int, user_id: int, name: str, now: float) -> bool:
-        return await self._write("INSERT OR IGNORE INTO game_storytellers (game_id, user_id, name, added_at) "
-                                 "VALUES (?, ?, ?, ?)", (game_id, user_id, name, now)) == 1
-
-    async def remove_storyteller(self, game_id: int, user_id: int) -> bool:
-        return await self._write("DELETE FROM game_storytellers WHERE game_id = ? AND user_id = ?",
-                                 (game_id, user_id)) == 1
-
-    async def set_thread_channel(self, game_id: int, channel_id: int | None) -> None:
-        await self._write("UPDATE games SET thread_channel_id = ? WHERE id = ?", (channel_id, game_id))
-
-    async def set_options(self, game_id: int, options: dict[str, Any], now: float) -> bool:
-        """Change a lobby's options (a Storyteller loads a script or chooses the pool)."""
-        return await self._write("UPDATE games SET options = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
-                                 (json.dumps(options), now, game_id)) == 1
-
-    async def game_of_thread(self, thread_id: int) -> GameRow | None:
-        """The active game one of whose threads (private, group, announcements) this is."""
-        rows = await self._read(
-            f"SELECT {_GAME_COLUMNS_OF_G} FROM group_threads AS t "
-            "JOIN games AS g ON g.id = t.game_id WHERE t.thread_id = ? AND g.status IN ('lobby', 'running')",
-            (thread_id,))
-        return _game(rows[0]) if rows else None
-
-    # ----- the durable step -----
-    async def commit_step(self, game_id: int, *, state: str, phase_seq: int, step: int,
-                          deadline: float | None, paused_remaining: float | None, status: str,
-                          actor_id: int | None, action: str | None, messages: list[NewMessage],
-                          now: float, paused: bool = False, waiting_seconds: float | None = None,
-                          substitutes: list[tuple[int, int, str]] = (),
-                          records: list[tuple[str, str]] = (), remind_at: float | None = None) -> None:
-        """State, action-log row and outgoing messages, in one transaction. ``substitutes``:
-        (old, new, new name) of players replaced in their seat: the seat's private thread and
-        sign-up become the new player's, in the same transaction as the state that says so.
-        ``records``: (type, JSON data) rows appended to the game's record."""
-
-        def write(conn: sqlite3.Connection) -> None:
-            conn.execute(
-                "UPDATE games SET state = ?, phase_seq = ?, deadline = ?, paused_remaining = ?, "
-                "paused = ?, waiting_seconds = ?, status = ?, remind_at = ?, updated_at = ? WHERE id = ?",
-                (state, phase_seq, deadline, paused_remaining, int(paused), waiting_seconds, status,
-                 remind_at, now, game_id))
-            if action is not None:
-                conn.execute(
-                    "INSERT INTO actions (game_id, step, actor_id, action, created_at) "
-                    "VALUES (?, ?, ?, ?, ?)", (game_id, step, actor_id, action, now))
-            for old, new, name in substitutes:
-                conn.execute("DELETE FROM lobby_players WHERE game_id = ? AND user_id = ?", (game_id, new))
-                conn.execute("UPDATE group_threads SET key = ? WHERE game_id = ? AND key = ?",
-                             (f"player:{new}", game_id, f"player:{old}"))
-                conn.execute("UPDATE lobby_players SET user_id = ?, name = ? WHERE game_id = ? AND user_id = ?",
-                             (new, name, game_id, old))
-            if records:
-                conn.executemany(
-                    "INSERT INTO game_records (game_id, step, type, data, created_at) VALUES (?, ?, ?, ?, ?)",
-                    [(game_id, step, kind, data, now) for kind, data in records])
-            _insert_messages(conn, game_id, phase_seq, step, messages, now)
-
-        await self._transaction(write)
-
-    async def remind(self, game_id: int, phase_seq: int, messages: list[NewMessage], now: float) -> bool:
-        """Send a due reminder: clear ``remind_at`` and queue its messages, in one transaction,
-        only if the game still waits in that phase with the reminder due (so it goes once)."""
-
-        def write(conn: sqlite3.Connection) -> bool:
-            due = conn.execute(
-                "UPDATE games SET remind_at = NULL WHERE id = ? AND phase_seq = ? AND status = 'running' "
-                "AND paused = 0 AND remind_at IS NOT NULL AND remind_at <= ?",
-                (game_id, phase_seq, now)).rowcount == 1
-            if due:
-                _insert_messages(conn, game_id, phase_seq, None, messages, now)
-            return due
-
-        return await self._transaction(write)
-
-    async def records(self, game_id: int) -> list[tuple[str, dict[str, Any]]]:
-        """The game's record rows, oldest first: (type, data)."""
-        return [(kind, data) for kind, data, _at in await self.timed_records(game_id)]
-
-    async def timed_records(self, game_id: int) -> list[tuple[str, dict[str, Any], float]]:
-        """The game's record rows, oldest first, with when each was written: (type, data, time)."""
-        rows = await self._read("SELECT type, data, created_at FROM game_records WHERE game_id = ? ORDER BY id",
-                                (game_id,))
-        return [(r[0], json.loads(r[1]), r[2]) for r in rows]
-
-    async def actions(self, game_id: int) -> list[dict[str, Any]]:
-        rows = await self._read("SELECT action FROM actions WHERE game_id = ? ORDER BY step", (game_id,))
-        return [json.loads(r[0]) for r in rows]
-
-    # ----- outbox -----
-    async def pending_messages(self, game_id: int) -> list[OutboxRow]:
-        rows = await self._read(
-            f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE game_id = ? AND delivered_at IS NULL ORDER BY id",
-            (game_id,))
-        return [_outbox(r) for r in rows]
-
-    async def games_with_pending_messages(self) -> list[int]:
-        rows = await self._read(
-            "SELECT DISTINCT game_id FROM outbox WHERE delivered_at IS NULL ORDER BY game_id")
-        return [r[0] for r in rows]
-
-    async def mark_delivered(self, message_id: int, now: float, failure: str | None = None) -> None:
-        await self._write(
-            "UPDATE outbox SET delivered_at = ?, failure = ? WHERE id = ?", (now, failure, message_id))
-
-    async def mark_all_delivered(self, message_ids: list[int], now: float, failure: str | None = None) -> None:
-        """Several rows delivered together (one Discord message carrying several events)."""
-        # (the cursor is closed on the database thread: one collected on the loop's thread
-        # while the database thread works is an "API misuse" to SQLite)
-        await self._in_thread(lambda conn: conn.executemany(
-            "UPDATE outbox SET delivered_at = ?, failure = ? WHERE id = ?",
-            [(now, failure, i) for i in message_ids]).close())
-
-    async def mark_parts_sent(self, message_id: int, parts_sent: int) -> None:
-        await self._write("UPDATE outbox SET parts_sent = ? WHERE id = ?", (parts_sent, message_id))
-
-    async def prune_delivered(self, before: float) -> int:
-        """Drop outbox rows delivered before ``before``. A game's state and action log stay (a
-        replay needs only the seed and the log); what was sent is only a record of delivery."""
-        return await self._write(
-            "DELETE FROM outbox WHERE delivered_at IS NOT NULL AND delivered_at < ?", (before,))
-
-    # ----- living messages -----
-    async def slot(self, game_id: int, slot: str) -> Slot | None:
-        rows = await self._read("SELECT channel_id, message_id, last_message_id, shown FROM message_slots "
-                                "WHERE game_id = ? AND slot = ?", (game_id, slot))
-        if not rows:
-            return None
-        channel_id, message_id, last_id, shown = rows[0]
-        return Slot(channel_id, message_id, last_id, json.loads(shown) if shown else None)
-
-    async def phase_of_message(self, game_id: int, message_id: int) -> int | None:
-        """The latest phase whose slot is this message (None if it shows no phase)."""
-        rows = await self._read("SELECT slot FROM message_slots WHERE game_id = ? AND message_id = ? "
-                                "AND slot LIKE 'phase:%'", (game_id, message_id))
-        seqs = [int(r[0].removeprefix("phase:")) for r in rows]
-        return max(seqs) if seqs else None
-
-    async def set_slots(self, game_id: int, slots: dict[str, Slot], *, taken_over: int | None = None) -> None:
-        """Save slots at once; with ``taken_over``, first forget the phase slots of that message
-        (a later phase was edited into it: their phases are over, with nothing left to close)."""
-
-        def write(conn: sqlite3.Connection) -> None:
-            if taken_over is not None:
-                conn.execute("DELETE FROM message_slots WHERE game_id = ? AND message_id = ? "
-                             "AND slot LIKE 'phase:%'", (game_id, taken_over))
-            conn.executemany(
-                "INSERT OR REPLACE INTO message_slots (game_id, slot, channel_id, message_id, "
-                "last_message_id, shown) VALUES (?, ?, ?, ?, ?, ?)",
-                [(game_id, name, s.channel_id, s.message_id, s.last_message_id,
-                  json.dumps(s.shown) if s.shown is not None else None) for name, s in slots.items()])
-
-        await self._transaction(write)
-
-    async def set_slot(self, game_id: int, slot: str, value: Slot) -> None:
-        await self.set_slots(game_id, {slot: value})
-
-    # ----- private threads (per player, and per group of players) -----
-    async def group_thread(self, game_id: int, key: str) -> tuple[int, list[int]] | None:
-        """The thread of a game's group and the user ids already added to it."""
-        rows = await self._read(
-            "SELECT thread_id, members FROM group_threads WHERE game_id = ? AND key = ?", (game_id, key))
-        return (rows[0][0], json.loads(rows[0][1])) if rows else None
-
-    async def group_threads(self, game_id: int) -> list[tuple[str, int, list[int]]]:
-        """Every thread of a game: (key, thread id, user ids added)."""
-        rows = await self._read("SELECT key, thread_id, members FROM group_threads WHERE game_id = ? ORDER BY key",
-                                (game_id,))
-        return [(r[0], r[1], json.loads(r[2])) for r in rows]
-
-    async def set_group_thread(self, game_id: int, key: str, thread_id: int, members: list[int]) -> None:
-        await self._write(
-            "INSERT OR REPLACE INTO group_threads (game_id, key, thread_id, members) VALUES (?, ?, ?, ?)",
-            (game_id, key, thread_id, json.dumps(sorted(members))))
-
-    # ----- DM channels -----
-    async def dm_channel(self, user_id: int) -> int | None:
-        rows = await self._read("SELECT channel_id FROM dm_channels WHERE user_id = ?", (user_id,))
-        return rows[0][0] if rows else None
-
-    async def set_dm_channel(self, user_id: int, channel_id: int) -> None:
-        await self._write("INSERT OR REPLACE INTO dm_channels (user_id, channel_id) VALUES (?, ?)",
-                          (user_id, channel_id))
-
-    async def forget_dm_channel(self, user_id: int) -> None:
-        await self._write("DELETE FROM dm_channels WHERE user_id = ?", (user_id,))
-
-    # ----- guild settings -----
-    async def storyteller_role(self, guild_id: int) -> int | None:
-        rows = await self._read(
-            "SELECT storyteller_role_id FROM guild_settings WHERE guild_id = ?", (guild_id,))
-        return rows[0][0] if rows else None
-
-    async def set_storyteller_role(self, guild_id: int, role_id: int | None) -> None:
-        await self._write(
-            "INSERT INTO guild_settings (guild_id, storyteller_role_id) VALUES (?, ?) "
-            "ON CONFLICT (guild_id) DO UPDATE SET storyteller_role_id = excluded.storyteller_role_id",
-            (guild_id, role_id))
+def _run_body(conn: sqlite3.Connection, body: Body) -> Any:
+    """Run a transaction body's statements on a sqlite3 connection (on the database thread)."""
+    result = None
+    try:
+        while True:
+            statement = body.send(result)
+            if isinstance(statement, Exec):
+                result = conn.execute(statement.sql, statement.args).rowcount
+            elif isinstance(statement, Query):
+                result = [tuple(r) for r in conn.execute(statement.sql, statement.args).fetchall()]
+            else:
+                # (the cursor is closed on the database thread: one collected on the loop's thread
+                # while the database thread works is an "API misuse" to SQLite)
+                conn.executemany(statement.sql, statement.rows).close()
+                result = None
+    except StopIteration as stop:
+        return stop.value

@@ -1,6 +1,14 @@
-"""A restart in the middle of a game: buttons still work, votes are kept, the outbox is delivered."""
+"""A restart in the middle of a game, on each engine (a SQLite file, a PostgreSQL database): buttons
+still work, votes are kept, the outbox is delivered, an overdue phase resolves."""
 
+import pytest
 from support.sim import new_bot, open_and_start
+
+
+@pytest.fixture
+def db_path(store_url):
+    """The bot's database: these tests run on SQLite and on PostgreSQL."""
+    return store_url
 
 
 async def restart(w, db_path, clock):

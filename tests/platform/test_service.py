@@ -1,4 +1,5 @@
-"""The game service on a real SQLite file: lobby, durable actions, timers, moderation, restart."""
+"""The game service on each engine (a real SQLite file, a real PostgreSQL database): lobby, durable
+actions, timers, moderation, restart."""
 
 import pytest
 from support.actors import ADMIN, ANN, BO, HOST
@@ -6,6 +7,14 @@ from support.actors import ADMIN, ANN, BO, HOST
 from bot.service import GameService, LobbyError, NoGameHere, NotAllowed
 from bot.store import Store
 from games.engine import GameError, IllegalAction
+
+
+@pytest.fixture
+async def service(store_url, clock):
+    store = await Store.open(store_url)
+    svc = GameService(store, clock)
+    yield svc
+    await store.close()
 
 
 async def started(service, options="vote_seconds=60 rounds=2", players=(ANN, BO)):
@@ -139,8 +148,8 @@ async def test_remove_and_end(service):
         await service.act(row.id, 2, {"type": "vote", "player": "2", "target": "red"})
 
 
-async def test_restart_in_the_middle_of_a_game(tmp_path, clock):
-    path = tmp_path / "restart.db"
+async def test_restart_in_the_middle_of_a_game(store_url, clock):
+    path = store_url
     first = GameService(await Store.open(path), clock)
     row = await started(first)
     await first.act(row.id, 2, {"type": "vote", "player": "2", "target": "red"})

@@ -1,0 +1,4 @@
+CREATE TABLE dm_channels (
+    user_id    BIGINT PRIMARY KEY,
+    channel_id BIGINT NOT NULL
+);

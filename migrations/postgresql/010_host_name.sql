@@ -1,0 +1,1 @@
+ALTER TABLE games ADD COLUMN host_name TEXT NOT NULL DEFAULT '';
