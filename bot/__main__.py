@@ -1,4 +1,6 @@
-"""Start the bot: ``python -m bot`` (needs DISCORD_TOKEN) or ``python -m bot --offline``."""
+"""Start the bot: ``python -m bot`` (needs DISCORD_TOKEN) or ``python -m bot --offline``; copy its
+games to another database: ``python -m bot migrate-db --from sqlite:///data/storyteller.db --to
+postgresql://...``."""
 
 from __future__ import annotations
 
@@ -25,6 +27,10 @@ To play with no Discord account at all, start the offline table in your browser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv[:1] == ["migrate-db"]:
+        return migrate_main(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
     parser.add_argument("--offline", action="store_true",
                         help="play in a browser on this computer, with no Discord token")
@@ -66,6 +72,34 @@ def main(argv: list[str] | None = None) -> int:
             print("The bot asked for an intent that is not enabled in the Developer Portal.", file=sys.stderr)
             return 2
         raise
+    return 0
+
+
+def migrate_main(argv: list[str]) -> int:
+    """``migrate-db``: copy every game, log and pending message, and compare the counts."""
+    import asyncio
+
+    from .migrate import MigrationRefused, migrate_db
+
+    parser = argparse.ArgumentParser(prog="python -m bot migrate-db", description=migrate_main.__doc__)
+    parser.add_argument("--from", dest="source", required=True,
+                        help="where the games are now: sqlite:///data/storyteller.db or postgresql://...")
+    parser.add_argument("--to", dest="target", required=True,
+                        help="an empty database to copy them into: postgresql://user:password@host/db")
+    args = parser.parse_args(argv)
+    try:
+        copied = asyncio.run(migrate_db(args.source, args.target))
+    except MigrationRefused as exc:
+        print(f"Nothing was changed: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:
+        print(f"The copy failed ({type(exc).__name__}: {exc}). The source is untouched; empty the target "
+              "database before trying again.", file=sys.stderr)
+        return 1
+    for c in copied:
+        print(f"{c.table:18} {c.target:8} rows")
+    print("Verified: every table has as many rows as the source. Set DATABASE_URL to the new database and "
+          "start the bot; running games continue where they were.")
     return 0
 
 

@@ -24,12 +24,16 @@ from .views import ChoiceButton, ChoiceSelect, CopilotButton, CopilotSelect, Rem
 log = logging.getLogger(__name__)
 
 
-class StorytellerBot(commands.Bot):
+class StorytellerBot(commands.AutoShardedBot):
+    """The bot: one process runs every shard, or those of SHARD_IDS (several processes on one
+    PostgreSQL database, each owning its shards' games)."""
+
     def __init__(self, settings: Settings, *, clock: Clock | None = None, sync_commands: bool = True,
                  use_scheduler: bool = True, **kwargs) -> None:
         intents = kwargs.pop("intents", None) or discord.Intents.default()
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
-                         help_command=None, **kwargs)
+                         help_command=None, shard_count=settings.shard_count,
+                         shard_ids=settings.shard_id_list, **kwargs)
         self.settings = settings
         self.clock = clock or SystemClock()
         self.sync_commands = sync_commands
@@ -44,7 +48,7 @@ class StorytellerBot(commands.Bot):
         self.store = await retrying("opening the database", lambda: Store.open(
             self.settings.database_url or self.settings.database_path, synchronous=self.settings.sqlite_synchronous))
         self.service = GameService(self.store, self.clock, on_messages=self.delivery.kick,
-                                   clock_waits_for_opener=True)
+                                   clock_waits_for_opener=True, shards=self.settings.shards)
         self.service.on_game_over += [self.delivery.forget, self.play.forget]
         self.service.RETRY_SECONDS = self.settings.timeout_retry_seconds
         self.add_dynamic_items(TableButton, ChoiceSelect, ChoiceButton, CopilotButton, CopilotSelect, RemoveButton)

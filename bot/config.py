@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from .store import Shards
 
 
 class Settings(BaseSettings):
@@ -16,6 +18,12 @@ class Settings(BaseSettings):
     #: a ``postgresql://user:password@host/db`` address puts the games in PostgreSQL instead of
     #: the SQLite file, so that several bot processes (shards) share them
     database_url: str = Field(default="", description="PostgreSQL's address; empty for the SQLite file.")
+    #: how many shards the bot has in all (Discord requires sharding past 2,500 servers); empty:
+    #: Discord's recommendation, every shard in this one process
+    shard_count: int | None = Field(default=None, ge=1, le=100_000)
+    #: the shards this process runs, such as ``0,1`` (with SHARD_COUNT): several processes split the
+    #: shards between them, each owning its shards' servers' games; empty: every shard
+    shard_ids: str = ""
     #: when set, slash commands are synced to this guild at start-up (instant) instead of globally.
     dev_guild_id: int | None = None
     #: multiplies the theatrical pauses between reveal messages (0 turns them off).
@@ -51,3 +59,34 @@ class Settings(BaseSettings):
     gc_freeze: bool = True
     #: only a pause of at least this many seconds is worth a beat of its own (an edit)
     theatre_cut_seconds: float = Field(default=3.0, ge=0, le=60)
+
+    @model_validator(mode="after")
+    def _check_shards(self) -> Settings:
+        self.shards  # noqa: B018 - raises on a malformed SHARD_IDS
+        return self
+
+    @property
+    def shard_id_list(self) -> list[int] | None:
+        """SHARD_IDS as numbers (None: every shard)."""
+        text = self.shard_ids.replace(" ", "")
+        if not text:
+            return None
+        try:
+            ids = sorted({int(part) for part in text.split(",")})
+        except ValueError:
+            raise ValueError(f"SHARD_IDS must be shard numbers separated by commas, such as 0,1 (not "
+                             f"{self.shard_ids!r})") from None
+        if self.shard_count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT, the number of shards in all")
+        if any(i < 0 or i >= self.shard_count for i in ids):
+            raise ValueError(f"SHARD_IDS must be numbers from 0 to {self.shard_count - 1} (SHARD_COUNT is "
+                             f"{self.shard_count})")
+        return ids
+
+    @property
+    def shards(self) -> Shards | None:
+        """The shards this process owns the games of; None when it runs them all."""
+        ids = self.shard_id_list
+        if ids is None or len(ids) == self.shard_count:
+            return None
+        return Shards(self.shard_count, frozenset(ids))

@@ -290,7 +290,7 @@ class Delivery:
 
     async def kick_pending(self) -> int:
         """Kick every game with undelivered rows (start-up and the periodic sweep)."""
-        pending = await self.bot.store.games_with_pending_messages()
+        pending = await self.bot.store.games_with_pending_messages(shards=self.bot.service.shards)
         for game_id in pending:
             self.kick(game_id)  # a game backing off tries now too: the sweep is rarer than the cap
         return len(pending)

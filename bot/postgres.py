@@ -62,6 +62,8 @@ async def _run_body(conn, body: Body) -> Any:
 class PostgresStore(Store):
     """A pool of asyncpg connections; one transaction takes one connection for its length."""
 
+    SKIP_LOCKED = " FOR UPDATE SKIP LOCKED"
+
     def __init__(self, pool) -> None:
         self.pool = pool
         self.closed = False
@@ -122,6 +124,11 @@ class PostgresStore(Store):
     async def _transaction(self, body: Body) -> Any:
         async with self.pool.acquire() as conn, conn.transaction():
             return await _run_body(conn, body)
+
+    async def after_copy(self) -> None:
+        for table in ("games", "actions", "game_records", "outbox"):
+            await self._read(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+                             f"coalesce(max(id), 0) + 1, false) FROM {table}")
 
     def _channel_busy(self, exc: BaseException) -> bool:
         return (asyncpg is not None and isinstance(exc, asyncpg.UniqueViolationError)

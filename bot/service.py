@@ -35,7 +35,7 @@ from games.engine import (
 )
 
 from .clock import Clock
-from .store import ChannelBusy, GameRow, NewMessage, Signup, Store
+from .store import ChannelBusy, GameRow, MovedOn, NewMessage, Shards, Signup, Store
 from .timers import Timers
 
 log = logging.getLogger(__name__)
@@ -65,6 +65,13 @@ class NotSaved(GameError):
     """The database refused a write: nothing changed, and the player is told so plainly."""
 
     code = "not_saved"
+
+
+class GameMovedOn(GameError):
+    """Another bot process committed to this game first (it should own the game's server; this
+    happens only while shards change hands). Nothing was recorded; the player tries again."""
+
+    code = "moved_on"
 
 
 #: the longest options text /game new accepts (Discord allows 6,000 characters in a command)
@@ -184,11 +191,16 @@ Notice = Callable[[TimerChange], str]
 class GameService:
     #: how long after a failed timeout (a locked, read-only or full database) it is tried again
     RETRY_SECONDS = 5.0
+    #: how long a sweep's claim on an overdue phase keeps other processes off it
+    CLAIM_SECONDS = 60.0
 
     def __init__(self, store: Store, clock: Clock, on_messages: Callable[[int], None] | None = None,
-                 *, clock_waits_for_opener: bool = False):
+                 *, clock_waits_for_opener: bool = False, shards: Shards | None = None):
         self.store = store
         self.clock = clock
+        #: the shards this process runs: it sweeps, re-arms and delivers only their servers' games
+        #: (None: every game, one process)
+        self.shards = shards
         #: a phase opened by a channel message starts its clock when that message is posted
         #: (``start_clock``, called by the delivery); without a delivery, at the commit
         self.clock_waits_for_opener = clock_waits_for_opener
@@ -543,18 +555,19 @@ class GameService:
         except GameError:
             self._cache.setdefault(game_id, table)  # refused before anything was touched
             raise
-        before_seq = table.state.phase_seq
+        before_seq, before_step = table.state.phase_seq, table.state.step
         # in place: the state is this writer's own copy, out of the cache; after an error it is
         # simply dropped, and the next reader reads the committed row again
         outcome = table.game.apply(table.state, parsed, rng_for(table.row.seed, table.state.step + 1),
                                    in_place=True)
         await self._commit(table.row, table.game, before_seq, outcome, actor_id=actor_id,
-                           action=parsed.model_dump_json(exclude_defaults=False), anchor=anchor)
+                           action=parsed.model_dump_json(exclude_defaults=False), anchor=anchor,
+                           follows=before_step)
         return outcome
 
     async def _commit(self, row: GameRow, game: Game, before_seq: int | None, outcome: Outcome, *,
                       actor_id: int | None, action: str | None, status: str | None = None,
-                      anchor: float | None = None) -> None:
+                      anchor: float | None = None, follows: int | None = None) -> None:
         state = outcome.state
         now = self.clock.now()
         start = anchor if anchor is not None and game.fixed_schedule else now
@@ -586,12 +599,18 @@ class GameService:
         substitutes = [(int(e.data["old"]), int(e.data["new"]), state.name(e.data["new"]))
                        for e in outcome.events if e.type == SUBSTITUTE and e.audience.kind == "public"
                        and str(e.data.get("old", "")).isdigit() and str(e.data.get("new", "")).isdigit()]
-        await self._saving(self.store.commit_step(
-            row.id, state=state.model_dump_json(), phase_seq=state.phase_seq, step=state.step,
-            deadline=deadline, paused_remaining=remaining, paused=paused, status=status or row.status,
-            actor_id=actor_id, action=action, messages=messages, now=now, waiting_seconds=waiting,
-            substitutes=substitutes, records=[(e.type, json.dumps(e.data)) for e in records],
-            remind_at=remind_at))
+        try:
+            await self._saving(self.store.commit_step(
+                row.id, state=state.model_dump_json(), phase_seq=state.phase_seq, step=state.step,
+                deadline=deadline, paused_remaining=remaining, paused=paused, status=status or row.status,
+                actor_id=actor_id, action=action, messages=messages, now=now, waiting_seconds=waiting,
+                substitutes=substitutes, records=[(e.type, json.dumps(e.data)) for e in records],
+                remind_at=remind_at, follows=follows))
+        except MovedOn:
+            self._cache.pop(row.id, None)
+            self._bump(row.id)
+            raise GameMovedOn("That was NOT recorded: the game moved on at that moment. Look again and "
+                              "try once more.") from None
         self._bump(row.id)
         if status in (None, "running") and not state.finished:
             self._cache[row.id] = Table(
@@ -738,25 +757,29 @@ class GameService:
         """Resolve every running game whose deadline has passed (start-up, the sweep, tests); a
         game on a fixed schedule may have several boundaries due, resolved in order."""
         fired = 0
-        for _ in range(rounds):
-            now = self.clock.now()
-            closed = 0
-            for row in await self.store.active_games():
-                if row.status == "running" and not row.paused and row.deadline is not None \
-                        and row.deadline <= now:
-                    closed += await self.on_deadline(row.id, row.phase_seq)
-                elif row.status == "running" and not row.paused and row.remind_at is not None \
-                        and row.remind_at <= now:
-                    await self.on_reminder(row.id, row.phase_seq)
-            fired += closed
-            if not closed:
-                break
+        try:
+            for _ in range(rounds):
+                now = self.clock.now()
+                closed = 0
+                # claimed, so another process sweeping the same shards (a takeover) skips them
+                for game_id, phase_seq in await self.store.claim_due(now, now + self.CLAIM_SECONDS,
+                                                                     shards=self.shards):
+                    closed += await self.on_deadline(game_id, phase_seq)
+                fired += closed
+                if not closed:
+                    break
+            for game_id, phase_seq in await self.store.due_reminders(self.clock.now(), shards=self.shards):
+                await self.on_reminder(game_id, phase_seq)
+        except Exception as exc:
+            if not is_store_error(exc):
+                raise
+            log.warning("the sweep of overdue phases was refused (%s); the next sweep tries again", exc)
         return fired
 
     async def rearm_all(self) -> int:
         """At start-up: re-arm each running game's timer from the database; overdue ones fire now."""
         armed = 0
-        for row in await self.store.active_games():
+        for row in await self.store.active_games(shards=self.shards):
             if row.status == "running" and not row.paused and row.deadline is not None:
                 self.timers.arm(row.id, row.phase_seq, row.deadline)
                 armed += 1

@@ -29,6 +29,36 @@ class ChannelBusy(Exception):
     """A game is already open in this channel."""
 
 
+class MovedOn(Exception):
+    """A step was committed after a step other than the one it followed: another process (or a
+    writer this one did not know of) committed to the game meanwhile. Nothing was written."""
+
+
+@dataclass(frozen=True)
+class Shards:
+    """The shards one bot process runs, of ``count``: it owns the games of their servers (it
+    re-arms their timers, sweeps their deadlines, delivers their messages). Discord puts a server
+    on shard ``(server id >> 22) % count``."""
+
+    count: int
+    ids: frozenset[int]
+
+    def of(self, guild_id: int) -> int:
+        return (guild_id >> 22) % self.count
+
+    def owns(self, guild_id: int) -> bool:
+        return self.of(guild_id) in self.ids
+
+    def where(self, column: str = "guild_id") -> tuple[str, tuple]:
+        """The SQL condition (with its arguments) that keeps this process's games."""
+        marks = ", ".join("?" * len(self.ids))
+        return f" AND (({column} >> 22) % ?) IN ({marks})", (self.count, *sorted(self.ids))
+
+
+def _mine(shards: Shards | None, column: str = "guild_id") -> tuple[str, tuple]:
+    return shards.where(column) if shards is not None else ("", ())
+
+
 @dataclass(frozen=True)
 class Exec:
     """One statement; the body is sent back how many rows it changed."""
@@ -230,6 +260,9 @@ class Store:
         """Whether ``exc`` is the one-active-game-per-channel index refusing a new game."""
         raise NotImplementedError
 
+    async def after_copy(self) -> None:
+        """After rows were copied in with their ids (``bot.migrate``): new rows take the next ids."""
+
     # ----- games -----
     async def create_game(self, *, kind: str, guild_id: int, channel_id: int, host_id: int,
                           seed: int, options: dict[str, Any], min_players: int, max_players: int,
@@ -265,13 +298,35 @@ class Store:
             (channel_id,))
         return _game(rows[0]) if rows else None
 
-    async def active_games(self, guild_id: int | None = None) -> list[GameRow]:
-        sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'running')"
-        args: tuple = ()
+    async def active_games(self, guild_id: int | None = None, *, shards: Shards | None = None) -> list[GameRow]:
+        """The games in a lobby or running: of one server, or of the servers of some shards."""
+        mine, args = _mine(shards)
+        sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'running')" + mine
         if guild_id is not None:
             sql += " AND guild_id = ?"
-            args = (guild_id,)
+            args += (guild_id,)
         return [_game(r) for r in await self._read(sql + " ORDER BY id", args)]
+
+    #: how a claim skips rows another transaction holds (PostgreSQL); SQLite has one writer
+    SKIP_LOCKED = ""
+
+    async def claim_due(self, now: float, until: float, *, shards: Shards | None = None,
+                        limit: int = 100) -> list[tuple[int, int]]:
+        """Claim running games whose deadline has passed, until ``until``: (game id, phase). A game
+        another process claimed (and has not released by committing) is skipped, so two
+        processes sweeping the same shards never close the same phase twice."""
+        mine, args = _mine(shards)
+
+        def write() -> Body:
+            due = yield Query(
+                "SELECT id, phase_seq FROM games WHERE status = 'running' AND paused = 0 AND deadline <= ? "
+                "AND (claimed_until IS NULL OR claimed_until < ?)" + mine
+                + " ORDER BY deadline, id LIMIT ?" + self.SKIP_LOCKED, (now, now, *args, limit))
+            if due:
+                yield Many("UPDATE games SET claimed_until = ? WHERE id = ?", [(until, gid) for gid, _seq in due])
+            return due
+
+        return await self._transaction(write())
 
     async def set_status(self, game_id: int, status: str, now: float,
                          messages: list[NewMessage] = ()) -> None:
@@ -379,18 +434,24 @@ class Store:
                           actor_id: int | None, action: str | None, messages: list[NewMessage],
                           now: float, paused: bool = False, waiting_seconds: float | None = None,
                           substitutes: list[tuple[int, int, str]] = (),
-                          records: list[tuple[str, str]] = (), remind_at: float | None = None) -> None:
+                          records: list[tuple[str, str]] = (), remind_at: float | None = None,
+                          follows: int | None = None) -> None:
         """State, action-log row and outgoing messages, in one transaction. ``substitutes``:
         (old, new, new name) of players replaced in their seat: the seat's private thread and
         sign-up become the new player's, in the same transaction as the state that says so.
-        ``records``: (type, JSON data) rows appended to the game's record."""
+        ``records``: (type, JSON data) rows appended to the game's record. ``follows``: the step
+        the game must still be at (else ``MovedOn``, and nothing is written)."""
 
         def write() -> Body:
-            yield Exec(
-                "UPDATE games SET state = ?, phase_seq = ?, deadline = ?, paused_remaining = ?, "
-                "paused = ?, waiting_seconds = ?, status = ?, remind_at = ?, updated_at = ? WHERE id = ?",
-                (state, phase_seq, deadline, paused_remaining, int(paused), waiting_seconds, status,
-                 remind_at, now, game_id))
+            check = "" if follows is None else " AND step = ?"
+            changed = yield Exec(
+                "UPDATE games SET state = ?, phase_seq = ?, step = ?, deadline = ?, paused_remaining = ?, "
+                "paused = ?, waiting_seconds = ?, status = ?, remind_at = ?, claimed_until = NULL, updated_at = ? "
+                "WHERE id = ?" + check,
+                (state, phase_seq, step, deadline, paused_remaining, int(paused), waiting_seconds, status,
+                 remind_at, now, game_id) + (() if follows is None else (follows,)))
+            if follows is not None and changed != 1:
+                raise MovedOn(f"game {game_id} is no longer at step {follows}")
             if action is not None:
                 yield Exec(
                     "INSERT INTO actions (game_id, step, actor_id, action, created_at) "
@@ -445,9 +506,22 @@ class Store:
             (game_id,))
         return [_outbox(r) for r in rows]
 
-    async def games_with_pending_messages(self) -> list[int]:
-        rows = await self._read(
-            "SELECT DISTINCT game_id FROM outbox WHERE delivered_at IS NULL ORDER BY game_id")
+    async def due_reminders(self, now: float, *, shards: Shards | None = None) -> list[tuple[int, int]]:
+        """Running games whose reminder is due: (game id, phase)."""
+        mine, args = _mine(shards)
+        return await self._read(
+            "SELECT id, phase_seq FROM games WHERE status = 'running' AND paused = 0 AND remind_at <= ?"
+            + mine + " ORDER BY id", (now, *args))
+
+    async def games_with_pending_messages(self, *, shards: Shards | None = None) -> list[int]:
+        """Games with messages to deliver (of the servers of ``shards`` only, when given)."""
+        if shards is None:
+            rows = await self._read("SELECT DISTINCT game_id FROM outbox WHERE delivered_at IS NULL ORDER BY game_id")
+        else:
+            mine, args = shards.where("g.guild_id")
+            rows = await self._read(
+                "SELECT DISTINCT o.game_id FROM outbox AS o JOIN games AS g ON g.id = o.game_id "
+                "WHERE o.delivered_at IS NULL" + mine + " ORDER BY o.game_id", args)
         return [r[0] for r in rows]
 
     async def mark_delivered(self, message_id: int, now: float, failure: str | None = None) -> None:

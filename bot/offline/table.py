@@ -162,7 +162,8 @@ class OfflineTable:
         # settle_timeout: how long simcord waits, in real time, for bot timers before parking
         # them for the clock pump. Short, so a click answers at once and a reveal's pauses play
         # out in real time afterwards instead of holding the click (or timing it out).
-        self.env = simcord.Env(self.bot, check_errors=False, settle_timeout=SETTLE_SECONDS)
+        self.env = simcord.Env(self.bot, check_errors=False, settle_timeout=SETTLE_SECONDS,
+                               shard_count=None if self.bot.shard_count else 1)
         _simcord.set_epoch(self.env, datetime.now(UTC))
         _simcord.name_bot(self.env, BOT_NAME)
         self.world = build_world(self.env, self.names)  # before start: the bot sees it in READY

@@ -404,7 +404,8 @@ async def test_a_timeout_refused_by_a_locked_database_is_retried_and_the_sweep_c
     locker = sqlite3.connect(db_path, isolation_level=None)
     locker.execute("BEGIN EXCLUSIVE")
     clock.advance(61)
-    assert await w.bot.service.fire_due() == 0  # refused: the phase is still open ...
+    assert await w.bot.service.fire_due() == 0  # the sweep is refused, and says so without raising
+    assert not await w.bot.service.on_deadline(game_id, 1)  # the timer's job: refused, the phase is open ...
     assert w.bot.service.timers.retries == {game_id: 1}  # ... and a retry is armed
     locker.execute("ROLLBACK")
     locker.close()

@@ -17,6 +17,7 @@ def bot_settings(db_path, **overrides) -> Settings:
               # virtual time, and pacing them would only run past simcord's settle timeout
               "channel_calls": 100000, "discord_calls_per_second": 10000,
               "gc_freeze": False,  # (a test process makes many bots; tune_gc has its own test)
+              "shard_count": 1,  # (simcord needs a sharded bot's count)
               } | overrides
     return Settings(_env_file=None, **values)
 
