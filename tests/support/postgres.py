@@ -43,8 +43,10 @@ class Server:
     """``initdb`` and ``postgres`` in a temporary folder; as root, run as the ``postgres`` user
     (PostgreSQL refuses to run as root)."""
 
-    def __init__(self, bindir: Path) -> None:
+    def __init__(self, bindir: Path, *, durable: bool = False) -> None:
+        """``durable``: PostgreSQL's own defaults (fsync on), for benchmarks; else fsync off."""
         self.bindir = bindir
+        self.durable = durable
         self.folder = Path(tempfile.mkdtemp(prefix="storyteller-pg-"))
         self.port = _free_port()
         self.user: str | None = None
@@ -67,10 +69,11 @@ class Server:
         subprocess.run([str(self.bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust",
                         "-E", "UTF8", "--no-sync"], check=True, capture_output=True, **self._run_as())
         log = open(self.folder / "server.log", "wb")  # noqa: SIM115 - open for the server's life
+        fast = [] if self.durable else ["-c", "fsync=off", "-c", "synchronous_commit=off",
+                                        "-c", "full_page_writes=off"]
         self.process = subprocess.Popen(
             [str(self.bindir / "postgres"), "-D", str(data), "-p", str(self.port), "-k", str(self.folder),
-             "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off",
-             "-c", "full_page_writes=off", "-c", "max_connections=200"],
+             "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200", *fast],
             stdout=log, stderr=subprocess.STDOUT, **self._run_as())
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
