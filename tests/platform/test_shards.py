@@ -132,3 +132,40 @@ async def store(store_url):
     s = await Store.open(store_url)
     yield s
     await s.close()
+
+
+async def test_real_processes_close_their_own_shards_phases_and_two_takeovers_close_each_once(
+        processes, store_url, clock):
+    """Separate OS processes on one database: each closes the overdue phases of its own shards only;
+    then two processes that both run every shard start at the same moment: each phase closes once."""
+    import json
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    setup = await processes(None)
+    shard_games = {0: [await started(setup, guild_on(0, n), 600 + n) for n in range(1, 4)],
+                   1: [await started(setup, guild_on(1, n), 700 + n) for n in range(1, 4)]}
+    past = time.time() - 1  # the sweeper processes run on the real clock
+    await setup.store._write("UPDATE games SET deadline = ? WHERE status = 'running'", (past,))  # noqa: SLF001
+
+    script = Path(__file__).resolve().parents[1] / "support" / "sweeper.py"
+
+    def run_together(*shard_ids):
+        procs = [subprocess.Popen([sys.executable, str(script), str(store_url), "2", ids],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for ids in shard_ids]
+        outs = [p.communicate(timeout=120) for p in procs]
+        assert all(p.returncode == 0 for p in procs), [err for _out, err in outs]
+        return [set(json.loads(out.strip().splitlines()[-1])) for out, _err in outs]
+
+    closed_0, closed_1 = run_together("0", "1")
+    assert (closed_0, closed_1) == (set(shard_games[0]), set(shard_games[1]))
+    for game_id in shard_games[0] + shard_games[1]:
+        assert await timeouts(setup.store, game_id) == 1
+
+    await setup.store._write("UPDATE games SET deadline = ? WHERE status = 'running'", (past,))  # noqa: SLF001
+    left, right = run_together("0,1", "0,1")
+    assert not left & right and left | right == set(shard_games[0] + shard_games[1])
+    for game_id in shard_games[0] + shard_games[1]:
+        assert await timeouts(setup.store, game_id) == 2
