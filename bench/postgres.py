@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import games  # noqa: E402
 from bot.clock import SystemClock  # noqa: E402
-from bot.service import Actor, GameService  # noqa: E402
+from bot.service import Actor, GameService, Table  # noqa: E402
 from bot.store import Shards, Store  # noqa: E402
 from games.engine import PhaseTimeout  # noqa: E402
 
@@ -143,7 +143,7 @@ async def worker(url: str, shard: int, tables: int, seconds: float, think: float
             if outcome is None or not outcome.state.finished:
                 table = await service.load(table.row.id)
             else:
-                table = type(table)(table.row, table.game, outcome.state)
+                table = Table(table.row, table.game, outcome.state)
             await asyncio.sleep(think * (0.5 + chooser.random()))
 
     async def deliver() -> None:  # as the delivery would: the outbox does not grow without bound

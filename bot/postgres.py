@@ -42,6 +42,8 @@ def changed(status: str) -> int:
 
 
 async def _run_body(conn, body: Body) -> Any:
+    """``store._run_body``'s twin over an asyncpg connection: the same statements, awaited (SQLite's
+    runs synchronously on its thread, so the two loops cannot be one)."""
     result = None
     try:
         while True:

@@ -35,6 +35,13 @@ async def timeouts(store, game_id) -> int:
 
 
 @pytest.fixture
+async def store(store_url):
+    s = await Store.open(store_url)
+    yield s
+    await s.close()
+
+
+@pytest.fixture
 async def processes(store_url, clock):
     """Open services (processes) on one database; all closed at the end."""
     opened: list[GameService] = []
@@ -125,13 +132,6 @@ async def test_a_claim_keeps_other_sweepers_off_until_the_commit_or_its_end(stor
     await store.commit_step(gid, state="{}", phase_seq=1, step=1, deadline=10.0, paused_remaining=None,
                             status="running", actor_id=None, action=None, messages=[], now=81.0)
     assert await store.claim_due(82.0, 142.0) == [(gid, 1)]  # a commit releases the claim
-
-
-@pytest.fixture
-async def store(store_url):
-    s = await Store.open(store_url)
-    yield s
-    await s.close()
 
 
 async def test_real_processes_close_their_own_shards_phases_and_two_takeovers_close_each_once(
