@@ -184,19 +184,32 @@ def beat_ends(events: list[Event], beats: int, cut_seconds: float = 0.0) -> list
     return [i + 1 for i in chosen] + [len(events)]
 
 
-def countdown(game_row, phase_seq: int, now: float) -> tuple[str, bool]:
-    """The line above a phase's message, and whether the phase is still open."""
+def countdown(game_row, phase_seq: int, now: float, label: str = "") -> tuple[str, bool]:
+    """The line above a phase's message, and whether the phase is still open. ``label`` names the
+    phase when the message shows more than it ("⏳ **Turn 4**: closes in 2 minutes"): Discord puts the
+    line above all of a message's embeds, which may be far from the phase it times."""
     if game_row.status != "running" or game_row.phase_seq != phase_seq:
         return CLOSED, False
     if game_row.paused:
         if game_row.paused_remaining is None:
             return "⏸️ The game is paused.", True
         return f"⏸️ Paused with {duration(game_row.paused_remaining)} left.", True
+    closes = f"⏳ **{label}**: closes" if label else "⏳ Closes"
     if game_row.waiting_seconds is not None:
-        return f"⏳ Closes {relative_time(now + game_row.waiting_seconds)}", True
+        return f"{closes} {relative_time(now + game_row.waiting_seconds)}", True
     if game_row.deadline:
-        return f"⏳ Closes {relative_time(game_row.deadline)}", True
+        return f"{closes} {relative_time(game_row.deadline)}", True
     return "", True
+
+
+def phase_label(shown: list[Event]) -> str:
+    """The name of the phase a message of several events times: the title of the last event that
+    opens a phase, when other events come before it (a message of the phase alone needs none)."""
+    openers = [k for k, e in enumerate(shown) if e.opens_phase]
+    if not openers or openers[-1] == 0 or not shown[openers[-1]].title:
+        return ""
+    title = shown[openers[-1]].title.replace("*", "").strip()
+    return title if len(title) <= 60 else title[:59] + "…"
 
 
 def slot_countdown(game_row, event: Event) -> str:
@@ -233,12 +246,12 @@ def with_mentions(kwargs: dict[str, Any], ids: list[int]) -> dict[str, Any]:
 
 
 def phase_face(game_id: int, game_row, phase_seq: int | None, now: float,
-               shared: list[Prompt] | None = None) -> dict[str, Any]:
+               shared: list[Prompt] | None = None, label: str = "") -> dict[str, Any]:
     """The countdown line and buttons of a phase's message: the phase's buttons while it is
     open, none once it is over (or when the message shows no phase)."""
     if phase_seq is None:
         return {"content": "", "view": None}
-    content, still_open = countdown(game_row, phase_seq, now)
+    content, still_open = countdown(game_row, phase_seq, now, label)
     view = phase_view(game_id, phase_seq, shared or []) if still_open else None
     return {"content": content, "view": view}
 
@@ -494,19 +507,19 @@ class Delivery:
         started_at = self.bot.clock.now()
         for beat in range(head.parts_sent, len(ends)):
             last = beat == len(ends) - 1
-            kwargs: dict[str, Any] = {
-                "embeds": group_embeds([*shown_base, *events[:ends[beat]]], game.title, head.game_id)}
+            showing = [*shown_base, *events[:ends[beat]]]
+            kwargs: dict[str, Any] = {"embeds": group_embeds(showing, game.title, head.game_id)}
             if last and opener is not None:
                 game_row = await self.bot.service.row(head.game_id) or game_row
                 started_at = self.bot.clock.now()
                 kwargs |= phase_face(head.game_id, game_row, opener.phase_seq, started_at,
-                                     await self._shared(game_row, opener.phase_seq))
+                                     await self._shared(game_row, opener.phase_seq), phase_label(showing))
             elif message is not None and in_place:
                 # narration added to the board: its phase's countdown and buttons stay while it is open
                 game_row = await self.bot.service.row(head.game_id) or game_row
                 seq = await store.phase_of_message(head.game_id, message.id)
                 kwargs |= phase_face(head.game_id, game_row, seq, self.bot.clock.now(),
-                                     await self._shared(game_row, seq))
+                                     await self._shared(game_row, seq), phase_label(showing))
             try:
                 if message is not None:
                     try:
@@ -549,7 +562,10 @@ class Delivery:
             await self._done([row], "no message")
             return
         game_row, _game = await self._game(row)
-        content, still_open = countdown(game_row, phase_of_slot(row.slot), self.bot.clock.now())
+        board = await self.bot.store.slot(row.game_id, "board")
+        label = (phase_label([Event.model_validate(p) for p in board.shown])
+                 if board is not None and board.shown and board.message_id == slot.message_id else "")
+        content, still_open = countdown(game_row, phase_of_slot(row.slot), self.bot.clock.now(), label)
         channel = self.bot.get_partial_messageable(slot.channel_id)
         where = ("channel", slot.channel_id)
         try:

@@ -171,9 +171,13 @@ class Play:
         if game.seats:
             return await self._seats_embed(row, game)
         players = await self.bot.store.lobby_players(game_id)
-        names = "\n".join(f"• {name}" for _, name in players) or "nobody yet"
-        host = f"**{row.host_name}** (<@{row.host_id}>)" if row.host_name else f"<@{row.host_id}>"
-        if not any(uid == row.host_id for uid, _ in players):
+        # the host by name (a mention in an embed may show as a bare id on a client that has not
+        # seen them), marked in the list when they play
+        names = "\n".join(f"• {name}" + " (host)" * (uid == row.host_id) for uid, name in players) or "nobody yet"
+        host = f"**{row.host_name}**" if row.host_name else f"<@{row.host_id}>"
+        if any(uid == row.host_id for uid, _ in players):
+            host += ", also playing"
+        else:
             host += ": not playing. They left the seats and will run the game without playing."
         embed = discord.Embed(
             title=f"{game.title}: gathering players",

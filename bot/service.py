@@ -280,6 +280,9 @@ class GameService:
         if row is None:
             raise NoGameHere("That game no longer exists.")
         game = games.get(row.kind)
+        if row.status == "finished" and await self.store.pending_messages(game_id):
+            # its ending is still being shown in beats: saying "over" would run ahead of the reveal
+            raise NoGameHere("That phase has closed. What happened is being shown in the channel now.")
         if row.status != "running" or row.state is None:
             raise NoGameHere({
                 "lobby": "That game has not started yet.",

@@ -40,7 +40,7 @@ async def test_a_closed_phase_message_says_so_and_loses_its_buttons(world):
     await open_and_start(w, options="vote_seconds=60 rounds=2")
     game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
     first = with_buttons(w)[-1]
-    assert first.content.startswith("⏳ Closes")
+    assert first.content.startswith("⏳ Closes")  # the phase alone: nothing to name
     await w.ann.send(w.channel, "I think red.")
     await vote_all(w, game_id, (w.host, w.ann, w.bo))
     old = next(m for m in w.channel.history() if m.id == first.id)
@@ -64,8 +64,16 @@ async def test_in_a_quiet_channel_the_next_phase_is_edited_into_the_same_message
     text = " ".join(e.description for e in board.embeds)
     assert "Round 1: red wins" in text and text.index("Round 1: red wins") < text.index("Round 2: vote")
     assert board.components and stamp(board.content) == int((await w.bot.store.game(game_id)).deadline)
+    # the countdown, above both rounds, names the one it times
+    assert board.content.startswith("⏳ **Round 2**: closes <t:")
+
     assert sends == len([r for r in w.env.http_requests
                          if r.method == "POST" and r.path == f"/channels/{w.channel.id}/messages"])
+    await w.host.slash(w.channel, "mod extend", seconds=120)  # an edit of the countdown alone keeps the name
+    await w.settle()
+    board = next(m for m in w.channel.history() if m.id == first.id)
+    assert board.content.startswith("⏳ **Round 2**: closes <t:")
+    assert stamp(board.content) == int((await w.bot.store.game(game_id)).deadline)
 
 
 async def test_pause_resume_extend_and_shorten_move_the_countdown_on_the_message(world, clock):

@@ -1,9 +1,10 @@
 """End to end on the simulated Discord: slash commands, buttons, selects, DMs, permissions."""
-
+import pytest
 from simcord.backend.errors import SetupError
 from support.sim import open_and_start
 
 from bot.delivery import player_key
+from bot.service import NoGameHere
 from games.engine import View
 
 
@@ -200,9 +201,40 @@ async def test_the_lobby_names_the_host_and_says_when_they_run_the_game_without_
     res = await w.host.slash(w.channel, "game new", kind="ritual")
     lobby = res.response
     text = lobby.embeds[0].description
-    assert f"Host: **{w.host.name}** (<@{w.host.id}>)" in text and "not playing" not in text
+    assert f"Host: **{w.host.name}**, also playing" in text and "not playing" not in text
+    assert f"• {w.host.name} (host)" in text
+    assert f"<@{w.host.id}>" not in text  # named once on each line, not name and mention side by side
     await w.host.click(lobby, label="Leave")
     lobby = next(m for m in reversed(w.channel.history()) if m.embeds and "gathering players" in (m.embeds[0].title or ""))
     text = lobby.embeds[0].description
-    assert f"Host: **{w.host.name}** (<@{w.host.id}>): not playing" in text
+    assert f"Host: **{w.host.name}**: not playing" in text and "(host)" not in text
     assert "run the game without playing" in text
+
+
+async def test_a_click_while_the_ending_is_still_shown_does_not_run_ahead_of_it(world, clock):
+    """The last phase closed and the game ended, but its ending is still going out (in beats, or
+    after a refusal): a click on the old phase's button says the phase closed, not that the game is
+    over, which the channel has not shown yet. Once it is shown, the answer says so."""
+    w = world
+    await open_and_start(w, options="vote_seconds=60 rounds=1")
+    phase_msg = [m for m in w.channel.history() if m.components][-1]
+    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
+    notify = w.bot.service._notify
+    w.bot.service._notify = lambda game_id: None  # the ending is committed, not yet delivered
+    clock.advance(61)
+    await w.bot.service.fire_due()
+    res = await w.ann.click(phase_msg, label="Make my choice")
+    assert res.ephemeral
+    assert "being shown in the channel now" in res.response.content
+    assert "over" not in res.response.content
+    assert not any("wins" in t for t in w.channel_texts())
+
+    w.bot.service._notify = notify
+    w.bot.delivery.kick(game_id)
+    await w.settle()
+    assert any("wins" in t for t in w.channel_texts())
+    shown = next(m for m in w.channel.history() if m.id == phase_msg.id)
+    assert not shown.components and "closed" in shown.content  # nothing left to click
+    w.bot.service._cache.clear()
+    with pytest.raises(NoGameHere, match="That game is over."):
+        await w.bot.service.load(game_id)

@@ -125,7 +125,8 @@ class Tally(Game):
             return out
         state.round += 1
         state.next_phase("vote")
-        events.append(public("open", f"Round {state.round}: vote for a colour.", opens_phase=True))
+        events.append(public("open", f"Round {state.round}: vote for a colour.", title=f"Round {state.round}",
+                             opens_phase=True))
         return Outcome(state=state, events=events)
 
     def _finish(self, state, outcome):
