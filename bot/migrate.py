@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .store import Many, Store, is_postgresql
+from .store import Exec, Many, Store, is_postgresql
 
 #: every table, parents first, with every column (``test_migrate`` checks this against the schema)
 TABLES: dict[str, tuple[str, ...]] = {
@@ -69,9 +69,28 @@ async def copy_store(source: Store, target: Store) -> list[Copied]:
     if await target.version() != await source.version():
         raise MigrationRefused("The two databases are at different schema versions; start the bot once on "
                                "each (it migrates them) and try again.")
-    if await count(target, "games"):
+    held = [t for t in TABLES if await count(target, t)]
+    if "games" in held:
         raise MigrationRefused("The target already holds games. Copy into an empty database, so that no "
                                "game's id is taken twice.")
+    if held:
+        raise MigrationRefused(f"The target already holds rows ({', '.join(held)}), perhaps from a bot "
+                               "started on it. Copy into an empty database.")
+    try:
+        await _copy_tables(source, target)
+    except BaseException:
+        await _empty(target)  # a copy cut short leaves nothing behind: the next try starts clean
+        raise
+    copied = [Copied(t, await count(source, t), await count(target, t)) for t in TABLES]
+    wrong = [c for c in copied if c.source != c.target]
+    if wrong:
+        await _empty(target)
+        raise MigrationRefused("The copy is incomplete, and what was copied was removed again: " + ", ".join(
+            f"{c.table} had {c.target} rows of {c.source}" for c in wrong))
+    return copied
+
+
+async def _copy_tables(source: Store, target: Store) -> None:
     for table, columns in TABLES.items():
         names = ", ".join(columns)
         order = KEYS.get(table, "id")
@@ -82,12 +101,16 @@ async def copy_store(source: Store, target: Store) -> list[Copied]:
             await target._transaction(_insert(insert, rows))  # noqa: SLF001
             offset += len(rows)
     await target.after_copy()
-    copied = [Copied(t, await count(source, t), await count(target, t)) for t in TABLES]
-    wrong = [c for c in copied if c.source != c.target]
-    if wrong:
-        raise MigrationRefused("The copy is incomplete: " + ", ".join(
-            f"{c.table} has {c.target} rows of {c.source}" for c in wrong))
-    return copied
+
+
+async def _empty(target: Store) -> None:
+    """Delete every copied row from the target, children first."""
+
+    def delete():
+        for table in reversed(TABLES):
+            yield Exec(f"DELETE FROM {table}")
+
+    await target._transaction(delete())  # noqa: SLF001
 
 
 def _insert(sql: str, rows: list[tuple]):

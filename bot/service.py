@@ -523,8 +523,11 @@ class GameService:
                 raise NotAllowed("Only the host or a member with Manage Server can cancel the game.")
             self._cache.pop(game_id, None)
             self._bump(game_id)
-            await self._saving(self.store.set_status(game_id, "cancelled", self.clock.now(),
-                                                     messages=[refresh(phase_slot(row.phase_seq))]))
+            try:
+                await self._saving(self.store.set_status(game_id, "cancelled", self.clock.now(),
+                                                         messages=[refresh(phase_slot(row.phase_seq))]))
+            except MovedOn:
+                raise LobbyError("That game is already over.") from None
             self._game_over(game_id)
             self._notify(game_id)
             return row
@@ -608,7 +611,7 @@ class GameService:
                 deadline=deadline, paused_remaining=remaining, paused=paused, status=status or row.status,
                 actor_id=actor_id, action=action, messages=messages, now=now, waiting_seconds=waiting,
                 substitutes=substitutes, records=[(e.type, json.dumps(e.data)) for e in records],
-                remind_at=remind_at, follows=follows))
+                remind_at=remind_at, follows=follows, as_read=row))
         except MovedOn:
             self._cache.pop(row.id, None)
             self._bump(row.id)
@@ -817,9 +820,13 @@ class GameService:
         remind_at = self._remind_at(table.game, table.state, paused)
         self._cache.pop(game_id, None)
         self._bump(game_id)
-        await self._saving(self.store.set_timer(game_id, deadline, remaining, self.clock.now(),
-                                                paused=paused, waiting_seconds=waiting, phase_seq=seq,
-                                                messages=messages, remind_at=remind_at))
+        try:
+            await self._saving(self.store.set_timer(game_id, deadline, remaining, self.clock.now(),
+                                                    paused=paused, waiting_seconds=waiting, phase_seq=seq,
+                                                    messages=messages, remind_at=remind_at))
+        except MovedOn:
+            raise GameMovedOn("That was NOT done: the game moved on at that moment. Look again and "
+                              "try once more.") from None
         if deadline is not None:
             self.timers.arm(game_id, seq, deadline)
         else:

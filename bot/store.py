@@ -330,10 +330,16 @@ class Store:
 
     async def set_status(self, game_id: int, status: str, now: float,
                          messages: list[NewMessage] = ()) -> None:
+        """End a game still in play (``MovedOn``, and nothing written, when another process ended
+        it first)."""
+
         def write() -> Body:
-            yield Exec(
+            changed = yield Exec(
                 "UPDATE games SET status = ?, deadline = NULL, paused_remaining = NULL, paused = 0, "
-                "waiting_seconds = NULL, remind_at = NULL, updated_at = ? WHERE id = ?", (status, now, game_id))
+                "waiting_seconds = NULL, remind_at = NULL, updated_at = ? "
+                "WHERE id = ? AND status IN ('lobby', 'running')", (status, now, game_id))
+            if changed != 1:
+                raise MovedOn(f"game {game_id} is no longer in play")
             yield from _insert_messages(game_id, None, None, messages, now)
 
         await self._transaction(write())
@@ -342,13 +348,16 @@ class Store:
                         now: float, *, paused: bool = False, waiting_seconds: float | None = None,
                         messages: list[NewMessage] = (), phase_seq: int = 0,
                         remind_at: float | None = None) -> None:
-        """The phase's timer, and the messages that show it (a refresh of the phase message), at once."""
+        """The phase's timer, and the messages that show it (a refresh of the phase message), at once;
+        ``MovedOn``, and nothing written, when the game is no longer in that phase."""
 
         def write() -> Body:
-            yield Exec(
+            changed = yield Exec(
                 "UPDATE games SET deadline = ?, paused_remaining = ?, paused = ?, waiting_seconds = ?, "
-                "remind_at = ?, updated_at = ? WHERE id = ?",
-                (deadline, paused_remaining, int(paused), waiting_seconds, remind_at, now, game_id))
+                "remind_at = ?, updated_at = ? WHERE id = ? AND status = 'running' AND phase_seq = ?",
+                (deadline, paused_remaining, int(paused), waiting_seconds, remind_at, now, game_id, phase_seq))
+            if changed != 1:
+                raise MovedOn(f"game {game_id} is no longer in phase {phase_seq}")
             yield from _insert_messages(game_id, phase_seq, None, messages, now)
 
         await self._transaction(write())
@@ -435,29 +444,41 @@ class Store:
                           now: float, paused: bool = False, waiting_seconds: float | None = None,
                           substitutes: list[tuple[int, int, str]] = (),
                           records: list[tuple[str, str]] = (), remind_at: float | None = None,
-                          follows: int | None = None) -> None:
+                          follows: int | None = None, as_read: GameRow | None = None) -> None:
         """State, action-log row and outgoing messages, in one transaction. ``substitutes``:
         (old, new, new name) of players replaced in their seat: the seat's private thread and
         sign-up become the new player's, in the same transaction as the state that says so.
         ``records``: (type, JSON data) rows appended to the game's record. ``follows``: the step
-        the game must still be at (else ``MovedOn``, and nothing is written)."""
+        the game must still be at; ``as_read``: the game's row as the writer read it, whose status
+        and timer must still hold (a pause, an extension or a cancel by another process is never
+        written over). Either failing raises ``MovedOn``, and nothing is written."""
 
         def write() -> Body:
-            check = "" if follows is None else " AND step = ?"
+            check, expected = "", ()
+            if follows is not None:
+                check, expected = " AND step = ?", (follows,)
+            if as_read is not None:
+                check += (" AND status = ? AND paused = ? AND COALESCE(deadline, -1.0) = ?"
+                          " AND COALESCE(waiting_seconds, -1.0) = ?")
+                expected += (as_read.status, int(as_read.paused),
+                             -1.0 if as_read.deadline is None else as_read.deadline,
+                             -1.0 if as_read.waiting_seconds is None else as_read.waiting_seconds)
             changed = yield Exec(
                 "UPDATE games SET state = ?, phase_seq = ?, step = ?, deadline = ?, paused_remaining = ?, "
                 "paused = ?, waiting_seconds = ?, status = ?, remind_at = ?, claimed_until = NULL, updated_at = ? "
                 "WHERE id = ?" + check,
                 (state, phase_seq, step, deadline, paused_remaining, int(paused), waiting_seconds, status,
-                 remind_at, now, game_id) + (() if follows is None else (follows,)))
-            if follows is not None and changed != 1:
-                raise MovedOn(f"game {game_id} is no longer at step {follows}")
+                 remind_at, now, game_id) + expected)
+            if check and changed != 1:
+                raise MovedOn(f"game {game_id} is no longer at step {follows} as it was read")
             if action is not None:
                 yield Exec(
                     "INSERT INTO actions (game_id, step, actor_id, action, created_at) "
                     "VALUES (?, ?, ?, ?, ?)", (game_id, step, actor_id, action, now))
             for old, new, name in substitutes:
                 yield Exec("DELETE FROM lobby_players WHERE game_id = ? AND user_id = ?", (game_id, new))
+                # a thread the newcomer had before taking the seat (as a spectator) gives way to the seat's
+                yield Exec("DELETE FROM group_threads WHERE game_id = ? AND key = ?", (game_id, f"player:{new}"))
                 yield Exec("UPDATE group_threads SET key = ? WHERE game_id = ? AND key = ?",
                            (f"player:{new}", game_id, f"player:{old}"))
                 yield Exec("UPDATE lobby_players SET user_id = ?, name = ? WHERE game_id = ? AND user_id = ?",

@@ -159,3 +159,47 @@ def _tally(monkeypatch):
     import games
 
     monkeypatch.setitem(games.GAMES, "tally", "support.tally:GAME")
+
+
+async def test_a_copy_cut_short_leaves_an_empty_target_and_the_next_try_succeeds(tmp_path, postgres_url,
+                                                                                   monkeypatch, capsys):
+    import bot.migrate as migrate
+
+    path = tmp_path / "a.db"
+    store = await Store.open(path)
+    for n in range(3):
+        await store.create_game(kind="ritual", guild_id=1, channel_id=2 + n, host_id=3, seed=4, options={},
+                                min_players=3, max_players=9, now=1.0)
+    await store.set_dm_channel(1000, 66)
+    await store.close()
+
+    target = await Store.open(postgres_url)
+    await target.set_dm_channel(5, 6)  # a bot was started on the target and kept a DM channel
+    await target.close()
+    assert await cli("migrate-db", "--from", str(path), "--to", postgres_url) == 2
+    assert "already holds rows (dm_channels)" in capsys.readouterr().err
+
+    target = await Store.open(postgres_url)
+    await target._write("DELETE FROM dm_channels")
+    await target.close()
+    copy_tables = migrate._copy_tables
+
+    async def cut_short(source, target):  # the games go over, then the connection drops
+        await target._transaction(migrate._insert(
+            "INSERT INTO games (id, kind, guild_id, channel_id, host_id, status, seed, options, min_players, "
+            "max_players, created_at, updated_at) VALUES (?, 'ritual', 1, 9, 3, 'lobby', 4, '{}', 3, 9, 1, 1)",
+            [(1,)]))
+        raise ConnectionError("the network went away")
+
+    monkeypatch.setattr(migrate, "_copy_tables", cut_short)
+    with pytest.raises(ConnectionError):
+        await migrate.migrate_db(str(path), postgres_url)
+    target = await Store.open(postgres_url)
+    assert [await migrate.count(target, t) for t in TABLES] == [0] * len(TABLES)  # nothing left behind
+    await target.close()
+
+    monkeypatch.setattr(migrate, "_copy_tables", copy_tables)
+    assert await cli("migrate-db", "--from", str(path), "--to", postgres_url) == 0
+    target = await Store.open(postgres_url)
+    assert await migrate.count(target, "games") == 3 and await migrate.count(target, "dm_channels") == 1
+    await target.close()

@@ -9,8 +9,9 @@ from pydantic import ValidationError
 from support.actors import ANN, BO, HOST
 
 from bot.config import Settings
-from bot.service import GameMovedOn, GameService
+from bot.service import GameMovedOn, GameService, LobbyError
 from bot.store import Shards, Store
+from games.engine import IllegalAction
 
 SHARD_0 = Shards(2, frozenset({0}))
 SHARD_1 = Shards(2, frozenset({1}))
@@ -117,6 +118,45 @@ async def test_two_processes_applying_to_one_game_at_once_commit_once(processes,
     await two.act(game_id, ANN.id, {"type": "vote", "player": str(ANN.id), "target": "red"})
     one._cache.clear()  # (a process caches only the games it owns; this one is read afresh)
     assert (await one.load(game_id)).state.votes == {str(ANN.id): "red"}
+
+
+async def test_a_pause_or_cancel_by_another_process_is_never_written_over(processes, clock):
+    """The commit also checks the row as its writer read it: a process holding the game from
+    before another's pause (or cancel) commits nothing, says so, and the pause (or cancel) holds."""
+    one, two = await processes(None), await processes(None)
+    game_id = await started(one, guild_on(0), 410, seconds=600)
+    vote = {"type": "vote", "player": str(ANN.id), "target": "red"}
+    await two.load(game_id)  # read before the pause
+    await one.pause(game_id, HOST)
+    with pytest.raises(GameMovedOn, match="NOT recorded"):
+        await two.act(game_id, ANN.id, vote)
+    row = await one.store.game(game_id)
+    assert row.paused and row.deadline is None
+    assert not (await one.load(game_id)).state.votes
+    with pytest.raises(IllegalAction, match="paused"):  # read again: the pause is seen
+        await two.act(game_id, ANN.id, vote)
+
+    await one.resume(game_id, HOST)
+    await two.load(game_id)  # read before the cancel
+    await one.cancel(game_id, HOST)
+    with pytest.raises(GameMovedOn):
+        await two.act(game_id, ANN.id, vote)
+    assert (await one.store.game(game_id)).status == "cancelled"
+    with pytest.raises(LobbyError, match="already over"):
+        await two.cancel(game_id, HOST)
+
+
+async def test_a_timer_change_for_a_phase_another_process_closed_changes_nothing(processes, clock):
+    one, two = await processes(None), await processes(None)
+    game_id = await started(one, guild_on(0), 420)
+    await two.load(game_id)  # phase 1 as this process read it
+    clock.advance(61)
+    assert await one.on_deadline(game_id, 1)
+    deadline = (await one.store.game(game_id)).deadline
+    with pytest.raises(GameMovedOn, match="NOT done"):
+        await two.extend(game_id, HOST, 300)  # meant for phase 1, which is over
+    row = await one.store.game(game_id)
+    assert row.phase_seq == 2 and row.deadline == deadline
 
 
 async def test_a_claim_keeps_other_sweepers_off_until_the_commit_or_its_end(store):

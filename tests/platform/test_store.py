@@ -215,6 +215,7 @@ async def test_substitutes_records_and_the_log(store):
     await store.add_player(gid, 2, "Bo", 2.0, seat=2)
     await store.add_player(gid, 3, "Cy", 3.0, kind="spectator")
     await store.set_group_thread(gid, "player:1", 501, [1, 7])
+    await store.set_group_thread(gid, "player:3", 502, [3, 7])  # Cy had a thread as a spectator
     await store.commit_step(gid, state="S", phase_seq=1, step=1, deadline=None, paused_remaining=None,
                             status="running", actor_id=7, action='{"swap": 1}', now=5.0, messages=[],
                             substitutes=[(1, 3, "Cy")], records=[("vote", '{"v": 1}'), ("vote", '{"v": 2}')])
