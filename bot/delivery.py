@@ -64,6 +64,10 @@ GROUP_TEXT = 1500
 #: the most text, and embeds, one grouped message carries (Discord: 6,000 and 10)
 GROUP_TOTAL, GROUP_EMBEDS = 5000, 10
 CLOSED = "🔒 This phase is closed."
+#: what a player's private choices say once their phase is over (the selects are taken away)
+PROMPT_CLOSED = "🔒 That phase is over: nothing more can be chosen here."
+#: how long the bot may still edit a private answer it made (Discord: 15 minutes per interaction)
+PROMPT_EDIT_SECONDS = 14 * 60
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,15 @@ class Ride:
     followup: discord.Webhook
     channel_id: int | None
     private: bool  # the interaction was in a DM
+    until: float
+
+
+@dataclass(frozen=True)
+class OpenPrompt:
+    """A player's private message of choices, edited to "over" (no selects) when its phase closes."""
+
+    interaction: discord.Interaction
+    phase_seq: int
     until: float
 
 
@@ -283,6 +296,8 @@ class Delivery:
         self._dm_notices: set[tuple[int, int]] = set()  # (game, player) told about closed DMs
         self._told_host: set[tuple[int, str]] = set()  # (game, target) permission problems told
         self.rides: dict[int, Ride] = {}  # user id -> their latest interaction still open
+        self.prompts: dict[tuple[int, int], OpenPrompt] = {}  # (game, user) -> their open choices
+        self._side: set[asyncio.Task] = set()  # edits that must not hold up the channel
         settings = bot.settings
         self.pacer = Pacer(settings.discord_calls_per_second, settings.channel_calls,
                            settings.channel_window_seconds)
@@ -314,9 +329,39 @@ class Delivery:
 
     async def wait_idle(self) -> None:
         """Wait for the deliveries under way (not for retries that are backing off)."""
-        while any(not t.done() for t in self._tasks.values()):
-            await asyncio.gather(*[t for t in self._tasks.values() if not t.done()],
+        while any(not t.done() for t in [*self._tasks.values(), *self._side]):
+            await asyncio.gather(*[t for t in [*self._tasks.values(), *self._side] if not t.done()],
                                  return_exceptions=True)
+
+    def note_prompt(self, game_id: int, phase_seq: int, interaction: discord.Interaction) -> None:
+        """A player has their choices for this phase in front of them, in the answer to
+        ``interaction``: when the phase closes, that message loses its selects and says so."""
+        now = self.bot.clock.now()
+        self.prompts[(game_id, interaction.user.id)] = OpenPrompt(interaction, phase_seq, now + PROMPT_EDIT_SECONDS)
+        if len(self.prompts) > 20_000:  # drop the ones Discord no longer lets us edit
+            self.prompts = {k: p for k, p in self.prompts.items() if p.until > now}
+
+    def forget_prompt(self, game_id: int, user_id: int) -> None:
+        self.prompts.pop((game_id, user_id), None)
+
+    def close_prompts(self, game_id: int, phase_seq: int) -> None:
+        """The phase is over: its players' private choices say so, beside the channel's delivery
+        (an edit through the interaction, outside the bot's own budget)."""
+        now = self.bot.clock.now()
+        closing = [self.prompts.pop(k) for k, p in list(self.prompts.items())
+                   if k[0] == game_id and p.phase_seq <= phase_seq]
+        closing = [p for p in closing if p.until > now]
+        if closing:
+            task = asyncio.get_running_loop().create_task(self._close_prompts(closing))
+            self._side.add(task)
+            task.add_done_callback(self._side.discard)
+
+    async def _close_prompts(self, closing: list[OpenPrompt]) -> None:
+        for prompt in closing:
+            try:
+                await prompt.interaction.edit_original_response(content=PROMPT_CLOSED, embeds=[], view=None)
+            except (TimeoutError, discord.HTTPException, OSError, aiohttp.ClientError) as exc:
+                log.debug("closing a private prompt failed: %s", exc)  # cosmetic: a click is refused anyway
 
     @property
     def backing_off(self) -> set[int]:
@@ -558,14 +603,17 @@ class Delivery:
         """Edit a living message to what the game row says now: the countdown while its phase is
         open, "closed" and no buttons after."""
         slot = await self.bot.store.slot(row.game_id, row.slot)
+        game_row, _game = await self._game(row)
+        seq = phase_of_slot(row.slot)
+        if seq is not None and countdown(game_row, seq, 0.0)[1] is False:
+            self.close_prompts(row.game_id, seq)
         if slot is None:  # never posted (or given up): nothing to edit
             await self._done([row], "no message")
             return
-        game_row, _game = await self._game(row)
         board = await self.bot.store.slot(row.game_id, "board")
         label = (phase_label([Event.model_validate(p) for p in board.shown])
                  if board is not None and board.shown and board.message_id == slot.message_id else "")
-        content, still_open = countdown(game_row, phase_of_slot(row.slot), self.bot.clock.now(), label)
+        content, still_open = countdown(game_row, seq, self.bot.clock.now(), label)
         channel = self.bot.get_partial_messageable(slot.channel_id)
         where = ("channel", slot.channel_id)
         try:

@@ -297,13 +297,18 @@ class Play:
     # ----- private views and choices -----
     async def show_private(self, interaction: discord.Interaction, game_id: int, *, with_view: bool) -> None:
         table, view, prompts = await self.service.private_view(game_id, interaction.user.id)
-        first = [view.text] if with_view or not prompts else []
-        text = prompts_text(prompts, first) if prompts else "\n\n".join([*first, "_You have nothing to choose right now._"])
+        if with_view:  # My hand: what you hold and know; the controls are under Make my choice alone
+            where = "Your choices are under **Make my choice**." if prompts else "You have nothing to choose right now."
+            await reply(interaction, f"{view.text}\n\n_{where}_")
+            return
+        text = prompts_text(prompts, []) if prompts else f"{view.text}\n\n_You have nothing to choose right now._"
         components = prompts_view(game_id, table.state.phase_seq, prompts)
         kwargs: dict[str, Any] = {}
         if components is not None:
             kwargs["view"] = components
         await reply(interaction, text, **kwargs)
+        if components is not None and interaction.response.type == discord.InteractionResponseType.channel_message:
+            self.bot.delivery.note_prompt(game_id, table.state.phase_seq, interaction)
 
     async def _act(self, interaction: discord.Interaction, game_id: int, action: dict[str, Any]) -> None:
         """Act, and answer: in the player's own private message when the choice was made there,
@@ -316,6 +321,10 @@ class Play:
             table, _view, prompts = await self.service.private_view(game_id, interaction.user.id)
             view = prompts_view(game_id, table.state.phase_seq, prompts)
             await update_message(interaction, content=prompts_text(prompts, [text])[:2000], embeds=[], view=view)
+            if view is None:  # nothing left to choose here: the message says what was done
+                self.bot.delivery.forget_prompt(game_id, interaction.user.id)
+            elif interaction.response.type == discord.InteractionResponseType.message_update:
+                self.bot.delivery.note_prompt(game_id, table.state.phase_seq, interaction)
             return
         await reply(interaction, text)
 

@@ -203,14 +203,15 @@ def country_of_column(col: int) -> str:
 
 
 def shrine_name(index: int) -> str:
-    """'Bell · Marus 2' for a shrine index 0..26."""
+    """'Bell 5 (Marus)' for a shrine index 0..26: its row and its column as the picture numbers
+    them (1-9), with the country the column belongs to."""
     return _SHRINE_NAMES[index]
 
 
 def _shrine_name(index: int) -> str:
     row, col = divmod(index, N_COLUMNS)
     country = COUNTRY[country_of_column(col + 1)]
-    return f"{ARCANUM[ROWS[row]].name} · {country.name} {col % 3 + 1}"
+    return f"{ARCANUM[ROWS[row]].name} {col + 1} ({country.name})"
 
 
 _RITUAL_LABELS = tuple(_ritual_label(k) for k in range(8))

@@ -202,7 +202,7 @@ def _count(n: int, noun: str) -> str:
 
 
 def _from_where(from_supply: int, shrines: list[str]) -> str:
-    """"from their supply", "from Bell · Marus 2", "from Bell · Marus 2 and their supply"."""
+    """"from their supply", "from Bell 5 (Marus)", "from Bell 5 (Marus) and their supply"."""
     parts = list(shrines)
     if from_supply:
         parts.append("their supply")
@@ -665,6 +665,16 @@ class CastleGame(Game):
         best = spell.scores.get(state.winners[0], 0) if state.winners else 0
         names = " and ".join(f"**{state.name(w)}**" for w in state.winners)
         lines = [f"🏆 {names} win{'s' if len(state.winners) == 1 else ''} with **{best} points**."]
+        if any(w in spell.devoured for w in state.winners):
+            eaten = [w for w in state.winners if w in spell.devoured]
+            why = ("at this table a devoured character keeps its points for countries and for feeding "
+                   "the Monster, and loses only its regalia (`devoured_score=countries`).")
+            if all(p.id in spell.devoured for p in ranked):
+                lines.append(f"The Monster devoured everyone, so the scores decide: {why}")
+            else:
+                who = " and ".join(f"**{state.name(w)}**" for w in eaten)
+                lines.append(f"{who} {'was' if len(eaten) == 1 else 'were'} devoured and still "
+                             f"win{'s' if len(state.winners) == 1 else ''}: {why}")
         for p in ranked:
             fate = " · devoured" if p.id in spell.devoured else ""
             fate = " · dominated the Monster" if p.id == spell.dominator else fate
@@ -861,7 +871,7 @@ class CastleGame(Game):
                 action="pick_up", title="Manipulate the shrines",
                 text="Pick up one or more of your pawns. Then, for each, you flip a shrine that has no pawn "
                      "and put the pawn on it.",
-                fields=[PromptField(name="pawns", placeholder="Pick up pawns (choose one or more)…",
+                fields=[PromptField(name="pawns", placeholder="Pawns to pick up…",
                                     choices=pawn_choices, min_values=1, max_values=len(pawn_choices))],
             ),
         ]
@@ -884,8 +894,9 @@ class CastleGame(Game):
                 else:
                     now = f"face down (was {short_card(s['was'])})" if s["was"] else "face down"
                 country = COUNTRY[country_of_column(c + 1)].name
-                choices.append(Choice(value=shrine_id(idx), label=f"{country} {c % 3 + 1} · {now}"[:100],
-                                      description=f"Column {c + 1}: flips to face {'down' if s['face_up'] else 'up'}"))
+                choices.append(Choice(value=shrine_id(idx), label=f"{c + 1} ({country}) · {now}"[:100],
+                                      description=f"Column {c + 1} of the picture: flips to face "
+                                                  f"{'down' if s['face_up'] else 'up'}"))
             if choices:
                 fields.append(PromptField(name=arc, into="shrine", choices=choices,
                                           placeholder=f"{ARCANUM[arc].name} row ({a['state']}, {a['active']}/9 up)…"[:150]))

@@ -70,11 +70,29 @@ async def test_moderation_permissions(world):
     assert "resumes" in res.response.content
 
 
-async def test_a_stale_choice_is_refused_after_the_timer(world, clock):
+async def test_a_closed_phases_private_choices_lose_their_selects(world, clock):
+    """The phase closes: the choices a player has open in front of them say so and keep no select
+    (an edit through their interaction), while someone who chose keeps their answer's words."""
     w = world
     await open_and_start(w)
-    phase_msg = w.channel.last_message
+    phase_msg = [m for m in w.channel.history() if m.components][-1]
     prompt = (await w.ann.click(phase_msg, label="Make my choice")).response
+    assert prompt.components
+    clock.advance(61)
+    await w.bot.service.fire_due()
+    await w.settle()
+    assert any("Round 2" in t for t in w.channel_texts())
+    assert prompt.content.startswith("🔒 That phase is over") and not prompt.components
+    assert not w.bot.delivery.prompts  # nothing kept for a closed phase
+
+
+async def test_a_stale_choice_is_refused_after_the_timer(world, clock):
+    """A private choice the bot could no longer edit (Discord lets it for 15 minutes) is refused."""
+    w = world
+    await open_and_start(w)
+    phase_msg = [m for m in w.channel.history() if m.components][-1]
+    prompt = (await w.ann.click(phase_msg, label="Make my choice")).response
+    w.bot.delivery.prompts.clear()  # opened too long ago to be edited
     clock.advance(61)
     await w.bot.service.fire_due()
     await w.settle()
@@ -175,7 +193,8 @@ async def test_a_long_private_answer_arrives_whole_in_several_messages(world, mo
     assert len(messages) == 3 and all(m.ephemeral for m in messages)
     assert all(len(m.content) <= 2000 for m in messages)
     assert "\n".join(m.content for m in messages).startswith(long_text)
-    assert messages[-1].components  # the choice's select comes with the last part
+    # My hand shows what you hold; the choice's select is under Make my choice alone
+    assert not any(m.components for m in messages) and "under **Make my choice**" in messages[-1].content
 
 
 async def test_game_rules_shows_the_whole_summary_and_every_option_in_words(world):

@@ -191,7 +191,7 @@ def test_text_fallback_worst_case_fits_a_message():
     s.face_up = [i % 2 == 0 for i in range(27)]
     s.revealed = [True] * 8
     text = tableau_text(public_tableau(s))
-    event = GAME._turn_event(s, "**Sir Reginald the 0th of Longname Castle** flipped " + "Bell · Kida 1 up; " * 3)
+    event = GAME._turn_event(s, "**Sir Reginald the 0th of Longname Castle** flipped " + "Bell 1 (Kida) up; " * 3)
     assert len(text) < 1500 and len(event.text) <= 1800
     img = png(s)
     assert img.size == (WIDTH, HEIGHT)

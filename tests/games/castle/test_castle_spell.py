@@ -282,3 +282,30 @@ def test_rows_are_bell_book_candle_and_all_down_is_the_last_ritual():
     assert arcana_of(ALL_DOWN) == {"bell": False, "book": False, "candle": False}
     assert ritual_index(arcana_of(ALL_DOWN)) == 7
     assert ritual_index(arcana_of([True] * 27)) == 0
+
+
+def test_the_end_screen_says_why_a_devoured_character_still_wins():
+    """A devoured winner reads like a mistake unless the end screen says why: the line under the
+    winner explains the table's devoured_score, for one devoured winner and when all are devoured."""
+    import support.castle_helpers as H
+
+    from games.castle import GAME
+    from games.castle.rules import Spell
+
+    state, _ = H.new_game()
+    players = ["p1", "p2", "p3", "p4"]
+
+    def screen(devoured, scores, winners):
+        state.winners = winners
+        spell = Spell.model_construct(devoured=devoured, dominator=None, scores=scores,
+                                      objectives={p: [] for p in players})
+        return GAME._scores_event(state, spell).text.splitlines()
+
+    lines = screen(["p1"], {"p1": 2000, "p2": 1000, "p3": 0, "p4": 0}, ["p1"])
+    assert lines[0].startswith("🏆 **") and "2000 points" in lines[0]
+    assert "was devoured and still wins" in lines[1] and "devoured_score=countries" in lines[1]
+    lines = screen(players, {"p1": 1000, "p2": 3000, "p3": 0, "p4": 0}, ["p2"])
+    assert lines[1].startswith("The Monster devoured everyone, so the scores decide")
+    lines = screen(["p3"], {"p1": 1000, "p2": 3000, "p3": 0, "p4": 0}, ["p2"])  # the winner was spared
+    assert not any("still win" in line or "devoured everyone" in line for line in lines)
+    assert any("· devoured" in line for line in lines)  # p3's own line still says it

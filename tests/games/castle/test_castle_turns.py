@@ -126,7 +126,7 @@ def test_a_turn_that_picks_up_several_pawns():
                                                 shrine_index("candle-9")])
     turn = out.events[-1]
     assert turn.type == "turn" and turn.image == "tableau" and turn.opens_phase
-    assert "Bell · Kida 2 down" in turn.text and "Book · Marus 1 up (Crown)" in turn.text
+    assert "Bell 2 (Kida) down" in turn.text and "Book 4 (Marus) up (Crown)" in turn.text
     assert state.phase_seq == 2
 
 
@@ -459,11 +459,11 @@ def test_only_the_current_player_has_prompts():
     assert GAME.prompts(state, "p2") == [] and GAME.prompts(state, "zed") == []
     pick = GAME.prompts(state, "p1")[1].fields[0]
     assert pick.name == "pawns" and pick.max_values == 3
-    assert pick.choices[0].label == "Pawn 1 on Bell · Kida 1"
+    assert pick.choices[0].label == "Pawn 1 on Bell 1 (Kida)"
     _within_limits(GAME.prompts(state, "p1"))
     out = H.act(state, {"type": "pick_up", "player": "p1", "pawns": [1, 2]})
     said = next(e.text for e in out.events if e.type == "pick_up")
-    assert "picks up 2 pawns from Bell · Kida 1 and their supply and will flip 2 shrines" in said
+    assert "picks up 2 pawns from Bell 1 (Kida) and their supply and will flip 2 shrines" in said
     state = out.state
     place = GAME.prompts(state, "p1")
     assert [p.action for p in place] == ["place"]
@@ -471,7 +471,7 @@ def test_only_the_current_player_has_prompts():
     assert [f.name for f in place[0].fields] == ["bell", "book", "candle"] and place[0].any_field
     assert {f.into for f in place[0].fields} == {"shrine"}
     assert "2 to place" in place[0].title
-    # the pawns just picked up left Bell · Kida 1, which is free again; no shrine with a pawn is listed
+    # the pawns just picked up left Bell 1 (Kida), which is free again; no shrine with a pawn is listed
     assert [c.value for c in place[0].fields[1].choices][:4] == ["book-1", "book-2", "book-3", "book-4"]
     _within_limits(place)
     # a pick's value goes straight into the action
@@ -539,7 +539,7 @@ def test_the_channel_gets_one_picture_a_turn_with_what_changed_in_one_line():
     pictures = [e for e in out.events if e.image]
     assert [e.type for e in pictures] == ["turn"]
     lines = pictures[0].text.splitlines()
-    assert len(lines) == 2 and lines[0].startswith("**") and "flipped Book · Kida 2" in lines[0]
+    assert len(lines) == 2 and lines[0].startswith("**") and "flipped Book 2 (Kida)" in lines[0]
     assert "your turn" in lines[1] and "My hand" in lines[1]
     # the tableau in words is still there for whoever wants it (My hand)
     assert "Bell" in GAME.view(out.state, "p2").text and "Candle" in GAME.view(out.state, "p2").text
