@@ -356,8 +356,10 @@ class CauldronGame(Game):
         counts = Counter(table)
         s.primary, s.secondaries, s.tie_note = rank(counts, rng)
         events.append(self._reveal_event(s, counts, len(struck)))
+        sat_out = {pid: "poisoned" if s.sit_out.get(pid) == s.round else "cast nothing"
+                   for pid in s.active() if pid not in played_by}
         events.append(record("night", {"round": s.round, "cast": played_by, "primary": s.primary,
-                                       "secondaries": list(s.secondaries)}))
+                                       "secondaries": list(s.secondaries), "sat_out": sat_out}))
         s.queue = [Step(ingredient=k, role="secondary") for k in s.secondaries]
         if s.primary is not None:
             if self._blocked(s):
@@ -1037,12 +1039,12 @@ class CauldronGame(Game):
                 continue
             data = rec.data
             ruled = f"{ing(data['primary'])} ruled" if data["primary"] else "nothing ruled"
-            casts = " · ".join(f"{s.name(pid)} {INGREDIENTS[card].emoji}" for pid, card in data["cast"].items())
-            nights.append(f"**Night {data['round']}** · {ruled}\n{casts or 'nobody cast'}")
+            lines = [f"• {s.name(pid)}: {ing(card)}" for pid, card in data["cast"].items()]
+            lines += [f"• {s.name(pid)}: sat out ({why})" for pid, why in data.get("sat_out", {}).items()]
+            nights.append(f"**Night {data['round']}** · {ruled}\n" + ("\n".join(lines) or "nobody cast"))
         if not nights:
             return []
-        legend = " · ".join(f"{v.emoji} {v.name}" for v in INGREDIENTS.values())
-        return [public("chronicle", "\n\n".join(nights) + f"\n\n{legend}", title="🌙 Who cast what, night by night")]
+        return [public("chronicle", "\n\n".join(nights), title="🌙 Who cast what, night by night")]
 
     def phase_label(self, s: CauldronState) -> str:
         return PHASE_LABEL.get(s.phase, f"the {s.phase.replace('_', ' ')}")

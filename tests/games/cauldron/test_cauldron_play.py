@@ -185,9 +185,22 @@ def test_the_end_screen_tells_who_cast_what_night_by_night():
     assert text.startswith("**Night 1** · 🕯️ Brigid's Blessing ruled")
     from games.cauldron.data import INGREDIENTS
 
-    for pid, card in plays.items():
-        assert f"{state.name(pid)} {INGREDIENTS[card].emoji}" in text
-    assert "🎶 Ceol of the Midnight Cairn" in text  # the legend
+    for pid, card in plays.items():  # each cast in words, on its own line (no key to look up)
+        assert f"• {state.name(pid)}: {INGREDIENTS[card].label}\n" in text + "\n"
+
+
+def test_the_chronicle_names_who_sat_out_a_night_and_why():
+    hands = {f"p{i}": ["brigid", "ceol", "thistle"] for i in range(1, 6)}
+    state = h.new_game(hands=hands, options={"night_timeout": "nothing"}).state
+    state, events = h.play_all(state, {"p1": "brigid", "p2": "brigid", "p3": "ceol", "p4": "thistle"})
+    out = h.timeout(state)  # p5 never cast
+    records = [e for e in events + out.events if e.audience.kind == "record"]
+    assert records[-1].data["sat_out"] == {"p5": "cast nothing"}
+    text = GAME.recap(out.state, records)[0].text
+    assert f"• {out.state.name('p5')}: sat out (cast nothing)" in text
+    # a record from before sat_out was kept reads as it did
+    old = [e.model_copy(update={"data": {k: v for k, v in e.data.items() if k != "sat_out"}}) for e in records]
+    assert "sat out" not in GAME.recap(out.state, old)[0].text
 
 
 def test_the_ready_count_leaves_out_a_player_removed_after_pressing():
