@@ -220,7 +220,7 @@ async def play(table, tab: TablePage, browser, shots: Path) -> None:
     assert "Only the host can start" not in await tab.text()  # Cy's ephemeral answer is Cy's alone
     await tab.press(tab.message_with("gathering players"), "Start")
     await tab.wait_for_text("The game has begun")
-    await tab.wait_for_text("Closes")  # the first phase, with its countdown
+    await tab.wait_for_text("closes in")  # the first phase, with its countdown ("⏳ The Choosing: closes in …")
     await tab.shot("started")
 
     # each player's hand is theirs alone: "My hand" answers privately, and the next player
