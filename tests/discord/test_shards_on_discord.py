@@ -4,7 +4,7 @@ games of that shard's servers, leaving the other shard's to the process that tak
 
 import discord
 import pytest
-from support.sim import new_bot
+from support.sim import close_made_bots, new_bot
 
 
 @pytest.fixture
@@ -16,7 +16,11 @@ def db_path(store_url):
 @pytest.fixture
 async def simcord_bot(db_path, clock):
     """A bot running both shards of two in this one process (SHARD_COUNT=2, no SHARD_IDS)."""
-    return new_bot(db_path, clock, shard_count=2)
+    bot = new_bot(db_path, clock, shard_count=2)
+    yield bot
+    await bot.close()
+    await close_made_bots()  # every bot a test put in place: an open database thread would keep
+    # the test process from exiting
 
 
 class Table:
