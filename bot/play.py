@@ -307,7 +307,8 @@ class Play:
         if components is not None:
             kwargs["view"] = components
         await reply(interaction, text, **kwargs)
-        if components is not None and interaction.response.type == discord.InteractionResponseType.channel_message:
+        if (components is not None and len(text) <= 2000  # one message: the answer itself carries the selects
+                and interaction.response.type == discord.InteractionResponseType.channel_message):
             self.bot.delivery.note_prompt(game_id, table.state.phase_seq, interaction)
 
     async def _act(self, interaction: discord.Interaction, game_id: int, action: dict[str, Any]) -> None:
@@ -323,7 +324,9 @@ class Play:
             await update_message(interaction, content=prompts_text(prompts, [text])[:2000], embeds=[], view=view)
             if view is None:  # nothing left to choose here: the message says what was done
                 self.bot.delivery.forget_prompt(game_id, interaction.user.id)
-            elif interaction.response.type == discord.InteractionResponseType.message_update:
+            elif interaction.response.type in (discord.InteractionResponseType.message_update,
+                                               discord.InteractionResponseType.deferred_message_update):
+                # (the message is the player's ephemeral one, checked above: the edit can reach nothing else)
                 self.bot.delivery.note_prompt(game_id, table.state.phase_seq, interaction)
             return
         await reply(interaction, text)
