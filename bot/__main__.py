@@ -93,8 +93,9 @@ def migrate_main(argv: list[str]) -> int:
         print(f"Nothing was changed: {exc}", file=sys.stderr)
         return 2
     except Exception as exc:
-        print(f"The copy failed ({type(exc).__name__}: {exc}). The source is untouched; empty the target "
-              "database before trying again.", file=sys.stderr)
+        print(f"The copy failed ({type(exc).__name__}: {exc}). The source is untouched, and what was "
+              "copied was removed from the target (if the target could still be reached); fix the cause "
+              "and run the command again.", file=sys.stderr)
         return 1
     for c in copied:
         print(f"{c.table:18} {c.target:8} rows")

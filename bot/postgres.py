@@ -68,7 +68,6 @@ class PostgresStore(Store):
 
     def __init__(self, pool) -> None:
         self.pool = pool
-        self.closed = False
 
     @classmethod
     async def open(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> PostgresStore:
@@ -76,22 +75,12 @@ class PostgresStore(Store):
             raise PostgresUnavailable(
                 "DATABASE_URL names PostgreSQL, but asyncpg is not installed: "
                 "pip install 'storyteller-bot[postgresql]'")
-        pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size)
-        store = cls(pool)
-        try:
-            await store.migrate()
-        except BaseException:
-            await store.close()
-            raise
-        return store
+        return await cls(await asyncpg.create_pool(url, min_size=min_size, max_size=max_size))._ready()
 
-    async def close(self) -> None:
-        if not self.closed:
-            self.closed = True
-            await self.pool.close()
+    async def _disconnect(self) -> None:
+        await self.pool.close()
 
     async def migrate(self) -> int:
-        """Apply each pending migration in its own transaction; return the schema version."""
         async with self.pool.acquire() as conn:
             await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
             try:

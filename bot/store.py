@@ -43,12 +43,6 @@ class Shards:
     count: int
     ids: frozenset[int]
 
-    def of(self, guild_id: int) -> int:
-        return (guild_id >> 22) % self.count
-
-    def owns(self, guild_id: int) -> bool:
-        return self.of(guild_id) in self.ids
-
     def where(self, column: str = "guild_id") -> tuple[str, tuple]:
         """The SQL condition (with its arguments) that keeps this process's games."""
         marks = ", ".join("?" * len(self.ids))
@@ -239,6 +233,29 @@ class Store:
         return await SqliteStore.open(url, synchronous=synchronous)
 
     async def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            await self._disconnect()
+
+    async def _disconnect(self) -> None:
+        raise NotImplementedError
+
+    async def _ready(self) -> Store:
+        """Prepare and migrate a store just connected; one that cannot be made ready is closed,
+        not left open."""
+        try:
+            await self._prepare()
+            await self.migrate()
+        except BaseException:
+            await self.close()
+            raise
+        return self
+
+    async def _prepare(self) -> None:
+        """The engine's settings for this connection, before the migrations."""
+
+    async def migrate(self) -> int:
+        """Apply each pending migration in its own transaction; return the schema version."""
         raise NotImplementedError
 
     async def version(self) -> int:
@@ -536,13 +553,10 @@ class Store:
 
     async def games_with_pending_messages(self, *, shards: Shards | None = None) -> list[int]:
         """Games with messages to deliver (of the servers of ``shards`` only, when given)."""
-        if shards is None:
-            rows = await self._read("SELECT DISTINCT game_id FROM outbox WHERE delivered_at IS NULL ORDER BY game_id")
-        else:
-            mine, args = shards.where("g.guild_id")
-            rows = await self._read(
-                "SELECT DISTINCT o.game_id FROM outbox AS o JOIN games AS g ON g.id = o.game_id "
-                "WHERE o.delivered_at IS NULL" + mine + " ORDER BY o.game_id", args)
+        mine, args = _mine(shards, "g.guild_id")
+        rows = await self._read(
+            "SELECT DISTINCT o.game_id FROM outbox AS o JOIN games AS g ON g.id = o.game_id "
+            "WHERE o.delivered_at IS NULL" + mine + " ORDER BY o.game_id", args)
         return [r[0] for r in rows]
 
     async def mark_delivered(self, message_id: int, now: float, failure: str | None = None) -> None:
@@ -655,7 +669,7 @@ class SqliteStore(Store):
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self.db = db
-        self.closed = False
+        self.synchronous = "FULL"
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = "FULL") -> SqliteStore:
@@ -666,25 +680,19 @@ class SqliteStore(Store):
         path = Path(path)
         if str(path) != ":memory:":
             path.parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(path, isolation_level=None)
-        store = cls(db)
-        try:
-            for pragma in ("journal_mode=WAL", f"synchronous={synchronous.upper()}", "foreign_keys=ON",
-                           "busy_timeout=5000", f"journal_size_limit={JOURNAL_SIZE_LIMIT}"):
-                await db.execute_fetchall(f"PRAGMA {pragma}")  # fetched, so no statement stays open
-            await store.migrate()
-        except BaseException:
-            await store.close()
-            raise
-        return store
+        store = cls(await aiosqlite.connect(path, isolation_level=None))
+        store.synchronous = synchronous.upper()
+        return await store._ready()
 
-    async def close(self) -> None:
-        if not self.closed:
-            self.closed = True
-            await self.db.close()
+    async def _prepare(self) -> None:
+        for pragma in ("journal_mode=WAL", f"synchronous={self.synchronous}", "foreign_keys=ON",
+                       "busy_timeout=5000", f"journal_size_limit={JOURNAL_SIZE_LIMIT}"):
+            await self.db.execute_fetchall(f"PRAGMA {pragma}")  # fetched, so no statement stays open
+
+    async def _disconnect(self) -> None:
+        await self.db.close()
 
     async def migrate(self) -> int:
-        """Apply each pending migration in its own transaction; return the schema version."""
         version = await self.version()
         for number, path in migration_files():
             if number <= version:

@@ -44,37 +44,31 @@ class Timers:
         delay = max(0.0, deadline - self.clock.now())
         self.armed[game_id] = (phase_seq, deadline)
         self.retries.pop(game_id, None)
-        if not self.scheduler.running:
-            return  # tests without a scheduler use GameService.fire_due
-        self.scheduler.add_job(
-            self._run, "date", run_date=datetime.now(UTC) + timedelta(seconds=delay),
-            args=[game_id, phase_seq], id=f"game-{game_id}", replace_existing=True,
-            misfire_grace_time=None, coalesce=True,
-        )
+        self._once(f"game-{game_id}", delay, self._fire, game_id, phase_seq)
 
     def retry(self, game_id: int, phase_seq: int, delay: float) -> None:
         """Fire the phase's timeout again in ``delay`` seconds (it failed to close the phase)."""
         self.retries[game_id] = phase_seq
-        if not self.scheduler.running:
-            return
-        self.scheduler.add_job(
-            self._run, "date", run_date=datetime.now(UTC) + timedelta(seconds=delay),
-            args=[game_id, phase_seq], id=f"game-{game_id}", replace_existing=True,
-            misfire_grace_time=None, coalesce=True,
-        )
+        self._once(f"game-{game_id}", delay, self._fire, game_id, phase_seq)
 
     def arm_reminder(self, game_id: int, phase_seq: int, at: float | None) -> None:
         """Call ``remind(game_id, phase_seq)`` at ``at`` (None: no reminder); one per game."""
         job = f"remind-{game_id}"
-        if not self.scheduler.running:
-            return  # tests without a scheduler use GameService.fire_due
-        if at is None:
-            if self.scheduler.get_job(job):
+        if at is None or self._remind is None:
+            if self.scheduler.running and self.scheduler.get_job(job):
                 self.scheduler.remove_job(job)
             return
+        self._once(job, max(0.0, at - self.clock.now()), self._remind, game_id, phase_seq)
+
+    def _once(self, job: str, delay: float, call: Fire, game_id: int, phase_seq: int) -> None:
+        """Run ``call(game_id, phase_seq)`` once in ``delay`` seconds, as the job ``job`` (replacing
+        the one of that name). Tests without a scheduler use ``GameService.fire_due`` instead."""
+        if not self.scheduler.running:
+            return
         self.scheduler.add_job(
-            self._run_reminder, "date", run_date=datetime.now(UTC) + timedelta(seconds=max(0.0, at - self.clock.now())),
-            args=[game_id, phase_seq], id=job, replace_existing=True, misfire_grace_time=None, coalesce=True,
+            self._run, "date", run_date=datetime.now(UTC) + timedelta(seconds=delay),
+            args=[call, job, game_id, phase_seq], id=job, replace_existing=True,
+            misfire_grace_time=None, coalesce=True,
         )
 
     def every(self, seconds: float, job: Callable[[], Awaitable[None]], name: str) -> None:
@@ -98,15 +92,9 @@ class Timers:
                 if self.scheduler.get_job(job):
                     self.scheduler.remove_job(job)
 
-    async def _run(self, game_id: int, phase_seq: int) -> None:
+    @staticmethod
+    async def _run(call: Fire, job: str, game_id: int, phase_seq: int) -> None:
         try:
-            await self._fire(game_id, phase_seq)
+            await call(game_id, phase_seq)
         except Exception:
-            log.exception("timer of game %s (phase %s) failed", game_id, phase_seq)
-
-    async def _run_reminder(self, game_id: int, phase_seq: int) -> None:
-        try:
-            if self._remind is not None:
-                await self._remind(game_id, phase_seq)
-        except Exception:
-            log.exception("reminder of game %s (phase %s) failed", game_id, phase_seq)
+            log.exception("job %s (phase %s) failed", job, phase_seq)

@@ -668,7 +668,10 @@ class CastleGame(Game):
         if any(w in spell.devoured for w in state.winners):
             eaten = [w for w in state.winners if w in spell.devoured]
             why = ("at this table a devoured character keeps its points for countries and for feeding "
-                   "the Monster, and loses only its regalia (`devoured_score=countries`).")
+                   "the Monster, and loses only its regalia (`devoured_score=countries`)."
+                   if state.options.devoured_score == "countries" else
+                   "at this table a devoured character scores nothing (`devoured_score=nothing`), and "
+                   "nobody scored more.")
             if all(p.id in spell.devoured for p in ranked):
                 lines.append(f"The Monster devoured everyone, so the scores decide: {why}")
             else:

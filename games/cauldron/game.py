@@ -1040,7 +1040,8 @@ class CauldronGame(Game):
             data = rec.data
             ruled = f"{ing(data['primary'])} ruled" if data["primary"] else "nothing ruled"
             lines = [f"• {s.name(pid)}: {ing(card)}" for pid, card in data["cast"].items()]
-            lines += [f"• {s.name(pid)}: sat out ({why})" for pid, why in data.get("sat_out", {}).items()]
+            if lines:  # (a night nobody cast says so once, not once per player)
+                lines += [f"• {s.name(pid)}: sat out ({why})" for pid, why in data.get("sat_out", {}).items()]
             nights.append(f"**Night {data['round']}** · {ruled}\n" + ("\n".join(lines) or "nobody cast"))
         if not nights:
             return []

@@ -309,3 +309,7 @@ def test_the_end_screen_says_why_a_devoured_character_still_wins():
     lines = screen(["p3"], {"p1": 1000, "p2": 3000, "p3": 0, "p4": 0}, ["p2"])  # the winner was spared
     assert not any("still win" in line or "devoured everyone" in line for line in lines)
     assert any("· devoured" in line for line in lines)  # p3's own line still says it
+    # where a devoured character scores nothing, the line says that instead
+    state.options = state.options.model_copy(update={"devoured_score": "nothing"})
+    lines = screen(players, {p: 0 for p in players}, players)
+    assert "scores nothing (`devoured_score=nothing`)" in lines[1] and "keeps its points" not in lines[1]

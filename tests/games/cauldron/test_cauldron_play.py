@@ -201,6 +201,11 @@ def test_the_chronicle_names_who_sat_out_a_night_and_why():
     # a record from before sat_out was kept reads as it did
     old = [e.model_copy(update={"data": {k: v for k, v in e.data.items() if k != "sat_out"}}) for e in records]
     assert "sat out" not in GAME.recap(out.state, old)[0].text
+    # a night nobody cast says so once, not "sat out" for every player
+    empty = records[-1].model_copy(update={"data": {**records[-1].data, "cast": {}, "primary": None,
+                                                    "sat_out": {f"p{i}": "cast nothing" for i in range(1, 6)}}})
+    text = GAME.recap(out.state, [empty])[0].text
+    assert text.endswith("nobody cast") and "sat out" not in text
 
 
 def test_the_ready_count_leaves_out_a_player_removed_after_pressing():
