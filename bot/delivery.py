@@ -85,7 +85,7 @@ class Ride:
 class OpenPrompt:
     """A player's private message of choices, edited to "over" (no selects) when its phase closes."""
 
-    interaction: discord.Interaction
+    interaction: discord.Interaction  # the one whose original response is the message
     phase_seq: int
     until: float
 
@@ -296,7 +296,9 @@ class Delivery:
         self._dm_notices: set[tuple[int, int]] = set()  # (game, player) told about closed DMs
         self._told_host: set[tuple[int, str]] = set()  # (game, target) permission problems told
         self.rides: dict[int, Ride] = {}  # user id -> their latest interaction still open
-        self.prompts: dict[tuple[int, int], OpenPrompt] = {}  # (game, user) -> their open choices
+        # (game, user, message) -> a private message of open choices: a player who pressed Make my
+        # choice twice has two, and both close with the phase
+        self.prompts: dict[tuple[int, int, int], OpenPrompt] = {}
         self._side: set[asyncio.Task] = set()  # edits that must not hold up the channel
         settings = bot.settings
         self.pacer = Pacer(settings.discord_calls_per_second, settings.channel_calls,
@@ -333,16 +335,19 @@ class Delivery:
             await asyncio.gather(*[t for t in [*self._tasks.values(), *self._side] if not t.done()],
                                  return_exceptions=True)
 
-    def note_prompt(self, game_id: int, phase_seq: int, interaction: discord.Interaction) -> None:
-        """A player has their choices for this phase in front of them, in the answer to
-        ``interaction``: when the phase closes, that message loses its selects and says so."""
+    def note_prompt(self, game_id: int, phase_seq: int, interaction: discord.Interaction, message_id: int) -> None:
+        """A player has their choices for this phase in front of them, in message ``message_id``,
+        the original response of ``interaction``: when the phase closes, that message loses its
+        selects and says so. Noting the same message again (a choice made in it) replaces it."""
         now = self.bot.clock.now()
-        self.prompts[(game_id, interaction.user.id)] = OpenPrompt(interaction, phase_seq, now + PROMPT_EDIT_SECONDS)
+        key = (game_id, interaction.user.id, message_id)
+        self.prompts[key] = OpenPrompt(interaction, phase_seq, now + PROMPT_EDIT_SECONDS)
         if len(self.prompts) > 20_000:  # drop the ones Discord no longer lets us edit
             self.prompts = {k: p for k, p in self.prompts.items() if p.until > now}
 
-    def forget_prompt(self, game_id: int, user_id: int) -> None:
-        self.prompts.pop((game_id, user_id), None)
+    def forget_prompt(self, game_id: int, user_id: int, message_id: int) -> None:
+        """Message ``message_id`` has nothing left to choose: it no longer needs closing."""
+        self.prompts.pop((game_id, user_id, message_id), None)
 
     def close_prompts(self, game_id: int, phase_seq: int) -> None:
         """The phase is over: its players' private choices say so, beside the channel's delivery

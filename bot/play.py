@@ -60,17 +60,22 @@ def actor_of(interaction: discord.Interaction) -> Actor:
 
 
 async def reply(interaction: discord.Interaction, content: str | None = None, *,
-                ephemeral: bool = True, **kwargs: Any) -> None:
+                ephemeral: bool = True, **kwargs: Any) -> int | None:
     """Answer an interaction. A text over Discord's 2,000 characters goes as several messages, the
-    embeds and components (``kwargs``) with the last one, so nothing is cut off."""
+    embeds and components (``kwargs``) with the last one, so nothing is cut off. Returns the id of
+    that last message, when Discord said it."""
     parts: list[str | None] = list(chunks(content, 2000)) if content is not None else [None]
+    message_id: int | None = None
     async with _answer_lock(interaction):
         for index, part in enumerate(parts):
             extra = kwargs if index == len(parts) - 1 else {}
             if interaction.response.is_done():
-                await interaction.followup.send(part, ephemeral=ephemeral, **extra)
+                sent = await interaction.followup.send(part, ephemeral=ephemeral, wait=True, **extra)
+                message_id = sent.id
             else:
-                await interaction.response.send_message(part, ephemeral=ephemeral, **extra)
+                callback = await interaction.response.send_message(part, ephemeral=ephemeral, **extra)
+                message_id = getattr(callback, "message_id", None)
+    return message_id
 
 
 async def update_message(interaction: discord.Interaction, **kwargs: Any) -> None:
@@ -306,10 +311,11 @@ class Play:
         kwargs: dict[str, Any] = {}
         if components is not None:
             kwargs["view"] = components
-        await reply(interaction, text, **kwargs)
-        if (components is not None and len(text) <= 2000  # one message: the answer itself carries the selects
+        message_id = await reply(interaction, text, **kwargs)
+        if (components is not None and message_id is not None
+                and len(text) <= 2000  # one message: the original answer itself carries the selects
                 and interaction.response.type == discord.InteractionResponseType.channel_message):
-            self.bot.delivery.note_prompt(game_id, table.state.phase_seq, interaction)
+            self.bot.delivery.note_prompt(game_id, table.state.phase_seq, interaction, message_id)
 
     async def _act(self, interaction: discord.Interaction, game_id: int, action: dict[str, Any]) -> None:
         """Act, and answer: in the player's own private message when the choice was made there,
@@ -323,11 +329,11 @@ class Play:
             view = prompts_view(game_id, table.state.phase_seq, prompts)
             await update_message(interaction, content=prompts_text(prompts, [text])[:2000], embeds=[], view=view)
             if view is None:  # nothing left to choose here: the message says what was done
-                self.bot.delivery.forget_prompt(game_id, interaction.user.id)
+                self.bot.delivery.forget_prompt(game_id, interaction.user.id, message.id)
             elif interaction.response.type in (discord.InteractionResponseType.message_update,
                                                discord.InteractionResponseType.deferred_message_update):
                 # (the message is the player's ephemeral one, checked above: the edit can reach nothing else)
-                self.bot.delivery.note_prompt(game_id, table.state.phase_seq, interaction)
+                self.bot.delivery.note_prompt(game_id, table.state.phase_seq, interaction, message.id)
             return
         await reply(interaction, text)
 

@@ -86,6 +86,24 @@ async def test_a_closed_phases_private_choices_lose_their_selects(world, clock):
     assert not w.bot.delivery.prompts  # nothing kept for a closed phase
 
 
+async def test_every_open_choice_message_of_a_player_is_closed(world, clock):
+    """Make my choice pressed twice in one phase: two private messages with selects. Both say the
+    phase is over when it closes, not only the latest one."""
+    w = world
+    await open_and_start(w)
+    phase_msg = [m for m in w.channel.history() if m.components][-1]
+    first = (await w.ann.click(phase_msg, label="Make my choice")).response
+    second = (await w.ann.click(phase_msg, label="Make my choice")).response
+    assert first.id != second.id and first.components and second.components
+    assert len(w.bot.delivery.prompts) == 2
+    clock.advance(61)
+    await w.bot.service.fire_due()
+    await w.settle()
+    for prompt in (first, second):
+        assert prompt.content.startswith("🔒 That phase is over") and not prompt.components
+    assert not w.bot.delivery.prompts
+
+
 async def test_a_stale_choice_is_refused_after_the_timer(world, clock):
     """A private choice the bot could no longer edit (Discord lets it for 15 minutes) is refused."""
     w = world
