@@ -873,11 +873,22 @@ class GameService:
             deadline = max(self.clock.now(), row.deadline + seconds)
             return await self._set_timer(table, deadline=deadline, paused=False, remaining=None, notice=notice)
 
-    async def skip(self, game_id: int, actor: Actor) -> Outcome:
+    async def phase_seq(self, game_id: int) -> int:
+        return (await self.load(game_id)).state.phase_seq
+
+    async def skip(self, game_id: int, actor: Actor, meant: int | None = None) -> str:
+        """Close the current phase now; returns its label ("the Council"). ``meant`` is the phase
+        the moderator saw when the command arrived: if its timer closed it while the command waited,
+        nothing is skipped (the next phase is not closed by mistake)."""
         async with self.lock(game_id):
             table = await self._moderated(game_id, actor)
-            return await self._apply(game_id, actor.id,
-                                     {"type": "phase_timeout", "phase_seq": table.state.phase_seq})
+            label = table.game.phase_label(table.state)
+            if meant is not None and table.state.phase_seq != meant:
+                raise IllegalAction(f"That phase had just closed on its own (its timer ran out), so nothing was "
+                                    f"skipped. The table is now in {label}: use /mod skip again to close it too.",
+                                    code="phase_moved")
+            await self._apply(game_id, actor.id, {"type": "phase_timeout", "phase_seq": table.state.phase_seq})
+            return label
 
     async def remove(self, game_id: int, actor: Actor, target_id: int, *, confirmed: bool = False) -> Outcome:
         """Remove an absent player. A removal that would end the game is tried on a copy first and

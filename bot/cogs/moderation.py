@@ -94,8 +94,10 @@ class Moderation(commands.Cog):
     @mod.command(name="skip", description="Close the current phase now, as if its timer ran out")
     async def skip(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
-            await self.bot.service.skip(await self._game_id(interaction), actor_of(interaction))
-            await self._announce(interaction, "⏭️ The phase was closed by a moderator.")
+            game_id = await self._game_id(interaction)
+            meant = await self.bot.service.phase_seq(game_id)  # the phase showing as the command arrived
+            label = await self.bot.service.skip(game_id, actor_of(interaction), meant)
+            await self._announce(interaction, f"⏭️ A moderator closed {label}.")
         await guarded(interaction, None, work, public=True)
 
     @mod.command(name="remove", description="Remove an absent player, as the game's rules allow")

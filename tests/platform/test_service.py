@@ -130,7 +130,11 @@ async def test_pause_resume_extend_shorten_skip(service, clock):
     from bot.service import Actor
     storyteller = Actor(id=8, name="ST", role_ids=frozenset({77}))
     assert (await service.extend(row.id, storyteller, -45)).deadline == clock.now() + 5
-    await service.skip(row.id, ADMIN)
+    assert await service.skip(row.id, ADMIN, meant=1) == "the vote"
+    assert (await service.store.game(row.id)).phase_seq == 2
+    # a skip meant for phase 1 that arrives once phase 2 is showing (its timer ran out meanwhile)
+    with pytest.raises(IllegalAction, match="nothing was skipped. The table is now in the vote"):
+        await service.skip(row.id, ADMIN, meant=1)
     assert (await service.store.game(row.id)).phase_seq == 2
 
 
