@@ -24,7 +24,7 @@ from .data import (
     shrine_id,
     shrine_name,
 )
-from .rules import pawn_owners, row_active
+from .rules import pawn_owners, ritual_index, row_active
 
 
 def short_card(card: str) -> str:
@@ -85,7 +85,7 @@ def _short_name(name: str) -> str:
 
 
 def tableau_text(pub: dict[str, Any]) -> str:
-    """A screen-reader description of the tableau (about 1,100 characters at most)."""
+    """The tableau in words, for a screen reader and My hand (about 1,400 characters at most)."""
     names = {p["id"]: _short_name(p["name"]) for p in pub["players"]}
     clash = {n for n in names.values() if list(names.values()).count(n) > 1}
     for p in pub["players"]:
@@ -113,14 +113,16 @@ def tableau_text(pub: dict[str, Any]) -> str:
                 cells.append(txt)
             parts.append(f"{country.name}: " + ", ".join(cells))
         lines.append(f"**{ARCANUM[arc].name}** {a['state']} ({a['active']}/9 up). " + "; ".join(parts))
-    rit = []
-    for r in pub["rituals"]:
-        flags = "".join(("+" if f else "-") for f in r["flags"])
+    now = ritual_index({arc: pub["arcana"][arc]["active"] * 2 > N_COLUMNS for arc in ROWS})
+    lines.append("**Rituals** (the spell is the one whose bell, book and candle match the rows):")
+    for k, r in enumerate(pub["rituals"]):
         if r["outcome"] is None:
-            rit.append(f"{r['card']}{flags} down")
-        else:
-            rit.append(f"{r['card']}{flags} {OUTCOME[r['outcome']].title}")
-    lines.append("**Ritual** (bell/book/candle +on -off): " + "; ".join(rit))
+            under = "face down"
+        elif r["face_up"]:
+            under = OUTCOME[r["outcome"]].title
+        else:  # known only because the game is over
+            under = f"face down ({OUTCOME[r['outcome']].title})"
+        lines.append(f"{r['label']}: {under}" + (" ← the rows point here now" if k == now else ""))
     return "\n".join(lines)
 
 

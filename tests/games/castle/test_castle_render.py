@@ -5,9 +5,10 @@ from __future__ import annotations
 import io
 
 import support.castle_helpers as H
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from games.castle import GAME, render
+from games.castle.data import OUTCOME
 from games.castle.render import CARD_H, CARD_W, HEIGHT, WIDTH
 from games.castle.tableau import public_tableau, tableau_text
 from games.engine import Player
@@ -35,10 +36,27 @@ def test_png_of_the_expected_size_and_not_blank():
 
 
 def test_canvas_is_phone_shaped():
-    """About 1,000-1,100 px wide (a phone shows it about 270 px wide) and not much taller than 1.3 widths."""
+    """About 1,000-1,100 px wide and landscape, at most 0.86 widths tall: Discord shows it by its width
+    (about 300 px on a phone, a scale of 0.28) rather than squeezing it into its 280 px of height."""
     assert 1000 <= WIDTH <= 1100
-    assert HEIGHT <= 1.3 * WIDTH
-    assert render.LEG_Y + 3 * render.LEG_ROW_H <= HEIGHT  # six players fit
+    assert HEIGHT <= 0.86 * WIDTH
+    assert render.legend_box(5, 6)[3] <= HEIGHT  # six players fit
+
+
+def _end_state():
+    """The spell cast: all eight outcomes turned face up by the players."""
+    adv = [{"type": "advance", "player": f"p{k % 4 + 1}", "card": k + 1} for k in range(8)]
+    return H.play(H.new_game(face_up=["bell-1"])[0], adv)[0]
+
+
+def _ended_state():
+    """Ended by a moderator after two outcomes were turned: the other six are known only because the
+    game is over (drawn dimmed, in brackets), and a player has left."""
+    state, _ = H.new_game(face_up=["bell-1", "book-4"])
+    return H.play(state, [{"type": "advance", "player": "p1", "card": 2},
+                          {"type": "advance", "player": "p2", "card": 7},
+                          {"type": "remove_player", "target": "p4"},
+                          {"type": "end_game", "reason": "bedtime"}])[0]
 
 
 def _font_sizes(monkeypatch, state) -> list[int]:
@@ -55,18 +73,29 @@ def _font_sizes(monkeypatch, state) -> list[int]:
 
 
 def test_every_label_is_readable_on_a_phone(monkeypatch):
-    """No text smaller than 40 px (10 px once Discord shrinks the picture to 270 px on a phone), in a
+    """No text smaller than 40 px (11 px once Discord shrinks the picture to 300 px on a phone), in a
     game with memory marks, pawns, a long name, revealed and hidden outcomes, and at the end."""
     state, _ = H.new_game(face_up=["bell-1", "book-4", "candle-5"], pawns={"p2": ["bell-6"], "p3": ["book-2"]})
     state = H.play(state, [{"type": "advance", "player": "p1", "card": 1}])[0]
     state.seen = [True] * 27  # every face-down shrine shows "was ..."
     state.players[0].name = "Sir Reginald the Magnificent of Longname Castle"
     sizes = _font_sizes(monkeypatch, state)
-    adv = [{"type": "advance", "player": f"p{k % 4 + 1}", "card": k + 1} for k in range(8)]
-    end = H.play(H.new_game(face_up=["bell-1"])[0], adv)[0]
-    sizes += _font_sizes(monkeypatch, end)
+    sizes += _font_sizes(monkeypatch, _end_state())
+    sizes += _font_sizes(monkeypatch, _ended_state())
     assert sizes and min(sizes) >= 40 == render.LABEL
     assert render.LETTER >= 60 and render.PAWN >= 40 and render.HEADING > render.LABEL
+
+
+def test_every_outcome_fits_its_box_at_40_px():
+    """Measured: each outcome, face up or dimmed in brackets, fits the ritual table's outcome box at
+    LABEL; the long titles ("Scepter dominates") as the regalia's chip and the last word."""
+    draw = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    x0, _, x1, _ = render.outcome_box(1)
+    room = x1 - x0 - 2 * render.OUTCOME_PAD
+    forms = [render.outcome_form(draw, o, up, room) for o in OUTCOME for up in (True, False)]
+    assert all(render.outcome_width(draw, form) <= room for form in forms)
+    assert (None, "Banished") in forms and (None, "(Released)") in forms
+    assert ("S", "dominates") in forms and ("A", "(devoured)") in forms
 
 
 def _ink_height(img: Image.Image, box: tuple[int, int, int, int]) -> int:
@@ -78,20 +107,18 @@ def _ink_height(img: Image.Image, box: tuple[int, int, int, int]) -> int:
 
 
 def test_row_labels_and_names_are_drawn_big():
-    """Measured, not trusted: the ink of "Bell" and of a player's name is at least 28 px tall (7 px on
+    """Measured, not trusted: the ink of "Bell" and of a player's name is at least 28 px tall (8 px on
     the phone; a capital at 40 px is about 30 px)."""
     state, _ = H.new_game()
     img = png(state)
     _, y = render.card_xy(0, 0)
-    assert _ink_height(img, (0, y, render.X0 - 4, y + 46)) >= 28  # "Bell"
-    x0, y0 = render.MARGIN + 72, render.LEG_Y
-    assert _ink_height(img, (x0, y0, x0 + 300, y0 + render.LEG_ROW_H)) >= 28  # "Alice (to play)"
+    assert _ink_height(img, (0, y, render.X0 - 4, y + render.ROW_LINE_H)) >= 28  # "Bell"
+    x0, y0, x1, y1 = render.legend_box(0, 4)
+    assert _ink_height(img, (x0 + 70, y0, x1, y1)) >= 28  # "Alice (to play)", right of her pawn
 
 
 def _mark_centre(ritual: int, arc: int) -> tuple[int, int]:
-    cols = render.RIT_COLS
-    return (int((cols[arc + 1] + cols[arc + 2]) / 2),
-            int(render.RIT_TOP + (ritual - 1) * render.RIT_ROW_H + render.RIT_ROW_H / 2))
+    return render.mark_xy(ritual, arc)
 
 
 def test_ritual_marks_tell_on_from_off():
@@ -103,8 +130,9 @@ def test_ritual_marks_tell_on_from_off():
     assert img.getpixel(candle) != render.ON
     ring = (candle[0] + 14, candle[1])  # on the ring itself
     assert img.getpixel(ring) == render.OFF
-    # and ritual 7 (only the Candle lit) the other way round
+    # and ritual 7 (only the Candle lit, in the right half of the table) the other way round
     bell7, candle7 = _mark_centre(7, 0), _mark_centre(7, 2)
+    assert bell7[0] > render.WIDTH / 2 and bell7[1] == _mark_centre(3, 0)[1]
     assert img.getpixel(candle7) == render.ON and img.getpixel((bell7[0] + 14, bell7[1])) == render.OFF
 
 
@@ -114,8 +142,8 @@ def test_the_ritual_the_shrines_point_to_is_framed_in_gold():
     img = png(state)
 
     def frame(ritual: int) -> tuple[int, int, int]:
-        return img.getpixel((render.WIDTH - render.MARGIN + 4,
-                             render.RIT_TOP + (ritual - 1) * render.RIT_ROW_H + render.RIT_ROW_H // 2))
+        _, y0, x1, y1 = render.ritual_row_box(ritual)
+        return img.getpixel((x1 + 4, (y0 + y1) // 2))  # the frame stands just outside the row
 
     assert frame(8) == render.GOLD
     assert frame(1) != render.GOLD
@@ -123,6 +151,37 @@ def test_the_ritual_the_shrines_point_to_is_framed_in_gold():
     up = [f"{row}-{c}" for row in ("bell", "book", "candle") for c in range(1, 6)]
     img = png(H.new_game(face_up=up)[0])
     assert frame(1) == render.GOLD and frame(8) != render.GOLD
+
+
+def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_legend_and_ritual_rows_fit_the_canvas_beside_the_grid():
+    """Bounding boxes: the six-player legend and the eight ritual rows (with the gold frame's 6 px
+    outside a row) lie inside the canvas, below the shrine grid, and overlap neither it nor each
+    other; and a six-player picture has ink in each legend box."""
+    canvas = (0, 0, WIDTH, HEIGHT)
+    grid = render.grid_box()
+    rows = [render.ritual_row_box(k) for k in range(1, 9)]
+    framed = [(x0 - 6, y0, x1 + 6, y1) for x0, y0, x1, y1 in rows]
+    legend = [render.legend_box(n, 6) for n in range(6)]
+    inside = [b for b in framed + legend if canvas[0] <= b[0] and b[2] <= canvas[2] and b[3] <= canvas[3]]
+    assert len(inside) == 14 and grid[2] <= WIDTH
+    for box in framed + legend:
+        assert box[1] >= grid[3] and not _overlap(box, grid)
+    boxes = rows + legend
+    assert not any(_overlap(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
+    assert not any(_overlap(f, b) for f in framed for b in legend)
+    for k in range(1, 9):  # each row's marks and outcome inside the row
+        x0, y0, x1, y1 = rows[k - 1]
+        ox0, oy0, ox1, oy1 = render.outcome_box(k)
+        assert x0 < ox0 and ox1 <= x1 and y0 <= oy0 and oy1 <= y1
+        assert all(x0 < render.mark_xy(k, a)[0] < ox0 - 19 and y0 < render.mark_xy(k, a)[1] < y1 for a in range(3))
+    six = [Player(id=f"p{i}", name=f"Sir Reginald the {i}th of Longname Castle") for i in range(6)]
+    img = png(start(GAME, six, {"pawns_start": "tableau"}, 2).state)
+    for x0, y0, x1, y1 in legend:
+        assert _ink_height(img, (x0 + 70, y0, x1, y1)) >= 28
 
 
 def test_image_changes_when_a_shrine_flips():
@@ -173,7 +232,10 @@ def test_text_fallback_describes_rows_countries_pawns_and_rituals():
     text = tableau_text(public_tableau(state))
     assert "**Bell** silent (1/9 up). Kida: Dragon, down, down" in text
     assert "Marus: down [Bob]" in text
-    assert "**Ritual**" in text and "1+++ down" in text
+    # the rituals in words, one a line, and the one the rows select now marked (nothing up: ritual 8)
+    assert "Ritual 1 (bell ringing, book open, candle lit): face down\n" in text
+    assert text.endswith("Ritual 8 (bell silent, book closed, candle unlit): face down ← the rows point here now")
+    assert "+++" not in text
 
 
 def test_text_fallback_tells_apart_long_names_that_shorten_alike():
