@@ -215,6 +215,19 @@ def _pawn_label(state: CastleState, where: int | None) -> str:
     return "in your supply" if where is None else f"on {shrine_name(where)}"
 
 
+def _pawns_line(pawns: list[int | None], in_hand: set[int]) -> str:
+    """'Your pawns: 1 on Bell 5 (Marus); 2 and 3 in your supply.' (numbered as in the bot's menus)"""
+    placed = [f"{k + 1} on {shrine_name(w)}" for k, w in enumerate(pawns) if w is not None and k not in in_hand]
+    supply = [str(k + 1) for k, w in enumerate(pawns) if w is None and k not in in_hand]
+    parts = placed
+    if supply:
+        numbers = supply[0] if len(supply) == 1 else ", ".join(supply[:-1]) + " and " + supply[-1]
+        parts = [*placed, f"{numbers} in your supply"]
+    if in_hand:
+        parts.append(f"{len(in_hand)} in your hand to place")
+    return "Your pawns: " + ("; ".join(parts) or "none") + "."
+
+
 def _active(state: CastleState) -> list[str]:
     return [p.id for p in state.players if p.id not in state.removed]
 
@@ -812,11 +825,8 @@ class CastleGame(Game):
             if viewer in state.removed:
                 lines.append("You have left this game.")
             else:
-                lines.append("Your pawns: " + "; ".join(
-                    f"{k + 1} {_pawn_label(state, w)}" for k, w in enumerate(state.pawns[viewer])
-                    if not (viewer == state.current and any(h.pawn == k for h in state.hand))
-                ) + (f"; {len(state.hand)} in your hand to place" if viewer == state.current and state.hand else "")
-                    + ".")
+                in_hand = {h.pawn for h in state.hand} if viewer == state.current else set()
+                lines.append(_pawns_line(state.pawns[viewer], in_hand))
             lines.append(tableau_text(pub))
         else:
             lines.append(tableau_text(pub))

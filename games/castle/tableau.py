@@ -114,7 +114,7 @@ def tableau_text(pub: dict[str, Any]) -> str:
             parts.append(f"{country.name}: " + ", ".join(cells))
         lines.append(f"**{ARCANUM[arc].name}** {a['state']} ({a['active']}/9 up). " + "; ".join(parts))
     now = ritual_index({arc: pub["arcana"][arc]["active"] * 2 > N_COLUMNS for arc in ROWS})
-    lines.append("**Rituals** (the spell is the one whose bell, book and candle match the rows):")
+    lines.append("**Rituals** (bell, book, candle; ← now: the one the rows point to):")
     for k, r in enumerate(pub["rituals"]):
         if r["outcome"] is None:
             under = "face down"
@@ -122,7 +122,9 @@ def tableau_text(pub: dict[str, Any]) -> str:
             under = OUTCOME[r["outcome"]].title
         else:  # known only because the game is over
             under = f"face down ({OUTCOME[r['outcome']].title})"
-        lines.append(f"{r['label']}: {under}" + (" ← the rows point here now" if k == now else ""))
+        states = ", ".join(ARCANUM[arc].active if on else ARCANUM[arc].inactive
+                           for arc, on in zip(ROWS, r["flags"], strict=True))
+        lines.append(f"**{r['card']}** {states}: {under}" + (" ← now" if k == now else ""))
     return "\n".join(lines)
 
 

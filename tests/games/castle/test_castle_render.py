@@ -233,8 +233,8 @@ def test_text_fallback_describes_rows_countries_pawns_and_rituals():
     assert "**Bell** silent (1/9 up). Kida: Dragon, down, down" in text
     assert "Marus: down [Bob]" in text
     # the rituals in words, one a line, and the one the rows select now marked (nothing up: ritual 8)
-    assert "Ritual 1 (bell ringing, book open, candle lit): face down\n" in text
-    assert text.endswith("Ritual 8 (bell silent, book closed, candle unlit): face down ← the rows point here now")
+    assert "**1** ringing, open, lit: face down\n" in text
+    assert text.endswith("**8** silent, closed, unlit: face down ← now")
     assert "+++" not in text
 
 

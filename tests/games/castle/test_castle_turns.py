@@ -495,6 +495,15 @@ def test_views_keep_secrets():
     assert all(r["outcome"] is None for r in pub.data["tableau"]["rituals"])
 
 
+def test_my_hand_says_where_each_pawn_is_in_few_words():
+    state, _ = H.new_game(pawns={"p2": ["bell-5"]})
+    assert "Your pawns: 1, 2 and 3 in your supply." in GAME.view(state, "p1").text
+    assert "Your pawns: 1 on Bell 5 (Marus); 2 and 3 in your supply." in GAME.view(state, "p2").text
+    # p1 picks up pawn 1: it is in their hand until placed
+    state = H.play(state, [{"type": "pick_up", "player": "p1", "pawns": [1]}])[0]
+    assert "Your pawns: 2 and 3 in your supply; 1 in your hand to place." in GAME.view(state, "p1").text
+
+
 def test_memory_shows_what_a_face_down_shrine_was():
     state, _ = H.new_game(face_up=["bell-1"], pawns={})
     state = H.play(state, [{"type": "pick_up", "player": "p1", "pawns": [1]},
