@@ -306,7 +306,8 @@ class Play:
             where = "Your choices are under **Make my choice**." if prompts else "You have nothing to choose right now."
             await reply(interaction, f"{view.text}\n\n_{where}_")
             return
-        text = prompts_text(prompts, []) if prompts else f"{view.text}\n\n_You have nothing to choose right now._"
+        # nothing to choose: say so first (a phone shows the top of a long answer), then the hand
+        text = prompts_text(prompts, []) if prompts else f"_You have nothing to choose right now._\n\n{view.text}"
         components = prompts_view(game_id, table.state.phase_seq, prompts)
         kwargs: dict[str, Any] = {}
         if components is not None:
@@ -325,6 +326,11 @@ class Play:
         text = outcome.reply or "Done."
         message = getattr(interaction, "message", None)
         if message is not None and message.flags.ephemeral:  # never a public phase message
+            if outcome.state.finished:  # this move ended the game: its ending is being shown now
+                await update_message(interaction, content=f"{text}\n\n_The game is over: see the channel._",
+                                     embeds=[], view=None)
+                self.bot.delivery.forget_prompt(game_id, interaction.user.id, message.id)
+                return
             table, _view, prompts = await self.service.private_view(game_id, interaction.user.id)
             view = prompts_view(game_id, table.state.phase_seq, prompts)
             await update_message(interaction, content=prompts_text(prompts, [text])[:2000], embeds=[], view=view)

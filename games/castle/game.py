@@ -53,7 +53,7 @@ from .data import (
     shrine_index,
     shrine_name,
 )
-from .rules import Spell, cast, pawn_owners, winners
+from .rules import Spell, arcana_of, cast, pawn_owners, ritual_index, winners
 from .tableau import public_tableau, ritual_reveal_line, short_card, tableau_text
 
 MAX_TEXT = 1800
@@ -566,7 +566,8 @@ class CastleGame(Game):
             raise IllegalAction(f"The outcome on ritual card {action.card} is already face up.",
                                 code="already_revealed")
         events = [self._reveal(state, k, action.player)]
-        events += self._end_turn(state, rng, f"**{state.name(action.player)}** advanced the ritual.")
+        events += self._end_turn(state, rng, f"**{state.name(action.player)}** turned ritual {action.card} "
+                                             f"face up: {OUTCOME[state.rituals[k]].title}.")
         return Outcome(state=state, events=events,
                        reply=f"You turned the outcome on ritual card {action.card} face up.")
 
@@ -872,12 +873,15 @@ class CastleGame(Game):
         pawn_choices = [Choice(value=str(k + 1), label=f"Pawn {k + 1} {_pawn_label(state, w)}"[:100])
                         for k, w in enumerate(mine)]
         down = [k for k in range(8) if not state.revealed[k]]
+        now = ritual_index(arcana_of(state.face_up))  # the one the rows point to
         return [
             Prompt(
                 action="advance", title="Advance the ritual",
                 text="Turn one face-down outcome card face up. When the last one is face up, the spell is cast.",
                 fields=[PromptField(name="card", placeholder="Ritual card to turn face up",
-                                    choices=[Choice(value=str(k + 1), label=ritual_label(k)[:100]) for k in down])],
+                                    choices=[Choice(value=str(k + 1),
+                                                    label=(ritual_label(k) + (" ← now" if k == now else ""))[:100])
+                                             for k in down])],
                 submit_label="Turn it face up",
             ),
             Prompt(

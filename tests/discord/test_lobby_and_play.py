@@ -104,6 +104,26 @@ async def test_every_open_choice_message_of_a_player_is_closed(world, clock):
     assert not w.bot.delivery.prompts
 
 
+async def test_the_move_that_ends_the_game_is_answered_in_its_message(world):
+    """The last vote of the last round ends the game: the voter's private message says their vote
+    is in (and that the game is over), not that the phase closed or an error."""
+    w = world
+    await open_and_start(w, options="vote_seconds=60 rounds=1")
+    phase_msg = [m for m in w.channel.history() if m.components][-1]
+    for member in (w.host, w.ann):
+        await w.settle()
+        prompt = (await member.click(phase_msg, label="Make my choice")).response
+        await member.select(prompt, ["red"])
+    prompt = (await w.bo.click(phase_msg, label="Make my choice")).response
+    res = await w.bo.select(prompt, ["blue"])
+    assert not res.ephemeral or "phase has closed" not in (res.response.content or "")
+    await w.settle()
+    assert prompt.content.startswith("Your vote is in.") and "The game is over" in prompt.content
+    assert not prompt.components
+    assert not any(k[1] == w.bo.id for k in w.bot.delivery.prompts)
+    assert any("Game over" in t for t in w.channel_texts())
+
+
 async def test_a_stale_choice_is_refused_after_the_timer(world, clock):
     """A private choice the bot could no longer edit (Discord lets it for 15 minutes) is refused."""
     w = world

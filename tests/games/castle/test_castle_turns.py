@@ -552,3 +552,16 @@ def test_the_channel_gets_one_picture_a_turn_with_what_changed_in_one_line():
     assert "your turn" in lines[1] and "My hand" in lines[1]
     # the tableau in words is still there for whoever wants it (My hand)
     assert "Bell" in GAME.view(out.state, "p2").text and "Candle" in GAME.view(out.state, "p2").text
+
+
+def test_the_ritual_select_marks_the_one_the_rows_point_to_and_the_turn_line_names_the_outcome():
+    state, _ = H.new_game()  # nothing face up: every arcanum off, the rows point to ritual 8
+    advance = next(p for p in GAME.prompts(state, "p1") if p.action == "advance")
+    marked = [c.value for c in advance.fields[0].choices if c.label.endswith("← now")]
+    assert marked == ["8"]
+    state, events = H.play(state, [{"type": "advance", "player": "p1", "card": 3}])
+    turn = next(e for e in events if e.type == "turn")
+    from games.castle.data import OUTCOME
+
+    outcome = GAME.view(state, None).data["tableau"]["rituals"][2]["outcome"]
+    assert f"**Alice** turned ritual 3 face up: {OUTCOME[outcome].title}." in turn.text
