@@ -556,7 +556,9 @@ class CastleGame(Game):
             return f"**{state.name(pid)}** did nothing this turn."
         parts = [f"{shrine_name(i)} {'up (' + short_card(state.layout[i]) + ')' if state.face_up[i] else 'down'}"
                  for i in state.flips]
-        return f"**{state.name(pid)}** flipped " + "; ".join(parts) + "."
+        moved = [shrine_name(i) for i in state.vacated]
+        tail = f" (pawn{'s' if len(moved) > 1 else ''} moved from {', '.join(moved)})" if moved else ""
+        return f"**{state.name(pid)}** flipped " + "; ".join(parts) + tail + "."
 
     def _advance(self, state: CastleState, action: Advance, rng: Rng) -> Outcome:
         if state.hand:
@@ -911,9 +913,9 @@ class CastleGame(Game):
                 else:
                     now = f"face down (was {short_card(s['was'])})" if s["was"] else "face down"
                 country = COUNTRY[country_of_column(c + 1)].name
-                choices.append(Choice(value=shrine_id(idx), label=f"{c + 1} ({country}) · {now}"[:100],
-                                      description=f"Column {c + 1} of the picture: flips to face "
-                                                  f"{'down' if s['face_up'] else 'up'}"))
+                # one line an option, so a phone shows the whole row's choices: "4 (Marus) · face down → up"
+                to = "down" if s["face_up"] else "up"
+                choices.append(Choice(value=shrine_id(idx), label=f"{c + 1} ({country}) · {now} → {to}"[:100]))
             if choices:
                 fields.append(PromptField(name=arc, into="shrine", choices=choices,
                                           placeholder=f"{ARCANUM[arc].name} row ({a['state']}, {a['active']}/9 up)…"[:150]))

@@ -473,6 +473,9 @@ def test_only_the_current_player_has_prompts():
     assert "2 to place" in place[0].title
     # the pawns just picked up left Bell 1 (Kida), which is free again; no shrine with a pawn is listed
     assert [c.value for c in place[0].fields[1].choices][:4] == ["book-1", "book-2", "book-3", "book-4"]
+    # one line an option (a phone shows the whole row): where it is, what it is, which way it flips
+    assert place[0].fields[1].choices[3].label == "4 (Marus) · face down → up"
+    assert not place[0].fields[1].choices[3].description
     _within_limits(place)
     # a pick's value goes straight into the action
     s = H.act(state, {"type": "place", "player": "p1", "shrine": place[0].fields[1].choices[3].value}).state
@@ -549,6 +552,7 @@ def test_the_channel_gets_one_picture_a_turn_with_what_changed_in_one_line():
     assert [e.type for e in pictures] == ["turn"]
     lines = pictures[0].text.splitlines()
     assert len(lines) == 2 and lines[0].startswith("**") and "flipped Book 2 (Kida)" in lines[0]
+    assert lines[0].endswith("(pawn moved from Bell 1 (Kida)).")  # the shrine it left is said too
     assert "your turn" in lines[1] and "My hand" in lines[1]
     # the tableau in words is still there for whoever wants it (My hand)
     assert "Bell" in GAME.view(out.state, "p2").text and "Candle" in GAME.view(out.state, "p2").text
