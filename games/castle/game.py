@@ -443,9 +443,9 @@ class CastleGame(Game):
         if self.reminder_seconds(state) is None:
             return []
         text = (f"⏰ **{state.name(state.current)}**, the table is waiting for your turn: "
-                "**Make my choice** under your turn's message.\n-# Turns have no timer in this game (the "
+                "**Make my choice** under your turn's message.\n_Turns have no timer in this game (the "
                 "rulebook's way): a moderator can pass this turn with `/mod skip`, and the host can give the "
-                "next game a turn timer with `/game new` options `turn_seconds=120`.")
+                "next game a turn timer with `/game new` options `turn_seconds=120`._")
         return [public("nudge", text, notify=[state.current])]
 
     def phase_label(self, state: CastleState) -> str:
