@@ -12,8 +12,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from .data import ARCANUM, COUNTRY, FACTION, N_COLUMNS, OUTCOME, REGALIA_BY_ID, ROWS
-from .rules import ritual_index
+from .data import ARCANUM, COUNTRY, FACTION, OUTCOME, REGALIA_BY_ID, ROWS
+from .rules import is_on
+from .tableau import public_tableau, ritual_now
 
 # Phone first: Discord shows an embed's picture at most about 280 px tall and 300-400 px wide, so the
 # canvas is landscape, 1,080 x 928 (height 0.86 of the width): it is shown by its width, about 300 px
@@ -311,7 +312,7 @@ def draw_tableau(pub: dict[str, Any], title: str = "Castle of Magic", cast: bool
     for r, arc in enumerate(ROWS):
         _, y = card_xy(r, 0)
         a = pub["arcana"][arc]
-        up = a["active"] * 2 > N_COLUMNS
+        up = is_on(a["active"])
         lines = ((ARCANUM[arc].name, HEADING, INK, True), (a["state"], LABEL, GOLD if up else DIM, up),
                  (f"{a['active']}/9 up", LABEL, DIM, False))
         for k, (text, size, ink, bold) in enumerate(lines):
@@ -339,7 +340,7 @@ def draw_tableau(pub: dict[str, Any], title: str = "Castle of Magic", cast: bool
         head_x = min(max(_heading_x(draw, [mark_xy(card, k)[0] for k in range(3)]), x), right - head_w)
         _left_text(draw, (head_x, *HEAD_BAND), heading, LABEL, INK, bold=True)
         draw.line((x, RIT_TOP - 2, right, RIT_TOP - 2), fill=DIM, width=2)
-    now = ritual_index({arc: pub["arcana"][arc]["active"] * 2 > N_COLUMNS for arc in ROWS})
+    now = ritual_now(pub)
     for k, r in enumerate(pub["rituals"]):
         if k != now:
             _ritual_row(draw, r, current=False)
@@ -359,8 +360,6 @@ def draw_tableau(pub: dict[str, Any], title: str = "Castle of Magic", cast: bool
 def tableau_picture(state: Any) -> dict[str, Any]:
     """What the tableau picture shows, as plain data (public only): cheap to make at commit time,
     drawn later, off the bot's event loop, by ``draw_picture``."""
-    from .tableau import public_tableau
-
     if state.spell is not None:
         title = "Castle of Magic: the spell is cast"
     elif state.finished:

@@ -63,9 +63,13 @@ def row_active(face_up: list[bool], row: int) -> int:
     return sum(face_up[row * N_COLUMNS:(row + 1) * N_COLUMNS])
 
 
+def is_on(active: int) -> bool:
+    """An arcanum is 'on' when the majority (5 or more of 9) of its row is active."""
+    return active * 2 > N_COLUMNS
+
+
 def arcana_of(face_up: list[bool]) -> dict[str, bool]:
-    """Each arcanum is 'on' when the majority (5 or more of 9) of its row is active."""
-    return {arc: row_active(face_up, r) * 2 > N_COLUMNS for r, arc in enumerate(ROWS)}
+    return {arc: is_on(row_active(face_up, r)) for r, arc in enumerate(ROWS)}
 
 
 def ritual_index(arcana: dict[str, bool]) -> int:

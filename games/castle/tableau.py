@@ -24,7 +24,7 @@ from .data import (
     shrine_id,
     shrine_name,
 )
-from .rules import pawn_owners, ritual_index, row_active
+from .rules import is_on, pawn_owners, ritual_index, row_active
 
 
 def short_card(card: str) -> str:
@@ -69,7 +69,7 @@ def public_tableau(state: Any, reveal: bool | None = None) -> dict[str, Any]:
     for r, arc in enumerate(ROWS):
         n = row_active(state.face_up, r)
         a = ARCANUM[arc]
-        arcana[arc] = {"active": n, "state": a.active if n * 2 > N_COLUMNS else a.inactive}
+        arcana[arc] = {"active": n, "state": a.active if is_on(n) else a.inactive}
     players = [
         {"id": p.id, "name": p.name, "colour": colour_of[p.id],
          "colour_name": CARDS.player_colour_names[i], "removed": p.id in state.removed,
@@ -78,6 +78,11 @@ def public_tableau(state: Any, reveal: bool | None = None) -> dict[str, Any]:
     ]
     return {"shrines": shrines, "rituals": rituals, "arcana": arcana, "players": players,
             "revealed": reveal}
+
+
+def ritual_now(pub: dict[str, Any]) -> int:
+    """The index (0-7) of the ritual card the rows of ``pub`` point to: the spell as they stand."""
+    return ritual_index({arc: is_on(pub["arcana"][arc]["active"]) for arc in ROWS})
 
 
 def _short_name(name: str) -> str:
@@ -113,7 +118,7 @@ def tableau_text(pub: dict[str, Any]) -> str:
                 cells.append(txt)
             parts.append(f"{country.name}: " + ", ".join(cells))
         lines.append(f"**{ARCANUM[arc].name}** {a['state']} ({a['active']}/9 up). " + "; ".join(parts))
-    now = ritual_index({arc: pub["arcana"][arc]["active"] * 2 > N_COLUMNS for arc in ROWS})
+    now = ritual_now(pub)
     lines.append("**Rituals** (bell, book, candle; ← now: the one the rows point to):")
     for k, r in enumerate(pub["rituals"]):
         if r["outcome"] is None:
