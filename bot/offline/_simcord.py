@@ -24,6 +24,11 @@ What is private, and why:
   refreshes superseded is taken at the current revision (see ``PreviewGate``).
 * ``Preview._closed``, ``Env._operation_task``: read only, to know whether the preview is
   closing and whether a simcord operation is running.
+* ``Env._preview``: simcord serves one preview (one channel) per Env, and a preview's composer
+  and commands act in its own channel. A thread is played in a preview of its own (a "room",
+  see ``open_room``): ``Env._preview`` still names the table's preview, and names a room's only
+  while an action of that room runs (simcord marks the running action through it).
+* ``Preview.viewers``: reordered so a room opens as the player who asked for it.
 * ``backend.transcript``: its length is the cheapest "did anything happen" marker, so a page
   is republished only when something changed since it was last published.
 """
@@ -126,9 +131,9 @@ class PreviewGate:
       switch) stay binding.
     """
 
-    def __init__(self, env: simcord.Env) -> None:
+    def __init__(self, env: simcord.Env, lock: asyncio.Lock | None = None) -> None:
         self.env = env
-        self.lock = asyncio.Lock()
+        self.lock = lock or asyncio.Lock()
         self.actions = 0
         self.rebased = 0
         self._marks: dict[str, int] = {}  # page id -> change marker when it was last published
@@ -198,9 +203,13 @@ class PreviewGate:
 
         async def action(context_id: Any, body: Any) -> Any:
             async with gate.lock:
+                env = gate.env
+                table_preview, env._preview = env._preview, preview  # see Env._preview above
                 try:
                     return await original_action(context_id, gate._rebase(preview, context_id, body))
                 finally:
+                    if preview is not table_preview:  # a room: the table's preview is back
+                        env._preview = table_preview
                     gate.actions += 1
                     if isinstance(context_id, str) and context_id in preview._pages:
                         gate._marks[context_id] = change_marker(gate.env)  # it published itself
@@ -220,3 +229,29 @@ class PreviewGate:
 
         preview._action = action
         preview._open_page = open_page
+
+
+async def open_room(env: simcord.Env, gate: PreviewGate, channel: simcord.ChannelHandle,
+                    viewers: list[Any], *, port: int, capability: str) -> Any:
+    """A preview of ``channel`` (a thread) beside the table's own, for ``viewers`` (its members).
+    Hold ``gate.lock``. Raises ``simcord.SetupError`` (a busy port, a viewer without access)."""
+    table_preview = env._preview
+    env._preview = None  # simcord refuses a second preview while one is open
+    try:
+        preview = env.preview(channel, viewers=viewers, layout="channel", port=port or None)
+        gate.install(preview, capability=capability)
+        await preview.__aenter__()
+    finally:
+        env._preview = table_preview
+    return preview
+
+
+def prefer_viewer(preview: Any, member: Any) -> None:
+    """A page opened without a viewer (a fresh tab) shows the preview as ``member``."""
+    viewers = tuple(preview.viewers)
+    if member in viewers:
+        preview.viewers = (member, *(v for v in viewers if v is not member))
+
+
+def viewer_ids(preview: Any) -> set[int]:
+    return {viewer.id for viewer in preview.viewers}

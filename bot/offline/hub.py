@@ -1,9 +1,11 @@
 """The table hub: a small local page with the table's link and, per player, what the bot told them
-privately (DMs) and the threads they can read, read-only and refreshed as things change.
+privately (DMs) and the threads they can read, refreshed as things change.
 
 One simcord preview shows one channel, and a DM preview accepts only its owner, so the hub is
-where private messages and threads are read. It binds to 127.0.0.1; every URL carries the
-table's secret (``/<secret>/...``), and a wrong secret gets a plain 404.
+where private messages are read. A thread is read here too, and played on the table: its
+**Open on the table** link opens the thread as a page of its own (a room, see
+``OfflineTable.open_room``) for its members only. The hub binds to 127.0.0.1; every URL carries
+the table's secret (``/<secret>/...``), and a wrong secret gets a plain 404.
 """
 
 from __future__ import annotations
@@ -20,8 +22,10 @@ import discord
 import simcord
 from aiohttp import web
 
+import games
+
 from . import _simcord
-from .world import display_name
+from .world import NotInThread, display_name
 
 if TYPE_CHECKING:
     from .table import OfflineTable
@@ -93,8 +97,16 @@ def markdown(text: str, names: dict[int, str], *, now: float | None = None) -> s
     return out
 
 
-def render_message(message: discord.Message, names: dict[int, str], *, now: float | None = None) -> str:
-    """One message as an HTML card: author, time, content, embeds (title, text, fields, footer)."""
+#: where a picture the hub does not draw can be seen
+PICTURE_IN_THREAD = "a picture: open this thread on the table to see it"
+PICTURE_IN_DM = "a picture the hub cannot show"
+GRIMOIRE_HINT = "; `/st grimoire`, typed on the table, shows you the grimoire at any time"
+
+
+def render_message(message: discord.Message, names: dict[int, str], *, now: float | None = None,
+                   picture: str = PICTURE_IN_DM) -> str:
+    """One message as an HTML card: author, time, content, embeds (title, text, fields, footer);
+    ``picture`` says where an attached picture can be seen."""
     author = names.get(message.author.id) or message.author.display_name
     parts = [f'<article class="msg"><header><strong>{html.escape(author)}</strong> '
              f'<time datetime="{message.created_at.isoformat()}">'
@@ -112,7 +124,7 @@ def render_message(message: discord.Message, names: dict[int, str], *, now: floa
             parts.append(f'<div class="field"><div class="fname">{markdown(field.name or "", names, now=now)}'
                          f'</div><div>{markdown(field.value or "", names, now=now)}</div></div>')
         if embed.image and embed.image.url:
-            parts.append('<div class="note">[a picture: see it on the table with My hand]</div>')
+            parts.append(f'<div class="note">[{markdown(picture, names, now=now)}]</div>')
         if embed.footer and embed.footer.text:
             parts.append(f'<footer>{html.escape(embed.footer.text)}</footer>')
         parts.append("</section>")
@@ -173,6 +185,7 @@ class Hub:
         app.router.add_get("/{token}/", self._index)
         app.router.add_get("/{token}/version", self._version)
         app.router.add_get("/{token}/p/{user_id}", self._player)
+        app.router.add_get("/{token}/p/{user_id}/t/{thread_id}", self._room)
         return app
 
     async def start(self) -> None:
@@ -233,11 +246,35 @@ class Hub:
             member = self.table.world.player(int(request.match_info["user_id"]))
         except (KeyError, ValueError):
             raise web.HTTPNotFound() from None
-        return self._html(f"{display_name(member)}: private messages", self.player_html(member))
+        storyteller = member.id in await self.storytellers()
+        return self._html(f"{display_name(member)}: private messages",
+                          self.player_html(member, storyteller=storyteller))
 
-    def _html(self, title: str, body: str) -> web.Response:
+    async def _room(self, request: web.Request) -> web.Response:
+        """Open the thread on the table as this player (one of its members), then go there."""
+        self._check(request)
+        try:
+            member = self.table.world.player(int(request.match_info["user_id"]))
+            url = await self.table.open_room(int(request.match_info["thread_id"]), member)
+        except (KeyError, ValueError, NotInThread):
+            raise web.HTTPNotFound() from None
+        except simcord.SetupError as exc:
+            log.warning("a thread could not open on the table: %s", exc)
+            return self._html("The thread could not open", "<p>The thread could not open on the table "
+                              "just now. Go back and try again in a moment.</p>", status=503)
+        raise web.HTTPSeeOther(url, headers=self._headers())
+
+    def _html(self, title: str, body: str, status: int = 200) -> web.Response:
         return web.Response(text=page(title, body, version=self._version_number(), token=self.token),
-                            content_type="text/html", headers=self._headers())
+                            content_type="text/html", headers=self._headers(), status=status)
+
+    async def storytellers(self) -> set[int]:
+        """Who is a Storyteller (``/st``) of a game at the table."""
+        bot, found = self.table.bot, set()
+        for row in await bot.store.active_games(self.table.world.guild.id):
+            if games.get(row.kind).storytellers:
+                found.update(await bot.service.storyteller_ids(row))
+        return found
 
     # ----- content -----
     def dms(self, member: simcord.MemberActor) -> list[discord.Message]:
@@ -268,14 +305,18 @@ class Hub:
             "<h1>The offline table</h1>"
             f"<p>{table_link}: the game channel <strong>#{html.escape(self.table.world.channel.name or '')}</strong>. "
             "Pick who you are with <em>Viewing as</em> at the top; open it in several tabs to be several "
-            "players at once. Secret prompts appear there under <strong>Make my choice</strong> and "
-            "<strong>My hand</strong>, only for the player viewing.</p>"
+            "players at once. A player's secret prompts appear there under <strong>Make my choice</strong> "
+            "and <strong>My hand</strong>, only for the player viewing. A Clocktower Storyteller is not "
+            "seated, so <strong>My hand</strong> has nothing for them: <code>/st grimoire</code> shows "
+            "them the whole truth, and the Storytellers' thread is on their page below.</p>"
             "<h2>Private messages and threads, per player</h2>"
             f'<ul class="players">{"".join(rows)}</ul>'
-            '<p class="muted">Read-only. This page updates by itself when something happens. '
-            "Close the table with Ctrl+C in its terminal.</p>")
+            '<p class="muted">A player\'s page shows what the bot sent them privately. Each of their threads '
+            "has <strong>Open on the table</strong>: the thread as a page of the table, where its members "
+            "press its buttons, fill its forms and write. This page updates by itself when something "
+            "happens. Close the table with Ctrl+C in its terminal.</p>")
 
-    def player_html(self, member: simcord.MemberActor) -> str:
+    def player_html(self, member: simcord.MemberActor, *, storyteller: bool = False) -> str:
         names = self.names()
         now = self._clock()
         name = html.escape(display_name(member))
@@ -284,15 +325,19 @@ class Hub:
                 f"<h1>{name}: what the bot told you privately</h1>",
                 f'<p class="muted">Only {name} should read this. Newest first.</p>',
                 "<h2>Direct messages</h2>"]
+        grimoire = GRIMOIRE_HINT if storyteller else ""
         if dms:
-            body += [render_message(m, names, now=now) for m in reversed(dms)]
+            body += [render_message(m, names, now=now, picture=PICTURE_IN_DM + grimoire) for m in reversed(dms)]
         else:
             body.append('<p class="empty">No private messages yet.</p>')
         for thread, messages in self.visible_threads(member):
             kind = "private thread" if thread.is_thread and self._private(thread) else "thread"
-            body.append(f"<h2>#{html.escape(thread.name or 'thread')} <span class=muted>({kind})</span></h2>")
+            body.append(f"<h2>#{html.escape(thread.name or 'thread')} <span class=muted>({kind})</span> "
+                        f'<a href="/{self.token}/p/{member.id}/t/{thread.id}" target="_blank" rel="noopener">'
+                        "Open on the table</a></h2>")
             if messages:
-                body += [render_message(m, names, now=now) for m in reversed(messages)]
+                body += [render_message(m, names, now=now, picture=PICTURE_IN_THREAD + grimoire)
+                         for m in reversed(messages)]
             else:
                 body.append('<p class="empty">No messages yet.</p>')
         return "".join(body)

@@ -15,6 +15,7 @@ import os
 import secrets
 import sqlite3
 import time
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -30,7 +31,7 @@ from bot.views import lobby_view, phase_view
 
 from . import _simcord
 from .hub import Hub
-from .world import GUILD_NAME, World, build_world, display_name, stable_id
+from .world import GUILD_NAME, NotInThread, World, build_world, display_name, stable_id
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +46,20 @@ class PortBusy(RuntimeError):
 
 class AlreadyRunning(RuntimeError):
     """Another offline table has this database open: two bots would run the same games."""
+
+
+@dataclass
+class Room:
+    """A thread played on the table: a preview of that thread, for its members."""
+
+    thread_id: int
+    preview: Any
+    gate: _simcord.PreviewGate
+    port: int
+
+    @property
+    def open(self) -> bool:
+        return not _simcord.preview_closed(self.preview)
 
 
 def lock_database(settings: Settings):
@@ -129,6 +144,7 @@ class OfflineTable:
         self.preview: Any = None
         self.gate: _simcord.PreviewGate | None = None
         self.hub: Hub | None = None
+        self.rooms: dict[int, Room] = {}  # thread id -> its room, opened when first asked for
         self.notes: list[str] = []
         self.refreshes = 0
         self._tasks: list[asyncio.Task] = []
@@ -200,6 +216,9 @@ class OfflineTable:
             if self.preview is not None:
                 with contextlib.suppress(Exception):
                     await self.preview.close()
+            for room in self.rooms.values():
+                with contextlib.suppress(Exception):
+                    await room.preview.close()
             if self.env is not None and self._env_started:
                 lock = self.gate.lock if self.gate else asyncio.Lock()
                 with contextlib.suppress(TimeoutError):
@@ -271,6 +290,44 @@ class OfflineTable:
                 log.exception("could not reopen the preview; retrying")
                 await asyncio.sleep(2)
 
+    # ----- threads as rooms -----
+    async def open_room(self, thread_id: int, member: simcord.MemberActor) -> str:
+        """The thread as a page of the table, where its members press its buttons, pick in its
+        selects, fill its forms and write, as in the thread on Discord. Opened when first asked
+        for, reopened (same address) when the thread's members changed. Returns its address.
+
+        Raises ``NotInThread`` when ``member`` cannot read the thread."""
+        assert self.world is not None and self.gate is not None and self.env is not None
+        thread = next((t for t in self.world.threads() if t.id == thread_id), None)
+        readers = self.world.readers(thread) if thread is not None else []
+        if member not in readers:
+            raise NotInThread("That thread is not one of yours.")
+        async with self.gate.lock:
+            room = self.rooms.get(thread_id)
+            if room is not None and room.open and _simcord.viewer_ids(room.preview) != {m.id for m in readers}:
+                await room.preview.close()  # a whisper or a co-Storyteller joined: new viewers
+            if room is None or not room.open:
+                room = await self._open_room(thread, readers, port=room.port if room else 0)
+                self.rooms[thread_id] = room
+            _simcord.prefer_viewer(room.preview, member)
+            return room.preview.url
+
+    async def _open_room(self, thread: simcord.ChannelHandle, readers: list[simcord.MemberActor],
+                         *, port: int) -> Room:
+        gate = _simcord.PreviewGate(self.env, lock=self.gate.lock)
+        for attempt in dict.fromkeys((port, 0)):
+            try:
+                preview = await _simcord.open_room(self.env, gate, thread, readers, port=attempt,
+                                                   capability=self.secret)
+            except simcord.SetupError as exc:
+                if attempt == 0:
+                    raise
+                log.warning("the room's port %s is busy (%s); trying another", attempt, exc)
+                continue
+            gate.mark_all(preview)
+            return Room(thread.id, preview, gate, urlsplit(preview.url).port or 0)
+        raise AssertionError("unreachable")
+
     @contextlib.asynccontextmanager
     async def acting(self):
         """Hold this while driving simcord from Python (actors, settle): the pump and browser wait."""
@@ -300,6 +357,12 @@ class OfflineTable:
                         self.refreshes += 1
                 except (simcord.SetupError, TimeoutError) as exc:
                     log.debug("refresh skipped: %s", exc)
+            for room in list(self.rooms.values()):
+                if room.open:
+                    try:
+                        await room.gate.refresh(room.preview)
+                    except (simcord.SetupError, TimeoutError) as exc:
+                        log.debug("room refresh skipped: %s", exc)
         self._log_errors()
 
     async def _pump(self) -> None:

@@ -31,6 +31,10 @@ class NameError_(ValueError):
     """A bad --players / --names combination, with a sentence for the user."""
 
 
+class NotInThread(LookupError):
+    """A player asked to open a thread they cannot read (another player's private thread)."""
+
+
 def stable_id(kind: str, name: str) -> int:
     """A snowflake that depends only on ``kind`` and the (case-folded) name."""
     digest = int.from_bytes(hashlib.sha256(f"{kind}:{name.casefold()}".encode()).digest()[:8], "big")
@@ -84,6 +88,19 @@ class World:
             if not channel.is_thread:
                 found.extend(channel.threads)
         return sorted({t.id: t for t in found}.values(), key=lambda t: t.id)
+
+    def readers(self, thread: simcord.ChannelHandle) -> list[simcord.MemberActor]:
+        """The players who can read ``thread``: for a private thread, its members."""
+        import simcord
+
+        found = []
+        for member in self.players:
+            try:
+                thread.history(viewer=member)
+            except (simcord.SetupError, simcord.BackendError):
+                continue
+            found.append(member)
+        return found
 
 
 def build_world(env: simcord.Env, names: list[str]) -> World:
