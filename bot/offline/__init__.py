@@ -39,7 +39,7 @@ The offline table is open ({count} players: {names}; database {db}).
   Table (the game channel; pick a player with "Viewing as"):
     {preview}
 
-  Table hub (each player's private messages and threads, read-only):
+  Table hub (each player's private messages, and their threads to open on the table):
     {hub}
 
 Open the table in your browser, type /game new in the message box, and play.

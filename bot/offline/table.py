@@ -397,7 +397,10 @@ class OfflineTable:
                 "Choose who you are with **Viewing as** at the top of the page.\n"
                 f"Start a game: type `/game new` here. Games: {kinds}.\n"
                 "Your secrets: the **My hand** and **Make my choice** buttons under each phase message "
-                "(only you see the answer). The table hub lists what the bot sent each player privately."),
+                "(only you see the answer). A Clocktower Storyteller is not seated: `/st grimoire` "
+                "shows them the whole truth.\n"
+                "The table hub lists what the bot sent each player privately, and opens each of their "
+                "threads on the table (**Open on the table**), to press its buttons and write in it."),
             colour=discord.Colour.dark_purple())
         await channel.send(embed=welcome)
         rows = [r for r in await bot.store.active_games(world.guild.id) if r.channel_id == world.channel.id]

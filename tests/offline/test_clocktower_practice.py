@@ -6,6 +6,7 @@ import json
 import re
 
 import aiohttp
+import discord
 import pytest
 
 import bot.service
@@ -40,6 +41,14 @@ class RoomPage:
     async def state(self):
         async with self.http.get(self.base + "/api/state", headers=self.headers) as r:
             return await r.json()
+
+    async def command(self, invocation, options):
+        """Type a slash command in the page's message box."""
+        async with self.http.get(self.base + "/api/commands", headers=self.headers) as r:
+            catalog = await r.json()
+        entry = next(e for e in catalog["entries"] if e["invocation"] == invocation)
+        return await self.act("run_command", command_id=entry["commandId"], path=entry["path"],
+                              schema_fingerprint=entry["schemaFingerprint"], options=options)
 
     async def act(self, kind, **fields):
         state = await self.state()
@@ -153,13 +162,14 @@ async def test_players_write_in_their_thread_and_a_whisper_and_nobody_else_can(o
         w = table.world
         ann, bo, cy = w.players[1:4]
         await _game_at(table, 3)  # day 1
-        async with table.acting():
-            res = await ann.slash(w.channel, "whisper", player=bo)
-            assert "Your whisper with" in res.response.content, res.response.content
-            await table.env.settle()
+        before = {t.id for t in w.threads()}
+        # Ann declares the whisper in the announcement thread, opened on the table
+        square = RoomPage(http, await _room_url(http, table, ann, _thread(table, "Announcements")))
+        await square.open()
+        await square.command("whisper", {"player": str(bo.id)})
+        assert any("Your whisper with" in text for text in await square.said())
         own = _thread(table, "Ann ·")
-        whisper = next(t for t in w.threads() if {m.id for m in w.readers(t)} >= {ann.id, bo.id}
-                       and cy not in w.readers(t) and t is not own and len(w.readers(t)) < len(w.players))
+        [whisper] = [t for t in w.threads() if t.id not in before]
 
         room = RoomPage(http, await _room_url(http, table, ann, own))
         status, page = await room.open()
@@ -211,3 +221,33 @@ async def test_the_hub_points_a_storyteller_to_what_works(open_table):
             res = await st.slash(_thread(table, "Storytellers"), "st grimoire")
         assert res.ephemeral and res.response.attachments
         assert re.search(r"Grimoire", res.response.content)
+
+
+async def test_a_room_follows_its_threads_members(open_table):
+    """Someone added to a thread (a co-Storyteller, a whisper) gets into its room at the same
+    address; someone removed is shut out of the room they had open."""
+    async with open_table() as table, aiohttp.ClientSession() as http:
+        w = table.world
+        ann, bo = w.players[0], w.players[1]
+        async with table.acting():
+            thread = await table.bot.get_channel(w.channel.id).create_thread(
+                name="whisper-ann", type=discord.ChannelType.private_thread)
+            await thread.add_user(discord.Object(ann.id))
+        handle = _thread(table, "whisper-ann")
+        url = await _room_url(http, table, ann, handle)
+        async with http.get(f"{table.hub_url}p/{bo.id}/t/{handle.id}", allow_redirects=False) as r:
+            assert r.status == 404
+        async with table.acting():
+            await thread.add_user(discord.Object(bo.id))
+        assert await _room_url(http, table, bo, handle) == url  # reopened for Ann and Bo
+        page = RoomPage(http, url)
+        status, shown = await page.open()
+        assert status == 200 and shown["viewerId"] == str(bo.id)
+        await page.act("send_message", content="hello Ann")
+        assert "hello Ann" in [m.content for m in handle.history()]
+        async with table.acting():
+            await thread.remove_user(discord.Object(bo.id))
+        await table.pump_once()
+        assert (await page.state())["status"] == "access_denied"
+        async with http.get(f"{table.hub_url}p/{bo.id}/t/{handle.id}", allow_redirects=False) as r:
+            assert r.status == 404
