@@ -10,7 +10,10 @@ import discord
 import pytest
 
 import bot.service
+from games.clocktower import load
 from games.clocktower.copilot import proposals
+
+CHARS = load()
 
 NAMES = ["Sam", "Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus"]
 
@@ -161,7 +164,7 @@ async def test_players_write_in_their_thread_and_a_whisper_and_nobody_else_can(o
     async with open_table(NAMES) as table, aiohttp.ClientSession() as http:
         w = table.world
         ann, bo, cy = w.players[1:4]
-        await _game_at(table, 3)  # day 1
+        game = await _game_at(table, 3)  # day 1
         before = {t.id for t in w.threads()}
         # Ann declares the whisper in the announcement thread, opened on the table
         square = RoomPage(http, await _room_url(http, table, ann, _thread(table, "Announcements")))
@@ -169,6 +172,8 @@ async def test_players_write_in_their_thread_and_a_whisper_and_nobody_else_can(o
         await square.command("whisper", {"player": str(bo.id)})
         assert any("Your whisper with" in text for text in await square.said())
         own = _thread(table, "Ann ·")
+        state = (await table.bot.service.load(game.id)).state
+        mine = CHARS[state.seat_of(str(ann.id)).shown].name
         [whisper] = [t for t in w.threads() if t.id not in before]
 
         room = RoomPage(http, await _room_url(http, table, ann, own))
@@ -176,6 +181,11 @@ async def test_players_write_in_their_thread_and_a_whisper_and_nobody_else_can(o
         assert status == 200 and page["viewerId"] == str(ann.id) and page["channel"]["canSendMessages"]
         await room.act("send_message", content="Storyteller, a question about my card")
         assert "Storyteller, a question about my card" in [m.content for m in own.history()]
+        await room.click("My hand")  # her thread's buttons answer her, privately
+        answer = [m for m in (await room.state())["messages"].values() if m["ephemeral"]]
+        assert answer and any(mine in json.dumps(m) for m in answer), answer
+        status, storyteller = await RoomPage(http, room.base + "/#" + table.secret).open(w.host.id)
+        assert status == 200 and not any(m["ephemeral"] for m in storyteller["messages"].values())
 
         room = RoomPage(http, await _room_url(http, table, bo, whisper))
         status, page = await room.open()
@@ -205,7 +215,7 @@ async def test_the_hub_points_a_storyteller_to_what_works(open_table):
             index = await r.text()
         async with http.get(f"{table.hub_url}p/{ann.id}") as r:
             player = await r.text()
-        assert "My hand" not in page
+        assert "with My hand]" not in page
         assert "a picture: open this thread on the table to see it" in page
         assert "<code>/st grimoire</code>, typed on the table, shows you the grimoire" in page
         assert "/st grimoire" not in player  # a player is no Storyteller
