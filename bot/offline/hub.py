@@ -100,7 +100,7 @@ def markdown(text: str, names: dict[int, str], *, now: float | None = None) -> s
 #: where a picture the hub does not draw can be seen
 PICTURE_IN_THREAD = "a picture: open this thread on the table to see it"
 PICTURE_IN_DM = "a picture the hub cannot show"
-GRIMOIRE_HINT = "; `/st grimoire`, typed on the table, shows you the grimoire at any time"
+GRIMOIRE_HINT = "; `/st grimoire`, typed on the table, shows you the grimoire with its picture"
 
 
 def render_message(message: discord.Message, names: dict[int, str], *, now: float | None = None,
@@ -256,8 +256,10 @@ class Hub:
         try:
             member = self.table.world.player(int(request.match_info["user_id"]))
             url = await self.table.open_room(int(request.match_info["thread_id"]), member)
-        except (KeyError, ValueError, NotInThread):
+        except (KeyError, ValueError):
             raise web.HTTPNotFound() from None
+        except NotInThread as exc:
+            return self._html("Not your thread", f"<p>{html.escape(str(exc))}</p>", status=404)
         except simcord.SetupError as exc:
             log.warning("a thread could not open on the table: %s", exc)
             return self._html("The thread could not open", "<p>The thread could not open on the table "

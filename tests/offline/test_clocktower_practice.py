@@ -196,7 +196,7 @@ async def test_players_write_in_their_thread_and_a_whisper_and_nobody_else_can(o
         # Cy is in neither: the hub has no link for him and refuses the address...
         for thread in (own, whisper):
             async with http.get(f"{table.hub_url}p/{cy.id}/t/{thread.id}", allow_redirects=False) as r:
-                assert r.status == 404
+                assert r.status == 404 and "That thread is not one of yours." in await r.text()
         # ...and the room does not let anyone view it as him
         status, text = await RoomPage(http, room.base + "/#" + table.secret).open(viewer_id=cy.id)
         assert status != 200 and "Chef" not in text
@@ -255,6 +255,12 @@ async def test_a_room_follows_its_threads_members(open_table):
         assert status == 200 and shown["viewerId"] == str(bo.id)
         await page.act("send_message", content="hello Ann")
         assert "hello Ann" in [m.content for m in handle.history()]
+        ann_page = RoomPage(http, url)
+        await ann_page.open(ann.id)
+        async with table.acting():
+            await thread.send("the bot speaks")
+        await table.pump_once()  # a room's open pages learn of what happened without a click
+        assert any("the bot speaks" in text for text in await ann_page.said())
         async with table.acting():
             await thread.remove_user(discord.Object(bo.id))
         await table.pump_once()
