@@ -315,18 +315,17 @@ class OfflineTable:
     async def _open_room(self, thread: simcord.ChannelHandle, readers: list[simcord.MemberActor],
                          *, port: int) -> Room:
         gate = _simcord.PreviewGate(self.env, lock=self.gate.lock)
-        for attempt in dict.fromkeys((port, 0)):
-            try:
-                preview = await _simcord.open_room(self.env, gate, thread, readers, port=attempt,
-                                                   capability=self.secret)
-            except simcord.SetupError as exc:
-                if attempt == 0:
-                    raise
-                log.warning("the room's port %s is busy (%s); trying another", attempt, exc)
-                continue
-            gate.mark_all(preview)
-            return Room(thread.id, preview, gate, urlsplit(preview.url).port or 0)
-        raise AssertionError("unreachable")
+        try:
+            preview = await _simcord.open_room(self.env, gate, thread, readers, port=port,
+                                               capability=self.secret)
+        except simcord.SetupError as exc:
+            if not port:
+                raise
+            log.warning("the room's port %s is busy (%s); it moves to another", port, exc)
+            preview = await _simcord.open_room(self.env, gate, thread, readers, port=0,
+                                               capability=self.secret)
+        gate.mark_all(preview)
+        return Room(thread.id, preview, gate, urlsplit(preview.url).port or 0)
 
     @contextlib.asynccontextmanager
     async def acting(self):
