@@ -100,6 +100,8 @@ def characters_as(state: ClocktowerState, chars: Characters, seat: Seat) -> list
 _FILLER = frozenset({"or", "and", "is", "are", "the", "a", "one", "of", "not", "demon", "seat", "seats", "player",
                      "players", "both", "either"})
 _NOTHING = frozenset({"nothing", "nobody", "noone", "none"})
+#: the longest allowed set the Storytellers' words list (longer ones are named by their rule)
+_LISTED = 17
 
 
 def _word(name: str) -> str:
@@ -131,7 +133,7 @@ def _named(state: ClocktowerState, chars: Characters, text: str,
 
     def seat_numbered(match: re.Match[str]) -> str:
         if match[1] not in by_seat:
-            raise NotAllowedAnswer(f"Nobody sits in seat {match[1]}.")
+            raise NotAllowedAnswer(f"nobody sits in seat {match[1]}.")
         return by_seat[match[1]]
 
     take(r"<@!?(\d+)>", "player", mentioned)
@@ -145,21 +147,20 @@ def _named(state: ClocktowerState, chars: Characters, text: str,
     unread = [w for w in re.findall(r"\w+", rest) if w.lower() not in _FILLER]
     if unread:
         kinds = "a seated player or a character" if characters else "a seated player"
-        raise NotAllowedAnswer(f"{unread[0]!r} is not {kinds}: name players by seat number, name or mention.")
+        raise NotAllowedAnswer(f"{unread[0]!r} is not {kinds} (name players by seat number, name or mention).")
     found.sort()
     return ([i for _, kind, i in found if kind == "player"], [i for _, kind, i in found if kind == "character"])
 
 
-def _other_players(state: ClocktowerState, seat: Seat, players: list[str], count: int, card: str,
-                   text: str) -> list[str]:
+def _other_players(state: ClocktowerState, seat: Seat, players: list[str], count: int, card: str) -> list[str]:
     """``count`` distinct players other than the informant, in seat order."""
     if len(players) != count:
         want = "one other player" if count == 1 else f"{count} other players"
-        raise NotAllowedAnswer(f"The {card} is shown {want}: {text!r} names {len(players)}.")
+        raise NotAllowedAnswer(f"the {card} is shown {want}, and this names {len(players)}.")
     if len(set(players)) != count:
-        raise NotAllowedAnswer(f"The {card}'s {count} players must be different: {text!r} names one twice.")
+        raise NotAllowedAnswer(f"the {card}'s {count} players must be different, and this names one twice.")
     if seat.player in players:
-        raise NotAllowedAnswer(f"The {card} is shown other players, not {state.label(seat.player)} themselves.")
+        raise NotAllowedAnswer(f"the {card} is shown other players, not {state.label(seat.player)} themselves.")
     order = [s.player for s in state.seats]
     return sorted(players, key=order.index)
 
@@ -170,21 +171,23 @@ def _players_form(state: ClocktowerState, chars: Characters, seat: Seat, count: 
 
     def read(text: str) -> Answer:
         players, _ = _named(state, chars, text)
-        pair = _other_players(state, seat, players, count, card, text)
+        pair = _other_players(state, seat, players, count, card)
         return Answer(" and ".join(state.label(p) for p in pair), players=tuple(pair))
     every = [state.label(s.player) for s in state.seats if s is not seat] if count == 1 else None
     return Form(shape, read, every)
 
 
 def _washerwoman_form(state: ClocktowerState, chars: Characters, seat: Seat) -> Form:
-    townsfolk = tuple(c for c in state.script.all_ids() if chars[c].team == "townsfolk")
+    on_script = tuple(c for c in state.script.all_ids() if chars[c].team != "fabled")
 
     def read(text: str) -> Answer:
-        players, named = _named(state, chars, text, townsfolk)
-        pair = _other_players(state, seat, players, 2, "Washerwoman", text)
+        players, named = _named(state, chars, text, on_script)
+        pair = _other_players(state, seat, players, 2, "Washerwoman")
         if len(named) != 1:
-            raise NotAllowedAnswer(f"The Washerwoman is shown one Townsfolk on the script: {text!r} names "
-                                   f"{len(named)}.")
+            raise NotAllowedAnswer(f"the Washerwoman is shown one Townsfolk on the script, and this names "
+                                   f"{len(named)} characters.")
+        if chars[named[0]].team != "townsfolk":
+            raise NotAllowedAnswer(f"the Washerwoman is shown a Townsfolk, and the {chars[named[0]].name} is not one.")
         return Answer(f"{state.label(pair[0])} or {state.label(pair[1])} is the {chars[named[0]].name}",
                       players=tuple(pair), character=named[0])
     return Form("2 other players and a Townsfolk, e.g. '3 or 5 is the Empath'", read)
@@ -194,7 +197,7 @@ def _number_form(most: int, card: str) -> Form:
     def read(text: str) -> Answer:
         words = text.strip()
         if not words.isdigit() or int(words) > most:
-            raise NotAllowedAnswer(f"The {card}'s answer is a number from 0 to {most}: {words!r} is not.")
+            raise NotAllowedAnswer(f"the {card}'s answer is a number from 0 to {most}.")
         return Answer(str(int(words)))
     return Form(f"a number from 0 to {most}", read, [str(n) for n in range(most + 1)])
 
@@ -210,7 +213,7 @@ def _character_form(state: ClocktowerState, chars: Characters, card: str, nothin
             return Answer("nothing")
         found = chars.resolve(key) if key else None
         if found is None or found.id not in ids:
-            raise NotAllowedAnswer(f"The {card}'s answer is {shape}: {text.strip()!r} is not.")
+            raise NotAllowedAnswer(f"the {card}'s answer is {shape}.")
         return Answer(found.name, character=found.id)
     return Form(shape, read, [chars[c].name for c in ids] + (["nothing"] if nothing else []))
 
@@ -222,7 +225,7 @@ def _direction_form() -> Form:
             return Answer(key)
         if key == "counterclockwise":
             return Answer("anticlockwise")
-        raise NotAllowedAnswer(f"The Shugenja's answer is clockwise or anticlockwise: {text.strip()!r} is not.")
+        raise NotAllowedAnswer("the Shugenja's answer is clockwise or anticlockwise.")
     return Form("clockwise or anticlockwise", read, ["anticlockwise", "clockwise"])
 
 
@@ -233,13 +236,17 @@ def _grimoire_form() -> Form:
 
 
 def read_answer(proposal: Proposal, text: str) -> Answer:
-    """The Storyteller's words read as an answer of the ability's form, inside what the rules allow."""
-    answer = proposal.form.read(text) if proposal.form is not None else Answer(text.strip())
-    if proposal.allowed is not None and answer.text not in proposal.allowed:
-        raise NotAllowedAnswer(f"{answer.text!r} is not an answer the rules allow here: "
-                               f"{', '.join(proposal.allowed)}.")
-    if proposal.check is not None:
-        proposal.check(answer)
+    """The Storyteller's words read as an answer of the ability's form, inside what the rules allow;
+    else ``NotAllowedAnswer``, saying why."""
+    try:
+        answer = proposal.form.read(text) if proposal.form is not None else Answer(text.strip())
+        if proposal.allowed is not None and answer.text not in proposal.allowed:
+            listed = len(proposal.allowed) <= _LISTED or not proposal.rule
+            raise NotAllowedAnswer((", ".join(proposal.allowed) if listed else proposal.rule) + ".")
+        if proposal.check is not None:
+            proposal.check(answer)
+    except NotAllowedAnswer as exc:
+        raise NotAllowedAnswer(f"{text.strip()!r} is not an answer the rules allow here: {exc}") from None
     return answer
 
 
@@ -352,8 +359,8 @@ def _knight(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
     def check(answer: Answer) -> None:
         found = demons(answer)
         if found:
-            raise NotAllowedAnswer(f"{state.label(found[0])} is the Demon: the Knight learns 2 players who are "
-                                   "not the Demon.")
+            raise NotAllowedAnswer(f"{state.label(found[0])} is the Demon, and the Knight learns 2 players who "
+                                   "are not the Demon.")
     return Proposal(seat.player, "knight", " and ".join(state.label(s.player) for s in pair), None,
                     rule="any 2 other players who are not the Demon", flags=flags,
                     form=_players_form(state, chars, seat, 2, "Knight"), check=check,
@@ -441,8 +448,8 @@ def _washerwoman(state: ClocktowerState, chars: Characters, seat: Seat) -> Propo
     def check(answer: Answer) -> None:
         if not any(answer.character in characters_as(state, chars, state.seat_of(p)) for p in answer.players):
             a, b = (state.label(p) for p in answer.players)
-            raise NotAllowedAnswer(f"{a} and {b} are both not the {chars[answer.character].name}: at least one "
-                                   "of the two must be.")
+            raise NotAllowedAnswer(f"{a} and {b} are both not the {chars[answer.character].name}, and at least "
+                                   "one of the two must be.")
     return Proposal(seat.player, "washerwoman",
                     f"{state.label(pair[0].player)} or {state.label(pair[1].player)} is the "
                     f"{chars[shown.character].name}", None,
@@ -557,10 +564,6 @@ def told(proposal: Proposal, answer: Answer) -> str:
 def as_data(found: list[Proposal]) -> list[dict]:
     return [{"player": p.player, "character": p.character, "answer": p.answer, "allowed": p.allowed,
              "flags": list(p.flags), "ready": p.ready} for p in found]
-
-
-#: the longest allowed set the Storytellers' message lists (longer ones are named by their rule)
-_LISTED = 17
 
 
 def proposals_text(state: ClocktowerState, chars: Characters, found: list[Proposal]) -> str:
