@@ -168,8 +168,8 @@ async def _shape(interaction: discord.Interaction, game_id: int, night: int, pla
 
 
 async def on_write(interaction: discord.Interaction, game_id: int, night: int, player: str) -> None:
-    """The form opens at once, before anything slow (a form cannot follow a deferral; the state
-    is read from the service's cache); what is typed is checked when it is sent, like every answer."""
+    """The form opens at once, with no deferral (a form cannot follow one): only the game, usually
+    cached, is read for its placeholder; what is typed is checked when it is sent, like every answer."""
     member = interaction.guild.get_member(int(player)) if interaction.guild is not None else None
     title = f"Answer for {member.display_name}" if member is not None else "Your answer"
     placeholder = await _shape(interaction, game_id, night, player)

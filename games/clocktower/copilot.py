@@ -143,7 +143,8 @@ def _named(state: ClocktowerState, chars: Characters, text: str,
         take(_word(chars[cid].name), "character", lambda m, c=cid: c)
     take(r"(?:(?<!\w)seat\s*|#)?(?<!\w)(\d+)(?!\w)", "player", seat_numbered)
     for seat in sorted(state.seats, key=lambda s: -len(state.name(s.player))):
-        take(_word(state.name(seat.player)), "player", lambda m, p=seat.player: p)
+        if state.name(seat.player).strip():
+            take(_word(state.name(seat.player)), "player", lambda m, p=seat.player: p)
     unread = [w for w in re.findall(r"\w+", rest) if w.lower() not in _FILLER]
     if unread:
         kinds = "a seated player or a character" if characters else "a seated player"
