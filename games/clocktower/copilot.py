@@ -124,10 +124,10 @@ def _named(state: ClocktowerState, chars: Characters, text: str,
         rest = re.sub(pattern, lambda m: " " * len(m.group(0)), rest, flags=re.IGNORECASE)
 
     by_seat = {str(s.seat): s.player for s in state.seats}
-    by_id = {s.player: s.player for s in state.seats}
+    seated = {s.player for s in state.seats}
 
     def mentioned(match: re.Match[str]) -> str:
-        if match[1] not in by_id:
+        if match[1] not in seated:
             raise NotAllowedAnswer(f"{match[0]} is not a player seated in this game.")
         return match[1]
 
