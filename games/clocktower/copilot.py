@@ -328,12 +328,18 @@ def _character_of(state: ClocktowerState, chars: Characters, seat: Seat, target:
                     about=state.label(target), form=_character_form(state, chars, chars[card].name))
 
 
+def _unchosen() -> Form:
+    """A woken Ravenkeeper that has not chosen: there is no player to learn the character of yet."""
+    def read(text: str) -> Answer:
+        raise NotAllowedAnswer("the Ravenkeeper has not chosen a player yet, and learns that player's character.")
+    return Form("nothing until the Ravenkeeper chooses a player", read)
+
+
 def _ravenkeeper(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal | None:
     chosen = state.night_choices.get(seat.player)
     if not chosen:
         return Proposal(seat.player, "ravenkeeper", "nothing yet: the Ravenkeeper has not chosen", None,
-                        rule="waits for their choice", flags=["no choice yet"], ready=False,
-                        form=_character_form(state, chars, "Ravenkeeper"))
+                        rule="waits for their choice", flags=["no choice yet"], ready=False, form=_unchosen())
     proposal = _character_of(state, chars, seat, chosen[0], "ravenkeeper")
     return proposal
 

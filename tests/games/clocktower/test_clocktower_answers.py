@@ -157,7 +157,7 @@ def ravenkeeper_woken(target, poison=False):
     state = table("ravenkeeper", SENT)
     while not (state.phase == "night" and state.night == 2):
         state = timeout(state).state
-    state = locked(state) if state.stage != "locked" else state
+    state = locked(state)
     if poison:
         state = poisoned(state)
     state = act(state, type="kill", target="p2").state
@@ -256,3 +256,12 @@ def test_false_information_to_the_washerwoman_and_the_knight_counts_for_the_math
     true = act(locked(act(new_game(None, characters), type="begin").state), type="inform", target="p2",
                answer="7 or 5 is the Virgin").state
     assert next(p for p in proposals(true, GAME.chars) if p.player == "p4").answer == "0"
+
+
+def test_a_woken_ravenkeeper_that_has_not_chosen_has_nothing_to_learn_yet():
+    state = table("ravenkeeper", SENT)
+    while not (state.phase == "night" and state.night == 2):
+        state = timeout(state).state
+    state = act(locked(state), type="kill", target="p2").state  # woken after the lock
+    refused(state, "Spy", "the Ravenkeeper has not chosen a player yet")
+    refused(poisoned(state), "Spy", "the Ravenkeeper has not chosen a player yet")
