@@ -439,11 +439,22 @@ def _mathematician(state: ClocktowerState, chars: Characters, seat: Seat) -> Pro
 
 def _washerwoman(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
     """2 other players, at least one of whom is (or may register as: the Spy) the Townsfolk named."""
+    def check(answer: Answer) -> None:
+        if not any(answer.character in characters_as(state, chars, state.seat_of(p)) for p in answer.players):
+            a, b = (state.label(p) for p in answer.players)
+            raise NotAllowedAnswer(f"{a} and {b} are both not the {chars[answer.character].name}, and at least "
+                                   "one of the two must be.")
+
+    def truth(answer: Answer) -> bool:
+        return any(state.seat_of(p).character == answer.character for p in answer.players)
+
     form = _washerwoman_form(state, chars, seat)
     townsfolk = [s for s in state.seats if s is not seat and not s.traveller and chars[s.character].team == "townsfolk"]
     if not townsfolk:
-        return Proposal(seat.player, "washerwoman", "no Townsfolk in play to show", None, rule="your choice",
-                        flags=["no other Townsfolk is in play"], ready=False, form=form)
+        return Proposal(seat.player, "washerwoman", "no Townsfolk in play to show", None,
+                        rule="2 other players, one of whom may register as the named Townsfolk",
+                        flags=["no other Townsfolk is in play: only one who may register as one (a Spy) can be shown"],
+                        ready=False, form=form, check=check, truth=truth)
     shown = townsfolk[0]
     at = state.seats.index(shown)
     other = next(state.seats[(at + k) % len(state.seats)] for k in range(1, len(state.seats))
@@ -451,17 +462,11 @@ def _washerwoman(state: ClocktowerState, chars: Characters, seat: Seat) -> Propo
     pair = sorted([shown, other], key=lambda s: s.seat)
     flags = ["the Spy may register as a Townsfolk: you may show them instead"] if any(
         s.character == "spy" for s in state.seats) else []
-
-    def check(answer: Answer) -> None:
-        if not any(answer.character in characters_as(state, chars, state.seat_of(p)) for p in answer.players):
-            a, b = (state.label(p) for p in answer.players)
-            raise NotAllowedAnswer(f"{a} and {b} are both not the {chars[answer.character].name}, and at least "
-                                   "one of the two must be.")
     return Proposal(seat.player, "washerwoman",
                     f"{state.label(pair[0].player)} or {state.label(pair[1].player)} is the "
                     f"{chars[shown.character].name}", None,
                     rule="2 other players, one of whom is the named Townsfolk", flags=flags, form=form, check=check,
-                    truth=lambda answer: any(state.seat_of(p).character == answer.character for p in answer.players))
+                    truth=truth)
 
 
 def _closest_evil(state: ClocktowerState, seat: Seat, evil: set[str]) -> str:
