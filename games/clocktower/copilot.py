@@ -5,8 +5,12 @@ A proposal is computed on the grimoire as it stands after the night's mechanics 
 walking tonight's order by each player's card: the Drunk and the Marionette get their card's
 information, flagged as theirs to choose. Misregistration widens the allowed set (the Recluse may
 register as evil and as a Minion or Demon; the Spy as good and as a Townsfolk or Outsider), and an
-impaired informant allows any answer. Where the rule leaves the answer to the Storyteller (the
-High Priestess, the Mathematician) the proposal says so.
+impaired informant allows any answer of its ability's form. Where the rule leaves the answer to the
+Storyteller (the High Priestess, the Mathematician) the proposal says so.
+
+A Storyteller's own answer is read in the ability's form (``Form``: players by seat number, name or
+mention, a character, a number, a direction) and checked against the allowed set, or the rule
+(``check``) where the set is too large to list; ``read_answer`` refuses the rest in words.
 """
 
 from __future__ import annotations
