@@ -126,6 +126,7 @@ async def _edit(interaction: discord.Interaction, game_id: int, table, state, pl
         raise GameError("That player is due no information tonight.", code="nothing_due")
     lines = [f"**{_label(state, chars, found)}**: proposed **{found.answer}**",
              f"Allowed: {', '.join(found.allowed) if found.allowed is not None else found.rule or 'any answer'}",
+             *([f"Written answers: {found.form.shape}"] if found.form is not None else []),
              *(f"⚑ {flag}" for flag in found.flags)]
     view = discord.ui.View(timeout=None)
     answers = [a for a in (found.allowed or []) if len(a) <= MAX_VALUE][:MAX_OPTIONS]
@@ -155,9 +156,21 @@ class AnswerForm(discord.ui.Modal):
         await guarded(interaction, self.game_id, work)
 
 
+async def _shape(interaction: discord.Interaction, game_id: int, night: int, player: str) -> str:
+    """What the player's answer looks like ("a number from 0 to 2"), for the form's placeholder;
+    only for the game's Storytellers, tonight."""
+    try:
+        table, state = await _tonight(interaction, game_id, night)
+    except GameError:
+        return "Your answer, in words"  # the answer is refused in words when it is sent
+    found = next((p for p in proposals(state, table.game.chars) if p.player == player), None)
+    return found.form.shape if found is not None and found.form is not None else "Your answer, in words"
+
+
 async def on_write(interaction: discord.Interaction, game_id: int, night: int, player: str) -> None:
-    """The form opens at once, before anything slow (a form cannot follow a deferral); what is
-    typed is checked when it is sent, like every answer."""
+    """The form opens at once, with no deferral (a form cannot follow one): only the game, usually
+    cached, is read for its placeholder; what is typed is checked when it is sent, like every answer."""
     member = interaction.guild.get_member(int(player)) if interaction.guild is not None else None
     title = f"Answer for {member.display_name}" if member is not None else "Your answer"
-    await interaction.response.send_modal(AnswerForm(game_id, night, player, title, "Your answer, in words"))
+    placeholder = await _shape(interaction, game_id, night, player)
+    await interaction.response.send_modal(AnswerForm(game_id, night, player, title, placeholder))

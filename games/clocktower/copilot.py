@@ -5,18 +5,50 @@ A proposal is computed on the grimoire as it stands after the night's mechanics 
 walking tonight's order by each player's card: the Drunk and the Marionette get their card's
 information, flagged as theirs to choose. Misregistration widens the allowed set (the Recluse may
 register as evil and as a Minion or Demon; the Spy as good and as a Townsfolk or Outsider), and an
-impaired informant allows any answer. Where the rule leaves the answer to the Storyteller (the
-High Priestess, the Mathematician) the proposal says so.
+impaired informant allows any answer of its ability's form. Where the rule leaves the answer to the
+Storyteller (the High Priestess, the Mathematician) the proposal says so.
+
+A Storyteller's own answer is read in the ability's form (``Form``: players by seat number, name or
+mention, a character, a number, a direction) and checked against the allowed set, or the rule
+(``check``) where the set is too large to list; ``read_answer`` refuses the rest in words.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .characters import Characters
+from .characters import Characters, normalise_id
 from .night import order_for
 from .state import Abnormal, ClocktowerState, Seat
 from .talk import circle_neighbours, impaired
+
+
+class NotAllowedAnswer(ValueError):
+    """An answer outside the set the rules allow, in a sentence for the Storyteller."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A Storyteller's answer as read: its words for the player, and what they name."""
+
+    text: str
+    players: tuple[str, ...] = ()
+    character: str = ""
+
+
+@dataclass
+class Form:
+    """The shape of an ability's answer (two players, a number from 0 to 2, a character on the
+    script...): ``read`` turns the Storyteller's words into an ``Answer`` or raises
+    ``NotAllowedAnswer`` saying what was expected."""
+
+    #: what an answer looks like, for the Storyteller's form and the refusals
+    shape: str
+    read: Callable[[str], Answer]
+    #: every answer of this shape, when short enough to list (an impaired informant's one-tap choices)
+    every: list[str] | None = None
 
 
 @dataclass
@@ -26,7 +58,8 @@ class Proposal:
     character: str
     #: the proposed answer, in words
     answer: str
-    #: every answer the rules allow, in words (None when there are too many to list: ``rule`` says)
+    #: every answer the rules allow, in words (None when there are too many to list: ``rule`` says,
+    #: and ``check`` decides)
     allowed: list[str] | None = None
     rule: str = ""
     flags: list[str] = field(default_factory=list)
@@ -34,6 +67,14 @@ class Proposal:
     about: str = ""
     #: whether ``answer`` can be sent as it is (not when it waits for a choice or the Storyteller's words)
     ready: bool = True
+    #: the ability's answer shape (None: any words)
+    form: Form | None = None
+    #: the rule over a read answer where ``allowed`` cannot list it (the Washerwoman's, the Knight's)
+    check: Callable[[Answer], None] | None = None
+    #: whether a read answer is true on the grimoire, where that is not "equals the proposal"
+    truth: Callable[[Answer], bool] | None = None
+    #: the day the information is about (the Undertaker's execution)
+    day: int = 0
 
 
 # ----- registration -----
@@ -57,6 +98,163 @@ def characters_as(state: ClocktowerState, chars: Characters, seat: Seat) -> list
     return found
 
 
+# ----- reading the Storyteller's answer -----
+
+#: words an answer may hold besides what it names ("3 or 5 is the Chef", "Alice and Bob are not the Demon")
+_FILLER = frozenset({"or", "and", "is", "are", "the", "a", "one", "of", "not", "demon", "seat", "seats", "player",
+                     "players", "both", "either"})
+_NOTHING = frozenset({"nothing", "nobody", "noone", "none"})
+#: the longest allowed set the Storytellers' words list (longer ones are named by their rule)
+_LISTED = 17
+
+
+def _word(name: str) -> str:
+    """A pattern for ``name`` as a whole word or phrase, any case."""
+    return rf"(?<!\w){re.escape(name)}(?!\w)"
+
+
+def _named(state: ClocktowerState, chars: Characters, text: str,
+           characters: tuple[str, ...] = ()) -> tuple[list[str], list[str]]:
+    """The players (seated; by mention, "Name (seat 3)", seat number or name) and the characters
+    (of ``characters``, by name) that ``text`` names, each in the order written. Anything else in
+    it, beyond a few linking words, is refused."""
+    found: list[tuple[int, str, str]] = []  # (where, "player" or "character", id)
+    rest = text
+
+    def take(pattern: str, kind: str, what: Callable[[re.Match[str]], str]) -> None:
+        nonlocal rest
+        for match in re.finditer(pattern, rest, flags=re.IGNORECASE):
+            found.append((match.start(), kind, what(match)))
+        rest = re.sub(pattern, lambda m: " " * len(m.group(0)), rest, flags=re.IGNORECASE)
+
+    by_seat = {str(s.seat): s.player for s in state.seats}
+    seated = {s.player for s in state.seats}
+
+    def mentioned(match: re.Match[str]) -> str:
+        if match[1] not in seated:
+            raise NotAllowedAnswer(f"{match[0]} is not a player seated in this game.")
+        return match[1]
+
+    def seat_numbered(match: re.Match[str]) -> str:
+        if match[1] not in by_seat:
+            raise NotAllowedAnswer(f"nobody sits in seat {match[1]}.")
+        return by_seat[match[1]]
+
+    take(r"<@!?(\d+)>", "player", mentioned)
+    for seat in sorted(state.seats, key=lambda s: -len(state.label(s.player))):
+        take(_word(state.label(seat.player)), "player", lambda m, p=seat.player: p)
+    for cid in sorted(characters, key=lambda c: -len(chars[c].name)):
+        take(_word(chars[cid].name), "character", lambda m, c=cid: c)
+    take(r"(?:(?<!\w)seat\s*|#)?(?<!\w)(\d+)(?!\w)", "player", seat_numbered)
+    for seat in sorted(state.seats, key=lambda s: -len(state.name(s.player))):
+        if state.name(seat.player).strip():
+            take(_word(state.name(seat.player)), "player", lambda m, p=seat.player: p)
+    unread = [w for w in re.findall(r"\w+", rest) if w.lower() not in _FILLER]
+    if unread:
+        kinds = "a seated player or a character" if characters else "a seated player"
+        raise NotAllowedAnswer(f"{unread[0]!r} is not {kinds} (name players by seat number, name or mention).")
+    found.sort()
+    return ([i for _, kind, i in found if kind == "player"], [i for _, kind, i in found if kind == "character"])
+
+
+def _other_players(state: ClocktowerState, seat: Seat, players: list[str], count: int, card: str) -> list[str]:
+    """``count`` distinct players other than the informant, in seat order."""
+    if len(players) != count:
+        want = "one other player" if count == 1 else f"{count} other players"
+        raise NotAllowedAnswer(f"the {card} is shown {want}, and this names {len(players)}.")
+    if len(set(players)) != count:
+        raise NotAllowedAnswer(f"the {card}'s {count} players must be different, and this names one twice.")
+    if seat.player in players:
+        raise NotAllowedAnswer(f"the {card} is shown other players, not {state.label(seat.player)} themselves.")
+    order = [s.player for s in state.seats]
+    return sorted(players, key=order.index)
+
+
+def _players_form(state: ClocktowerState, chars: Characters, seat: Seat, count: int, card: str) -> Form:
+    shape = ("one other player (a seat number, name or mention)" if count == 1 else
+             f"{count} other players, e.g. '3 and 5' (seat numbers, names or mentions)")
+
+    def read(text: str) -> Answer:
+        players, _ = _named(state, chars, text)
+        pair = _other_players(state, seat, players, count, card)
+        return Answer(" and ".join(state.label(p) for p in pair), players=tuple(pair))
+    every = [state.label(s.player) for s in state.seats if s is not seat] if count == 1 else None
+    return Form(shape, read, every)
+
+
+def _washerwoman_form(state: ClocktowerState, chars: Characters, seat: Seat) -> Form:
+    on_script = tuple(c for c in state.script.all_ids() if chars[c].team != "fabled")
+
+    def read(text: str) -> Answer:
+        players, named = _named(state, chars, text, on_script)
+        pair = _other_players(state, seat, players, 2, "Washerwoman")
+        if len(named) != 1:
+            raise NotAllowedAnswer(f"the Washerwoman is shown one Townsfolk on the script, and this names "
+                                   f"{len(named)} characters.")
+        if chars[named[0]].team != "townsfolk":
+            raise NotAllowedAnswer(f"the Washerwoman is shown a Townsfolk, and the {chars[named[0]].name} is not one.")
+        return Answer(f"{state.label(pair[0])} or {state.label(pair[1])} is the {chars[named[0]].name}",
+                      players=tuple(pair), character=named[0])
+    return Form("2 other players and a Townsfolk, e.g. '3 or 5 is the Empath'", read)
+
+
+def _number_form(most: int, card: str) -> Form:
+    def read(text: str) -> Answer:
+        words = text.strip()
+        if not words.isdigit() or int(words) > most:
+            raise NotAllowedAnswer(f"the {card}'s answer is a number from 0 to {most}.")
+        return Answer(str(int(words)))
+    return Form(f"a number from 0 to {most}", read, [str(n) for n in range(most + 1)])
+
+
+def _character_form(state: ClocktowerState, chars: Characters, card: str, nothing: bool = False) -> Form:
+    """A character on the script (its Travellers too), or "nothing" where there may be nothing to learn."""
+    ids = [c for c in state.script.all_ids() if chars[c].team != "fabled"]
+    shape = "a character on the script" + (", or 'nothing'" if nothing else "")
+
+    def read(text: str) -> Answer:
+        key = normalise_id(text)
+        if nothing and key in _NOTHING:
+            return Answer("nothing")
+        found = chars.resolve(key) if key else None
+        if found is None or found.id not in ids:
+            raise NotAllowedAnswer(f"the {card}'s answer is {shape}.")
+        return Answer(found.name, character=found.id)
+    return Form(shape, read, [chars[c].name for c in ids] + (["nothing"] if nothing else []))
+
+
+def _direction_form() -> Form:
+    def read(text: str) -> Answer:
+        key = normalise_id(text)
+        if key in ("clockwise", "anticlockwise"):
+            return Answer(key)
+        if key == "counterclockwise":
+            return Answer("anticlockwise")
+        raise NotAllowedAnswer("the Shugenja's answer is clockwise or anticlockwise.")
+    return Form("clockwise or anticlockwise", read, ["anticlockwise", "clockwise"])
+
+
+def _grimoire_form() -> Form:
+    def read(text: str) -> Answer:
+        return Answer("the grimoire" if normalise_id(text) in ("grimoire", "thegrimoire") else text.strip())
+    return Form("the grimoire (an impaired Spy: your own words)", read)
+
+
+def read_answer(proposal: Proposal, text: str) -> Answer:
+    """The Storyteller's words read as an answer of the ability's form, inside what the rules allow;
+    else ``NotAllowedAnswer``, saying why."""
+    try:
+        answer = proposal.form.read(text) if proposal.form is not None else Answer(text.strip())
+        if proposal.allowed is not None and answer.text not in proposal.allowed:
+            listed = len(proposal.allowed) <= _LISTED or not proposal.rule
+            raise NotAllowedAnswer((", ".join(proposal.allowed) if listed else proposal.rule) + ".")
+        if proposal.check is not None:
+            proposal.check(answer)
+    except NotAllowedAnswer as exc:
+        raise NotAllowedAnswer(f"{text.strip()!r} is not an answer the rules allow here: {exc}") from None
+    return answer
+
+
 # ----- who is due information tonight -----
 
 def _informants(state: ClocktowerState, chars: Characters) -> list[Seat]:
@@ -77,7 +275,7 @@ def proposals(state: ClocktowerState, chars: Characters) -> list[Proposal]:
             continue
         if seat.character != seat.shown:
             proposal.flags.insert(0, f"is truly the {chars[seat.character].name}: any answer (your choice)")
-            proposal.allowed, proposal.rule = None, "any answer"
+            _free(proposal)
         else:
             why = impaired(state, seat.player)
             if woken and state.killed_tonight.get(seat.player) == "pukka" and \
@@ -85,9 +283,16 @@ def proposals(state: ClocktowerState, chars: Characters) -> list[Proposal]:
                 why = "killed by the Pukka, so poisoned when woken"
             if why:
                 proposal.flags.insert(0, f"drunk or poisoned ({why}): any answer (your choice)")
-                proposal.allowed, proposal.rule = None, "any answer"
+                _free(proposal)
         out.append(proposal)
     return out
+
+
+def _free(proposal: Proposal) -> None:
+    """Any answer of the ability's form: the informant's information is arbitrary, never its shape."""
+    form = proposal.form
+    proposal.allowed, proposal.check = (form.every if form else None), None
+    proposal.rule = f"any answer: {form.shape}" if form else "any answer"
 
 
 def _empath(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
@@ -99,17 +304,24 @@ def _empath(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
     if low != high:
         odd = [state.label(s.player) for s in near if len(alignments(s)) > 1]
         flags.append(f"{', '.join(odd)} may misregister: {low} to {high}")
-    return Proposal(seat.player, "empath", str(truth), [str(n) for n in range(low, high + 1)], flags=flags)
+    return Proposal(seat.player, "empath", str(truth), [str(n) for n in range(low, high + 1)], flags=flags,
+                    form=_number_form(2, "Empath"))
 
 
 def _undertaker(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal | None:
-    if not state.executed:
-        return Proposal(seat.player, "undertaker", "nothing", ["nothing"], about="today's execution (there was none)")
+    """"Which character died by execution today": nothing when nobody was executed, or the executed
+    player did not die of it (already dead; the Lleech whose host lives)."""
+    form = _character_form(state, chars, "Undertaker", nothing=True)
+    if not state.executed or not state.execution_killed:
+        why = (f"{state.label(state.executed)} was executed but did not die" if state.executed else
+               "there was none")
+        return Proposal(seat.player, "undertaker", "nothing", ["nothing"], about=f"day {state.day}'s execution ({why})",
+                        form=form, day=state.day)
     executed = state.seat_of(state.executed)
     options = characters_as(state, chars, executed)
     flags = [f"{state.label(executed.player)} may misregister"] if len(options) > 1 else []
     return Proposal(seat.player, "undertaker", chars[executed.character].name, [chars[c].name for c in options],
-                    flags=flags, about=state.label(executed.player))
+                    flags=flags, about=state.label(executed.player), form=form, day=state.day)
 
 
 def _character_of(state: ClocktowerState, chars: Characters, seat: Seat, target: str, card: str) -> Proposal:
@@ -117,14 +329,21 @@ def _character_of(state: ClocktowerState, chars: Characters, seat: Seat, target:
     options = characters_as(state, chars, other)
     flags = [f"{state.label(target)} may misregister"] if len(options) > 1 else []
     return Proposal(seat.player, card, chars[other.character].name, [chars[c].name for c in options], flags=flags,
-                    about=state.label(target))
+                    about=state.label(target), form=_character_form(state, chars, chars[card].name))
+
+
+def _unchosen() -> Form:
+    """A woken Ravenkeeper that has not chosen: there is no player to learn the character of yet."""
+    def read(text: str) -> Answer:
+        raise NotAllowedAnswer("the Ravenkeeper has not chosen a player yet, and learns that player's character.")
+    return Form("nothing until the Ravenkeeper chooses a player", read)
 
 
 def _ravenkeeper(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal | None:
     chosen = state.night_choices.get(seat.player)
     if not chosen:
         return Proposal(seat.player, "ravenkeeper", "nothing yet: the Ravenkeeper has not chosen", None,
-                        rule="waits for their choice", flags=["no choice yet"], ready=False)
+                        rule="waits for their choice", flags=["no choice yet"], ready=False, form=_unchosen())
     proposal = _character_of(state, chars, seat, chosen[0], "ravenkeeper")
     return proposal
 
@@ -137,13 +356,26 @@ def _waitress(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal
 
 
 def _knight(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
+    """Any 2 other players who are not the Demon. The Recluse is not the Demon, so it may be shown;
+    that it might register as the Demon only lets the Storyteller leave it out."""
     others = [s for s in state.seats if s is not seat and not s.traveller]
     safe = [s for s in others if chars[s.character].team != "demon" and s.character != "recluse"]
     pair = safe[:2]
     flags = ["the Recluse may register as the Demon: include them at your call"] if any(
         s.character == "recluse" for s in others) else []
+
+    def demons(answer: Answer) -> list[str]:
+        return [p for p in answer.players if chars[state.seat_of(p).character].team == "demon"]
+
+    def check(answer: Answer) -> None:
+        found = demons(answer)
+        if found:
+            raise NotAllowedAnswer(f"{state.label(found[0])} is the Demon, and the Knight learns 2 players who "
+                                   "are not the Demon.")
     return Proposal(seat.player, "knight", " and ".join(state.label(s.player) for s in pair), None,
-                    rule="any 2 players who are not the Demon", flags=flags)
+                    rule="any 2 other players who are not the Demon", flags=flags,
+                    form=_players_form(state, chars, seat, 2, "Knight"), check=check,
+                    truth=lambda answer: not demons(answer))
 
 
 def _juggler(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal | None:
@@ -155,14 +387,15 @@ def _juggler(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal 
     could = sum(1 for p, c in guesses.items() if any(s.player == p and c in characters_as(state, chars, s)
                                                     for s in state.seats))
     flags = [f"misregistration allows {right} to {could}"] if could != right else []
-    return Proposal(seat.player, "juggler", str(right), [str(n) for n in range(right, could + 1)], flags=flags)
+    return Proposal(seat.player, "juggler", str(right), [str(n) for n in range(right, could + 1)], flags=flags,
+                    form=_number_form(len(guesses), "Juggler"))
 
 
 def _high_priestess(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
     return Proposal(seat.player, "highpriestess", "a player of your choice",
                     [state.label(s.player) for s in state.seats if s is not seat],
                     rule="the player you believe they should talk to most", flags=["your choice, by rule"],
-                    ready=False)
+                    ready=False, form=_players_form(state, chars, seat, 1, "High Priestess"))
 
 
 def ledger(state: ClocktowerState, chars: Characters, seat: Seat) -> list[Abnormal]:
@@ -174,8 +407,11 @@ def ledger(state: ClocktowerState, chars: Characters, seat: Seat) -> list[Abnorm
     mine = order.index(seat.acting) if seat.acting in order else len(order)
     for player, accepted in state.accepted.items():
         if accepted.false and accepted.card in order and order.index(accepted.card) < mine:
-            found.append(Abnormal(player=player, why=f"the {chars[accepted.card].name} was told {accepted.answer} "
-                                                     f"(the truth: {accepted.proposed})"))
+            # the Washerwoman's and the Knight's proposal is one true answer of many, not "the truth"
+            truth = (", false on the grimoire" if accepted.card in ("washerwoman", "knight") else
+                     f" (the truth: {accepted.proposed})")
+            found.append(Abnormal(player=player, why=f"the {chars[accepted.card].name} was told "
+                                                     f"{accepted.answer}{truth}"))
     demons = [s for s in state.seats if chars[s.character].team == "demon"]
     if "djinn" in state.fabled:
         attacked = [set(state.night_choices.get(d.player) or ()) for d in demons]
@@ -200,15 +436,29 @@ def _mathematician(state: ClocktowerState, chars: Characters, seat: Seat) -> Pro
     lines = "; ".join(f"{state.label(a.player)}: {a.why}" for a in found) or "nothing recorded"
     return Proposal(seat.player, "mathematician", str(count), [str(n) for n in range(len(state.seats))],
                     rule="players whose abilities worked abnormally since dawn",
+                    form=_number_form(len(state.seats), "Mathematician"),
                     flags=[f"the ledger since dawn: {lines}", "confirm or change the count: what the bot cannot "
                            "see (the High Priestess's subjective answer, a Storyteller's call) is yours to add"])
 
 
 def _washerwoman(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
+    """2 other players, at least one of whom is (or may register as: the Spy) the Townsfolk named."""
+    def check(answer: Answer) -> None:
+        if not any(answer.character in characters_as(state, chars, state.seat_of(p)) for p in answer.players):
+            a, b = (state.label(p) for p in answer.players)
+            raise NotAllowedAnswer(f"{a} and {b} are both not the {chars[answer.character].name}, and at least "
+                                   "one of the two must be.")
+
+    def truth(answer: Answer) -> bool:
+        return any(state.seat_of(p).character == answer.character for p in answer.players)
+
+    form = _washerwoman_form(state, chars, seat)
     townsfolk = [s for s in state.seats if s is not seat and not s.traveller and chars[s.character].team == "townsfolk"]
     if not townsfolk:
-        return Proposal(seat.player, "washerwoman", "no Townsfolk in play to show", None, rule="your choice",
-                        flags=["no other Townsfolk is in play"], ready=False)
+        return Proposal(seat.player, "washerwoman", "no Townsfolk in play to show", None,
+                        rule="2 other players, one of whom may register as the named Townsfolk",
+                        flags=["no other Townsfolk is in play: only one who may register as one (a Spy) can be shown"],
+                        ready=False, form=form, check=check, truth=truth)
     shown = townsfolk[0]
     at = state.seats.index(shown)
     other = next(state.seats[(at + k) % len(state.seats)] for k in range(1, len(state.seats))
@@ -219,7 +469,8 @@ def _washerwoman(state: ClocktowerState, chars: Characters, seat: Seat) -> Propo
     return Proposal(seat.player, "washerwoman",
                     f"{state.label(pair[0].player)} or {state.label(pair[1].player)} is the "
                     f"{chars[shown.character].name}", None,
-                    rule="2 players, one of whom is the named Townsfolk", flags=flags)
+                    rule="2 other players, one of whom is the named Townsfolk", flags=flags, form=form, check=check,
+                    truth=truth)
 
 
 def _closest_evil(state: ClocktowerState, seat: Seat, evil: set[str]) -> str:
@@ -251,7 +502,7 @@ def _shugenja(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal
         truth = "clockwise"
     elif len(answers) > 1:
         flags.append("a Recluse or Spy may misregister: either direction")
-    return Proposal(seat.player, "shugenja", truth, sorted(answers), flags=flags)
+    return Proposal(seat.player, "shugenja", truth, sorted(answers), flags=flags, form=_direction_form())
 
 
 def spy_jinxed(state: ClocktowerState) -> bool:
@@ -261,17 +512,20 @@ def spy_jinxed(state: ClocktowerState) -> bool:
 
 
 def spy_grimoire(state: ClocktowerState, chars: Characters) -> str:
-    """The grimoire as the Spy sees it tonight."""
+    """The grimoire as the Spy sees it tonight. Under the jinx the Marionette shows as the card it
+    believes it is, with nothing that marks it (its "Is the Marionette" token is removed)."""
     hidden = spy_jinxed(state)
     lines = ["The Grimoire:"]
     for s in state.seats:
         removed = hidden and (chars[s.character].team == "demon" or s.character == "magician")
-        character = "(token removed)" if removed else chars[s.character].name
+        unmarked = hidden and s.character == "marionette"
+        character = ("(token removed)" if removed else chars[s.shown].name if unmarked else
+                     chars[s.character].name)
         tokens = [r.token for r in state.reminders if r.player == s.player
                   and not (hidden and r.token.lower() == "is the marionette")]
         status = "" if s.alive else ", dead"
         line = f"{s.seat} · {state.name(s.player)}: {character}{status}"
-        if s.shown != s.character and not removed:
+        if s.shown != s.character and not removed and not unmarked:
             line += f" (thinks they are the {chars[s.shown].name})"
         lines.append(line + (f" [{', '.join(tokens)}]" if tokens else ""))
     lines.append("Demon bluffs: " + (", ".join(chars[b].name for b in state.bluffs) or "none"))
@@ -279,8 +533,10 @@ def spy_grimoire(state: ClocktowerState, chars: Characters) -> str:
 
 
 def _spy(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
-    flags = ["the Djinn's jinx: the Demon's and the Magician's tokens are removed"] if spy_jinxed(state) else []
-    return Proposal(seat.player, "spy", "the grimoire", None, rule="the whole grimoire, as it stands", flags=flags)
+    flags = (["the Djinn's jinx: the Demon's and the Magician's tokens are removed, and the Marionette shows as "
+              "its card"] if spy_jinxed(state) else [])
+    return Proposal(seat.player, "spy", "the grimoire", ["the grimoire"], rule="the whole grimoire, as it stands",
+                    flags=flags, form=_grimoire_form())
 
 
 _PROPOSERS = {"spy": _spy, "washerwoman": _washerwoman, "shugenja": _shugenja, "empath": _empath, "undertaker": _undertaker, "ravenkeeper": _ravenkeeper, "waitress": _waitress,
@@ -288,12 +544,13 @@ _PROPOSERS = {"spy": _spy, "washerwoman": _washerwoman, "shugenja": _shugenja, "
               "mathematician": _mathematician}
 
 
-#: how each card's information reads to the player ({answer}, {about})
+#: how each card's information reads to the player ({answer}, {about}, {day}); the Undertaker's is
+#: read the morning after, so it names the day
 TELLS = {
     "washerwoman": "You learn: {answer}.",
     "shugenja": "Your closest evil player is {answer}.",
     "empath": "{answer} of your living neighbours are evil.",
-    "undertaker": "Today's executed player was the {answer}.",
+    "undertaker": "The player who died by execution on day {day} was the {answer}.",
     "ravenkeeper": "{about} is the {answer}.",
     "waitress": "{about} is the {answer}.",
     "knight": "{answer} are not the Demon.",
@@ -302,19 +559,22 @@ TELLS = {
     "mathematician": "{answer} players' abilities worked abnormally since dawn.",
     "spy": "{answer}",
 }
-class NotAllowedAnswer(ValueError):
-    """An answer outside the set the rules allow, in a sentence for the Storyteller."""
+#: the counts' words for exactly 1
+TELLS_ONE = {
+    "empath": "1 of your living neighbours is evil.",
+    "juggler": "1 of your guesses was correct.",
+    "mathematician": "1 player's ability worked abnormally since dawn.",
+}
 
 
-def told(proposal: Proposal, answer: str, chars: Characters) -> str:
-    """The player's message for an answer, checked against what the rules allow."""
-    if proposal.allowed is not None and answer not in proposal.allowed:
-        raise NotAllowedAnswer(f"{answer!r} is not an answer the rules allow here: "
-                               f"{', '.join(proposal.allowed)}.")
-    if proposal.character == "undertaker" and answer == "nothing":
-        return "Nobody was executed today."
+def told(proposal: Proposal, answer: Answer) -> str:
+    """The player's message for an answer read by ``read_answer``."""
+    if proposal.character == "undertaker" and answer.text == "nothing":
+        return f"Nobody died by execution on day {proposal.day}."
+    if answer.text == "1" and proposal.character in TELLS_ONE:
+        return TELLS_ONE[proposal.character]
     about = proposal.about or "That player"
-    return TELLS[proposal.character].format(answer=answer, about=about)
+    return TELLS[proposal.character].format(answer=answer.text, about=about, day=proposal.day)
 
 
 def as_data(found: list[Proposal]) -> list[dict]:
@@ -326,7 +586,8 @@ def proposals_text(state: ClocktowerState, chars: Characters, found: list[Propos
     lines = []
     for p in found:
         seat = state.seat_of(p.player)
-        allowed = (", ".join(p.allowed) if p.allowed is not None else p.rule) or "any answer"
+        listed = p.allowed is not None and (len(p.allowed) <= _LISTED or not p.rule)
+        allowed = (", ".join(p.allowed) if listed else p.rule) or "any answer"
         about = f" about {p.about}" if p.about else ""
         line = f"• {state.label(p.player)}, the {chars[seat.acting].name}{about}: **{p.answer}** (allowed: {allowed})"
         lines += [line, *(f"  ⚑ {flag}" for flag in p.flags)]

@@ -17,7 +17,17 @@ from pydantic import Field
 from games.engine import STORYTELLER, Event, Outcome, StorytellerAction, private, public, record
 
 from .characters import Characters
-from .copilot import NotAllowedAnswer, Proposal, as_data, proposals, proposals_text, spy_grimoire, told
+from .copilot import (
+    Answer,
+    NotAllowedAnswer,
+    Proposal,
+    as_data,
+    proposals,
+    proposals_text,
+    read_answer,
+    spy_grimoire,
+    told,
+)
 from .day import illegal
 from .info import names
 from .state import Accepted, ClocktowerState, Seat
@@ -40,14 +50,18 @@ class Inform(StorytellerAction):
 INFORM_ACTIONS = (Inform,)
 
 
-def is_false(seat: Seat, proposal: Proposal, answer: str) -> bool | None:
+def is_false(seat: Seat, proposal: Proposal, answer: Answer) -> bool | None:
     """Whether ``answer`` is false information, where the bot can tell. The Drunk's and the
     Marionette's false information is their own ability at work, not counted (None)."""
-    if seat.character != seat.shown or proposal.character not in TRUTHFUL:
+    if seat.character != seat.shown:
+        return None
+    if proposal.truth is not None:  # the Washerwoman's and the Knight's: true on the grimoire or not
+        return not proposal.truth(answer)
+    if proposal.character not in TRUTHFUL:
         return None
     if any("equidistant" in flag for flag in proposal.flags):
         return None
-    return answer != proposal.answer
+    return answer.text != proposal.answer
 
 
 class InformRules:
@@ -75,14 +89,14 @@ class InformRules:
         if not own and not found.ready:
             raise illegal(f"The {self.chars[found.character].name}'s answer waits for you ({found.rule}): give "
                           "it with `answer:`.", "answer_needed")
-        answer = own or found.answer
         try:
-            # the Spy's grimoire is drawn when it is delivered, as it stands then
-            text = "" if found.character == "spy" and not own else told(found, answer, self.chars)
+            answer = read_answer(found, own or found.answer)
         except NotAllowedAnswer as exc:
             raise illegal(str(exc), "not_allowed") from None
+        # the Spy's grimoire is drawn when it is delivered, as it stands then
+        text = "" if found.character == "spy" and answer.text == "the grimoire" else told(found, answer)
         before = state.accepted.get(seat.player)
-        accepted = Accepted(card=found.character, answer=answer, text=text, proposed=found.answer,
+        accepted = Accepted(card=found.character, answer=answer.text, text=text, proposed=found.answer,
                             flags=list(found.flags), false=is_false(seat, found, answer))
         state.accepted[seat.player] = accepted
         shown = (text or "the grimoire, as it stands when it is sent").rstrip(".")
@@ -122,7 +136,7 @@ class InformRules:
                 continue
             if state.settings.auto_inform and found.ready and not found.flags and found.character != "spy":
                 accepted = Accepted(card=found.character, answer=found.answer,
-                                    text=told(found, found.answer, self.chars), proposed=found.answer)
+                                    text=told(found, read_answer(found, found.answer)), proposed=found.answer)
                 events += self._deliver(state, found.player, accepted, auto=True)
                 delivered += 1
             else:

@@ -42,10 +42,10 @@ def test_the_empath_counts_evil_living_neighbours_and_misregistration_widens_the
     assert "Name2 (seat 2), the Empath: **1** (allowed: 1, 2)" in information(out).text
 
 
-def test_a_drunk_or_poisoned_informant_may_be_told_anything():
+def test_a_drunk_or_poisoned_informant_may_be_told_anything_of_its_abilitys_form():
     state = begun(["po", "drunk", "recluse", "knight", "soldier", "washerwoman", "virgin", "spy"], shown={"p2": "empath"})
     drunk = by_player(state)["p2"]
-    assert drunk.allowed is None and "is truly the Drunk: any answer" in drunk.flags[0]
+    assert drunk.allowed == ["0", "1", "2"] and "is truly the Drunk: any answer" in drunk.flags[0]
     poisoned = act(begun(["po", "empath", "recluse", "knight", "soldier", "washerwoman", "virgin", "spy"]),
                    type="add_reminder", target="p2", token="Poisoned", source="pukka").state
     assert "drunk or poisoned" in by_player(poisoned)["p2"].flags[0]
@@ -144,7 +144,7 @@ def test_st_inform_sends_the_proposal_or_an_allowed_answer_and_refuses_the_rest(
     state = lock(state).state
     out = act(state, type="inform", target="p2")
     sent = next(e for e in events_of(out, "player") if e.type == "information")
-    assert sent.audience.id == "p2" and sent.text == "🌙 1 of your living neighbours are evil."
+    assert sent.audience.id == "p2" and sent.text == "🌙 1 of your living neighbours is evil."
     assert [e.type for e in out.events if e.audience.kind == "record"] == ["told"]
     assert act(state, type="inform", target="p2", answer="2").reply.endswith("2 of your living neighbours are evil.")
     with pytest.raises(IllegalAction, match="'0' is not an answer the rules allow here: 1, 2"):
@@ -172,11 +172,13 @@ def test_the_spy_sees_the_grimoire_without_the_demon_and_magician_under_the_djin
     assert "1 · Name1: Po" in sent.text and "3 · Name3: Magician" in sent.text
 
 
-def test_the_spy_does_not_see_the_is_the_marionette_reminder_under_the_djinns_jinx():
+def test_the_spy_sees_the_marionette_as_its_card_and_no_marionette_reminder_under_the_djinns_jinx():
     chars = ["po", "spy", "magician", "marionette", "knight", "soldier", "virgin", "washerwoman"]
     for djinn, seen in (("true", False), ("false", True)):
         state = begun(chars, options={"djinn": djinn, "inform_at": "accept"}, shown={"p4": "empath"})
         state = lock(act(state, type="add_reminder", target="p4", token="Is the Marionette").state).state
         sent = next(e for e in events_of(act(state, type="inform", target="p2"), "player") if e.type == "information")
         assert ("Is the Marionette" in sent.text) is seen, djinn
-        assert "4 · Name4: Marionette (thinks they are the Empath)" in sent.text
+        assert ("Marionette" in sent.text) is seen, djinn  # under the jinx nothing marks the Marionette
+        line = "4 · Name4: Marionette (thinks they are the Empath)" if seen else "4 · Name4: Empath\n"
+        assert line in sent.text, djinn

@@ -49,12 +49,12 @@ def test_accepted_information_waits_for_dawn_and_can_be_changed_until_then():
     state = locked()
     out = act(state, type="inform", target="p2")
     assert not events_of(out, "player")
-    assert "learns at dawn: 1 of your living neighbours are evil" in out.reply
+    assert "learns at dawn: 1 of your living neighbours is evil" in out.reply
     seen = next(e for e in events_of(out, "storyteller") if e.type == "information_accepted")
     assert "Name2 (seat 2), the Empath learns at dawn" in seen.text
     changed = act(out.state, type="inform", target="p2", answer="2")
     assert events_of(changed, "storyteller")[0].text.endswith(
-        "learns at dawn: 2 of your living neighbours are evil. Before: 1 of your living neighbours are evil.")
+        "learns at dawn: 2 of your living neighbours are evil. Before: 1 of your living neighbours is evil.")
     morning = dawn(changed.state)
     sent = [e for e in events_of(morning, "player") if e.type == "information"]
     assert [(e.audience.id, e.text) for e in sent] == [("p2", "🌙 2 of your living neighbours are evil.")]
@@ -69,7 +69,7 @@ def test_accepted_information_waits_for_dawn_and_can_be_changed_until_then():
 
 def test_information_is_sent_at_once_with_inform_at_accept():
     out = act(locked(options={"inform_at": "accept"}), type="inform", target="p2")
-    assert [e.text for e in events_of(out, "player")] == ["🌙 1 of your living neighbours are evil."]
+    assert [e.text for e in events_of(out, "player")] == ["🌙 1 of your living neighbours is evil."]
     morning = dawn(out.state)
     assert not [e for e in events_of(morning, "player") if e.type == "information"]  # not twice
 
