@@ -450,10 +450,10 @@ class Delivery:
                     urgency[i] = min(urgency[i], urgency[i + 1])
                 for unit, level in zip(found, urgency, strict=True):
                     head = unit[0]
+                    if head.target == "channel":  # at once, even while the channel waits
+                        await self._hand_over_seats(unit)
                     if lane(head) in waiting:
                         continue
-                    if head.target == "channel":
-                        await self._hand_over_seats(unit)
                     try:
                         if head.op == "refresh":
                             await self._refresh(head, level)
