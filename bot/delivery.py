@@ -286,6 +286,15 @@ def classify(exc: BaseException, where: str) -> Retry | GiveUp:
     return Retry(f"{where}: {type(exc).__name__}: {exc}")
 
 
+def lasting(exc: BaseException, place: str) -> str:
+    """``place``, when Discord refused it for good (a missing permission, a thing gone); a passing
+    fault is raised as Retry instead, so the work is tried again."""
+    failure = classify(exc, "thread")
+    if isinstance(failure, Retry) and not failure.permission:
+        raise failure from exc
+    return place
+
+
 class Delivery:
     def __init__(self, bot: StorytellerBot) -> None:
         self.bot = bot
@@ -450,11 +459,11 @@ class Delivery:
                     urgency[i] = min(urgency[i], urgency[i + 1])
                 for unit, level in zip(found, urgency, strict=True):
                     head = unit[0]
-                    if head.target == "channel":  # at once, even while the channel waits
-                        await self._hand_over_seats(unit)
-                    if lane(head) in waiting:
-                        continue
                     try:
+                        if head.target == "channel":  # first, even while the channel waits
+                            await self._hand_over_seats(unit)
+                        if lane(head) in waiting:
+                            continue
                         if head.op == "refresh":
                             await self._refresh(head, level)
                         elif head.op == "slot":
@@ -897,8 +906,9 @@ class Delivery:
         """A substitute took a seat (a public ``substitute`` event of this unit): before the town
         reads it, every private thread of the game the old player sits in (the seat's own thread,
         its whispers) takes the newcomer in and puts the old player out, and the night's closing of
-        the town square moves from one to the other. Done again while the row waits (it does
-        nothing the second time); what Discord refuses is told to the Storytellers, once."""
+        the town square moves from one to the other. A passing fault raises Retry (the row waits,
+        and this is done again: it does nothing twice); what Discord refuses for good is told to
+        the Storytellers, once, and the row goes on."""
         for row in unit:
             data = row.payload.get("data") or {}
             old, new = str(data.get("old", "")), str(data.get("new", ""))
@@ -914,19 +924,19 @@ class Delivery:
                 try:
                     await self._swap_member(game_row.id, key, thread_id, known, int(old), int(new))
                 except Exception as exc:
-                    log.warning("game %s: thread %s not handed over to %s: %s", row.game_id, thread_id, new, exc)
-                    failed.append(f"<#{thread_id}>")
+                    failed.append(lasting(exc, f"<#{thread_id}>"))
             try:
                 await self._move_night_closing(game_row, int(old), int(new))
             except Exception as exc:
-                log.warning("game %s: the town square's night closing not moved to %s: %s", row.game_id, new, exc)
-                failed.append(f"the town square <#{game_row.channel_id}>")
+                failed.append(lasting(exc, f"the town square <#{game_row.channel_id}>"))
             if failed and (row.game_id, f"handover:{old}") not in self._told_host:
+                log.warning("game %s: not handed over to %s: %s", row.game_id, new, ", ".join(failed))
                 self._told_host.add((row.game_id, f"handover:{old}"))
-                await self._tell_storytellers(game_row, f"I could not hand <@{old}>'s place over to <@{new}> in "
-                                              + ", ".join(failed) + ": please add <@" + new + "> and remove <@"
-                                              + old + "> there by hand (I need Manage Threads and Manage "
-                                              "Permissions).")
+                # (names, not mentions: a mention in a private thread would add the player to it)
+                await self._tell_storytellers(game_row, f"{row.payload.get('text', '')} I could not hand over "
+                                              + ", ".join(failed) + ": please add the substitute there and "
+                                              "remove the player who left, by hand (I need Manage Threads and "
+                                              "Manage Permissions).")
 
     async def _swap_member(self, game_id: int, key: str, thread_id: int, known: list[int], old: int,
                            new: int) -> None:

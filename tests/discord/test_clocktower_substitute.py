@@ -131,3 +131,27 @@ async def test_a_message_for_the_seat_still_waiting_goes_to_the_substitute(world
     assert readable(w, leaving) == [announcement_thread(w).id]
     assert not leaving.user.dm_channel or not any(
         "seat 5" in t for t in texts(leaving.user.dm_channel))
+
+
+async def test_a_handover_discord_refuses_is_retried_or_told_to_the_storytellers(world, clock):
+    """A passing fault while the whisper changes hands is tried again; a lasting refusal (the bot
+    may not remove members) is told to the Storytellers in words, and the town still hears of it."""
+    w = world
+    members = await begun(w)
+    await advance(w, clock, 24)
+    a, leaving, sub = members[0], members[1], w.players(10)[9]
+    await a.slash(announcement_thread(w), "whisper", player=leaving)
+    await w.settle()
+    whisper = next(t for t in w.channel.threads if t.name.startswith("🔒") and a.name in t.name
+                   and leaving.name in t.name)
+    w.env.inject_error("PUT", f"/channels/{whisper.id}/thread-members/*", status=503, times=1)
+    w.env.inject_error("DELETE", f"/channels/{whisper.id}/thread-members/*", status=403, code=50013,
+                       message="Missing Permissions", times=None)
+    await w.host.slash(w.channel, "st substitute", player=leaving, **{"with": sub})
+    await w.settle_retries()
+    assert _reads(whisper, sub)  # added on the second try
+    st_thread = next(t for t in w.channel.threads if "Storytellers" in t.name)
+    told = [t for t in texts(st_thread) if "I could not hand over" in t]
+    assert len(told) == 1 and f"<#{whisper.id}>" in told[0] and "remove the player who left" in told[0]
+    assert str(leaving.id) not in told[0] and str(sub.id) not in told[0]  # no mention: nobody is pulled in
+    assert any("takes over seat" in t for t in texts(w.channel))
