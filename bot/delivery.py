@@ -39,7 +39,7 @@ import aiohttp
 import discord
 
 import games
-from games.engine import Event, GameError, Prompt
+from games.engine import SUBSTITUTE, Event, GameError, Prompt
 
 from .pacer import COSMETIC, NARRATION, URGENT, Pacer
 from .render import duration, group_embeds, message_parts, relative_time
@@ -286,6 +286,15 @@ def classify(exc: BaseException, where: str) -> Retry | GiveUp:
     return Retry(f"{where}: {type(exc).__name__}: {exc}")
 
 
+def lasting(exc: BaseException, place: str) -> str:
+    """``place``, when Discord refused it for good (a missing permission, a thing gone); a passing
+    fault is raised as Retry instead, so the work is tried again."""
+    failure = classify(exc, "thread")
+    if isinstance(failure, Retry) and not failure.permission:
+        raise failure from exc
+    return place
+
+
 class Delivery:
     def __init__(self, bot: StorytellerBot) -> None:
         self.bot = bot
@@ -450,9 +459,11 @@ class Delivery:
                     urgency[i] = min(urgency[i], urgency[i + 1])
                 for unit, level in zip(found, urgency, strict=True):
                     head = unit[0]
-                    if lane(head) in waiting:
-                        continue
                     try:
+                        if head.target == "channel":  # first, even while the channel waits
+                            await self._hand_over_seats(unit)
+                        if lane(head) in waiting:
+                            continue
                         if head.op == "refresh":
                             await self._refresh(head, level)
                         elif head.op == "slot":
@@ -890,6 +901,66 @@ class Delivery:
         overwrite.update(send_messages=wanted)
         await self._call(COSMETIC, ("channel", channel.id), channel.set_permissions, member,
                          overwrite=None if overwrite.is_empty() else overwrite)
+
+    async def _hand_over_seats(self, unit: list[OutboxRow]) -> None:
+        """A substitute took a seat (a public ``substitute`` event of this unit): before the town
+        reads it, every private thread of the game the old player sits in (the seat's own thread,
+        its whispers) takes the newcomer in and puts the old player out, and the night's closing of
+        the town square moves from one to the other. A passing fault raises Retry (the row waits,
+        and this is done again: it does nothing twice); what Discord refuses for good is told to
+        the Storytellers, once, and the row goes on."""
+        for row in unit:
+            data = row.payload.get("data") or {}
+            old, new = str(data.get("old", "")), str(data.get("new", ""))
+            if row.payload.get("type") != SUBSTITUTE or not (old.isdigit() and new.isdigit()):
+                continue
+            game_row = await self.bot.service.row(row.game_id)
+            if game_row is None:
+                return
+            failed: list[str] = []
+            for key, thread_id, known in await self.bot.store.group_threads(row.game_id):
+                if key.startswith(PUBLIC_THREAD) or int(old) not in known:
+                    continue
+                try:
+                    await self._swap_member(game_row.id, key, thread_id, known, int(old), int(new))
+                except Exception as exc:
+                    failed.append(lasting(exc, f"<#{thread_id}>"))
+            try:
+                await self._move_night_closing(game_row, int(old), int(new))
+            except Exception as exc:
+                failed.append(lasting(exc, f"the town square <#{game_row.channel_id}>"))
+            if failed and (row.game_id, f"handover:{old}") not in self._told_host:
+                log.warning("game %s: not handed over to %s: %s", row.game_id, new, ", ".join(failed))
+                self._told_host.add((row.game_id, f"handover:{old}"))
+                # (names, not mentions: a mention in a private thread would add the player to it)
+                await self._tell_storytellers(game_row, f"{row.payload.get('text', '')} I could not hand over "
+                                              + ", ".join(failed) + ": please add the substitute there and "
+                                              "remove the player who left, by hand (I need Manage Threads and "
+                                              "Manage Permissions).")
+
+    async def _swap_member(self, game_id: int, key: str, thread_id: int, known: list[int], old: int,
+                           new: int) -> None:
+        """In one private thread: the newcomer is added, then the old player removed."""
+        thread = self.bot.get_channel(thread_id) or await self._call(
+            URGENT, ("thread", thread_id), self.bot.fetch_channel, thread_id)
+        members = list(known)
+        if new not in members:
+            await self._call(URGENT, ("thread", thread_id), thread.add_user, discord.Object(id=new))
+            members.append(new)
+        with contextlib.suppress(discord.NotFound):
+            await self._call(URGENT, ("thread", thread_id), thread.remove_user, discord.Object(id=old))
+        members.remove(old)
+        await self.bot.store.set_group_thread(game_id, key, thread_id, members)
+
+    async def _move_night_closing(self, game_row, old: int, new: int) -> None:
+        """If the night closed the town square to the old player (their overwrite denies Send
+        Messages, as ``_mute`` sets it), it opens to them and closes to the newcomer."""
+        channel = await self._channel(game_row.channel_id, URGENT)
+        if isinstance(channel, discord.Thread) or channel.overwrites_for(discord.Object(id=old)).send_messages \
+                is not False:
+            return
+        await self._mute(channel, new, True)
+        await self._mute(channel, old, False)
 
     async def _tell_storytellers(self, game_row, text: str) -> None:
         try:

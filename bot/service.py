@@ -193,6 +193,8 @@ class GameService:
     RETRY_SECONDS = 5.0
     #: how long a sweep's claim on an overdue phase keeps other processes off it
     CLAIM_SECONDS = 60.0
+    #: the most overdue phases one timeout closes in a row (the sweep goes on from there)
+    CHAIN_LIMIT = 50
 
     def __init__(self, store: Store, clock: Clock, on_messages: Callable[[int], None] | None = None,
                  *, clock_waits_for_opener: bool = False, shards: Shards | None = None):
@@ -623,10 +625,11 @@ class GameService:
                 replace(row, state=None, phase_seq=state.phase_seq, deadline=deadline,
                         paused_remaining=remaining, paused=paused, status="running",
                         waiting_seconds=waiting, remind_at=remind_at), game, state)
-            if deadline is not None:
-                self.timers.arm(row.id, state.phase_seq, deadline)
-            else:
+            if deadline is None:
                 self.timers.cancel(row.id)
+            elif anchor is None or deadline > now + 0.5:
+                self.timers.arm(row.id, state.phase_seq, deadline)
+            # (else a timeout opened a phase already overdue: ``on_deadline`` closes it next)
             self.timers.arm_reminder(row.id, state.phase_seq, remind_at)
         else:
             self._game_over(row.id)
@@ -672,29 +675,39 @@ class GameService:
 
     # ----- timers -----
     async def on_deadline(self, game_id: int, phase_seq: int) -> bool:
-        """A phase's deadline passed: close it. Stale or paused timers do nothing.
+        """A phase's deadline passed: close it, and each next phase already overdue too (a fixed
+        schedule after downtime), in order, each in its own transaction with its messages. Stale
+        or paused timers do nothing.
 
+        The chain is closed here, not by a timer: a job armed under this job's name while it runs
+        is skipped by the scheduler, which left the rest of the chain to the sweep.
         Never raises: a timeout the database refuses (locked, read-only, full) is logged and tried
         again in ``RETRY_SECONDS``; the minute sweep (``sweep``) is the net under any lost job.
-        Returns whether the phase was closed.
+        Returns whether a phase was closed.
         """
+        closed = 0
         try:
             async with self.lock(game_id):
-                row = await self.store.game(game_id)
-                if row is None or row.status != "running" or row.paused or row.deadline is None:
-                    return False
-                if row.phase_seq != phase_seq:
-                    return False
-                if row.deadline > self.clock.now() + 0.5:  # extended meanwhile: re-arm
-                    self.timers.arm(game_id, row.phase_seq, row.deadline)
-                    return False
-                await self._apply(game_id, None, {"type": "phase_timeout", "phase_seq": phase_seq},
-                                  anchor=row.deadline)
-                return True
+                while closed < self.CHAIN_LIMIT:
+                    row = await self.store.game(game_id)
+                    if row is None or row.status != "running" or row.paused or row.deadline is None:
+                        break
+                    if row.phase_seq != phase_seq:
+                        break
+                    if row.deadline > self.clock.now() + 0.5:  # extended meanwhile, or not due yet: re-arm
+                        self.timers.arm(game_id, row.phase_seq, row.deadline)
+                        break
+                    outcome = await self._apply(game_id, None, {"type": "phase_timeout", "phase_seq": phase_seq},
+                                                anchor=row.deadline)
+                    closed += 1
+                    if outcome.state.phase_seq == phase_seq:
+                        break
+                    phase_seq = outcome.state.phase_seq
+                return closed > 0
         except GameError as exc:
             if not isinstance(exc, NotSaved):
                 log.warning("game %s: timeout of phase %s refused: %s", game_id, phase_seq, exc)
-                return False
+                return closed > 0
             cause: BaseException = exc.__cause__ or exc
         except Exception as exc:
             cause = exc
@@ -702,7 +715,7 @@ class GameService:
         log.warning("game %s: timeout of phase %s failed (%s); retrying in %.0f s", game_id, phase_seq,
                     cause, self.RETRY_SECONDS, exc_info=not is_store_error(cause))
         self.timers.retry(game_id, phase_seq, self.RETRY_SECONDS)
-        return False
+        return closed > 0
 
     async def on_reminder(self, game_id: int, phase_seq: int) -> bool:
         """The game has been quiet for its ``reminder_seconds``: tell the table what the game

@@ -500,6 +500,12 @@ class Store:
                            (f"player:{new}", game_id, f"player:{old}"))
                 yield Exec("UPDATE lobby_players SET user_id = ?, name = ? WHERE game_id = ? AND user_id = ?",
                            (new, name, game_id, old))
+                # messages for the seat not yet sent go to its new player: the recipient, and the
+                # player id wherever the event names it (a group's members), as the state renames it
+                yield Exec("UPDATE outbox SET recipient_id = ? WHERE game_id = ? AND recipient_id = ? "
+                           "AND delivered_at IS NULL", (new, game_id, old))
+                yield Exec("UPDATE outbox SET payload = REPLACE(payload, ?, ?) WHERE game_id = ? "
+                           "AND delivered_at IS NULL", (f'"{old}"', f'"{new}"', game_id))
             if records:
                 yield Many(
                     "INSERT INTO game_records (game_id, step, type, data, created_at) VALUES (?, ?, ?, ?, ?)",

@@ -23,6 +23,9 @@ BUILTIN_AUTHOR = "May & Daeron"
 
 #: the schema's limits
 MIN_ITEMS, MAX_ITEMS = 5, 201
+#: how deeply a script's lists and objects may nest (the official format needs 4: the list, a
+#: character, its jinxes or special list, one of them); far more than any real file has
+MAX_DEPTH = 20
 SCHEMA_TEAMS = ("townsfolk", "outsider", "minion", "demon", "traveller", "fabled", "loric")
 TEAM_SPELLINGS = {"traveler": "traveller"}
 #: the official id of a character whose id differs here (the Script Tool knows the Waitress as the Harlot)
@@ -151,9 +154,40 @@ def _display(name: str | None, cid: str) -> str:
 
 # ---------------------------------------------------------------------------- import
 
+def nesting(text: str, limit: int) -> int:
+    """How deeply the lists and objects of JSON ``text`` nest (brackets inside strings skipped),
+    counted up to ``limit`` + 1 without recursion: the JSON parser recurses once per level and
+    fails on a file nested 100,000 deep (a "JSON bomb") with a RecursionError."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+            if deepest > limit:
+                break
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
 def parse_script(text: str | bytes, data: Characters | None = None) -> Script:
     """Read a script file's text; raise ScriptError (or UnknownCharacters) in words a Storyteller reads."""
     try:
+        if isinstance(text, bytes | bytearray):
+            text = text.decode(json.detect_encoding(text), "surrogatepass")  # as json.loads reads bytes
+        if nesting(text, MAX_DEPTH) > MAX_DEPTH:
+            raise ScriptError(f"This script nests lists or objects more than {MAX_DEPTH} deep: a script file is "
+                              "the JSON list the official Script Tool exports.")
         document = json.loads(text)
     except ValueError as exc:
         where = f" (line {exc.lineno}, column {exc.colno})" if isinstance(exc, json.JSONDecodeError) else ""
