@@ -68,7 +68,6 @@ def next_stage(state: ClocktowerState) -> str | None:
 
 
 STAGE_ENDS = {"nominations": "Nominations close", "voting": "Announcements close", "final": "Voting closes"}
-NIGHT_ENDS = {"closing": "Night actions lock", "locked": "Dawn"}
 
 
 def day_ends(state: ClocktowerState) -> list[list]:
@@ -104,7 +103,7 @@ def night_ends(state: ClocktowerState) -> list[list]:
         if names[at] != state.stage:
             after += parts[at][1]
         if at == len(parts) - 1:
-            out.append(["Dawn" if names[at] == "locked" else "Night actions lock at dawn", after])
+            out.append(["Dawn comes" if names[at] == "locked" else "Night actions lock at dawn", after])
         elif names[at + 1] == "locked":
             out.append(["Night actions lock", after])
     return out

@@ -23,11 +23,11 @@ def night(number, characters=CHARS, shown=SHOWN):
 
 def test_a_night_board_names_the_lock_and_dawn_and_a_day_board_the_days_deadlines():
     state = night(1)
-    assert (state.stage, GAME.board_ends(state)) == ("open", [["Night actions lock", 2 * HOUR], ["Dawn", 4 * HOUR]])
+    assert (state.stage, GAME.board_ends(state)) == ("open", [["Night actions lock", 2 * HOUR], ["Dawn comes", 4 * HOUR]])
     state = timeout(state).state
-    assert (state.stage, GAME.board_ends(state)) == ("closing", [["Night actions lock", 0.0], ["Dawn", 2 * HOUR]])
+    assert (state.stage, GAME.board_ends(state)) == ("closing", [["Night actions lock", 0.0], ["Dawn comes", 2 * HOUR]])
     state = timeout(state).state
-    assert (state.stage, GAME.board_ends(state)) == ("locked", [["Dawn", 0.0]])
+    assert (state.stage, GAME.board_ends(state)) == ("locked", [["Dawn comes", 0.0]])
     state = timeout(state).state
     assert GAME.board_ends(state) == [["Nominations close", 0.0], ["Announcements close", 12 * HOUR],
                                       ["Voting closes", 24 * HOUR]]
@@ -39,7 +39,7 @@ def test_a_night_board_names_the_lock_and_dawn_and_a_day_board_the_days_deadline
 
 def test_without_a_reminder_stage_the_open_stage_ends_at_the_lock():
     state = act(new_game({"reminder_hours": "0"}), type="begin").state
-    assert GAME.board_ends(state) == [["Night actions lock", 0.0], ["Dawn", 2 * HOUR]]
+    assert GAME.board_ends(state) == [["Night actions lock", 0.0], ["Dawn comes", 2 * HOUR]]
 
 
 def test_the_lock_is_told_to_the_town_with_dawns_time():
