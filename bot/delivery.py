@@ -667,9 +667,28 @@ class Delivery:
                                  content=content)
                 await self._call(level, where, channel.get_partial_message(slot.last_message_id).edit,
                                  view=None)
+            if still_open:
+                await self._retime(row.game_id, game_row, game, level)
         except Exception as exc:
             raise classify(exc, "channel") from exc
         await self._done([row])
+
+    async def _retime(self, game_id: int, game_row, game, level: int) -> None:
+        """The phase was moved, paused or resumed: the living messages that count down to its
+        deadlines (``Game.timed_slots``: the Clocktower's tally) follow, so they agree with it."""
+        hook = getattr(game, "timed_slots", None)
+        if hook is None:
+            return
+        try:
+            table = await self.bot.service.load(game_id)
+        except GameError:
+            return
+        for event in hook(table.state):
+            slot = await self.bot.store.slot(game_id, f"game:{event.slot}")
+            if slot is not None:
+                await self._call(level, ("channel", slot.channel_id),
+                                 self.bot.get_partial_messageable(slot.channel_id).get_partial_message(
+                                     slot.message_id).edit, content=slot_countdown(game_row, event))
 
     async def _show_in_slot(self, row: OutboxRow, level: int) -> None:
         """A game's living message (a vote tally): edit it to this event; post it the first time,

@@ -1368,6 +1368,13 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
             return state.phase_seq - names.index("closing")
         return state.phase_seq
 
+    def timed_slots(self, state: ClocktowerState) -> list[Event]:
+        """The living messages that count down to the stage's deadlines (the day's tally): the bot
+        re-times them when a moderator moves, pauses or resumes the stage."""
+        if state.phase == "day" and state.pending_end is None and not state.voting_closed:
+            return [self._tally_event(state)]
+        return []
+
     def board_ends(self, state: ClocktowerState) -> list[list]:
         """The deadlines a player cares about now, each as [label, seconds after the current
         stage's deadline]: by night the lock and dawn, by day the closing of nominations,

@@ -113,3 +113,21 @@ async def test_one_sign_up_sheet_edited_in_place(world):
     assert not res.ephemeral and not res.response.embeds
     sheets = [m for m in w.channel.history() if any("sign-ups" in (e.title or "") for e in m.embeds)]
     assert len(sheets) == 1 and members[0].name not in sheets[0].embeds[0].description
+
+
+async def test_the_day_board_and_the_tally_agree_and_follow_extend_and_pause(world, clock):
+    w = world
+    await begun(w)
+    await advance(w, clock, 24)  # dawn of day 1
+    now = clock.now()
+    board, tally = board_of(w, "Day 1 dawns"), board_of(w, "Day 1 votes")
+    expected = [int(now + h * 3600) for h in (24, 36, 48)]
+    assert stamps(board.content) == stamps(tally.content) == expected
+    assert "Nominations close" in board.content and "Voting closes" in board.content
+    await w.host.slash(w.channel, "mod extend", seconds=3600)
+    await w.settle()
+    moved = [t + 3600 for t in expected]
+    assert stamps(board_of(w, "Day 1 dawns").content) == stamps(board_of(w, "Day 1 votes").content) == moved
+    await w.host.slash(w.channel, "mod pause")
+    await w.settle()
+    assert "paused" in board_of(w, "Day 1 votes").content
