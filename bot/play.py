@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import games
-from games.engine import NO_ONE, GameError, Prompt
+from games.engine import NO_ONE, GameError, Prompt, rng_for
 
 from .delivery import board_of
 from .render import chunks, duration, relative_time
@@ -480,10 +480,27 @@ class Play:
         row, table, prompt, field = await self._open_vote(interaction)
         value = None if target_id is None else str(target_id)
         if field is not None:
-            value = self._ballot_value(table, field, value, choice)
+            try:
+                value = self._ballot_value(table, field, value, choice)
+            except GameError as exc:  # the rules' own reason, where they refuse it (the dead do not nominate)
+                raise GameError(self._rules_refusal(table, {
+                    "type": prompt.action, "player": str(interaction.user.id), **prompt.extra,
+                    "target": value}) or str(exc), code=exc.code) from None
         await self._act(interaction, row.id, {"type": prompt.action, "player": str(interaction.user.id),
                                               "phase_seq": table.state.phase_seq, **prompt.extra,
                                               "target": value})
+
+    @staticmethod
+    def _rules_refusal(table, action: dict[str, Any]) -> str:
+        """What the rules say to ``action``, tried on a copy of the state (nothing changes): their
+        sentence when they refuse it, "" when they would take it."""
+        if action.get("target") is None:
+            return ""
+        try:
+            table.game.apply(table.state, action, rng_for(table.row.seed, table.state.step + 1))
+        except GameError as exc:
+            return str(exc)
+        return ""
 
     @staticmethod
     def _ballot_value(table, field, target: str | None, choice: str | None) -> str:

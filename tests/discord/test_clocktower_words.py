@@ -131,3 +131,19 @@ async def test_the_day_board_and_the_tally_agree_and_follow_extend_and_pause(wor
     await w.host.slash(w.channel, "mod pause")
     await w.settle()
     assert "paused" in board_of(w, "Day 1 votes").content
+
+
+async def test_a_dead_players_nomination_by_vote_is_refused_with_the_reason(world, clock):
+    w = world
+    members = await begun(w)
+    await advance(w, clock, 24)  # day 1: nominations open
+    dead, living, nominee = members[:3]
+    res = await w.host.slash(w.channel, "st kill", player=dead)
+    assert res.ephemeral
+    res = await dead.slash(w.channel, "vote", target=nominee)
+    assert res.ephemeral and "the dead cannot nominate" in res.response.content
+    assert "vote token still lets you vote once on an existing nomination" in res.response.content
+    assert not (await state_of(w)).nominations  # nothing changed
+    await living.slash(w.channel, "vote", target=nominee)
+    res = await dead.slash(w.channel, "vote", target=nominee)  # on an existing nomination: counted
+    assert (await state_of(w)).votes[str(dead.id)] == str(nominee.id)
