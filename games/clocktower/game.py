@@ -666,7 +666,8 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
         events = []
         for seat in state.seats:
             got = ask_for(state, seat, self.chars)
-            visited = self._waitress_of(state, seat.player) is not None
+            visited = (self._waitress_of(state, seat.player) is not None
+                       and seat.player not in state.waitress_answers)
             if got is None and not visited:
                 continue
             what = "your choice" if got is not None else "your answer to the Waitress's visit"

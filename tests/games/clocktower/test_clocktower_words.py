@@ -94,6 +94,8 @@ def test_the_waitress_is_reminded_from_night_2_and_her_host_while_unanswered():
     reminded = {e.audience.id for e in events_of(out, "player") if e.type == "reminder"}
     assert {"w1", "p5"} <= reminded and "p3" not in reminded
     assert "Waitress" in next(e.text for e in events_of(out, "player") if e.audience.id == "p5")
+    answered = act(state, player="p5", type="waitress_answer", agree=False).state
+    assert "p5" not in {e.audience.id for e in events_of(timeout(answered), "player") if e.type == "reminder"}
 
 
 # ----- item 11: words -----
