@@ -1596,7 +1596,7 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
                          + (names(state, by_option[NO_EXECUTION]) if by_option.get(NO_EXECUTION) else "no votes"))
             if data.get("negative"):
                 lines.append(f"• Counted negatively (the Thief): {names(state, data['negative'])}")
-            lines.append(f"• {moves.get(data['day'], 0)} votes cast or moved that day")
+            lines.append(f"• {plural(moves.get(data['day'], 0), 'vote')} cast or moved that day")
             days.append("\n".join(lines))
         events = [public("chronicle", "\n\n".join(days), title="🗳️ Every day's votes")] if days else []
         talk = whisper_recap(state, records)

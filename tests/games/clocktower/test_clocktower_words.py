@@ -6,7 +6,18 @@ import pytest
 from games.clocktower.day import NO_EXECUTION, tally, tally_text
 from games.clocktower.info import grimoire_picture, grimoire_text
 from games.engine import IllegalAction
-from tests.support.clocktower_pure import GAME, HOUR, act, events_of, new_game, timeout, to_day, vote
+from games.engine.run import Replay, replay
+from tests.support.clocktower_pure import (
+    CHARACTERS,
+    GAME,
+    HOUR,
+    act,
+    events_of,
+    new_game,
+    timeout,
+    to_day,
+    vote,
+)
 
 CHARS = ["po", "lunatic", "spy", "ravenkeeper", "empath", "knight", "soldier", "virgin"]
 SHOWN = {"p2": "pukka"}
@@ -153,3 +164,13 @@ def test_the_end_of_the_game_is_named_as_such_not_over_3():
     assert "Over" not in title and title == "Game over (day 1)"
     assert "Game over (day 1)" in grimoire_text(state, GAME.chars)
     assert GAME.view(state, None).text.startswith("**The game is over**")
+
+
+def test_the_chronicle_counts_one_vote_as_one_vote():
+    script = Replay(game="clocktower", seed=1, players=[f"p{i}" for i in range(1, 9)], setup={
+        "characters": {f"p{i + 1}": c for i, c in enumerate(CHARACTERS)}, "bluffs": ["shugenja", "juggler", "alsaahir"]},
+        actions=[{"type": "begin", "player": "st1"}, *[{"type": "phase_timeout"}] * 3,
+                 {"type": "vote", "player": "p3", "target": "p4"}, *[{"type": "phase_timeout"}] * 3,
+                 {"type": "declare_winner", "player": "st1", "team": "evil", "reason": "Test."}])
+    chronicle = next(line for line in replay(GAME, script) if line.get("event") == "chronicle")
+    assert "• 1 vote cast or moved that day" in chronicle["text"]
