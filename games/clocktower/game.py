@@ -670,9 +670,9 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
                        and seat.player not in state.waitress_answers)
             if got is None and not visited:
                 continue
-            what = "your choice" if got is not None else "your answer to the Waitress's visit"
+            what = "Make your choice" if got is not None else "Answer the Waitress's visit"
             events.append(private(seat.player, "reminder", f"⏰ Night actions lock in "
-                                  f"{hours(state.settings.reminder_seconds)} ({lock} before dawn). Make {what} "
+                                  f"{hours(state.settings.reminder_seconds)} ({lock} before dawn). {what} "
                                   "with **Make my choice** before then; until the lock you can still change it.",
                                   title="Night actions lock soon"))
         return events
