@@ -198,7 +198,7 @@ def beat_ends(events: list[Event], beats: int, cut_seconds: float = 0.0) -> list
 
 
 @dataclass(frozen=True)
-class Board:
+class Schedule:
     """What a game says of its current phase beyond the row: the first ``phase_seq`` whose choices
     still stand (a message of an earlier phase is closed), and the deadlines a player cares about,
     each [label, seconds after the current deadline] (none: the phase's own deadline)."""
@@ -207,30 +207,30 @@ class Board:
     ends: list
 
 
-def board_of(game, state) -> Board:
+def schedule_of(game, state) -> Schedule:
     """The game's ``choices_since`` and ``board_ends`` where it has them (the Clocktower: a night's
     reminder stage keeps dusk's choices and message open, and its boards name the lock and dawn);
     otherwise the current phase alone, timed by its own deadline."""
     since = getattr(game, "choices_since", None)
     ends = getattr(game, "board_ends", None)
-    return Board(since(state) if since else state.phase_seq, ends(state) if ends else [])
+    return Schedule(since(state) if since else state.phase_seq, ends(state) if ends else [])
 
 
-def countdown(game_row, phase_seq: int, now: float, label: str = "", board: Board | None = None) -> tuple[str, bool]:
+def countdown(game_row, phase_seq: int, now: float, label: str = "", schedule: Schedule | None = None) -> tuple[str, bool]:
     """The line above a phase's message, and whether the phase is still open. ``label`` names the
     phase when the message shows more than it ("⏳ **Turn 4**: closes in 2 minutes"): Discord puts the
-    line above all of a message's embeds, which may be far from the phase it times. With ``board``,
+    line above all of a message's embeds, which may be far from the phase it times. With ``schedule``,
     the message of an earlier phase whose choices still stand stays open, and the line names the
-    game's deadlines ("⏳ Night actions lock in 2 hours · Dawn in 4 hours")."""
-    since = game_row.phase_seq if board is None else board.since
+    game's deadlines ("⏳ Night actions lock in 2 hours · Dawn comes in 4 hours")."""
+    since = game_row.phase_seq if schedule is None else schedule.since
     if game_row.status != "running" or not since <= phase_seq <= game_row.phase_seq:
         return CLOSED, False
     if game_row.paused:
         if game_row.paused_remaining is None:
             return "⏸️ The game is paused.", True
         return f"⏸️ Paused with {duration(game_row.paused_remaining)} left.", True
-    if board is not None and board.ends and game_row.deadline and game_row.waiting_seconds is None:
-        times = " · ".join(f"{name} {relative_time(game_row.deadline + after)}" for name, after in board.ends)
+    if schedule is not None and schedule.ends and game_row.deadline and game_row.waiting_seconds is None:
+        times = " · ".join(f"{name} {relative_time(game_row.deadline + after)}" for name, after in schedule.ends)
         return (f"⏳ **{label}**: {times}" if label else f"⏳ {times}"), True
     closes = f"⏳ **{label}**: closes" if label else "⏳ Closes"
     if game_row.waiting_seconds is not None:
@@ -284,12 +284,12 @@ def with_mentions(kwargs: dict[str, Any], ids: list[int]) -> dict[str, Any]:
 
 
 def phase_face(game_id: int, game_row, phase_seq: int | None, now: float,
-               shared: list[Prompt] | None = None, label: str = "", board: Board | None = None) -> dict[str, Any]:
+               shared: list[Prompt] | None = None, label: str = "", schedule: Schedule | None = None) -> dict[str, Any]:
     """The countdown line and buttons of a phase's message: the phase's buttons while it is
     open, none once it is over (or when the message shows no phase)."""
     if phase_seq is None:
         return {"content": "", "view": None}
-    content, still_open = countdown(game_row, phase_seq, now, label, board)
+    content, still_open = countdown(game_row, phase_seq, now, label, schedule)
     view = phase_view(game_id, phase_seq, shared or []) if still_open else None
     return {"content": content, "view": view}
 
@@ -589,14 +589,14 @@ class Delivery:
                 started_at = self.bot.clock.now()
                 kwargs |= phase_face(head.game_id, game_row, opener.phase_seq, started_at,
                                      await self._shared(game_row, opener.phase_seq), phase_label(showing),
-                                     await self._board(game_row))
+                                     await self._schedule(game_row))
             elif message is not None and in_place:
                 # narration added to the board: its phase's countdown and buttons stay while it is open
                 game_row = await self.bot.service.row(head.game_id) or game_row
                 seq = await store.phase_of_message(head.game_id, message.id)
                 kwargs |= phase_face(head.game_id, game_row, seq, self.bot.clock.now(),
                                      await self._shared(game_row, seq), phase_label(showing),
-                                     await self._board(game_row))
+                                     await self._schedule(game_row))
             try:
                 if message is not None:
                     try:
@@ -637,8 +637,8 @@ class Delivery:
         slot = await self.bot.store.slot(row.game_id, row.slot)
         game_row, game = await self._game(row)
         seq = phase_of_slot(row.slot)
-        plan = await self._board(game_row)
-        if seq is not None and countdown(game_row, seq, 0.0, board=plan)[1] is False:
+        plan = await self._schedule(game_row)
+        if seq is not None and countdown(game_row, seq, 0.0, schedule=plan)[1] is False:
             # the prompts of every phase whose choices no longer stand
             self.close_prompts(row.game_id, max(seq, plan.since - 1) if plan is not None else seq)
         if slot is None and seq is not None and hasattr(game, "choices_since"):
@@ -745,9 +745,9 @@ class Delivery:
                 game_row = await self.bot.service.row(row.game_id) or game_row
                 started_at = self.bot.clock.now()
             shared = await self._shared(game_row, row.phase_seq) if last and event.opens_phase else []
-            plan = await self._board(game_row) if index == 0 and event.opens_phase else None
+            plan = await self._schedule(game_row) if index == 0 and event.opens_phase else None
             kwargs = self._part(game_row, row, event, target, parts[index], image, first=index == 0,
-                                last=last, now=started_at, shared=shared, board=plan)
+                                last=last, now=started_at, shared=shared, schedule=plan)
             try:
                 message = await self._call(level, where, destination.send, nonce=f"o{row.id}p{index}", **kwargs)
             except Exception as exc:
@@ -772,8 +772,8 @@ class Delivery:
         if row.target == "channel":
             await self._pause(event)
 
-    async def _board(self, game_row) -> Board | None:
-        """The game's ``Board`` now; None when its state cannot be read (the row alone decides)."""
+    async def _schedule(self, game_row) -> Schedule | None:
+        """The game's ``Schedule`` now; None when its state cannot be read (the row alone decides)."""
         if game_row is None or game_row.status != "running":
             return None
         try:
@@ -782,7 +782,7 @@ class Delivery:
             return None
         if table.state.phase_seq != game_row.phase_seq:
             return None
-        return board_of(table.game, table.state)
+        return schedule_of(table.game, table.state)
 
     async def _shared(self, game_row, phase_seq: int | None) -> list[Prompt]:
         """The open phase's shared choices (``Game.shared_prompts``), for its message; none once
@@ -799,7 +799,7 @@ class Delivery:
 
     def _part(self, game_row, row: OutboxRow, event: Event, target: str, embed: discord.Embed,
               image: bytes | None, *, first: bool, last: bool, now: float,
-              shared: list[Prompt] | None = None, board: Board | None = None) -> dict[str, Any]:
+              shared: list[Prompt] | None = None, schedule: Schedule | None = None) -> dict[str, Any]:
         """One Discord message of a row: the countdown on the first, the picture and buttons on the last."""
         files = []
         if last and image:
@@ -809,7 +809,7 @@ class Delivery:
         still_open = True
         content = None
         if target == "channel" and event.opens_phase:
-            content, still_open = countdown(game_row, row.phase_seq, now, board=board)
+            content, still_open = countdown(game_row, row.phase_seq, now, schedule=schedule)
         if last and still_open and (target in ("dm", "thread") or (target == "channel" and event.opens_phase)):
             view = phase_view(row.game_id, row.phase_seq, shared if target == "channel" else [])
         if last and event.data.get("view") == "copilot":

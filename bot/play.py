@@ -17,7 +17,7 @@ import discord
 import games
 from games.engine import NO_ONE, GameError, Prompt, rng_for
 
-from .delivery import board_of
+from .delivery import schedule_of
 from .render import chunks, duration, relative_time
 from .service import Actor, GameService, LobbyError, NoGameHere, NotAllowed, quoted
 from .store import Slot
@@ -389,7 +389,7 @@ class Play:
         """Refuse a choice made in phase ``seq`` once its choices no longer stand; returns the first
         phase whose choices do. (A Clocktower night's reminder stage keeps dusk's choices open, so
         the action goes with the current phase, which the rules check again under the game's lock.)"""
-        since = board_of(table.game, table.state).since
+        since = schedule_of(table.game, table.state).since
         if not since <= seq <= table.state.phase_seq:
             raise GameError("Too late: that phase has closed, and nothing was counted.", code="stale_phase")
         return since
@@ -480,12 +480,10 @@ class Play:
         row, table, prompt, field = await self._open_vote(interaction)
         value = None if target_id is None else str(target_id)
         if field is not None:
-            try:
-                value = self._ballot_value(table, field, value, choice)
-            except GameError as exc:  # the rules' own reason, where they refuse it (the dead do not nominate)
-                raise GameError(self._rules_refusal(table, {
-                    "type": prompt.action, "player": str(interaction.user.id), **prompt.extra,
-                    "target": value}) or str(exc), code=exc.code) from None
+            # a player not on this ballot: the rules' own reason, where they refuse them (the dead
+            # do not nominate), tried on a copy of the state
+            value = self._ballot_value(table, field, value, choice, lambda target: self._rules_refusal(table, {
+                "type": prompt.action, "player": str(interaction.user.id), **prompt.extra, "target": target}))
         await self._act(interaction, row.id, {"type": prompt.action, "player": str(interaction.user.id),
                                               "phase_seq": table.state.phase_seq, **prompt.extra,
                                               "target": value})
@@ -494,8 +492,6 @@ class Play:
     def _rules_refusal(table, action: dict[str, Any]) -> str:
         """What the rules say to ``action``, tried on a copy of the state (nothing changes): their
         sentence when they refuse it, "" when they would take it."""
-        if action.get("target") is None:
-            return ""
         try:
             table.game.apply(table.state, action, rng_for(table.row.seed, table.state.step + 1))
         except GameError as exc:
@@ -503,7 +499,8 @@ class Play:
         return ""
 
     @staticmethod
-    def _ballot_value(table, field, target: str | None, choice: str | None) -> str:
+    def _ballot_value(table, field, target: str | None, choice: str | None,
+                      refusal: Callable[[str], str] | None = None) -> str:
         values = {c.value for c in field.choices}
         names = ", ".join(c.label for c in field.choices)
         if choice:
@@ -523,7 +520,8 @@ class Play:
                 raise GameError(f"Name someone to vote for: {names}.", code="bad_target")
             return NO_ONE
         if target not in values:
-            raise GameError(f"You can't vote for them now. You can vote for: {names}.", code="bad_target")
+            raise GameError((refusal(target) if refusal else "")
+                            or f"You can't vote for them now. You can vote for: {names}.", code="bad_target")
         return target
 
     async def status_text(self, row) -> str:
@@ -537,8 +535,8 @@ class Play:
         if row.paused:
             text += "\n⏸️ Paused" + (f" with {duration(row.paused_remaining)} left." if row.paused_remaining
                                      is not None else ".")
-        elif row.deadline and board_of(table.game, table.state).ends:
-            ends = board_of(table.game, table.state).ends
+        elif row.deadline and schedule_of(table.game, table.state).ends:
+            ends = schedule_of(table.game, table.state).ends
             text += "\n⏳ " + " · ".join(f"{name} {relative_time(row.deadline + after)}" for name, after in ends)
         elif row.deadline:
             text += f"\n⏳ This phase closes {relative_time(row.deadline)}."

@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from games.engine import MAX_REASON, GameError
 
-from ..delivery import board_of
+from ..delivery import schedule_of
 from ..play import actor_of, guarded, reply
 from ..render import duration, relative_time
 from ..service import NeedsConfirmation, TimerChange
@@ -64,7 +64,7 @@ class Moderation(commands.Cog):
             table = await self.bot.service.load(game_id)
         except GameError:  # no table yet (sign-ups): the command answers for itself
             return []
-        return board_of(table.game, table.state).ends
+        return schedule_of(table.game, table.state).ends
 
     async def _skipped(self, game_id: int, label: str, before: list) -> str:
         """What a skip closed and what comes next, for a game that names its deadlines: "A
