@@ -108,7 +108,6 @@ async def test_one_sign_up_sheet_edited_in_place(world):
     assert len(sheets) == 1
     sheet = sheets[0].embeds[0].description
     assert all(m.name in sheet for m in members)
-    assert w.host.name in sheet and "<@" not in sheet  # the Storyteller by name, not a raw mention
     res = await members[0].slash(w.channel, "out")
     assert not res.ephemeral and not res.response.embeds
     sheets = [m for m in w.channel.history() if any("sign-ups" in (e.title or "") for e in m.embeds)]
@@ -131,6 +130,13 @@ async def test_the_day_board_and_the_tally_agree_and_follow_extend_and_pause(wor
     await w.host.slash(w.channel, "mod pause")
     await w.settle()
     assert "paused" in board_of(w, "Day 1 votes").content
+
+
+async def test_the_sign_up_sheet_names_the_storytellers_not_a_raw_mention(world):
+    w = world
+    res = await w.host.slash(w.channel, "game new", kind="clocktower")
+    sheet = res.response.embeds[0].description
+    assert f"Storytellers: **{w.host.name}**" in sheet and "<@" not in sheet
 
 
 async def test_a_dead_players_nomination_by_vote_is_refused_with_the_reason(world, clock):
