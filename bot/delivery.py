@@ -216,6 +216,12 @@ def schedule_of(game, state) -> Schedule:
     return Schedule(since(state) if since else state.phase_seq, ends(state) if ends else [])
 
 
+def paused_ends(remaining: float, ends: list) -> str:
+    """A paused phase's deadlines, as the time each will be away when the game resumes."""
+    return "⏸️ Paused. When the game resumes: " + " · ".join(
+        f"{name[:1].lower()}{name[1:]} in {duration(remaining + after)}" for name, after in ends) + "."
+
+
 def countdown(game_row, phase_seq: int, now: float, label: str = "", schedule: Schedule | None = None) -> tuple[str, bool]:
     """The line above a phase's message, and whether the phase is still open. ``label`` names the
     phase when the message shows more than it ("⏳ **Turn 4**: closes in 2 minutes"): Discord puts the
@@ -228,6 +234,8 @@ def countdown(game_row, phase_seq: int, now: float, label: str = "", schedule: S
     if game_row.paused:
         if game_row.paused_remaining is None:
             return "⏸️ The game is paused.", True
+        if schedule is not None and schedule.ends:
+            return paused_ends(game_row.paused_remaining, schedule.ends), True
         return f"⏸️ Paused with {duration(game_row.paused_remaining)} left.", True
     if schedule is not None and schedule.ends and game_row.deadline and game_row.waiting_seconds is None:
         times = " · ".join(f"{name} {relative_time(game_row.deadline + after)}" for name, after in schedule.ends)

@@ -17,7 +17,7 @@ import discord
 import games
 from games.engine import NO_ONE, GameError, Prompt, rng_for
 
-from .delivery import schedule_of
+from .delivery import paused_ends, schedule_of
 from .render import chunks, duration, relative_time
 from .service import Actor, GameService, LobbyError, NoGameHere, NotAllowed, quoted
 from .store import Slot
@@ -532,11 +532,13 @@ class Play:
                     f"{', '.join(n for _, n in players)} ({len(players)}/{row.min_players}-{row.max_players}).")
         table = await self.service.load(row.id)
         text = game.view(table.state, None).text
-        if row.paused:
+        ends = schedule_of(table.game, table.state).ends
+        if row.paused and ends and row.paused_remaining is not None:
+            text += "\n" + paused_ends(row.paused_remaining, ends)
+        elif row.paused:
             text += "\n⏸️ Paused" + (f" with {duration(row.paused_remaining)} left." if row.paused_remaining
                                      is not None else ".")
-        elif row.deadline and schedule_of(table.game, table.state).ends:
-            ends = schedule_of(table.game, table.state).ends
+        elif row.deadline and ends:
             text += "\n⏳ " + " · ".join(f"{name} {relative_time(row.deadline + after)}" for name, after in ends)
         elif row.deadline:
             text += f"\n⏳ This phase closes {relative_time(row.deadline)}."

@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from games.engine import MAX_REASON, GameError
 
-from ..delivery import schedule_of
+from ..delivery import paused_ends, schedule_of
 from ..play import actor_of, guarded, reply
 from ..render import duration, relative_time
 from ..service import NeedsConfirmation, TimerChange
@@ -30,6 +30,8 @@ def timer_text(change: TimerChange, ends: list | None = None) -> str:
     if change.paused:
         if change.remaining is None:
             return f"{phase} has no timer."
+        if ends:
+            return paused_ends(change.remaining, ends)
         return f"{phase} will have {duration(change.remaining)} left when the game resumes."
     if change.waiting is not None:
         return (f"{phase}, coming next, will have {duration(change.waiting)} from when its message is "

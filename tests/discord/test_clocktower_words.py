@@ -85,6 +85,12 @@ async def test_extend_in_the_reminder_stage_moves_the_boards_lock_and_dawn(world
     assert "Night actions lock" in res.response.content and "Dawn comes" in res.response.content
     await w.settle()
     assert stamps(board_of(w, "Night 2 falls").content) == [t + 3600 for t in before]
+    await w.host.slash(w.channel, "mod pause")  # paused: how far each deadline will be at the resume
+    await w.settle()
+    assert board_of(w, "Night 2 falls").content == ("⏸️ Paused. When the game resumes: night actions lock in 3 h"
+                                                    " · dawn comes in 5 h.")
+    status = await w.host.slash(w.channel, "game status")
+    assert "night actions lock in 3 h · dawn comes in 5 h" in status.response.content
 
 
 async def test_skip_says_what_it_closed_and_what_comes_next(world, clock):
