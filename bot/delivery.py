@@ -753,7 +753,7 @@ class Delivery:
                 game_row = await self.bot.service.row(row.game_id) or game_row
                 started_at = self.bot.clock.now()
             shared = await self._shared(game_row, row.phase_seq) if last and event.opens_phase else []
-            plan = await self._schedule(game_row) if index == 0 and event.opens_phase else None
+            plan = await self._schedule(game_row) if event.opens_phase else None
             kwargs = self._part(game_row, row, event, target, parts[index], image, first=index == 0,
                                 last=last, now=started_at, shared=shared, schedule=plan)
             try:
