@@ -43,7 +43,7 @@ from games.engine import SUBSTITUTE, Event, GameError, Prompt
 
 from .pacer import COSMETIC, NARRATION, URGENT, Pacer
 from .render import duration, group_embeds, message_parts, relative_time
-from .service import STORYTELLERS_KEY, is_store_error, phase_of_slot
+from .service import STORYTELLERS_KEY, is_store_error, phase_of_slot, phase_slot
 from .store import OutboxRow, Slot
 from .views import copilot_view, phase_view
 
@@ -197,16 +197,49 @@ def beat_ends(events: list[Event], beats: int, cut_seconds: float = 0.0) -> list
     return [i + 1 for i in chosen] + [len(events)]
 
 
-def countdown(game_row, phase_seq: int, now: float, label: str = "") -> tuple[str, bool]:
+@dataclass(frozen=True)
+class Schedule:
+    """What a game says of its current phase beyond the row: the first ``phase_seq`` whose choices
+    still stand (a message of an earlier phase is closed), and the deadlines a player cares about,
+    each [label, seconds after the current deadline] (none: the phase's own deadline)."""
+
+    since: int
+    ends: list
+
+
+def schedule_of(game, state) -> Schedule:
+    """The game's ``choices_since`` and ``board_ends`` where it has them (the Clocktower: a night's
+    reminder stage keeps dusk's choices and message open, and its boards name the lock and dawn);
+    otherwise the current phase alone, timed by its own deadline."""
+    since = getattr(game, "choices_since", None)
+    ends = getattr(game, "board_ends", None)
+    return Schedule(since(state) if since else state.phase_seq, ends(state) if ends else [])
+
+
+def paused_ends(remaining: float, ends: list) -> str:
+    """A paused phase's deadlines, as the time each will be away when the game resumes."""
+    return "⏸️ Paused. When the game resumes: " + " · ".join(
+        f"{name[:1].lower()}{name[1:]} in {duration(remaining + after)}" for name, after in ends) + "."
+
+
+def countdown(game_row, phase_seq: int, now: float, label: str = "", schedule: Schedule | None = None) -> tuple[str, bool]:
     """The line above a phase's message, and whether the phase is still open. ``label`` names the
     phase when the message shows more than it ("⏳ **Turn 4**: closes in 2 minutes"): Discord puts the
-    line above all of a message's embeds, which may be far from the phase it times."""
-    if game_row.status != "running" or game_row.phase_seq != phase_seq:
+    line above all of a message's embeds, which may be far from the phase it times. With ``schedule``,
+    the message of an earlier phase whose choices still stand stays open, and the line names the
+    game's deadlines ("⏳ Night actions lock in 2 hours · Dawn comes in 4 hours")."""
+    since = game_row.phase_seq if schedule is None else schedule.since
+    if game_row.status != "running" or not since <= phase_seq <= game_row.phase_seq:
         return CLOSED, False
     if game_row.paused:
         if game_row.paused_remaining is None:
             return "⏸️ The game is paused.", True
+        if schedule is not None and schedule.ends:
+            return paused_ends(game_row.paused_remaining, schedule.ends), True
         return f"⏸️ Paused with {duration(game_row.paused_remaining)} left.", True
+    if schedule is not None and schedule.ends and game_row.deadline and game_row.waiting_seconds is None:
+        times = " · ".join(f"{name} {relative_time(game_row.deadline + after)}" for name, after in schedule.ends)
+        return (f"⏳ **{label}**: {times}" if label else f"⏳ {times}"), True
     closes = f"⏳ **{label}**: closes" if label else "⏳ Closes"
     if game_row.waiting_seconds is not None:
         return f"{closes} {relative_time(now + game_row.waiting_seconds)}", True
@@ -259,12 +292,12 @@ def with_mentions(kwargs: dict[str, Any], ids: list[int]) -> dict[str, Any]:
 
 
 def phase_face(game_id: int, game_row, phase_seq: int | None, now: float,
-               shared: list[Prompt] | None = None, label: str = "") -> dict[str, Any]:
+               shared: list[Prompt] | None = None, label: str = "", schedule: Schedule | None = None) -> dict[str, Any]:
     """The countdown line and buttons of a phase's message: the phase's buttons while it is
     open, none once it is over (or when the message shows no phase)."""
     if phase_seq is None:
         return {"content": "", "view": None}
-    content, still_open = countdown(game_row, phase_seq, now, label)
+    content, still_open = countdown(game_row, phase_seq, now, label, schedule)
     view = phase_view(game_id, phase_seq, shared or []) if still_open else None
     return {"content": content, "view": view}
 
@@ -574,13 +607,15 @@ class Delivery:
                 game_row = await self.bot.service.row(head.game_id) or game_row
                 started_at = self.bot.clock.now()
                 kwargs |= phase_face(head.game_id, game_row, opener.phase_seq, started_at,
-                                     await self._shared(game_row, opener.phase_seq), phase_label(showing))
+                                     await self._shared(game_row, opener.phase_seq), phase_label(showing),
+                                     await self._schedule(game_row))
             elif message is not None and in_place:
                 # narration added to the board: its phase's countdown and buttons stay while it is open
                 game_row = await self.bot.service.row(head.game_id) or game_row
                 seq = await store.phase_of_message(head.game_id, message.id)
                 kwargs |= phase_face(head.game_id, game_row, seq, self.bot.clock.now(),
-                                     await self._shared(game_row, seq), phase_label(showing))
+                                     await self._shared(game_row, seq), phase_label(showing),
+                                     await self._schedule(game_row))
             try:
                 if message is not None:
                     try:
@@ -619,17 +654,24 @@ class Delivery:
         """Edit a living message to what the game row says now: the countdown while its phase is
         open, "closed" and no buttons after."""
         slot = await self.bot.store.slot(row.game_id, row.slot)
-        game_row, _game = await self._game(row)
+        game_row, game = await self._game(row)
         seq = phase_of_slot(row.slot)
-        if seq is not None and countdown(game_row, seq, 0.0)[1] is False:
-            self.close_prompts(row.game_id, seq)
+        plan = await self._schedule(game_row)
+        if seq is not None and countdown(game_row, seq, 0.0, schedule=plan)[1] is False:
+            # the prompts of every phase whose choices no longer stand
+            self.close_prompts(row.game_id, max(seq, plan.since - 1) if plan is not None else seq)
+        if slot is None and seq is not None and hasattr(game, "choices_since"):
+            # a stage with no message of its own (a Clocktower night's reminder stage) is shown on
+            # the message of the stage before it: moved or closed, that message follows
+            slot = await self.bot.store.slot(row.game_id, phase_slot(seq - 1))
+            seq -= 1
         if slot is None:  # never posted (or given up): nothing to edit
             await self._done([row], "no message")
             return
         board = await self.bot.store.slot(row.game_id, "board")
         label = (phase_label([Event.model_validate(p) for p in board.shown])
                  if board is not None and board.shown and board.message_id == slot.message_id else "")
-        content, still_open = countdown(game_row, seq, self.bot.clock.now(), label)
+        content, still_open = countdown(game_row, seq, self.bot.clock.now(), label, plan)
         channel = self.bot.get_partial_messageable(slot.channel_id)
         where = ("channel", slot.channel_id)
         try:
@@ -644,9 +686,28 @@ class Delivery:
                                  content=content)
                 await self._call(level, where, channel.get_partial_message(slot.last_message_id).edit,
                                  view=None)
+            if still_open:
+                await self._retime(row.game_id, game_row, game, level)
         except Exception as exc:
             raise classify(exc, "channel") from exc
         await self._done([row])
+
+    async def _retime(self, game_id: int, game_row, game, level: int) -> None:
+        """The phase was moved, paused or resumed: the living messages that count down to its
+        deadlines (``Game.timed_slots``: the Clocktower's tally) follow, so they agree with it."""
+        hook = getattr(game, "timed_slots", None)
+        if hook is None:
+            return
+        try:
+            table = await self.bot.service.load(game_id)
+        except GameError:
+            return
+        for event in hook(table.state):
+            slot = await self.bot.store.slot(game_id, f"game:{event.slot}")
+            if slot is not None:
+                await self._call(level, ("channel", slot.channel_id),
+                                 self.bot.get_partial_messageable(slot.channel_id).get_partial_message(
+                                     slot.message_id).edit, content=slot_countdown(game_row, event))
 
     async def _show_in_slot(self, row: OutboxRow, level: int) -> None:
         """A game's living message (a vote tally): edit it to this event; post it the first time,
@@ -703,8 +764,9 @@ class Delivery:
                 game_row = await self.bot.service.row(row.game_id) or game_row
                 started_at = self.bot.clock.now()
             shared = await self._shared(game_row, row.phase_seq) if last and event.opens_phase else []
+            plan = await self._schedule(game_row) if event.opens_phase else None
             kwargs = self._part(game_row, row, event, target, parts[index], image, first=index == 0,
-                                last=last, now=started_at, shared=shared)
+                                last=last, now=started_at, shared=shared, schedule=plan)
             try:
                 message = await self._call(level, where, destination.send, nonce=f"o{row.id}p{index}", **kwargs)
             except Exception as exc:
@@ -729,6 +791,18 @@ class Delivery:
         if row.target == "channel":
             await self._pause(event)
 
+    async def _schedule(self, game_row) -> Schedule | None:
+        """The game's ``Schedule`` now; None when its state cannot be read (the row alone decides)."""
+        if game_row is None or game_row.status != "running":
+            return None
+        try:
+            table = await self.bot.service.load(game_row.id)
+        except GameError:
+            return None
+        if table.state.phase_seq != game_row.phase_seq:
+            return None
+        return schedule_of(table.game, table.state)
+
     async def _shared(self, game_row, phase_seq: int | None) -> list[Prompt]:
         """The open phase's shared choices (``Game.shared_prompts``), for its message; none once
         the phase has moved on."""
@@ -744,7 +818,7 @@ class Delivery:
 
     def _part(self, game_row, row: OutboxRow, event: Event, target: str, embed: discord.Embed,
               image: bytes | None, *, first: bool, last: bool, now: float,
-              shared: list[Prompt] | None = None) -> dict[str, Any]:
+              shared: list[Prompt] | None = None, schedule: Schedule | None = None) -> dict[str, Any]:
         """One Discord message of a row: the countdown on the first, the picture and buttons on the last."""
         files = []
         if last and image:
@@ -754,7 +828,7 @@ class Delivery:
         still_open = True
         content = None
         if target == "channel" and event.opens_phase:
-            content, still_open = countdown(game_row, row.phase_seq, now)
+            content, still_open = countdown(game_row, row.phase_seq, now, schedule=schedule)
         if last and still_open and (target in ("dm", "thread") or (target == "channel" and event.opens_phase)):
             view = phase_view(row.game_id, row.phase_seq, shared if target == "channel" else [])
         if last and event.data.get("view") == "copilot":

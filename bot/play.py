@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import games
-from games.engine import NO_ONE, GameError, Prompt
+from games.engine import NO_ONE, GameError, Prompt, rng_for
 
+from .delivery import paused_ends, schedule_of
 from .render import chunks, duration, relative_time
 from .service import Actor, GameService, LobbyError, NoGameHere, NotAllowed, quoted
 from .store import Slot
@@ -142,6 +143,7 @@ class Play:
         self.bot = bot
         #: selections of multi-field prompts waiting for their submit button (game, user, seq, action)
         self.partial: dict[tuple[int, int, int, str], dict[str, Any]] = {}
+        self._sheet_locks: dict[int, asyncio.Lock] = {}  # game -> its sign-up sheet's edits, in turn
 
     @property
     def service(self) -> GameService:
@@ -149,6 +151,7 @@ class Play:
 
     def forget(self, game_id: int) -> None:
         """The game is over: drop its half-made choices."""
+        self._sheet_locks.pop(game_id, None)
         for key in [k for k in self.partial if k[0] == game_id]:
             del self.partial[key]
 
@@ -179,7 +182,7 @@ class Play:
         # the host by name (a mention in an embed may show as a bare id on a client that has not
         # seen them), marked in the list when they play
         names = "\n".join(f"• {name}" + " (host)" * (uid == row.host_id) for uid, name in players) or "nobody yet"
-        host = f"**{row.host_name}**" if row.host_name else f"<@{row.host_id}>"
+        host = f"**{self._name(row.host_id, row.host_name)}**"
         if any(uid == row.host_id for uid, _ in players):
             host += ", also playing"
         else:
@@ -194,6 +197,11 @@ class Play:
         embed.set_footer(text=f"game #{game_id} · /game join or the buttons below")
         return embed
 
+    def _name(self, user_id: int, known: str | None) -> str:
+        """A member's name for an embed: the one kept, else the one Discord's cache has."""
+        user = None if known else self.bot.get_user(user_id)
+        return known or (user.display_name if user is not None else f"member {user_id}")
+
     async def _seats_embed(self, row, game) -> discord.Embed:
         """The sign-up sheet of a game with seats and Storytellers: the circle, the Travellers,
         the spectators, the Storytellers."""
@@ -201,8 +209,8 @@ class Play:
         named = {uid: name for uid, name in await self.bot.store.storytellers(row.id)}
         if row.host_name:
             named[row.host_id] = row.host_name
-        tellers = [f"**{named[uid]}** (<@{uid}>)" if named.get(uid) else f"<@{uid}>"
-                   for uid in await self.service.storyteller_ids(row)]
+        # names, not mentions: a client that has not seen a member shows a mention as a bare id
+        tellers = [f"**{self._name(uid, named.get(uid))}**" for uid in await self.service.storyteller_ids(row)]
         players = [s for s in signups if s.kind == "player"]
         seats = "\n".join(f"`{s.seat:>2}` {s.name}" for s in players) or "nobody yet"
         embed = discord.Embed(
@@ -246,6 +254,27 @@ class Play:
             await self.bot.store.set_slot(game_id, LOBBY_SLOT, Slot(message.channel.id, message.id, message.id))
         except Exception as exc:  # cosmetic: the buttons refuse politely after the start anyway
             log.warning("game %s: sign-up message not kept: %s", game_id, exc)
+
+    async def show_signups(self, interaction: discord.Interaction, game_id: int, said: str) -> None:
+        """Answer a sign-up change with its line, and edit the game's one sign-up sheet in place. The
+        sheet goes out with the answer when there is none yet (or it was deleted), and stays the one."""
+        lock = self._sheet_locks.setdefault(game_id, asyncio.Lock())
+        async with lock:  # the last edit shows the latest sign-ups
+            slot = await self.bot.store.slot(game_id, LOBBY_SLOT)
+            embed = await self.lobby_embed(game_id)
+            edited = False
+            if slot is not None:
+                try:
+                    message = self.bot.get_partial_messageable(slot.channel_id).get_partial_message(slot.message_id)
+                    await message.edit(embed=embed)
+                    edited = True
+                except discord.HTTPException as exc:  # deleted, or not ours to edit: a new sheet
+                    log.info("game %s: sign-up sheet not edited (%s); posting it again", game_id, exc)
+            if edited:
+                await reply(interaction, f"{said} (The sign-up sheet above is up to date.)", ephemeral=False)
+                return
+            await reply(interaction, said, embed=embed, ephemeral=False)
+            await self.remember_lobby(interaction, game_id)
 
     async def _close_lobby(self, game_id: int) -> None:
         slot = await self.bot.store.slot(game_id, LOBBY_SLOT)
@@ -355,25 +384,35 @@ class Play:
                 return prompt
         raise GameError("That choice is not open to you any more.", code="no_prompt")
 
+    @staticmethod
+    def _check_open(table, seq: int) -> int:
+        """Refuse a choice made in phase ``seq`` once its choices no longer stand; returns the first
+        phase whose choices do. (A Clocktower night's reminder stage keeps dusk's choices open, so
+        the action goes with the current phase, which the rules check again under the game's lock.)"""
+        since = schedule_of(table.game, table.state).since
+        if not since <= seq <= table.state.phase_seq:
+            raise GameError("Too late: that phase has closed, and nothing was counted.", code="stale_phase")
+        return since
+
     async def on_choice(self, interaction: discord.Interaction, game_id: int, seq: int, action: str,
                         field: str, values: list[str]) -> None:
         async def work() -> None:
             await self.check_place(interaction, game_id, private_ok=True)
             table = await self.service.load(game_id)
-            if table.state.phase_seq != seq:
-                raise GameError("Too late: that phase has closed, and nothing was counted.", code="stale_phase")
+            since = self._check_open(table, seq)
             prompt = self._prompt(table, interaction.user.id, action)
             spec = next((f for f in prompt.fields if f.name == field), None)
             if spec is None:
                 raise GameError("That choice is not open to you any more.", code="no_prompt")
             value: Any = values[0] if spec.max_values == 1 and values else values
             key = (game_id, interaction.user.id, seq, action)
-            for old in [k for k in self.partial if k[0] == game_id and k[2] != seq]:
+            for old in [k for k in self.partial if k[0] == game_id and k[2] < since]:
                 del self.partial[old]  # half-made choices of closed phases
             if prompt.any_field:  # this select is a whole answer: act at once
                 self.partial.pop(key, None)
                 await self._act(interaction, game_id, {"type": action, "player": str(interaction.user.id),
-                                                       "phase_seq": seq, **prompt.extra, spec.into or field: value})
+                                                       "phase_seq": table.state.phase_seq, **prompt.extra,
+                                                       spec.into or field: value})
                 return
             chosen = self.partial.setdefault(key, {})
             chosen[spec.into or field] = value
@@ -383,7 +422,7 @@ class Play:
                 return
             self.partial.pop(key, None)
             await self._act(interaction, game_id, {"type": action, "player": str(interaction.user.id),
-                                                   "phase_seq": seq, **prompt.extra, **chosen})
+                                                   "phase_seq": table.state.phase_seq, **prompt.extra, **chosen})
         await guarded(interaction, game_id, work)
 
     async def on_choice_button(self, interaction: discord.Interaction, game_id: int, seq: int,
@@ -391,15 +430,14 @@ class Play:
         async def work() -> None:
             await self.check_place(interaction, game_id, private_ok=True)
             table = await self.service.load(game_id)
-            if table.state.phase_seq != seq:
-                raise GameError("Too late: that phase has closed, and nothing was counted.", code="stale_phase")
+            self._check_open(table, seq)
             prompt = self._prompt(table, interaction.user.id, action)
             chosen = self.partial.pop((game_id, interaction.user.id, seq, action), {})
             missing = [f.placeholder for f in prompt.fields if (f.into or f.name) not in chosen]
             if missing:
                 raise GameError(f"Choose first: {', '.join(missing)}.", code="incomplete")
             await self._act(interaction, game_id, {"type": action, "player": str(interaction.user.id),
-                                                   "phase_seq": seq, **prompt.extra, **chosen})
+                                                   "phase_seq": table.state.phase_seq, **prompt.extra, **chosen})
         await guarded(interaction, game_id, work)
 
     async def seated_table(self, interaction: discord.Interaction):
@@ -442,13 +480,27 @@ class Play:
         row, table, prompt, field = await self._open_vote(interaction)
         value = None if target_id is None else str(target_id)
         if field is not None:
-            value = self._ballot_value(table, field, value, choice)
+            # a player not on this ballot: the rules' own reason, where they refuse them (the dead
+            # do not nominate), tried on a copy of the state
+            value = self._ballot_value(table, field, value, choice, lambda target: self._rules_refusal(table, {
+                "type": prompt.action, "player": str(interaction.user.id), **prompt.extra, "target": target}))
         await self._act(interaction, row.id, {"type": prompt.action, "player": str(interaction.user.id),
                                               "phase_seq": table.state.phase_seq, **prompt.extra,
                                               "target": value})
 
     @staticmethod
-    def _ballot_value(table, field, target: str | None, choice: str | None) -> str:
+    def _rules_refusal(table, action: dict[str, Any]) -> str:
+        """What the rules say to ``action``, tried on a copy of the state (nothing changes): their
+        sentence when they refuse it, "" when they would take it."""
+        try:
+            table.game.apply(table.state, action, rng_for(table.row.seed, table.state.step + 1))
+        except GameError as exc:
+            return str(exc)
+        return ""
+
+    @staticmethod
+    def _ballot_value(table, field, target: str | None, choice: str | None,
+                      refusal: Callable[[str], str] | None = None) -> str:
         values = {c.value for c in field.choices}
         names = ", ".join(c.label for c in field.choices)
         if choice:
@@ -468,7 +520,8 @@ class Play:
                 raise GameError(f"Name someone to vote for: {names}.", code="bad_target")
             return NO_ONE
         if target not in values:
-            raise GameError(f"You can't vote for them now. You can vote for: {names}.", code="bad_target")
+            raise GameError((refusal(target) if refusal else "")
+                            or f"You can't vote for them now. You can vote for: {names}.", code="bad_target")
         return target
 
     async def status_text(self, row) -> str:
@@ -479,9 +532,14 @@ class Play:
                     f"{', '.join(n for _, n in players)} ({len(players)}/{row.min_players}-{row.max_players}).")
         table = await self.service.load(row.id)
         text = game.view(table.state, None).text
-        if row.paused:
+        ends = schedule_of(table.game, table.state).ends
+        if row.paused and ends and row.paused_remaining is not None:
+            text += "\n" + paused_ends(row.paused_remaining, ends)
+        elif row.paused:
             text += "\n⏸️ Paused" + (f" with {duration(row.paused_remaining)} left." if row.paused_remaining
                                      is not None else ".")
+        elif row.deadline and ends:
+            text += "\n⏳ " + " · ".join(f"{name} {relative_time(row.deadline + after)}" for name, after in ends)
         elif row.deadline:
             text += f"\n⏳ This phase closes {relative_time(row.deadline)}."
         elif row.waiting_seconds is not None:

@@ -432,7 +432,7 @@ class GameService:
             else:
                 await self._saving(self.store.change_signup(game_id, actor.id, seat=seat, kind=kind))
             where = f" in seat {seat}" if seat else ""
-            what = {"player": "signed up", "traveller": "signed up to travel in", "spectator": "spectating"}[kind]
+            what = {"player": "signed up", "traveller": "signed up as a Traveller", "spectator": "spectating"}[kind]
             return f"{actor.name} is {what}{where}." if mine is None else f"{actor.name} is now {what}{where}."
 
     @staticmethod

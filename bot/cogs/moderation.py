@@ -8,26 +8,38 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from games.engine import MAX_REASON
+from games.engine import MAX_REASON, GameError
 
+from ..delivery import paused_ends, schedule_of
 from ..play import actor_of, guarded, reply
 from ..render import duration, relative_time
 from ..service import NeedsConfirmation, TimerChange
 from ..views import removal_view
 
 
-def timer_text(change: TimerChange) -> str:
-    """Where the phase's timer stands, in a sentence that names the phase."""
+def deadlines(ends: list, deadline: float) -> str:
+    """"Night actions lock <t:..> · Dawn comes <t:..>": a game's deadlines (``board_ends``) from
+    the current phase's deadline."""
+    return " · ".join(f"{name} {relative_time(deadline + after)}" for name, after in ends)
+
+
+def timer_text(change: TimerChange, ends: list | None = None) -> str:
+    """Where the phase's timer stands, in a sentence that names the phase (with ``ends``, the
+    deadlines a player cares about instead of the phase's own)."""
     phase = change.phase[0].upper() + change.phase[1:]
     if change.paused:
         if change.remaining is None:
             return f"{phase} has no timer."
+        if ends:
+            return paused_ends(change.remaining, ends)
         return f"{phase} will have {duration(change.remaining)} left when the game resumes."
     if change.waiting is not None:
         return (f"{phase}, coming next, will have {duration(change.waiting)} from when its message is "
                 "posted.")
     if change.deadline is None:
         return f"{phase} has no timer."
+    if ends:
+        return f"{deadlines(ends, change.deadline)}."
     return f"{phase} closes {relative_time(change.deadline)}."
 
 
@@ -48,6 +60,27 @@ class Moderation(commands.Cog):
     async def _game_id(self, interaction: discord.Interaction) -> int:
         return (await self.bot.service.game_in_channel(interaction.channel_id)).id
 
+    async def _ends(self, game_id: int) -> list:
+        """The deadlines the game names now (``board_ends``; none for most games)."""
+        try:
+            table = await self.bot.service.load(game_id)
+        except GameError:  # no table yet (sign-ups): the command answers for itself
+            return []
+        return schedule_of(table.game, table.state).ends
+
+    async def _skipped(self, game_id: int, label: str, before: list) -> str:
+        """What a skip closed and what comes next, for a game that names its deadlines: "A
+        moderator skipped ahead: night actions lock now; Dawn comes <t:..>". Otherwise the phase."""
+        if not before:
+            return f"⏭️ A moderator closed {label}."
+        row = await self.bot.service.row(game_id)
+        name, after = before[0]
+        closed = f"{name[0].lower()}{name[1:]} now" if after == 0 else ""
+        ends = await self._ends(game_id) if row is not None and row.status == "running" else []
+        coming = deadlines(ends, row.deadline) if ends and row.deadline and not row.paused else ""
+        coming = coming[:1].lower() + coming[1:]
+        return "⏭️ A moderator skipped ahead: " + ("; ".join(p for p in (closed, coming) if p) or "done") + "."
+
     async def _announce(self, interaction: discord.Interaction, text: str) -> None:
         await reply(interaction, text, ephemeral=False)
 
@@ -65,9 +98,11 @@ class Moderation(commands.Cog):
     async def resume(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             game_id = await self._game_id(interaction)
+            ends = await self._ends(game_id)
             change = await self.bot.service.resume(game_id, actor_of(interaction),
-                                                   notice=lambda change: f"▶️ The game resumes. {timer_text(change)}")
-            await reply(interaction, f"Done. ▶️ The game resumes. {timer_text(change)}")
+                                                   notice=lambda change: f"▶️ The game resumes. "
+                                                                         f"{timer_text(change, ends)}")
+            await reply(interaction, f"Done. ▶️ The game resumes. {timer_text(change, ends)}")
             await self.bot.service.close_if_due(game_id)  # nothing was left: the phase closes now
         await guarded(interaction, None, work)
 
@@ -75,9 +110,11 @@ class Moderation(commands.Cog):
     @app_commands.describe(seconds="How many seconds to add")
     async def extend(self, interaction: discord.Interaction, seconds: app_commands.Range[int, 1, 604800]) -> None:
         async def work() -> None:
-            change = await self.bot.service.extend(await self._game_id(interaction), actor_of(interaction),
-                                                   seconds, notice=lambda change: f"⏳ {timer_text(change)}")
-            await reply(interaction, f"Done. ⏳ {timer_text(change)}")
+            game_id = await self._game_id(interaction)
+            ends = await self._ends(game_id)
+            change = await self.bot.service.extend(game_id, actor_of(interaction), seconds,
+                                                   notice=lambda change: f"⏳ {timer_text(change, ends)}")
+            await reply(interaction, f"Done. ⏳ {timer_text(change, ends)}")
         await guarded(interaction, None, work)
 
     @mod.command(name="shorten", description="Take time off the current phase")
@@ -85,9 +122,10 @@ class Moderation(commands.Cog):
     async def shorten(self, interaction: discord.Interaction, seconds: app_commands.Range[int, 1, 604800]) -> None:
         async def work() -> None:
             game_id = await self._game_id(interaction)
+            ends = await self._ends(game_id)
             change = await self.bot.service.extend(game_id, actor_of(interaction), -seconds,
-                                                   notice=lambda change: f"⏳ {timer_text(change)}")
-            await reply(interaction, f"Done. ⏳ {timer_text(change)}")
+                                                   notice=lambda change: f"⏳ {timer_text(change, ends)}")
+            await reply(interaction, f"Done. ⏳ {timer_text(change, ends)}")
             await self.bot.service.close_if_due(game_id)
         await guarded(interaction, None, work)
 
@@ -96,8 +134,9 @@ class Moderation(commands.Cog):
         async def work() -> None:
             game_id = await self._game_id(interaction)
             meant = await self.bot.service.phase_seq(game_id)  # the phase showing as the command arrived
+            before = await self._ends(game_id)
             label = await self.bot.service.skip(game_id, actor_of(interaction), meant)
-            await self._announce(interaction, f"⏭️ A moderator closed {label}.")
+            await self._announce(interaction, await self._skipped(game_id, label, before))
         await guarded(interaction, None, work, public=True)
 
     @mod.command(name="remove", description="Remove an absent player, as the game's rules allow")

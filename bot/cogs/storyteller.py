@@ -80,7 +80,7 @@ class Storyteller(commands.Cog):
             row = await self._row(interaction)
             said = await self.service.join(row.id, actor_of(interaction), seat=seat, kind=kind)
             if row.status == "lobby":
-                await reply(interaction, said, embed=await self.bot.play.lobby_embed(row.id), ephemeral=False)
+                await self.bot.play.show_signups(interaction, row.id, said)
             else:
                 await reply(interaction, f"🧳 {said} A Storyteller chooses their character.", ephemeral=False)
         await guarded(interaction, None, work, public=True)
@@ -107,8 +107,11 @@ class Storyteller(commands.Cog):
         async def work() -> None:
             row = await self._row(interaction)
             await self.service.leave(row.id, actor_of(interaction))
-            kwargs = {"embed": await self.bot.play.lobby_embed(row.id)} if row.status == "lobby" else {}
-            await reply(interaction, f"{interaction.user.display_name} is out.", ephemeral=False, **kwargs)
+            said = f"{interaction.user.display_name} is out."
+            if row.status == "lobby":
+                await self.bot.play.show_signups(interaction, row.id, said)
+            else:
+                await reply(interaction, said, ephemeral=False)
         await guarded(interaction, None, work, public=True)
 
     # ----- before the deal -----

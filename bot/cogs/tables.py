@@ -90,7 +90,7 @@ class Tables(commands.Cog):
         async def work() -> None:
             row = await self._in_channel(interaction)
             await self.service.join(row.id, actor_of(interaction))
-            await reply(interaction, embed=await self.bot.play.lobby_embed(row.id), ephemeral=False)
+            await self.bot.play.show_signups(interaction, row.id, f"{interaction.user.display_name} joins.")
         await guarded(interaction, None, work, public=True)
 
     @game.command(name="leave", description="Leave the game gathering in this channel")
@@ -98,7 +98,7 @@ class Tables(commands.Cog):
         async def work() -> None:
             row = await self._in_channel(interaction)
             await self.service.leave(row.id, actor_of(interaction))
-            await reply(interaction, embed=await self.bot.play.lobby_embed(row.id), ephemeral=False)
+            await self.bot.play.show_signups(interaction, row.id, f"{interaction.user.display_name} leaves.")
         await guarded(interaction, None, work, public=True)
 
     @game.command(name="start", description="Start the game (host)")

@@ -21,6 +21,11 @@ def illegal(text: str, code: str) -> IllegalAction:
     return IllegalAction(text, code=code)
 
 
+def plural(count: int, word: str, words: str = "") -> str:
+    """``plural(1, "vote")`` -> "1 vote"; ``plural(2, "vote")`` -> "2 votes"."""
+    return f"{count} {word if count == 1 else (words or word + 's')}"
+
+
 def hours(seconds: float) -> str:
     """``7200`` -> "2 hours"; ``1800`` -> "30 minutes"."""
     if seconds >= HOUR:
@@ -82,6 +87,25 @@ def day_ends(state: ClocktowerState) -> list[list]:
         if name == "voting" and not any(n == "final" for n, _ in stages(state.settings, "day")):
             label = "Voting closes"
         out.append([label, after])
+    return out
+
+
+def night_ends(state: ClocktowerState) -> list[list]:
+    """The night's boundaries a player cares about, the lock and dawn, each with its seconds after
+    the current stage's end (the start of the reminder stage is not one of them)."""
+    parts = stages(state.settings, "night")
+    names = [name for name, _ in parts]
+    if state.stage not in names:
+        return []
+    out: list[list] = []
+    after = 0.0
+    for at in range(names.index(state.stage), len(parts)):
+        if names[at] != state.stage:
+            after += parts[at][1]
+        if at == len(parts) - 1:
+            out.append(["Dawn comes" if names[at] == "locked" else "Night actions lock at dawn", after])
+        elif names[at + 1] == "locked":
+            out.append(["Night actions lock", after])
     return out
 
 
@@ -177,7 +201,8 @@ def tally_text(state: ClocktowerState, t: Tally, *, closed: bool = False) -> str
             head += f" (nominated by {state.name(by_nominee[option])})"
         lines.append(f"{head}\n  {who}")
     if not state.nominations:
-        lines.insert(0, "No nominations yet: the first vote on a player nominates them.")
+        lines.insert(0, "No nominations yet: the first vote on a player nominates them."
+                     if state.stage == "nominations" and not closed else "Nobody was nominated today.")
     if t.not_voted and not closed:
         lines.append(f"Not voted ({len(t.not_voted)}): " + ", ".join(_voter(state, p) for p in t.not_voted))
     lines.append(standing(state, t, closed=closed))

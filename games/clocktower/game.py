@@ -56,7 +56,9 @@ from .day import (
     illegal,
     mechanical_end,
     next_stage,
+    night_ends,
     option_label,
+    plural,
     stage_seconds,
     stages,
     standing,
@@ -67,7 +69,7 @@ from .deal import deal
 from .fabled import FABLED_ACTIONS, FabledRules
 from .info import card, deal_message, evil_lines, grimoire_picture, grimoire_text, names, reveal_text
 from .inform import INFORM_ACTIONS, Inform, InformRules
-from .night import NIGHT_ACTIONS, NightChoice, NightRules, WaitressAnswer, asks, order_for
+from .night import NIGHT_ACTIONS, NightChoice, NightRules, WaitressAnswer, ask_for
 from .resolve import lleech_host, plan_night
 from .script import Script, ScriptError, builtin_script, parse_script
 from .state import HOUR, ClocktowerState, LunaticInfo, Nomination, PendingEnd, Reminder, Seat, Settings
@@ -635,6 +637,9 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
         if following == "closing":
             events += self._reminders(state)
         elif following == "locked":
+            events.append(public("actions_locked", f"Night actions are locked; dawn comes in "
+                                 f"{hours(state.settings.lock_seconds)}.",
+                                 title=f"🌙 Night {state.night}: actions locked", opens_phase=True))
             events.append(Event(type="locked", audience=STORYTELLER, title="🔒 Night actions are locked",
                                 text=f"Night {state.night}'s actions are locked; dawn comes in "
                                      f"{hours(state.settings.lock_seconds)}."))
@@ -655,14 +660,22 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
         return Outcome(state=state, events=events)
 
     def _reminders(self, state: ClocktowerState) -> list[Event]:
-        """Before the lock, each living player whose card acts tonight is reminded (their card:
-        the Drunk acts as what they believe they are)."""
+        """Before the lock, each player with a choice to make tonight is reminded: those the night
+        prompts ask (by their card; the Ravenkeeper only once woken), and the Waitress's host."""
         lock = hours(state.settings.lock_seconds)
-        return [private(s.player, "reminder", f"⏰ Night actions lock in {hours(state.settings.reminder_seconds)} "
-                        f"({lock} before dawn). If your character acts tonight, send the Storytellers your "
-                        "choice in this thread before then.", title="Night actions lock soon")
-                for s in state.seats if s.alive and s.acting in order_for(state, s, self.chars)
-                and not getattr(asks().get(s.acting), "when_killed", False)]  # the Ravenkeeper is woken
+        events = []
+        for seat in state.seats:
+            got = ask_for(state, seat, self.chars)
+            visited = (self._waitress_of(state, seat.player) is not None
+                       and seat.player not in state.waitress_answers)
+            if got is None and not visited:
+                continue
+            what = "Make your choice" if got is not None else "Answer the Waitress's visit"
+            events.append(private(seat.player, "reminder", f"⏰ Night actions lock in "
+                                  f"{hours(state.settings.reminder_seconds)} ({lock} before dawn). {what} "
+                                  "with **Make my choice** before then; until the lock you can still change it.",
+                                  title="Night actions lock soon"))
+        return events
 
     def _dawn(self, state: ClocktowerState) -> Outcome:
         information = self.information_at_dawn(state)
@@ -679,7 +692,7 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
         state.dawn_deaths, state.dawn_revivals = [], []
         lines = [f"💀 {names(state, died)} died in the night." if died else "Nobody died in the night."]
         if revived:
-            lines.append(f"✨ {names(state, revived)} lives again.")
+            lines.append(f"✨ {names(state, revived)} {'lives' if len(revived) == 1 else 'live'} again.")
         ending = self._pending(state, resume="day")
         if ending:  # the deaths only: the day opens when the Storytellers go on (``/st continue``)
             return Outcome(state=state, events=[public("dawn", "\n".join(lines), title=f"☀️ Day {state.day} dawns",
@@ -921,8 +934,10 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
             raise illegal(f"Nominations closed {hours(state.settings.nomination_seconds)} into the day: vote on "
                            "a nominated player or for no execution.", "nominations_closed")
         if not seat.alive:
-            raise illegal("The dead do not nominate: vote on a nominated player or for no execution.",
-                           "dead_nominator")
+            raise illegal("You are dead: the dead cannot nominate, but " + (
+                "your vote token still lets you vote once on an existing nomination (or for no execution)."
+                if seat.vote_token else "the vote your token paid for can still move to an existing "
+                "nomination."), "dead_nominator")
         if state.settings.one_nomination_per_day and any(n.nominator == seat.player for n in state.nominations):
             raise illegal("You have already nominated today (one nomination a day each).", "nominated_today")
         state.nominations.append(Nomination(nominee=nominee.player, nominator=seat.player))
@@ -950,10 +965,16 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
             return []
         t = tally(state)
         events = [self._tally_event(state, t)]
-        if not could_end and not early_end_refusal(state, t):
+        refusal = early_end_refusal(state, t)
+        if not could_end and not refusal:
             events.append(Event(type="early_end", audience=STORYTELLER, title="🗳️ Voting may end early",
                                 text=f"Day {state.day}: {standing(state, t)} No tie or change of leader is "
                                      "possible any more; `/st endvoting` ends the day now."))
+        elif could_end and refusal:
+            events.append(Event(type="early_end_over", audience=STORYTELLER,
+                                title="🗳️ Voting may no longer end early",
+                                text=f"Day {state.day}: a vote moved. {refusal} `/st endvoting` is refused "
+                                     "again; you are told if an early end becomes possible once more."))
         return events
 
     def _do_count_negatively(self, state: ClocktowerState, action: CountNegatively,
@@ -1317,8 +1338,8 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
     def _public_text(self, state: ClocktowerState) -> str:
         if state.phase == "setup":
             return "Sign-ups are closed; the Storyteller is checking the deal."
-        heading = {"night": f"Night {state.night}", "ending": f"Day {state.day} is over",
-                   "fiddle": "The fiddle contest",
+        heading = {"night": f"Night {state.night}" + {"locked": ": night actions are locked"}.get(state.stage, ""),
+                   "ending": f"Day {state.day} is over", "fiddle": "The fiddle contest", "over": "The game is over",
                    "day": f"Day {state.day}" + {"nominations": ": nominations and votes", "voting": ": votes only",
                                                  "final": ": votes only, announcements closed"}.get(state.stage, "")}
         lines = [f"**{heading.get(state.phase, state.phase.capitalize())}**"]
@@ -1339,6 +1360,32 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
     def phase_seconds(self, state: ClocktowerState) -> float | None:
         return stage_seconds(state)
 
+    def choices_since(self, state: ClocktowerState) -> int:
+        """The first ``phase_seq`` whose choices are still open (the bot keeps that phase's
+        prompts and buttons): a night's choices stay open from dusk through the reminder stage
+        until the lock, though the reminder stage has a ``phase_seq`` of its own."""
+        if state.phase == "night" and state.stage == "closing":
+            names = [name for name, _ in stages(state.settings, "night")]
+            return state.phase_seq - names.index("closing")
+        return state.phase_seq
+
+    def timed_slots(self, state: ClocktowerState) -> list[Event]:
+        """The living messages that count down to the stage's deadlines (the day's tally): the bot
+        re-times them when a moderator moves, pauses or resumes the stage."""
+        if state.phase == "day" and state.pending_end is None and not state.voting_closed:
+            return [self._tally_event(state)]
+        return []
+
+    def board_ends(self, state: ClocktowerState) -> list[list]:
+        """The deadlines a player cares about now, each as [label, seconds after the current
+        stage's deadline]: by night the lock and dawn, by day the closing of nominations,
+        announcements and votes (the day's tally shows the same)."""
+        if state.phase == "night":
+            return night_ends(state)
+        if state.phase == "day" and state.pending_end is None:
+            return day_ends(state)
+        return []
+
     def prompts(self, state: ClocktowerState, player_id: str) -> list[Prompt]:
         if state.phase == "fiddle":
             return self.fiddle_prompts(state, player_id)
@@ -1357,16 +1404,18 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
         for s in state.seats:
             if s.traveller or (s.player not in nominated and not may_nominate):
                 continue
-            about = (f"{t.count[s.player]} vote(s), nominated by {state.name(nominated[s.player])}"
+            about = (f"{plural(t.count[s.player], 'vote')}, nominated by {state.name(nominated[s.player])}"
                      if s.player in nominated else "not nominated: your vote nominates them")
             choices.append(Choice(value=s.player, label=state.label(s.player)[:100],
                                   description=("your vote · " if mine == s.player else "") + about))
         if state.stage == "nominations" or state.settings.no_execution_after_nominations:
             choices.append(Choice(value=NO_EXECUTION, label="No execution",
                                   description=("your vote · " if mine == NO_EXECUTION else "")
-                                  + f"{t.count[NO_EXECUTION]} vote(s)"))
+                                  + plural(t.count[NO_EXECUTION], "vote")))
         token = "" if seat.alive else (" You are dead: this uses your vote token." if seat.vote_token
                                        else " You are dead: your token already paid for today's vote.")
+        if not seat.alive and state.stage == "nominations":
+            token += " The dead cannot nominate: vote on a nominated player or for no execution."
         prompts = [Prompt(action="vote", title=f"Day {state.day}: your vote", vote=True,
                           text=f"Your vote is on {option_label(state, mine)}." if mine else
                           "You have not voted today." + token,
@@ -1547,7 +1596,7 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
                          + (names(state, by_option[NO_EXECUTION]) if by_option.get(NO_EXECUTION) else "no votes"))
             if data.get("negative"):
                 lines.append(f"• Counted negatively (the Thief): {names(state, data['negative'])}")
-            lines.append(f"• {moves.get(data['day'], 0)} votes cast or moved that day")
+            lines.append(f"• {plural(moves.get(data['day'], 0), 'vote')} cast or moved that day")
             days.append("\n".join(lines))
         events = [public("chronicle", "\n\n".join(days), title="🗳️ Every day's votes")] if days else []
         talk = whisper_recap(state, records)

@@ -121,6 +121,9 @@ def reminder_labels(state: ClocktowerState, chars: Characters, player: str) -> l
 def phase_name(state: ClocktowerState) -> str:
     if state.phase == "setup":
         return "the deal (not sent yet)"
+    if state.phase == "over":
+        when = f"night {state.night}" if state.night > state.day else f"day {state.day}"
+        return f"Game over ({when})"
     return f"{state.phase.capitalize()} {state.night if state.phase == 'night' else state.day}"
 
 

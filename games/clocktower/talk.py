@@ -17,7 +17,7 @@ from pydantic import Field
 from games.engine import STORYTELLER, Action, Event, Outcome, private, public, record, to_group, to_thread
 
 from .characters import Characters
-from .day import hours, illegal
+from .day import hours, illegal, plural
 from .deal import composition
 from .state import Announcement, ClocktowerState, Seat, Whisper
 
@@ -195,7 +195,8 @@ def exile_text(state: ClocktowerState, target: str, *, result: str = "") -> str:
     elif state.settings.exile_majority == "cast":
         lines.append("Settled when the day ends: exiled if more than half of the votes cast say yes.")
     else:
-        lines.append(f"{exile_needed(state)} yes votes of {len(exile_voters(state))} players exile them.")
+        lines.append(f"{plural(exile_needed(state), 'yes vote')} of {plural(len(exile_voters(state)), 'player')} "
+                     f"{'exiles' if exile_needed(state) == 1 else 'exile'} them.")
     return "\n".join(lines)
 
 
@@ -260,7 +261,7 @@ def whisper_recap(state: ClocktowerState, records: list[Event]) -> str:
         ranked = sorted(counts.items(), key=lambda kv: (-kv[1], state.seat_of(kv[0]).seat
                                                          if any(s.player == kv[0] for s in state.seats) else 99))
         said = ", ".join(f"{state.name(p)} {n}" for p, n in ranked) or "none declared"
-        lines.append(f"**Day {day}**: {said}" + (f" · {neighbour[day]} neighbour whisper(s)" if neighbour.get(day) else ""))
+        lines.append(f"**Day {day}**: {said}" + (f" · {plural(neighbour[day], 'neighbour whisper')}" if neighbour.get(day) else ""))
     return "\n".join(lines)
 
 
@@ -440,8 +441,9 @@ class TalkRules:
                         "`/st win team:good` ends the game (good wins); the town has been told nothing.")
                 extra.append(Event(type="alsaahir", audience=STORYTELLER, title="📣 The Alsaahir's guess",
                                    text=f"{state.label(seat.player)}, the Alsaahir, guessed. {judged}, {then}"))
-        text = (f"guesses, as the Alsaahir: Minion(s) {', '.join(state.label(p) for p in minions) or 'none'}; "
-                f"Demon(s) {', '.join(state.label(p) for p in demons)}.")
+        text = (f"guesses, as the Alsaahir: {'Minion' if len(minions) == 1 else 'Minions'} "
+                f"{', '.join(state.label(p) for p in minions) or 'none'}; "
+                f"{'Demon' if len(demons) == 1 else 'Demons'} {', '.join(state.label(p) for p in demons)}.")
         return self._announced(state, Announcement(kind="alsaahir", by=seat.player, minions=minions, demons=demons),
                                text, extra)
 

@@ -23,7 +23,7 @@ async def test_sign_ups_take_seats_and_refuse_in_words(world):
     res = await w.admin.slash(w.channel, "in", seat=3)
     assert res.ephemeral and "Seat 3 is" in res.response.content and "Free seats: 6, 8" in res.response.content
     res = await w.admin.slash(w.channel, "travel in", seat=16)
-    assert not res.ephemeral and "travel in in seat 16" in res.response.content
+    assert not res.ephemeral and "signed up as a Traveller in seat 16" in res.response.content
     res = await members[0].slash(w.channel, "in", seat=8)  # moving seat
     assert "now signed up in seat 8" in res.response.content
     res = await members[1].slash(w.channel, "st deal")

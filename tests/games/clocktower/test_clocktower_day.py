@@ -37,13 +37,16 @@ def test_each_boundary_tells_the_right_people():
     state = act(new_game(), type="begin").state
     out = timeout(state)  # the reminder, before the lock
     reminded = {e.audience.id for e in events_of(out, "player")}
-    # the first night's actors by their card: Pukka, Spy, Washerwoman, Empath, Knight (not the Soldier)
-    assert reminded == {"p1", "p2", "p3", "p4", "p5"}
+    # only those with a choice to make tonight: the Pukka (the Spy, Washerwoman, Empath and Knight
+    # only learn, the Soldier does nothing)
+    assert reminded == {"p1"}
     assert all("lock in 2 hours" in e.text for e in events_of(out, "player"))
     assert not events_of(out, "public")
-    out = timeout(out.state)  # the lock: the Storytellers are told, nobody else
-    assert [e.type for e in out.events] == ["locked", "night_choices", "night_plan", "night_information"]
-    assert {e.audience.kind for e in out.events} == {"storyteller"}
+    out = timeout(out.state)  # the lock: the Storytellers are told; the town sees the lock and dawn's time
+    assert [e.type for e in out.events] == ["actions_locked", "locked", "night_choices", "night_plan",
+                                            "night_information"]
+    assert [e.type for e in events_of(out, "public")] == ["actions_locked"]
+    assert {e.audience.kind for e in out.events[1:]} == {"storyteller"}
     state = act(out.state, type="kill", target="p4").state
     out = timeout(state)  # dawn: the night's death, nothing more
     dawn = next(e for e in out.events if e.type == "dawn")
@@ -152,7 +155,7 @@ def test_one_nomination_a_day_is_an_option_and_travellers_are_not_nominated():
 def test_the_dead_vote_with_one_token_and_never_nominate():
     state = act(to_day(), type="kill", target="p5").state
     state = vote(state, "p3", "p2").state
-    with pytest.raises(IllegalAction, match="The dead do not nominate"):
+    with pytest.raises(IllegalAction, match="the dead cannot nominate"):
         vote(state, "p5", "p4")
     state = vote(state, "p5", NO_EXECUTION).state  # a vote for no execution keeps the token...
     state = vote(state, "p5", "p2").state  # ...and the vote moves onto a nomination

@@ -149,7 +149,7 @@ def test_the_ledger_and_the_end_count_every_whisper():
     assert "Name1 → Name2: “psst”" in ledger and "Used today: Name3 2" in ledger
     recap = GAME.recap(state, records)
     text = next(e for e in recap if e.type == "whisper_recap").text
-    assert text == "**Day 1**: Name3 1, Name4 1, Name5 1 · 1 neighbour whisper(s)"
+    assert text == "**Day 1**: Name3 1, Name4 1, Name5 1 · 1 neighbour whisper"
 
 
 # ----- public announcements -----
@@ -210,7 +210,7 @@ def test_the_alsaahirs_correct_guess_is_told_to_the_storytellers_only():
     told = events_of(right, "storyteller")
     assert len(told) == 1 and "It is correct by the grimoire" in told[0].text and "/st win team:good" in told[0].text
     assert right.state.phase == "day"  # nothing public: the day goes on
-    assert right.events[0].text.startswith("Name7 (seat 7) guesses, as the Alsaahir: Minion(s) Name2 (seat 2);")
+    assert right.events[0].text.startswith("Name7 (seat 7) guesses, as the Alsaahir: Minion Name2 (seat 2);")
     recluse = say(state, "p7", type="alsaahir_guess", minions=["p2", "p6"], demons=["p1"], place=THREAD)
     assert "only if a Recluse or Spy registers" in events_of(recluse, "storyteller")[0].text
     wrong = say(state, "p7", type="alsaahir_guess", minions=["p3"], demons=["p1"], place=THREAD)
@@ -373,7 +373,7 @@ def test_a_day_of_talk_replays_from_the_log_with_its_record_and_the_end_count():
     said = {line.get("event") for line in lines}
     assert {"whisper", "whisper_open", "whisper_broken", "exile_call", "exile", "whisper_recap"} <= said
     recap = next(line for line in lines if line.get("event") == "whisper_recap")
-    assert recap["text"] == "**Day 1**: p3 1, p4 1, p5 1 · 1 neighbour whisper(s)"
+    assert recap["text"] == "**Day 1**: p3 1, p4 1, p5 1 · 1 neighbour whisper"
 
 
 def test_an_exiled_deviant_is_the_storytellers_call_and_the_town_reads_the_same_if_it_is_poisoned():
