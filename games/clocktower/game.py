@@ -1067,8 +1067,8 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
                 events.append(Event(type="lleech", audience=STORYTELLER, title="🩸 The Lleech lives",
                                     text=f"{state.label(died)}, the Lleech's host, is dead, but the Lleech, "
                                          f"{state.label(lleech.player)}, is impaired ({why}) and does not die. "
-                                         "Once sober again it dies (at the next death by day, the day's end or "
-                                         "the night's lock)."))
+                                         "Once sober again it dies (at the next execution or kill by day, the "
+                                         "day's end or the night's lock)."))
         return events
 
     def _resolve_night(self, state: ClocktowerState) -> list[Event]:

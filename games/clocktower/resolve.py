@@ -115,7 +115,8 @@ def _lleech_link(night: _Night, lleech: Seat, host: str) -> Step:
         step.notes.append(f"its host, {night.label(host)}, is dead: the Lleech dies too.")
         return step
     step.notes.append(f"its host, {night.label(host)}, is dead, but the Lleech is impaired ({why}): it does "
-                      "not die. Once sober again it dies (at the next death by day, the day's end or the lock).")
+                      "not die. Once sober again it dies (at the next execution or kill by day, the day's end or "
+                      "the lock).")
     if host in night.dying:
         step.abnormal = f"impaired ({why}): it does not die with its host, {night.label(host)}"
     return step
