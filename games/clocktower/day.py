@@ -117,7 +117,11 @@ def can_vote(state: ClocktowerState, seat: Seat) -> bool:
 
 
 def weight(state: ClocktowerState, player: str) -> int:
-    return -1 if player in state.negative else 1
+    """-1 for a vote the Thief's choice counts negatively today. The mark is the Thief's ability,
+    so it stops the moment the Thief is dead (a mark with no Thief seated is the Storytellers')."""
+    thieves = [s for s in state.seats if s.has("thief")]
+    working = not thieves or any(s.alive for s in thieves)
+    return -1 if player in state.negative and working else 1
 
 
 @dataclass(frozen=True)
@@ -129,7 +133,8 @@ class Tally:
     voters: dict[str, list[str]]
     #: who may still vote and has not
     not_voted: list[str]
-    #: the option about to win: a nominee, NO_EXECUTION, or "" (a tie for the most, or no votes)
+    #: the option about to win: a nominee, NO_EXECUTION, or "" (a tie for the most, or no votes);
+    #: once today's execution has happened, the player executed (the Virgin's nominator, a Scapegoat)
     leader: str
     top: int
     #: the options tied for the most votes (more than one when it is a tie)
@@ -151,7 +156,7 @@ def tally(state: ClocktowerState) -> Tally:
         voters[target].append(seat.player)
     top = max(count.values())
     tied = [o for o in options if count[o] == top] if top > 0 else []
-    leader = tied[0] if len(tied) == 1 else ""
+    leader = state.executed or (tied[0] if len(tied) == 1 else "")
     return Tally(options, count, voters, not_voted, leader, top, tied)
 
 
@@ -160,6 +165,8 @@ def early_end_refusal(state: ClocktowerState, t: Tally) -> str:
     still possible. Readings (``Settings.early_end``): "majority" counts every vote as movable, so
     the leader must out-vote all other votes and every uncast one together; "uncast" takes the
     cast votes as they stand and asks only whether the uncast ones could still tie the leader."""
+    if state.executed:
+        return "Today's execution has happened: voting is over."
     if not t.leader:
         return "No option leads: it is a tie" + (" at 0" if t.top <= 0 else "") + "."
     lead = t.count[t.leader]

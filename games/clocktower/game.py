@@ -64,6 +64,7 @@ from .day import (
     standing,
     tally,
     tally_text,
+    weight,
 )
 from .deal import deal
 from .fabled import FABLED_ACTIONS, FabledRules
@@ -729,7 +730,8 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
 
     def _day_record(self, state: ClocktowerState, t: Tally, executed: str, **extra: Any) -> Event:
         return record("day", {"day": state.day, "nominations": [n.model_dump() for n in state.nominations],
-                              "votes": dict(state.votes), "negative": list(state.negative),
+                              "votes": dict(state.votes),
+                              "negative": [p for p in state.negative if weight(state, p) < 0],
                               "count": t.count, "executed": executed, **extra})
 
     def _execution(self, state: ClocktowerState, early: bool) -> list[Event]:
@@ -768,15 +770,16 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
         else:
             seat.alive, state.execution_killed = False, True
             how = " and dies"
+            told += self._lleech_spared(state, seat.player)
         return how, told + self.scapegoat_note(state, seat)
 
     def _execute_now(self, state: ClocktowerState, seat: Seat, by: str) -> list[Event]:
         """An execution before the day's end (the Virgin's, or the Storyteller's ruling): voting is
         over for today; the rest of the day is quiet, or night falls at once (``virgin_day``)."""
-        t = tally(state)
         self._spend_tokens(state)
         state.voting_closed = True
         how, told = self._executes(state, seat)
+        t = tally(state)  # after the execution: the closed tally names who was executed
         quiet = state.settings.virgin_day == "quiet"
         rest = ("Voting is over for today; talk and whispers go on until night falls." if quiet
                 else "The day is over.")
@@ -1027,6 +1030,7 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
         if seat.alive == alive:
             raise illegal(f"{label} is alive." if alive else f"{label} is already dead.",
                            "alive" if alive else "already_dead")
+        could_end = state.phase == "day" and self._may_end_early(state)
         seat.alive = alive
         seat.vote_token = True
         said = f"{label} lives again" if alive else f"{label} is dead"
@@ -1037,7 +1041,9 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
             return Outcome(state=state, reply=f"{said}: nothing about it is announced at dawn any more.")
         if state.phase == "day":
             news = public("revived", f"✨ {label} lives again.") if alive else public("death", f"💀 {label} has died.")
-            following = [] if alive else self._lleech_follows(state)
+            following = [] if alive else self._lleech_spared(state, seat.player) + self._lleech_follows(state)
+            if seat.has("thief") and state.negative:  # the Thief's marks stop (or count again) at once
+                following += self._tally_changed(state, could_end)
             found = mechanical_end(state, self.chars)
             note = (f" By the rules **{found.team}** wins now ({found.reason}): `/st win team:{found.team}` "
                     "to announce it." if found else "")
@@ -1053,17 +1059,37 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
         return [asked] if asked is not None else []
 
     def _lleech_follows(self, state: ClocktowerState) -> list[Event]:
-        """By day: "You die if & only if they are dead": the Lleech's host died, so the Lleech dies."""
+        """By day: "You die if & only if they are dead": the Lleech's host is dead, so the Lleech
+        dies, unless it is drunk or poisoned (the link is its ability; it dies once sober again)."""
         host = lleech_host(state)
         if not host or not any(s.player == host and not s.alive for s in state.seats):
             return []
         events = []
-        for lleech in (s for s in state.seats if s.character == "lleech" and s.alive):
+        for lleech in (s for s in state.seats if s.character == "lleech" and s.alive
+                       and not impaired(state, s.player)):
             lleech.alive = False
             events.append(public("death", f"💀 {state.label(lleech.player)} has died."))
             events.append(Event(type="lleech", audience=STORYTELLER, title="🩸 The Lleech dies",
                                 text=f"{state.label(host)}, the Lleech's host, is dead: the Lleech, "
-                                     f"{state.label(lleech.player)}, died with them."))
+                                     f"{state.label(lleech.player)}, dies too."))
+        return events
+
+    def _lleech_spared(self, state: ClocktowerState, died: str) -> list[Event]:
+        """The Lleech's host just died by day: an impaired Lleech does not die with them (the
+        Storytellers are told, and the Mathematician's ledger counts it)."""
+        if not died or died != lleech_host(state):
+            return []
+        events = []
+        for lleech in (s for s in state.seats if s.character == "lleech" and s.alive):
+            why = impaired(state, lleech.player)
+            if why:
+                state.note_abnormal(lleech.player, f"the Lleech: impaired ({why}): it does not die with its host, "
+                                                   f"{state.label(died)}")
+                events.append(Event(type="lleech", audience=STORYTELLER, title="🩸 The Lleech lives",
+                                    text=f"{state.label(died)}, the Lleech's host, is dead, but the Lleech, "
+                                         f"{state.label(lleech.player)}, is impaired ({why}) and does not die. "
+                                         "Once sober again it dies (at the next execution or kill by day, the "
+                                         "day's end or the night's lock)."))
         return events
 
     def _resolve_night(self, state: ClocktowerState) -> list[Event]:
@@ -1100,6 +1126,8 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
         for step in steps:
             if step.abnormal:
                 state.note_abnormal(step.player, f"the {self.chars[step.character].name}: {step.abnormal}")
+            for failed in step.failed:
+                state.note_abnormal(failed.player, failed.why)
         found = proposals(state, self.chars)
         if lines:
             events.append(Event(type="night_plan", audience=STORYTELLER, title=f"🌙 Night {state.night}: what the night does",
@@ -1575,12 +1603,14 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
         for rec in records:
             if rec.type == "vote":
                 moves[rec.data["day"]] = moves.get(rec.data["day"], 0) + 1
+        by_day: dict[int, dict[str, Any]] = {}
+        for rec in records:  # a later record of a day corrects it (the Scapegoat executed instead)
+            if rec.type == "day":
+                by_day[rec.data["day"]] = by_day.get(rec.data["day"], {}) | rec.data
         days = []
-        for rec in records:
-            if rec.type != "day":
-                continue
-            data = rec.data
-            lines = [f"**Day {data['day']}**: " + (f"{state.label(data['executed'])} executed"
+        for data in by_day.values():
+            instead = f" instead of {state.label(data['instead_of'])}" if data.get("instead_of") else ""
+            lines = [f"**Day {data['day']}**: " + (f"{state.label(data['executed'])} executed{instead}"
                                                    if data["executed"] else "no execution")
                      + (" (voting ended early)" if data.get("early") else "")
                      + (" at once, before voting closed" if data.get("at_once") else "")]

@@ -15,7 +15,7 @@ from typing import Literal
 
 from .characters import Characters
 from .night import NO_ONE_TONIGHT
-from .state import ClocktowerState, Seat
+from .state import Abnormal, ClocktowerState, Seat
 from .talk import impaired
 
 EffectKind = Literal["dies", "poison", "heal", "negative"]
@@ -38,6 +38,8 @@ class Step:
     notes: list[str] = field(default_factory=list)
     #: why this player's ability worked abnormally tonight, for the Mathematician ("" if it did not)
     abnormal: str = ""
+    #: other players' abilities that failed at this step (a poisoned Soldier the Demon kills)
+    failed: list[Abnormal] = field(default_factory=list)
 
 
 def _pukka_victims(state: ClocktowerState) -> list[str]:
@@ -99,10 +101,25 @@ def plan_night(state: ClocktowerState, chars: Characters) -> list[Step]:
                                        if e.source == "lleech" and e.kind == "poison"), "")
     for lleech in (s for s in state.seats if s.character == "lleech"):
         if host and not night.alive(host) and night.alive(lleech.player):
-            steps.append(Step(player=lleech.player, character="lleech", chose=None,
-                              effects=[Effect("dies", lleech.player, "lleech")],
-                              notes=[f"its host, {night.label(host)}, is dead: the Lleech dies too."]))
+            steps.append(_lleech_link(night, lleech, host))
     return steps
+
+
+def _lleech_link(night: _Night, lleech: Seat, host: str) -> Step:
+    """"You die if & only if they are dead" is the Lleech's ability: an impaired Lleech lives on
+    (and dies once sober again, at a later check); it counts as failing when the host died tonight."""
+    step = Step(player=lleech.player, character="lleech", chose=None)
+    why = night.impaired(lleech.player)
+    if not why:
+        step.effects.append(Effect("dies", lleech.player, "lleech"))
+        step.notes.append(f"its host, {night.label(host)}, is dead: the Lleech dies too.")
+        return step
+    step.notes.append(f"its host, {night.label(host)}, is dead, but the Lleech is impaired ({why}): it does "
+                      "not die. Once sober again it dies (at the next execution or kill by day, the day's end or "
+                      "the lock).")
+    if host in night.dying:
+        step.abnormal = f"impaired ({why}): it does not die with its host, {night.label(host)}"
+    return step
 
 
 def _nothing(step: Step) -> bool:
@@ -127,7 +144,15 @@ def _kill(night: _Night, step: Step, target: str, source: str) -> None:
     elif not night.alive(target):
         step.notes.append(f"{night.label(target)} is already dead.")
     else:
-        step.effects.append(Effect("dies", target, source))
+        _dies(night, step, target, source)
+
+
+def _dies(night: _Night, step: Step, target: str, source: str) -> None:
+    """The Demon's kill: a Soldier who dies of it is one whose ability failed (poisoned or drunk)."""
+    step.effects.append(Effect("dies", target, source))
+    if night.state.seat_of(target).has("soldier"):
+        why = night.impaired(target) or "not working"
+        step.failed.append(Abnormal(player=target, why=f"the Soldier, {why}, was killed by the Demon"))
 
 
 def _pukka(night: _Night, seat: Seat, step: Step) -> None:
@@ -146,7 +171,7 @@ def _pukka(night: _Night, seat: Seat, step: Step) -> None:
             step.effects.append(Effect("poison", chosen, "pukka"))
     for victim in previous:
         if night.alive(victim):
-            step.effects.append(Effect("dies", victim, "pukka"))
+            _dies(night, step, victim, "pukka")
         step.effects.append(Effect("heal", victim, "pukka"))
         if victim == chosen:
             step.notes.append(f"{night.label(victim)} was chosen again: they die and become healthy, and "

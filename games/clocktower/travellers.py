@@ -9,7 +9,8 @@ Deviant's exile is the Storytellers' call, in ``talk.py``).
   first night's order on its first night.
 - The Scapegoat: "If a player of your alignment is executed, you might be executed instead." The
   Storytellers are told when an execution allows it, and `/st traveller scapegoat` carries it out until the
-  night's lock: the executed player lives again and the Scapegoat dies in their place.
+  night's lock: the executed player lives again and the Scapegoat dies in their place. "Of your
+  alignment" includes misregistration: the Spy might register as good, the Recluse as evil.
 """
 
 from __future__ import annotations
@@ -19,10 +20,10 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 
-from games.engine import STORYTELLER, Event, Outcome, StorytellerAction, private, public
+from games.engine import STORYTELLER, Event, Outcome, StorytellerAction, private, public, record
 
 from .characters import Characters
-from .day import illegal
+from .day import Tally, illegal
 from .state import ClocktowerState, Reminder, Seat
 from .talk import impaired
 
@@ -54,6 +55,7 @@ class TravellerRules:
         def _after_deal(self, state: ClocktowerState, doing: str) -> None: ...
         def _lleech_follows(self, state: ClocktowerState) -> list[Event]: ...
         def _pending(self, state: ClocktowerState, *, resume: str) -> list[Event]: ...
+        def _tally_event(self, state: ClocktowerState, t: Tally | None = None, *, closed: bool = False) -> Event: ...
         def _nightfall(self, state: ClocktowerState, opening: str = "") -> list[Event]: ...
         def ask_event(self, state: ClocktowerState, seat: Seat, *, woken: bool = False) -> Event | None: ...
 
@@ -124,16 +126,20 @@ class TravellerRules:
     # ----- the Scapegoat -----
     def _scapegoats(self, state: ClocktowerState, executed: Seat) -> list[Seat]:
         return [s for s in state.seats if s.has("scapegoat") and s.alive and s is not executed
-                and s.alignment == executed.alignment and not impaired(state, s.player)]
+                and s.alignment in _registers_as(executed) and not impaired(state, s.player)]
 
     def scapegoat_note(self, state: ClocktowerState, executed: Seat) -> list[Event]:
         """At an execution: a working Scapegoat of the executed player's alignment might take their place."""
         goats = self._scapegoats(state, executed)
         if not goats:
             return []
+        alignment = goats[0].alignment
+        why = (f"is of their alignment ({alignment})" if alignment == executed.alignment else
+               f"is {alignment}, and the {self.chars[executed.character].name}, who might register as {alignment}, "
+               "may count as of its alignment")
         return [Event(type="scapegoat_due", audience=STORYTELLER, title="🐐 The Scapegoat",
                       text=f"{state.label(executed.player)} was executed; {state.label(goats[0].player)}, the "
-                           f"Scapegoat, is of their alignment ({executed.alignment}) and might be executed "
+                           f"Scapegoat, {why} and might be executed "
                            "instead. `/st traveller scapegoat` does it, until tonight's actions lock: "
                            f"{state.name(executed.player)} lives again and the Scapegoat dies, told to the town "
                            "at once.")]
@@ -160,6 +166,9 @@ class TravellerRules:
                          f"{state.label(executed.player)}" + (", who lives." if revived else "."),
                          title="The Scapegoat")]
         events += self._lleech_follows(state)
+        # the day's closed tally and its record now name the Scapegoat (the record corrects the day's)
+        events += [self._tally_event(state, closed=True),
+                   record("day", {"day": state.day, "executed": goat.player, "instead_of": executed.player})]
         if ending:
             state.pending_end = None
             found = self._pending(state, resume="night")
@@ -168,3 +177,9 @@ class TravellerRules:
                        reply=f"{state.label(goat.player)} is executed instead of {state.label(executed.player)}. "
                              "Anyone who died because of the first execution (the Lleech with its host) is "
                              "yours to revive with `/st revive`.")
+
+
+def _registers_as(seat: Seat) -> set[str]:
+    """The alignments a player may count as for the Scapegoat: theirs, and by misregistration the
+    Spy's good ("might register as good") and the Recluse's evil ("might register as evil")."""
+    return {seat.alignment} | ({"good"} if seat.has("spy") else set()) | ({"evil"} if seat.has("recluse") else set())

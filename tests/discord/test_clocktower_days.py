@@ -168,3 +168,20 @@ async def test_a_restart_in_every_stage_keeps_the_stage_and_its_deadline(world, 
         await w.settle()
     assert seen == ["open", "closing", "locked", "nominations", "voting", "final"]
     assert (await state_of(w)).phase == "night"
+
+
+async def test_the_virgins_closed_tally_names_the_nominator_executed_at_once(world, clock):
+    w = world
+    members = await begun(w)
+    await advance(w, clock, 24)
+    seats = by_member(members, await state_of(w))
+    virgin = next(m for m, s in seats.items() if s.character == "virgin")
+    nominator = next(m for m, s in seats.items() if CHARS[s.character].team == "townsfolk" and m is not virgin)
+    res = await nominator.slash(w.channel, "vote", target=virgin)
+    assert "you are executed at once" in res.response.content
+    await w.settle()
+    [closed] = tally_messages(w)  # the living tally, closed in place
+    body = closed.embeds[0].description
+    assert "(closed)" in closed.embeds[0].title
+    assert f"Executed: **{nominator.name} (seat {seats[nominator].seat})**." in body, body
+    assert f"Executed: **{virgin.name}" not in body
