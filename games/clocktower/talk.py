@@ -276,6 +276,8 @@ class TalkRules:
         def breaks_silence(self, state: ClocktowerState, player: str, place: str) -> bool: ...
         def silence_broken(self, state: ClocktowerState, player: str, place: str) -> list[Event]: ...
         def _target(self, state: ClocktowerState, player: str) -> Seat: ...
+        def _may_end_early(self, state: ClocktowerState) -> bool: ...
+        def _tally_changed(self, state: ClocktowerState, could_end: bool) -> list[Event]: ...
 
     # --- whispers ---
     def _talk_open(self, state: ClocktowerState, doing: str) -> None:
@@ -539,9 +541,12 @@ class TalkRules:
                     f"{label} cannot die by exile if they were funny today: `/st kill` them if they were not.")
             events.append(Event(type="deviant", audience=STORYTELLER, title="🧳 The Deviant is exiled", text=text))
         else:
+            could_end = state.phase == "day" and self._may_end_early(state)
             died = target.alive
             target.alive = False
             events.append(public("exile", f"🧳 {label} is exiled" + (" and dies." if died else "."), title="🧳 Exiled"))
+            if died and target.has("thief") and state.negative:  # the Thief's marks stop at once
+                events += self._tally_changed(state, could_end)
         return events
 
     def _exiles_at_close(self, state: ClocktowerState) -> list[Event]:

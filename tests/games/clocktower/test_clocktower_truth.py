@@ -94,6 +94,16 @@ def test_the_thiefs_mark_stops_at_once_when_the_thief_dies_and_the_tally_shows_i
     assert record.data["count"]["p2"] == 3 and record.data["negative"] == []
 
 
+def test_an_exiled_thiefs_mark_stops_at_once_and_the_live_tally_shows_it():
+    state = thief_day_one()
+    for voter in ("p1", "p2", "p3", "p4"):
+        state = act(state, player=voter, type="exile_vote", target="t9").state
+    out = act(state, player="p6", type="exile_vote", target="t9")  # 5 of 9: exiled, and dies
+    assert not out.state.seat_of("t9").alive
+    live = next(e for e in events_of(out, "public") if e.type == "tally")
+    assert live.data["count"]["p2"] == 3 and "**Name2 (seat 2)** · 3" in live.text
+
+
 def test_a_mark_chosen_at_night_does_not_count_when_the_thief_dies_before_the_day():
     state = act(to_day(), type="add_traveller", target="t9", name="Thi", seat=9, character="thief",
                 alignment="good").state
