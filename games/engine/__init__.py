@@ -25,6 +25,7 @@ from .protocol import (
     Choice,
     EndGame,
     Game,
+    Handler,
     Outcome,
     PhaseTimeout,
     Player,
@@ -35,14 +36,15 @@ from .protocol import (
     Result,
     StorytellerAction,
     View,
+    action_type,
 )
 from .rng import Rng, ScriptedRng, rng_for
 from .run import Replay, SimulationReport, leaks, replay, simulate, step
 
 __all__ = [
     "COMMON_ACTIONS", "MAX_REASON", "NO_ONE", "PUBLIC", "RECORD", "STORYTELLER", "SUBSTITUTE", "Action", "Audience", "BaseState", "Choice",
-    "DataError", "EndGame", "Event", "Game", "GameError", "IllegalAction", "Outcome",
+    "DataError", "EndGame", "Event", "Game", "GameError", "Handler", "IllegalAction", "Outcome",
     "PhaseTimeout", "Player", "PlayerResult", "Prompt", "PromptField", "RemovePlayer", "Replay",
-    "Result", "Rng", "ScriptedRng", "SetupError", "SimulationReport", "StorytellerAction", "View", "leaks", "private",
+    "Result", "Rng", "ScriptedRng", "SetupError", "SimulationReport", "StorytellerAction", "View", "action_type", "leaks", "private",
     "public", "record", "replay", "rng_for", "simulate", "step", "to_group", "to_player", "to_team", "to_thread",
 ]

@@ -13,7 +13,7 @@ steps (so randomness is replayable, see ``rng.rng_for``).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property
 from typing import Annotated, Any, ClassVar, Literal, Union
 
@@ -184,6 +184,16 @@ class Result(BaseModel):
     players: list[PlayerResult]
 
 
+#: an action's handler: a pure function of the state (the engine's private copy), the parsed action
+#: and the randomness, that validates (raising ``IllegalAction``) and returns what happened
+Handler = Callable[[Any, Any, Rng], Outcome]
+
+
+def action_type(action: type[Action]) -> str:
+    """The ``type`` an action class declares (its discriminator)."""
+    return action.model_fields["type"].default
+
+
 class Game(ABC):
     """A game: its data, rules and narration. Instances are stateless; state is a pydantic model."""
 
@@ -209,8 +219,16 @@ class Game(ABC):
     #: starts the next one from that deadline, not from when the bot got to it, so boundaries
     #: that passed while the bot was down resolve at once, in order, and the times stay
     fixed_schedule: ClassVar[bool] = False
+    #: every action type the game takes (its ``actions`` and ``COMMON_ACTIONS``) -> its handler: a
+    #: class attribute, or a cached property where the handlers need the game's data. The default
+    #: ``_apply`` dispatches through it, and a test fails for an action type without a handler.
+    handlers: Mapping[str, Handler] = {}
 
     # ----- actions -----
+    def action_types(self) -> set[str]:
+        """The type of every action this game parses."""
+        return {action_type(a) for a in (*self.actions, *COMMON_ACTIONS)}
+
     @cached_property
     def action_adapter(self) -> TypeAdapter:
         members = (*self.actions, *COMMON_ACTIONS)
@@ -285,8 +303,12 @@ class Game(ABC):
     @abstractmethod
     def _setup(self, players: list[Player], options: Any, rng: Rng, forced: Any) -> Outcome: ...
 
-    @abstractmethod
-    def _apply(self, state: Any, action: Action, rng: Rng) -> Outcome: ...
+    def _apply(self, state: Any, action: Action, rng: Rng) -> Outcome:
+        """Dispatch ``action`` to its handler (``handlers``)."""
+        handler = self.handlers.get(action.type)  # type: ignore[attr-defined]
+        if handler is None:
+            raise IllegalAction(f"{self.title} has no such action.", code="unknown_action")
+        return handler(state, action, rng)
 
     @abstractmethod
     def view(self, state: Any, viewer: str | None) -> View:
