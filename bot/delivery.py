@@ -660,7 +660,7 @@ class Delivery:
         if seq is not None and countdown(game_row, seq, 0.0, schedule=plan)[1] is False:
             # the prompts of every phase whose choices no longer stand
             self.close_prompts(row.game_id, max(seq, plan.since - 1) if plan is not None else seq)
-        if slot is None and seq is not None and hasattr(game, "choices_since"):
+        if slot is None and seq is not None and type(game).choices_since is not games.engine.Game.choices_since:
             # a stage with no message of its own (a Clocktower night's reminder stage) is shown on
             # the message of the stage before it: moved or closed, that message follows
             slot = await self.bot.store.slot(row.game_id, phase_slot(seq - 1))

@@ -365,6 +365,21 @@ class Game(ABC):
         """The current phase in words, for the table ("the Council")."""
         return f"the {state.phase.replace('_', ' ')}"
 
+    def choices_since(self, state: Any) -> int:
+        """The first ``phase_seq`` whose choices still stand: the bot keeps that phase's message,
+        buttons and prompts open (a forum night's reminder stage keeps dusk's open until the lock)."""
+        return state.phase_seq
+
+    def board_ends(self, state: Any) -> list[list]:
+        """The deadlines a player cares about now, each [label, seconds after the current phase's
+        deadline], for the phase's message; none: the phase's own deadline."""
+        return []
+
+    def timed_slots(self, state: Any) -> list[Event]:
+        """The living messages that count down to the phase's deadlines (a forum day's tally): the
+        bot re-times them when a moderator moves, pauses or resumes the phase."""
+        return []
+
     def shared_prompts(self, state: Any) -> list[Prompt]:
         """Choices every player makes among the same options now (a vote, "I am ready"): the bot
         puts them on the phase's message itself, so a player chooses in one tap. Each pick is still
