@@ -113,7 +113,7 @@ class Cards(_Strict):
         if len({c.id for c in chars}) != 13 or len(chars) != 13:
             raise ValueError("there must be thirteen distinct character cards")
         wizards = sorted((c.faction, c.country) for c in chars if c.kind == "wizard")
-        if wizards != sorted(product(FACTIONS, ("kida", "marus", "sorrell"))):  # type: ignore[arg-type]
+        if wizards != sorted(product(FACTIONS, ("kida", "marus", "sorrell"))):
             raise ValueError("there must be one wizard per faction and country")
         if sorted(c.faction for c in chars if c.kind == "cultist") != list(FACTIONS):  # type: ignore[type-var]
             raise ValueError("there must be one cultist per faction")
@@ -137,13 +137,13 @@ def cards() -> Cards:
 
 
 CARDS = cards()
-FACTION = {f.id: f for f in CARDS.factions}
-REGALIA_BY_ID = {r.id: r for r in CARDS.regalia}
-ARCANUM = {a.id: a for a in CARDS.arcana}
-OUTCOME = {o.id: o for o in CARDS.outcomes}
-CHARACTER = {c.id: c for c in CARDS.characters}
-COUNTRY = {c.id: c for c in CARDS.countries}
-COUNTRY_IDS = tuple(c.id for c in CARDS.countries)
+FACTION: dict[str, Faction] = {f.id: f for f in CARDS.factions}
+REGALIA_BY_ID: dict[str, Regalia] = {r.id: r for r in CARDS.regalia}
+ARCANUM: dict[str, Arcanum] = {a.id: a for a in CARDS.arcana}
+OUTCOME: dict[str, OutcomeCard] = {o.id: o for o in CARDS.outcomes}
+CHARACTER: dict[str, Character] = {c.id: c for c in CARDS.characters}
+COUNTRY: dict[str, Country] = {c.id: c for c in CARDS.countries}
+COUNTRY_IDS: tuple[str, ...] = tuple(c.id for c in CARDS.countries)
 
 #: the ritual cards in their fixed row order: (bell ringing, book open, candle lit).
 RITUALS: tuple[tuple[bool, bool, bool], ...] = tuple(

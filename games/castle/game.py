@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
+from functools import cached_property
 from itertools import combinations
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Any
 
 from games.engine import (
     Action,
-    BaseState,
     Choice,
     EndGame,
     Event,
     Game,
+    Handler,
     IllegalAction,
     Outcome,
     PhaseTimeout,
@@ -53,145 +52,11 @@ from .data import (
     shrine_index,
     shrine_name,
 )
+from .models import Advance, CastleOptions, CastleSetup, CastleState, ClaimFirst, HandPawn, PickUp, Place
 from .rules import Spell, arcana_of, cast, pawn_owners, ritual_index, winners
 from .tableau import public_tableau, ritual_reveal_line, short_card, tableau_text
 
 MAX_TEXT = 1800
-
-
-# ----------------------------------------------------------------------------- options / setup
-
-
-class Options(BaseModel):
-    """Table options. Every choice the rulebook leaves open is one of these (see README)."""
-
-    model_config = ConfigDict(extra="forbid")
-    turn_seconds: int | None = Field(
-        default=None, ge=0, le=7 * 24 * 3600, json_schema_extra={"default_words": "no timer (the rulebook's)"},
-        description="Seconds a player has for a turn; 0 or none means no timer")
-    nudge_seconds: int | None = Field(
-        default=180, ge=0, le=7 * 24 * 3600,
-        description="Without a turn timer: seconds of quiet before the player whose turn it is is called "
-                    "again (a mention); 0 or none never")
-    on_timeout: Literal["pass", "random"] = Field(
-        "pass", description="A turn whose timer runs out: pass (nothing more happens) or random (the bot moves "
-                            "for the player)")
-    first_player: Literal["random", "claim", "listed"] = Field(
-        "random", description="Who goes first: random; claim (whoever most recently did a magic trick presses "
-                              "the button); or listed (the first seat)")
-    claim_seconds: int = Field(default=120, ge=10, le=24 * 3600,
-                               description="With first_player=claim, seconds to claim the first turn")
-    deal: Literal["random", "with_monster"] = Field(
-        "random", description="Deal from all 13 character cards (random), or always deal the Monster (with_monster)")
-    pawns: int | None = Field(
-        default=None, ge=1, le=3, json_schema_extra={"default_words": "12 ÷ players (3 at four players, 2 at five or six)"},
-        description="Pawns per player")
-    pawns_start: Literal["supply", "tableau"] = Field(
-        "supply", description="Where pawns start: in each player's supply, or on random shrines (no flip)")
-    start_face_up: int = Field(default=13, ge=0, le=27, description="How many shrine cards (chosen at random) "
-                                                                     "start face up")
-    open_shrines: bool = Field(False, description="Face-down shrines show their faction to everyone (an "
-                                                  "open-information variant)")
-    memory: bool = Field(True, description="A face-down shrine that has been face up before shows what it was "
-                                           "(the table's memory)")
-    same_shrine: bool = Field(True, description="A pawn picked up this turn may be put back on (and flip) the "
-                                                "shrine it came from")
-    domination: Literal["master_spared", "no_rampage"] = Field(
-        "master_spared", description="After a domination, the Monster devours everyone but its master "
-                                     "(master_spared), or nobody (no_rampage)")
-    devoured_score: Literal["countries", "nothing"] = Field(
-        "countries", description="A devoured character still scores countries and feeding (countries), or "
-                                 "scores nothing")
-    max_turns: int | None = Field(
-        default=None, ge=1, le=10_000, json_schema_extra={"default_words": "no limit"},
-        description="After this many turns the remaining outcome cards turn over by themselves")
-
-
-class Setup(BaseModel):
-    """Forced parts of setup (tests, replays, bug reports). Anything left out is dealt at random."""
-
-    model_config = ConfigDict(extra="forbid")
-    #: player id -> character id (e.g. "dragon_kida", "wolf_cultist", "monster").
-    characters: dict[str, str] | None = None
-    #: three rows (bell, book, candle) of nine cards: "dragon", "eagle", "wolf", "amulet", "crown", "scepter".
-    layout: list[list[str]] | None = None
-    #: shrine ids ("bell-1" .. "candle-9") that start face up; every other shrine starts face down.
-    face_up: list[str] | None = None
-    #: player id -> shrine ids their pawns start on (the rest of their pawns are in their supply).
-    pawns: dict[str, list[str]] | None = None
-    #: the outcome on each ritual card, in ritual-card order (1 = ringing/open/lit ... 8 = silent/closed/unlit).
-    rituals: list[str] | None = None
-    first_player: str | None = None
-
-
-# ----------------------------------------------------------------------------- state / actions
-
-
-class HandPawn(BaseModel):
-    pawn: int  # 0-based pawn number of the current player
-    origin: int | None  # shrine it was picked up from (None: the supply)
-
-
-class CastleState(BaseState):
-    options: Options
-    layout: list[str]
-    face_up: list[bool]
-    seen: list[bool]
-    characters: dict[str, str]
-    pawns: dict[str, list[int | None]]
-    removed: list[str] = Field(default_factory=list)
-    current: str = ""
-    first: str = ""
-    hand: list[HandPawn] = Field(default_factory=list)
-    flips: list[int] = Field(default_factory=list)  # shrines flipped this turn
-    vacated: list[int] = Field(default_factory=list)  # shrines pawns were picked up from this turn
-    rituals: list[str]
-    revealed: list[bool]
-    turns: int = 0
-    spell: Spell | None = None
-
-
-class ClaimFirst(Action):
-    """'I performed a magic trick most recently': go first (first_player = "claim")."""
-
-    type: Literal["claim_first"] = "claim_first"
-
-
-class PickUp(Action):
-    """Manipulate the shrines, step 1: pick up one or more of your pawns (numbers 1..n)."""
-
-    type: Literal["pick_up"] = "pick_up"
-    pawns: list[int] = Field(min_length=1, max_length=3)
-
-
-class Place(Action):
-    """Manipulate the shrines, step 2 (once per pawn picked up): flip this shrine and put a pawn on
-    it: ``row`` and ``column``, or ``shrine`` ("book-3")."""
-
-    type: Literal["place"] = "place"
-    row: Literal["bell", "book", "candle"] | None = None
-    column: int | None = Field(default=None, ge=1, le=N_COLUMNS)
-    shrine: str = Field("", max_length=20)
-
-    def index(self) -> int:
-        """The shrine's index, from ``shrine`` or ``row`` and ``column``; refused in words otherwise."""
-        if self.shrine:
-            try:
-                return shrine_index(self.shrine)
-            except KeyError:
-                raise IllegalAction(f"There is no shrine {self.shrine!r}: name one like book-3.",
-                                    code="no_such_shrine") from None
-        if self.row is None or self.column is None:
-            raise IllegalAction("Name the shrine: a row (bell, book, candle) and a column (1-9).",
-                                code="no_such_shrine")
-        return ROWS.index(self.row) * N_COLUMNS + self.column - 1
-
-
-class Advance(Action):
-    """Advance the ritual: turn the outcome card on ritual card ``card`` (1..8) face up."""
-
-    type: Literal["advance"] = "advance"
-    card: int = Field(ge=1, le=8)
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -286,13 +151,14 @@ class CastleGame(Game):
     title = "Castle of Magic"
     min_players = 4
     max_players = 6
-    Options = Options
-    Setup = Setup
+    Options = CastleOptions
+    Setup = CastleSetup
     State = CastleState
     actions = (ClaimFirst, PickUp, Place, Advance)
 
     # ----- setup -----
-    def _setup(self, players: list[Player], options: Options, rng: Rng, forced: Setup) -> Outcome:
+    def _setup(self, players: list[Player], options: CastleOptions, rng: Rng,
+               forced: CastleSetup) -> Outcome:
         n = len(players)
         ids = [p.id for p in players]
         n_pawns = options.pawns if options.pawns is not None else N_PAWNS // n
@@ -300,7 +166,43 @@ class CastleGame(Game):
             raise SetupError(f"There are only {N_PAWNS} pawns: at most {N_PAWNS // n} each for {n} players.",
                              code="too_many_pawns")
 
-        # characters
+        chars = self._deal_characters(ids, options, rng, forced)
+        layout, face_up = self._lay_tableau(options, rng, forced)
+        pawns = self._place_pawns(ids, n_pawns, options, rng, forced)
+        rituals = self._lay_rituals(rng, forced)
+
+        state = CastleState(
+            players=players, phase="setup", options=options, layout=layout, face_up=face_up,
+            seen=list(face_up), characters=chars, pawns=pawns, rituals=rituals, revealed=[False] * 8,
+            round=0,
+        )
+        if forced.first_player is not None and forced.first_player not in ids:
+            raise SetupError("The forced first player is not at the table.", code="bad_setup")
+
+        events = self._opening(players, chars, n_pawns)
+
+        if forced.first_player is not None or options.first_player != "claim":
+            if forced.first_player is not None:
+                first = forced.first_player
+            elif options.first_player == "listed":
+                first = ids[0]
+            else:
+                first = rng.choice(ids)
+            events += self._begin(state, first, "")
+        else:
+            state.next_phase("first")
+            events.append(public(
+                "first_player",
+                "🎩 Who at this table most recently performed a magic trick? That player presses "
+                "**I go first**. (If nobody claims it before the timer, the castle chooses.)",
+                opens_phase=True,
+            ))
+        return Outcome(state=state, events=events)
+
+    # ----- setup, by part (the draws keep their order: characters, shrines, pawns, rituals) -----
+    def _deal_characters(self, ids: list[str], options: CastleOptions, rng: Rng,
+                         forced: CastleSetup) -> dict[str, str]:
+        n = len(ids)
         if forced.characters is not None:
             chars = dict(forced.characters)
             if sorted(chars) != sorted(ids):
@@ -318,8 +220,11 @@ class CastleGame(Game):
                 rng.shuffle(deck)
                 dealt = deck[:n]
             chars = dict(zip(ids, dealt, strict=True))
+        return chars
 
-        # tableau
+    def _lay_tableau(self, options: CastleOptions, rng: Rng,
+                     forced: CastleSetup) -> tuple[list[str], list[bool]]:
+        """The 27 shrine cards in their rows, and which start face up."""
         if forced.layout is not None:
             layout = [card for row in forced.layout for card in row]
             if len(forced.layout) != 3 or any(len(r) != N_COLUMNS for r in forced.layout) \
@@ -338,8 +243,11 @@ class CastleGame(Game):
         else:
             up_idx = set(rng.sample(range(N_SHRINES), options.start_face_up))
         face_up = [i in up_idx for i in range(N_SHRINES)]
+        return layout, face_up
 
-        # pawns
+    def _place_pawns(self, ids: list[str], n_pawns: int, options: CastleOptions, rng: Rng,
+                     forced: CastleSetup) -> dict[str, list[int | None]]:
+        """Each player's pawns: the shrine each stands on (None: in the supply)."""
         pawns: dict[str, list[int | None]] = {pid: [None] * n_pawns for pid in ids}
         if forced.pawns is not None:
             taken: set[int] = set()
@@ -357,11 +265,13 @@ class CastleGame(Game):
                     taken.add(idx)
                     pawns[pid][k] = idx
         elif options.pawns_start == "tableau":
-            spots = rng.sample(range(N_SHRINES), n_pawns * n)
+            spots = rng.sample(range(N_SHRINES), n_pawns * len(ids))
             for j, pid in enumerate(ids):
                 pawns[pid] = list(spots[j * n_pawns:(j + 1) * n_pawns])
+        return pawns
 
-        # ritual cards
+    def _lay_rituals(self, rng: Rng, forced: CastleSetup) -> list[str]:
+        """The outcome card on each ritual card, face down."""
         if forced.rituals is not None:
             if sorted(forced.rituals) != sorted(OUTCOME):
                 raise SetupError("Forced rituals must list each of the eight outcomes once.", code="bad_setup")
@@ -369,15 +279,11 @@ class CastleGame(Game):
         else:
             rituals = list(OUTCOME)
             rng.shuffle(rituals)
+        return rituals
 
-        state = CastleState(
-            players=players, phase="setup", options=options, layout=layout, face_up=face_up,
-            seen=list(face_up), characters=chars, pawns=pawns, rituals=rituals, revealed=[False] * 8,
-            round=0,
-        )
-        if forced.first_player is not None and forced.first_player not in ids:
-            raise SetupError("The forced first player is not at the table.", code="bad_setup")
-
+    def _opening(self, players: list[Player], chars: dict[str, str], n_pawns: int) -> list[Event]:
+        """The table's welcome and each player's character card."""
+        ids = [p.id for p in players]
         events: list[Event] = []
         seats = ", ".join(
             f"{p.name} ({CARDS.player_colour_names[i]})" for i, p in enumerate(players)
@@ -399,24 +305,7 @@ class CastleGame(Game):
                 "one outcome card face up. The spell is cast when the last outcome card is face up.",
                 title="Your character", data={"character": cid},
             ))
-
-        if forced.first_player is not None or options.first_player != "claim":
-            if forced.first_player is not None:
-                first = forced.first_player
-            elif options.first_player == "listed":
-                first = ids[0]
-            else:
-                first = rng.choice(ids)
-            events += self._begin(state, first, "")
-        else:
-            state.next_phase("first")
-            events.append(public(
-                "first_player",
-                "🎩 Who at this table most recently performed a magic trick? That player presses "
-                "**I go first**. (If nobody claims it before the timer, the castle chooses.)",
-                opens_phase=True,
-            ))
-        return Outcome(state=state, events=events)
+        return events
 
     def _begin(self, state: CastleState, first: str, how: str) -> list[Event]:
         state.first = first
@@ -453,40 +342,46 @@ class CastleGame(Game):
             state.phase, f"the {state.phase.replace('_', ' ')}")
 
     # ----- actions -----
-    def _apply(self, state: CastleState, action: Action, rng: Rng) -> Outcome:
-        if isinstance(action, EndGame):
-            return self._end_game(state, action.reason)
-        if isinstance(action, RemovePlayer):
-            return self._remove(state, action.target, rng)
-        if isinstance(action, PhaseTimeout):
-            return self._timeout(state, rng)
+    @cached_property
+    def handlers(self) -> dict[str, Handler]:  # type: ignore[override]  # a table per instance
+        return {
+            "claim_first": self._claim_first,
+            "pick_up": self._pick_up,
+            "place": self._place,
+            "advance": self._advance,
+            "phase_timeout": self._timeout,
+            "remove_player": self._remove,
+            "end_game": self._moderator_ends,
+        }
+
+    def _check_seated(self, state: CastleState, action: Action) -> None:
         if action.player not in state.characters:
             raise IllegalAction("Only a player at this table can do that.", code="not_a_player")
-        if isinstance(action, ClaimFirst):
-            if state.phase != "first":
-                raise IllegalAction("The first player has already been chosen.", code="wrong_phase")
-            self._check_present(state, action.player)
-            events = self._begin(state, action.player,
-                                 f"🎩 {state.name(action.player)} performed the most recent magic trick.")
-            return Outcome(state=state, events=events, reply="You go first.")
+
+    def _check_turn(self, state: CastleState, action: Action) -> None:
+        """A turn's action: by the player whose turn it is, during the turns."""
+        self._check_seated(state, action)
         if state.phase != "turn":
             raise IllegalAction("It is not time to take turns.", code="wrong_phase")
         self._check_present(state, action.player)
         if action.player != state.current:
             raise IllegalAction(f"It is {state.name(state.current)}'s turn, not yours.", code="not_your_turn")
-        if isinstance(action, PickUp):
-            return self._pick_up(state, action)
-        if isinstance(action, Place):
-            return self._place(state, action, rng)
-        if isinstance(action, Advance):
-            return self._advance(state, action, rng)
-        raise IllegalAction("That action does not exist in Castle of Magic.", code="unknown_action")
+
+    def _claim_first(self, state: CastleState, action: ClaimFirst, rng: Rng) -> Outcome:
+        self._check_seated(state, action)
+        if state.phase != "first":
+            raise IllegalAction("The first player has already been chosen.", code="wrong_phase")
+        self._check_present(state, action.player)
+        events = self._begin(state, action.player,
+                             f"🎩 {state.name(action.player)} performed the most recent magic trick.")
+        return Outcome(state=state, events=events, reply="You go first.")
 
     def _check_present(self, state: CastleState, pid: str) -> None:
         if pid in state.removed:
             raise IllegalAction("You have left this game.", code="removed")
 
-    def _pick_up(self, state: CastleState, action: PickUp) -> Outcome:
+    def _pick_up(self, state: CastleState, action: PickUp, rng: Rng) -> Outcome:
+        self._check_turn(state, action)
         pid = action.player
         if state.hand:
             raise IllegalAction("You have already picked up pawns: place them first.", code="mid_turn")
@@ -523,6 +418,7 @@ class CastleGame(Game):
         return None
 
     def _place(self, state: CastleState, action: Place, rng: Rng) -> Outcome:
+        self._check_turn(state, action)
         if not state.hand:
             raise IllegalAction("Pick up at least one of your pawns first (or advance the ritual).",
                                 code="no_pawn_in_hand")
@@ -561,6 +457,7 @@ class CastleGame(Game):
         return f"**{state.name(pid)}** flipped " + "; ".join(parts) + tail + "."
 
     def _advance(self, state: CastleState, action: Advance, rng: Rng) -> Outcome:
+        self._check_turn(state, action)
         if state.hand:
             raise IllegalAction("You are manipulating the shrines this turn: place your pawns.", code="mid_turn")
         k = action.card - 1
@@ -716,6 +613,9 @@ class CastleGame(Game):
         return public("game_over", text, title="Game over", image="tableau",
                       data={"scores": spell.scores, "winners": state.winners, "characters": state.characters})
 
+    def _moderator_ends(self, state: CastleState, action: EndGame, rng: Rng) -> Outcome:
+        return self._end_game(state, action.reason)
+
     def _end_game(self, state: CastleState, reason: str) -> Outcome:
         state.finished = True
         state.outcome = "ended"
@@ -733,7 +633,8 @@ class CastleGame(Game):
                                                          "rituals": state.rituals})],
                        reply="The game is over.")
 
-    def _remove(self, state: CastleState, target: str, rng: Rng) -> Outcome:
+    def _remove(self, state: CastleState, action: RemovePlayer, rng: Rng) -> Outcome:
+        target = action.target
         if target not in {p.id for p in state.players}:
             raise IllegalAction("That player is not in this game.", code="not_a_player")
         if target in state.removed:
@@ -755,7 +656,7 @@ class CastleGame(Game):
             events[0].image = "tableau"
         return Outcome(state=state, events=events, reply=f"{state.name(target)} was removed.")
 
-    def _timeout(self, state: CastleState, rng: Rng) -> Outcome:
+    def _timeout(self, state: CastleState, action: PhaseTimeout, rng: Rng) -> Outcome:
         if state.phase == "first":
             first = rng.choice(_active(state))
             events = self._begin(state, first, "🎩 Nobody claimed the first turn; the castle chooses.")
@@ -763,7 +664,7 @@ class CastleGame(Game):
         if state.phase != "turn":
             raise IllegalAction("There is no timer running.", code="wrong_phase")
         pid = state.current
-        events: list[Event] = []
+        events = []
         if state.options.on_timeout == "random":
             if not state.hand:
                 if rng.random() < 0.5:

@@ -22,6 +22,8 @@ from .data import (
     REGALIA_BY_ID,
     RITUALS,
     ROWS,
+    Character,
+    OutcomeCard,
     country_of_column,
 )
 
@@ -120,8 +122,46 @@ def cast(
     owners = pawn_owners(pawns, players)
     pawn_on = {r: owners.get(layout.index(r)) for r in REGALIA}
     monster_ids = [p for p in players if CHARACTER[characters[p]].kind == "monster"]
-    everyone_but_monster = [p for p in players if p not in monster_ids]
+    monster, dominator, devoured = monster_fate(outcome, pawn_on, players, monster_ids, domination)
 
+    claims = {r: (None if who in devoured else who) for r, who in pawn_on.items()}
+    counts = country_counts(layout, face_up)
+    control = control_of(counts)
+    fed = bool(devoured)
+    monster_fed = any(CHARACTER[characters[p]].kind in ("wizard", "cultist") for p in devoured)
+
+    objectives: dict[str, list[Objective]] = {}
+    scores: dict[str, int] = {}
+    for pid in players:
+        lines = objectives_of(pid, CHARACTER[characters[pid]], control, claims, pawn_on, dominator, fed,
+                              monster_fed)
+        if pid in devoured and devoured_score == "nothing":
+            lines = [o.model_copy(update={"points": 0}) for o in lines]
+            lines.append(Objective(label="Devoured: scores nothing (table option)", met=False, points=0))
+        objectives[pid] = lines
+        scores[pid] = sum(o.points for o in lines)
+
+    return Spell(
+        arcana=arcana,
+        active_counts={arc: row_active(face_up, r) for r, arc in enumerate(ROWS)},
+        ritual=ritual,
+        outcome=outcome.id,
+        monster=monster,
+        dominator=dominator,
+        devoured=devoured,
+        control=control,
+        country_counts=counts,
+        pawn_on=pawn_on,
+        claims=claims,
+        objectives=objectives,
+        scores=scores,
+    )
+
+
+def monster_fate(outcome: OutcomeCard, pawn_on: dict[str, str | None], players: list[str], monster_ids: list[str],
+                 domination: str) -> tuple[str, str | None, list[str]]:
+    """What the outcome card does to the Monster: its fate, its master (a domination) and whom it devours."""
+    everyone_but_monster = [p for p in players if p not in monster_ids]
     dominator: str | None = None
     devoured: list[str] = []
     if outcome.kind == "banished":
@@ -144,75 +184,51 @@ def cast(
         claimant = pawn_on[outcome.regalia]  # type: ignore[index]
         if claimant is not None and claimant not in monster_ids:
             devoured = [claimant]
+    return monster, dominator, devoured
 
-    claims = {r: (None if who in devoured else who) for r, who in pawn_on.items()}
-    counts = country_counts(layout, face_up)
-    control = control_of(counts)
-    fed = bool(devoured)
-    monster_fed = any(CHARACTER[characters[p]].kind in ("wizard", "cultist") for p in devoured)
 
-    objectives: dict[str, list[Objective]] = {}
-    scores: dict[str, int] = {}
-    for pid in players:
-        char = CHARACTER[characters[pid]]
-        lines: list[Objective] = []
-        if char.kind == "monster":
-            lines.append(Objective(label="Devour at least one wizard or cultist", met=monster_fed,
-                                   points=MONSTER_POINTS if monster_fed else 0))
-            held = [REGALIA_BY_ID[r].name for r, who in claims.items() if who == pid]
-            if held:
-                lines.append(Objective(label=f"Claims the {', '.join(held)} (no points for the Monster)",
-                                       met=True, points=0))
+def objectives_of(pid: str, char: Character, control: dict[str, str | None], claims: dict[str, str | None],
+                  pawn_on: dict[str, str | None], dominator: str | None, fed: bool,
+                  monster_fed: bool) -> list[Objective]:
+    """One character's scoring lines (before the devoured_score option)."""
+    lines: list[Objective] = []
+    if char.kind == "monster":
+        lines.append(Objective(label="Devour at least one wizard or cultist", met=monster_fed,
+                               points=MONSTER_POINTS if monster_fed else 0))
+        held = [REGALIA_BY_ID[r].name for r, who in claims.items() if who == pid]
+        if held:
+            lines.append(Objective(label=f"Claims the {', '.join(held)} (no points for the Monster)",
+                                   met=True, points=0))
+    else:
+        faction = char.faction
+        fname = FACTION[faction].name  # type: ignore[index]
+        for country in COUNTRY_IDS:
+            met = control[country] == faction
+            lines.append(Objective(label=f"{fname} control {COUNTRY[country].name}",
+                                   met=met,
+                                   points=POINTS if met else 0))
+        if char.kind == "wizard":
+            home = char.country
+            met = control[home] == faction  # type: ignore[index]
+            lines.append(Objective(label=f"Home country {COUNTRY[home].name} controlled by the {fname}",  # type: ignore[index]
+                                   met=met, points=POINTS if met else 0))
+        for r in REGALIA:
+            if claims[r] == pid:
+                lines.append(Objective(label=f"Claims the {REGALIA_BY_ID[r].name}",
+                                       met=True, points=POINTS))
+            elif pawn_on[r] == pid:
+                lines.append(Objective(label=f"Claims the {REGALIA_BY_ID[r].name} (lost: devoured)",
+                                       met=False, points=0))
+        if not any(pawn_on[r] == pid for r in REGALIA):
+            lines.append(Objective(label="Claim a piece of regalia", met=False, points=0))
+        if char.kind == "wizard":
+            met = dominator == pid
+            lines.append(Objective(label="Dominate the Monster", met=met,
+                                   points=POINTS if met else 0))
         else:
-            faction = char.faction
-            fname = FACTION[faction].name  # type: ignore[index]
-            for country in COUNTRY_IDS:
-                met = control[country] == faction
-                lines.append(Objective(label=f"{fname} control {COUNTRY[country].name}",
-                                       met=met,
-                                       points=POINTS if met else 0))
-            if char.kind == "wizard":
-                home = char.country
-                met = control[home] == faction  # type: ignore[index]
-                lines.append(Objective(label=f"Home country {COUNTRY[home].name} controlled by the {fname}",  # type: ignore[index]
-                                       met=met, points=POINTS if met else 0))
-            for r in REGALIA:
-                if claims[r] == pid:
-                    lines.append(Objective(label=f"Claims the {REGALIA_BY_ID[r].name}",
-                                           met=True, points=POINTS))
-                elif pawn_on[r] == pid:
-                    lines.append(Objective(label=f"Claims the {REGALIA_BY_ID[r].name} (lost: devoured)",
-                                           met=False, points=0))
-            if not any(pawn_on[r] == pid for r in REGALIA):
-                lines.append(Objective(label="Claim a piece of regalia", met=False, points=0))
-            if char.kind == "wizard":
-                met = dominator == pid
-                lines.append(Objective(label="Dominate the Monster", met=met,
-                                       points=POINTS if met else 0))
-            else:
-                lines.append(Objective(label="Feed the Monster (it devours someone)", met=fed,
-                                       points=POINTS if fed else 0))
-        if pid in devoured and devoured_score == "nothing":
-            lines = [o.model_copy(update={"points": 0}) for o in lines]
-            lines.append(Objective(label="Devoured: scores nothing (table option)", met=False, points=0))
-        objectives[pid] = lines
-        scores[pid] = sum(o.points for o in lines)
-
-    return Spell(
-        arcana=arcana,
-        active_counts={arc: row_active(face_up, r) for r, arc in enumerate(ROWS)},
-        ritual=ritual,
-        outcome=outcome.id,
-        monster=monster,  # type: ignore[arg-type]
-        dominator=dominator,
-        devoured=devoured,
-        control=control,
-        country_counts=counts,
-        pawn_on=pawn_on,
-        claims=claims,
-        objectives=objectives,
-        scores=scores,
-    )
+            lines.append(Objective(label="Feed the Monster (it devours someone)", met=fed,
+                                   points=POINTS if fed else 0))
+    return lines
 
 
 def winners(scores: dict[str, int]) -> list[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from functools import cached_property
 from typing import Any
 
 from games.engine import (
@@ -12,6 +13,7 @@ from games.engine import (
     EndGame,
     Event,
     Game,
+    Handler,
     IllegalAction,
     Outcome,
     PhaseTimeout,
@@ -32,14 +34,14 @@ from games.engine import (
 
 from .data import DATA, HEROES, INGREDIENT_ORDER, INGREDIENTS, MAX_PLAYERS, MIN_PLAYERS, evil_count
 from .models import (
+    CauldronOptions,
+    CauldronSetup,
     CauldronState,
     EndDiscussion,
     GazeChoice,
     HeroChange,
     Knowledge,
-    Options,
     PlayCard,
-    Setup,
     Step,
     YewVote,
 )
@@ -108,14 +110,14 @@ class CauldronGame(Game):
     title = "Ireland Cauldron"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    Options = Options
-    Setup = Setup
+    Options = CauldronOptions
+    Setup = CauldronSetup
     State = CauldronState
     actions = (PlayCard, GazeChoice, YewVote, EndDiscussion)
 
     # ================================================================== setup
 
-    def _setup(self, players: list[Player], options: Options, rng: Rng, forced: Setup) -> Outcome:
+    def _setup(self, players: list[Player], options: CauldronOptions, rng: Rng, forced: CauldronSetup) -> Outcome:
         ids = [p.id for p in players]
         s = CauldronState(players=players, phase="setup", options=options)
         self._deal_heroes(s, ids, rng, forced)
@@ -150,7 +152,7 @@ class CauldronGame(Game):
         self._open_night(s, rng, events)
         return Outcome(state=s, events=events)
 
-    def _deal_heroes(self, s: CauldronState, ids: list[str], rng: Rng, forced: Setup) -> None:
+    def _deal_heroes(self, s: CauldronState, ids: list[str], rng: Rng, forced: CauldronSetup) -> None:
         for pid, key in forced.heroes.items():
             if pid not in ids:
                 raise SetupError(f"Forced hero for {pid!r}, who is not at the table.", code="bad_setup")
@@ -168,8 +170,8 @@ class CauldronGame(Game):
         evil_needed = max(0, evil_count(len(ids)) - sum(HEROES[k].team == "evil" for k in heroes.values()))
         pool = {team: [h.key for h in DATA.heroes if h.team == team and h.key not in taken]
                 for team in ("good", "evil")}
-        for team in pool.values():
-            rng.shuffle(team)
+        for team_pool in pool.values():
+            rng.shuffle(team_pool)
         for i, pid in enumerate(free):
             team = "evil" if i < evil_needed else "good"
             if not pool[team]:
@@ -186,7 +188,7 @@ class CauldronGame(Game):
             evil = [pid for pid in ids if HEROES[s.heroes[pid]].team == "evil"]
             s.evil_allies = {pid: [o for o in evil if o != pid] for pid in evil}
 
-    def _build_center(self, s: CauldronState, rng: Rng, forced: Setup) -> None:
+    def _build_center(self, s: CauldronState, rng: Rng, forced: CauldronSetup) -> None:
         top = list(forced.center)
         if top.count("milk") > 8 or top.count("blood") > 8:
             raise SetupError("The cauldron holds only 8 Milk and 8 Blood.", code="bad_setup")
@@ -196,7 +198,7 @@ class CauldronGame(Game):
         s.deck = [f"cc{i + 1:02d}" for i in range(16)]
         s.kinds = {cid: kind for cid, kind in zip(s.deck, order, strict=True)}  # type: ignore[misc]
 
-    def _deal_ingredients(self, s: CauldronState, ids: list[str], rng: Rng, forced: Setup) -> None:
+    def _deal_ingredients(self, s: CauldronState, ids: list[str], rng: Rng, forced: CauldronSetup) -> None:
         pool = Counter({i.key: i.copies for i in DATA.ingredients})
         for pid, hand in forced.hands.items():
             if pid not in ids:
@@ -221,30 +223,23 @@ class CauldronGame(Game):
 
     # ================================================================== apply
 
-    def _apply(self, s: CauldronState, action: Action, rng: Rng) -> Outcome:
-        events: list[Event] = []
-        reply = ""
-        if isinstance(action, (PlayCard, GazeChoice, YewVote, EndDiscussion)) and not action.player:
-            raise IllegalAction("Only a player can do that.", code="not_a_player")
-        if isinstance(action, PhaseTimeout):
-            self._timeout(s, rng, events)
-        elif isinstance(action, EndGame):
-            self._finish(s, "ended", events, reason=action.reason)
-        elif isinstance(action, RemovePlayer):
-            reply = self._remove(s, action.target, rng, events)
-        elif isinstance(action, PlayCard):
-            reply = self._play(s, action, rng, events)
-        elif isinstance(action, GazeChoice):
-            reply = self._gaze_choice(s, action, rng, events)
-        elif isinstance(action, YewVote):
-            reply = self._yew_vote(s, action, rng, events)
-        elif isinstance(action, EndDiscussion):
-            reply = self._end_discussion(s, action, rng, events)
-        else:  # pragma: no cover - the action union is closed
-            raise IllegalAction("That is not an action of this game.", code="unknown_action")
-        return Outcome(state=s, events=events, reply=reply)
+    @cached_property
+    def handlers(self) -> dict[str, Handler]:  # type: ignore[override]  # a table per instance
+        return {
+            "play": self._play,
+            "gaze": self._gaze_choice,
+            "yew_vote": self._yew_vote,
+            "end_discussion": self._end_discussion,
+            "phase_timeout": self._timeout,
+            "remove_player": self._remove,
+            "end_game": self._end_game,
+        }
 
     # ----- validation helpers
+
+    def _need_player(self, a: Action) -> None:
+        if not a.player:
+            raise IllegalAction("Only a player can do that.", code="not_a_player")
 
     def _need_phase(self, s: CauldronState, phase: str, what: str) -> None:
         if s.phase != phase:
@@ -261,7 +256,9 @@ class CauldronGame(Game):
 
     # ----- night
 
-    def _play(self, s: CauldronState, a: PlayCard, rng: Rng, events: list[Event]) -> str:
+    def _play(self, s: CauldronState, a: PlayCard, rng: Rng) -> Outcome:
+        self._need_player(a)
+        events: list[Event] = []
         self._need_phase(s, "night", "Casting an ingredient")
         self._need_active(s, a.player)
         if s.sit_out.get(a.player) == s.round:
@@ -274,9 +271,9 @@ class CauldronGame(Game):
         s.chosen[a.player] = a.card
         if all(pid in s.chosen for pid in self._eligible(s)):
             self._close_night(s, rng, events, timed_out=False)
-            return f"You cast {ing(a.card)} into the cauldron. The night closes."
+            return Outcome(state=s, events=events, reply=f"You cast {ing(a.card)} into the cauldron. The night closes.")
         verb = "You changed your casting to" if changed else "You cast"
-        return f"{verb} {ing(a.card)}; you can change it until the night closes."
+        return Outcome(state=s, events=events, reply=f"{verb} {ing(a.card)}; you can change it until the night closes.")
 
     def _open_night(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
         s.round += 1
@@ -334,10 +331,10 @@ class CauldronGame(Game):
                                                             f"{ing(card)} into the cauldron."))
         played_by: dict[str, str] = {}
         for pid in eligible:
-            card = s.chosen.get(pid)
-            if card is not None:
-                s.hands[pid].remove(card)
-                played_by[pid] = card
+            cast = s.chosen.get(pid)
+            if cast is not None:
+                s.hands[pid].remove(cast)
+                played_by[pid] = cast
         s.chosen = {}
         s.played_by = played_by
         # the poison of this round strikes whoever cast a poisoned ingredient
@@ -648,7 +645,9 @@ class CauldronGame(Game):
 
     # ----- choice phases
 
-    def _gaze_choice(self, s: CauldronState, a: GazeChoice, rng: Rng, events: list[Event]) -> str:
+    def _gaze_choice(self, s: CauldronState, a: GazeChoice, rng: Rng) -> Outcome:
+        self._need_player(a)
+        events: list[Event] = []
         self._need_phase(s, "gaze", "Deciding a gazed card")
         self._need_active(s, a.player)
         if a.player not in s.gaze_pending:
@@ -657,8 +656,8 @@ class CauldronGame(Game):
         where = "to the bottom of the deck" if a.choice == "bottom" else "out of the game"
         if all(pid in s.gaze_choices for pid in s.gaze_pending):
             self._close_gaze(s, rng, events)
-            return f"Your card goes {where}."
-        return f"Your card goes {where}; you can change it until every gazer has chosen."
+            return Outcome(state=s, events=events, reply=f"Your card goes {where}.")
+        return Outcome(state=s, events=events, reply=f"Your card goes {where}; you can change it until every gazer has chosen.")
 
     def _close_gaze(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
         bottom = discarded = 0
@@ -693,7 +692,9 @@ class CauldronGame(Game):
             return
         self._run_queue(s, rng, events)
 
-    def _yew_vote(self, s: CauldronState, a: YewVote, rng: Rng, events: list[Event]) -> str:
+    def _yew_vote(self, s: CauldronState, a: YewVote, rng: Rng) -> Outcome:
+        self._need_player(a)
+        events: list[Event] = []
         self._need_phase(s, "yew", "Voting to poison")
         self._need_active(s, a.player)
         if a.player not in s.yew_voters:
@@ -704,8 +705,8 @@ class CauldronGame(Game):
         s.yew_votes[a.player] = a.target
         if all(pid in s.yew_votes for pid in s.yew_voters if pid not in s.removed):
             self._close_yew(s, rng, events)
-            return f"Your vote to poison {ing(a.target)} is in."
-        return f"Your vote to poison {ing(a.target)} is in; you can change it until every drinker has voted."
+            return Outcome(state=s, events=events, reply=f"Your vote to poison {ing(a.target)} is in.")
+        return Outcome(state=s, events=events, reply=f"Your vote to poison {ing(a.target)} is in; you can change it until every drinker has voted.")
 
     def _close_yew(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
         votes = Counter(v for pid, v in s.yew_votes.items() if pid not in s.removed)
@@ -745,7 +746,9 @@ class CauldronGame(Game):
                                    "revealed": rc, "remaining": s.remaining(),
                                    "poisoned_next": list(s.poison) if s.poison_round == s.round + 1 else []}))
 
-    def _end_discussion(self, s: CauldronState, a: EndDiscussion, rng: Rng, events: list[Event]) -> str:
+    def _end_discussion(self, s: CauldronState, a: EndDiscussion, rng: Rng) -> Outcome:
+        self._need_player(a)
+        events: list[Event] = []
         self._need_phase(s, "day", "Ending the discussion")
         self._need_active(s, a.player)
         if a.player in s.ended_discussion:
@@ -757,12 +760,13 @@ class CauldronGame(Game):
                              + (": night falls." if ready == len(active) else "."), slot=f"ready:{s.round}"))
         if ready == len(active):
             self._open_night(s, rng, events)
-            return "Everyone is ready: night falls."
-        return f"You are ready for the night; waiting for {len(active) - ready} more."
+            return Outcome(state=s, events=events, reply="Everyone is ready: night falls.")
+        return Outcome(state=s, events=events, reply=f"You are ready for the night; waiting for {len(active) - ready} more.")
 
     # ----- timeouts, removal, end
 
-    def _timeout(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
+    def _timeout(self, s: CauldronState, a: PhaseTimeout, rng: Rng) -> Outcome:
+        events: list[Event] = []
         if s.phase == "night":
             self._close_night(s, rng, events, timed_out=True)
         elif s.phase == "gaze":
@@ -777,8 +781,16 @@ class CauldronGame(Game):
             self._open_night(s, rng, events)
         else:  # pragma: no cover - no other timed phase
             raise IllegalAction("This phase has no timer.", code="no_timer")
+        return Outcome(state=s, events=events)
 
-    def _remove(self, s: CauldronState, target: str, rng: Rng, events: list[Event]) -> str:
+    def _end_game(self, s: CauldronState, a: EndGame, rng: Rng) -> Outcome:
+        events: list[Event] = []
+        self._finish(s, "ended", events, reason=a.reason)
+        return Outcome(state=s, events=events)
+
+    def _remove(self, s: CauldronState, a: RemovePlayer, rng: Rng) -> Outcome:
+        target = a.target
+        events: list[Event] = []
         if target not in {p.id for p in s.players}:
             raise IllegalAction("That player is not in this game.", code="not_a_player")
         if target in s.removed:
@@ -792,7 +804,7 @@ class CauldronGame(Game):
                              data={"player": target}))
         if not s.active():
             self._finish(s, "ended", events, reason="everyone left")
-            return f"{s.name(target)} was removed; no one is left."
+            return Outcome(state=s, events=events, reply=f"{s.name(target)} was removed; no one is left.")
         if s.phase == "night" and all(pid in s.chosen for pid in self._eligible(s)):
             self._close_night(s, rng, events, timed_out=False)
         elif s.phase == "gaze" and target in s.gaze_pending:
@@ -806,7 +818,7 @@ class CauldronGame(Game):
                 self._close_yew(s, rng, events)
         elif s.phase == "day" and all(pid in s.ended_discussion for pid in s.active()):
             self._open_night(s, rng, events)
-        return f"{s.name(target)} was removed from the game."
+        return Outcome(state=s, events=events, reply=f"{s.name(target)} was removed from the game.")
 
     def _check_end(self, s: CauldronState, events: list[Event], announce: bool = True) -> None:
         """Checked after every center discard. The game ends at exactly ``end_remaining`` cards, or when

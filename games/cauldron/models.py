@@ -11,7 +11,7 @@ from games.engine import Action, BaseState
 Kind = Literal["milk", "blood"]
 
 
-class Options(BaseModel):
+class CauldronOptions(BaseModel):
     """Table options. Timers in seconds; variants documented in the README."""
 
     model_config = ConfigDict(extra="forbid")
@@ -31,7 +31,7 @@ class Options(BaseModel):
                                description="The game ends when deck + revealed falls to this many cards.")
 
 
-class Setup(BaseModel):
+class CauldronSetup(BaseModel):
     """Forced parts of setup (tests, replays, bug reports). Everything left out is random."""
 
     model_config = ConfigDict(extra="forbid")
@@ -74,7 +74,7 @@ class Step(BaseModel):
 
 
 class CauldronState(BaseState):
-    options: Options = Field(default_factory=Options)
+    options: CauldronOptions = Field(default_factory=CauldronOptions)
 
     # heroes
     heroes: dict[str, str] = Field(default_factory=dict)  # player id -> hero key (current)

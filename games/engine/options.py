@@ -14,7 +14,8 @@ from pydantic.fields import FieldInfo
 
 
 def _bounds(info: FieldInfo) -> tuple[Any, Any]:
-    low = high = None
+    low: Any = None
+    high: Any = None
     for item in info.metadata:
         if isinstance(item, Ge):
             low = item.ge

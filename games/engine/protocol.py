@@ -5,9 +5,10 @@
     view(state, viewer)                  -> View      # what one player (or the table) may see
     result(state)                        -> Result    # phase, winners, every role (at the end)
 
-A game subclasses ``Game`` and writes ``_setup`` and ``_apply``; the base class parses actions,
-rejects stale and out-of-game actions, works on a copy (so an error changes nothing) and counts
-steps (so randomness is replayable, see ``rng.rng_for``).
+A game subclasses ``Game``, writes ``_setup`` and declares ``handlers`` (action type -> handler);
+the base class parses actions, rejects stale and out-of-game actions, works on a copy (so an error
+changes nothing), dispatches to the handler and counts steps (so randomness is replayable, see
+``rng.rng_for``).
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ class PhaseTimeout(Action):
     """The deadline of phase ``phase_seq`` passed (or a moderator skipped it)."""
 
     type: Literal["phase_timeout"] = "phase_timeout"
-    phase_seq: int  # type: ignore[assignment]
+    phase_seq: int
 
 
 class RemovePlayer(Action):
@@ -232,7 +233,8 @@ class Game(ABC):
     @cached_property
     def action_adapter(self) -> TypeAdapter:
         members = (*self.actions, *COMMON_ACTIONS)
-        union = Annotated[Union[members], Field(discriminator="type")]  # noqa: UP007
+        # a union made at run time from the game's action classes: no static type to check
+        union = Annotated[Union[members], Field(discriminator="type")]  # type: ignore[valid-type]  # noqa: UP007
         return TypeAdapter(union)
 
     def parse_action(self, data: dict[str, Any] | Action) -> Action:

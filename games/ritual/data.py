@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sized
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -103,7 +104,7 @@ class Narration(_Strict):
         for key in ("vivid", "muted", "balanced"):
             if key not in self.intensity:
                 raise ValueError(f"narration.intensity.{key} is missing")
-        wanted = {
+        wanted: dict[str, tuple[Sized, int]] = {
             "vision": (self.vision, 6), "death": (self.death, 4),
             "council": (self.council, 4), "infection": (self.infection, 4),
         }

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from functools import cached_property
+from typing import Any, Literal
 
 from games.engine import (
     NO_ONE,
@@ -11,6 +12,7 @@ from games.engine import (
     EndGame,
     Event,
     Game,
+    Handler,
     IllegalAction,
     Outcome,
     PhaseTimeout,
@@ -279,57 +281,11 @@ class RitualGame(Game):
         else:
             reaction = self._line(getattr(nar.reaction, q), state)
             if reading.intensity != "normal":
-                reaction += "\n" + nar.intensity[reading.intensity]
+                reaction += "\n" + nar.intensity[reading.intensity]  # type: ignore[index]  # keys checked at load
             events.append(public("cauldron_reaction", reaction, pause=3.0))
-        # ----- the outcome
-        if q == rit.PURE:
-            state.pure += 1
-            verdict = f"✨ **The ritual is PURE**: the coven's {ordinal(state.pure)} pure ritual."
-        elif q == rit.BACKFIRED:
-            state.backfired += 1
-            verdict = f"💥 **The ritual BACKFIRES**: the Hollow has fed for the {ordinal(state.backfired)} time."
-        else:
-            verdict = "🌘 **The ritual is TAINTED.**"
-        body = ""
-        if reading.dominant:
-            shown_q = rit.BACKFIRED if reading.warded else q  # the wards broke a backfire
-            body = self._line(getattr(nar.outcome[reading.dominant], shown_q), state).format(
-                performer=pname) + "\n"
-        events.append(public("ritual_outcome", body + verdict, data={"quality": q}, pause=3.0))
-        # ----- deaths
-        died: list[str] = []
+        self._verdict(state, reading, pname, events)
+        died = self._ritual_deaths(state, reading, living, rng, record, events)
         candidates = [p for p in living if p != performer]
-        if q == rit.BACKFIRED:
-            if reading.dominant == "misdirection":
-                victim = rng.choice(living)
-                self._kill(state, victim)
-                died.append(victim)
-                kind = "performer" if victim == performer else "astray"
-                events.append(public("death", nar.death[kind].format(victim=state.name(victim)),
-                                     data={"player": victim, "cause": "ritual"}, pause=2.0))
-            elif performer and self.is_alive(state, performer):
-                self._kill(state, performer)
-                died.append(performer)
-                events.append(public("death", nar.death["performer"].format(victim=pname),
-                                     data={"player": performer, "cause": "ritual"}, pause=2.0))
-            chance = 0.0
-            if reading.dominant in ("corruption", "misdirection"):
-                chance = 0.25
-            if state.round >= 4 and state.infection >= 5:
-                chance = 0.5
-            if chance:
-                pool = [p for p in self.alive(state) if self.team(state, p) != "corrupted"]
-                if pool and rng.random() < chance:
-                    victim = pool[0] if len(pool) == 1 else rng.choice(pool)
-                    self._kill(state, victim)
-                    died.append(victim)
-                    record["spite"] = victim
-                    events.append(public("death", nar.death["spite"].format(victim=state.name(victim)),
-                                         data={"player": victim, "cause": "spite"}, pause=2.0))
-        for victim in died:
-            if state.options.reveal_on_death:
-                events.append(self._role_reveal(state, victim))
-        record["deaths"] = died
         # ----- visions
         visions = self._visions(state, reading, candidates, rng)
         record["visions"] = visions
@@ -360,6 +316,66 @@ class RitualGame(Game):
             self._end_round(state, rng, events)
         else:
             self._open_council(state, events)
+
+    def _verdict(self, state: RitualState, reading: rit.Reading, pname: str, events: list[Event]) -> None:
+        """The ritual's outcome: pure, tainted or backfired, counted and told."""
+        nar = self.data.narration
+        q = reading.quality
+        if q == rit.PURE:
+            state.pure += 1
+            verdict = f"✨ **The ritual is PURE**: the coven's {ordinal(state.pure)} pure ritual."
+        elif q == rit.BACKFIRED:
+            state.backfired += 1
+            verdict = f"💥 **The ritual BACKFIRES**: the Hollow has fed for the {ordinal(state.backfired)} time."
+        else:
+            verdict = "🌘 **The ritual is TAINTED.**"
+        body = ""
+        if reading.dominant:
+            shown_q = rit.BACKFIRED if reading.warded else q  # the wards broke a backfire
+            templates = nar.outcome[reading.dominant]  # type: ignore[index]  # keys checked at load
+            body = self._line(getattr(templates, shown_q), state).format(performer=pname) + "\n"
+        events.append(public("ritual_outcome", body + verdict, data={"quality": q}, pause=3.0))
+
+    def _ritual_deaths(self, state: RitualState, reading: rit.Reading, living: list[str], rng: Rng,
+                       record: dict[str, Any], events: list[Event]) -> list[str]:
+        """Who a backfire kills: the Performer (or a witch astray), and perhaps one more out of spite."""
+        nar = self.data.narration
+        q = reading.quality
+        performer = state.performer
+        pname = state.name(performer)
+        died: list[str] = []
+        if q == rit.BACKFIRED:
+            if reading.dominant == "misdirection":
+                victim = rng.choice(living)
+                self._kill(state, victim)
+                died.append(victim)
+                kind: Literal["performer", "astray"] = "performer" if victim == performer else "astray"
+                events.append(public("death", nar.death[kind].format(victim=state.name(victim)),
+                                     data={"player": victim, "cause": "ritual"}, pause=2.0))
+            elif performer and self.is_alive(state, performer):
+                self._kill(state, performer)
+                died.append(performer)
+                events.append(public("death", nar.death["performer"].format(victim=pname),
+                                     data={"player": performer, "cause": "ritual"}, pause=2.0))
+            chance = 0.0
+            if reading.dominant in ("corruption", "misdirection"):
+                chance = 0.25
+            if state.round >= 4 and state.infection >= 5:
+                chance = 0.5
+            if chance:
+                pool = [p for p in self.alive(state) if self.team(state, p) != "corrupted"]
+                if pool and rng.random() < chance:
+                    victim = pool[0] if len(pool) == 1 else rng.choice(pool)
+                    self._kill(state, victim)
+                    died.append(victim)
+                    record["spite"] = victim
+                    events.append(public("death", nar.death["spite"].format(victim=state.name(victim)),
+                                         data={"player": victim, "cause": "spite"}, pause=2.0))
+        for victim in died:
+            if state.options.reveal_on_death:
+                events.append(self._role_reveal(state, victim))
+        record["deaths"] = died
+        return died
 
     def _visions(self, state: RitualState, reading: rit.Reading, candidates: list[str],
                  rng: Rng) -> list[dict[str, Any]]:
@@ -405,13 +421,13 @@ class RitualGame(Game):
                     shown = flip(real)
                 else:
                     shown = ""
-                text = nar[shown or "uncertain"].format(target=state.name(t))
+                text = nar[shown or "uncertain"].format(target=state.name(t))  # type: ignore[index]  # keys checked at load
                 out.append({"text": text, "targets": [t], "shown": shown, "true": real})
         elif reading.dominant == "misdirection" and q == rit.TAINTED and pool:
             t = rng.choice(pool)
             shown = LIGHT if rng.random() < 0.5 else SHADOW
-            out.append({"text": nar[shown].format(target=state.name(t)), "targets": [t], "shown": shown,
-                        "true": truth(t)})
+            text = nar[shown].format(target=state.name(t))  # type: ignore[index]  # keys checked at load
+            out.append({"text": text, "targets": [t], "shown": shown, "true": truth(t)})
         return out
 
     def chronicle(self, state: RitualState) -> list[str]:
@@ -628,32 +644,38 @@ class RitualGame(Game):
                 + (" (timer ran out)" if idle else ""))
 
     # ------------------------------------------------------------------ actions
-    def _apply(self, state: RitualState, action: Action, rng: Rng) -> Outcome:
-        events: list[Event] = []
-        if isinstance(action, PhaseTimeout):
-            self._close_phase(state, rng, events)
-            return Outcome(state=state, events=events, reply="The phase is closed.")
-        if isinstance(action, EndGame):
-            reason = f" ({action.reason})" if action.reason else ""
-            self._finish(state, "ended", [], events,
-                         f"🕯️ A moderator snuffs out the candles{reason}. **The game is ended**, with no winner.")
-            state.winners = []
-            return Outcome(state=state, events=events, reply="The game is ended.")
-        if isinstance(action, RemovePlayer):
-            return self._remove(state, action, rng, events)
+    @cached_property
+    def handlers(self) -> dict[str, Handler]:  # type: ignore[override]  # a table per instance
+        return {
+            "vote_performer": self._vote_performer,
+            "offer": self._offer,
+            "vote_burn": self._vote_burn,
+            "phase_timeout": self._timeout,
+            "remove_player": self._remove,
+            "end_game": self._end_game,
+        }
+
+    def _check_acting(self, state: RitualState, action: Action) -> None:
+        """A witch's action: by a player still in the circle."""
         if not action.player:
             raise IllegalAction("Say which player is acting.", code="no_player")
         if not self.is_alive(state, action.player):
             if action.player in state.removed:
                 raise IllegalAction("You have left this game and can no longer act.", code="dead_player")
             raise IllegalAction("You are dead: the dead cannot vote or offer ingredients.", code="dead_player")
-        if isinstance(action, VotePerformer):
-            return self._vote_performer(state, action, rng, events)
-        if isinstance(action, Offer):
-            return self._offer(state, action, rng, events)
-        if isinstance(action, VoteBurn):
-            return self._vote_burn(state, action, rng, events)
-        raise IllegalAction("That action does not exist in The Ritual.", code="unknown_action")
+
+    def _timeout(self, state: RitualState, action: PhaseTimeout, rng: Rng) -> Outcome:
+        events: list[Event] = []
+        self._close_phase(state, rng, events)
+        return Outcome(state=state, events=events, reply="The phase is closed.")
+
+    def _end_game(self, state: RitualState, action: EndGame, rng: Rng) -> Outcome:
+        events: list[Event] = []
+        reason = f" ({action.reason})" if action.reason else ""
+        self._finish(state, "ended", [], events,
+                     f"🕯️ A moderator snuffs out the candles{reason}. **The game is ended**, with no winner.")
+        state.winners = []
+        return Outcome(state=state, events=events, reply="The game is ended.")
 
     def _close_phase(self, state: RitualState, rng: Rng, events: list[Event]) -> None:
         if state.phase == "choosing":
@@ -676,7 +698,9 @@ class RitualGame(Game):
                 return p.id
         raise IllegalAction(f"There is no witch called {target!r} at this table.", code="unknown_target")
 
-    def _vote_performer(self, state: RitualState, action: VotePerformer, rng: Rng, events: list[Event]) -> Outcome:
+    def _vote_performer(self, state: RitualState, action: VotePerformer, rng: Rng) -> Outcome:
+        self._check_acting(state, action)
+        events: list[Event] = []
         if state.phase != "choosing":
             raise IllegalAction("The Performer vote is only open during The Choosing.", code="wrong_phase")
         target = self._living_target(state, action.target)
@@ -689,7 +713,9 @@ class RitualGame(Game):
             reply = f"Your vote for {state.name(target)} is in. Everyone has voted: the Choosing is over."
         return Outcome(state=state, events=events, reply=reply)
 
-    def _offer(self, state: RitualState, action: Offer, rng: Rng, events: list[Event]) -> Outcome:
+    def _offer(self, state: RitualState, action: Offer, rng: Rng) -> Outcome:
+        self._check_acting(state, action)
+        events: list[Event] = []
         if state.phase != "offering":
             raise IllegalAction("You can only offer an ingredient during The Offering.", code="wrong_phase")
         data = self.data
@@ -740,7 +766,9 @@ class RitualGame(Game):
             payload = {"selections": chosen, "waiting": waiting}
         return private(pid, "hollow_whisper", "🩸 The Hollow whispers: " + "; ".join(parts) + ".", data=payload)
 
-    def _vote_burn(self, state: RitualState, action: VoteBurn, rng: Rng, events: list[Event]) -> Outcome:
+    def _vote_burn(self, state: RitualState, action: VoteBurn, rng: Rng) -> Outcome:
+        self._check_acting(state, action)
+        events: list[Event] = []
         if state.phase != "council":
             raise IllegalAction("The burn vote is only open during The Council.", code="wrong_phase")
         if action.target.lower() in (NONE, "no one", "nobody", "spare"):
@@ -764,7 +792,8 @@ class RitualGame(Game):
             reply = f"Your vote {what} is in. Everyone has voted: the Council is over."
         return Outcome(state=state, events=events, reply=reply)
 
-    def _remove(self, state: RitualState, action: RemovePlayer, rng: Rng, events: list[Event]) -> Outcome:
+    def _remove(self, state: RitualState, action: RemovePlayer, rng: Rng) -> Outcome:
+        events: list[Event] = []
         pid = None
         for p in state.players:
             if action.target in (p.id, p.name):
