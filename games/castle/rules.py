@@ -158,8 +158,8 @@ def cast(
     )
 
 
-def monster_fate(outcome: OutcomeCard, pawn_on: dict[str, str | None], players: list[str], monster_ids: list[str],
-                 domination: str) -> tuple[str, str | None, list[str]]:
+def monster_fate(outcome: OutcomeCard, pawn_on: dict[str, str | None], players: list[str],
+                 monster_ids: list[str], domination: str) -> tuple[str, str | None, list[str]]:
     """What the outcome card does to the Monster: its fate, its master (a domination) and whom it devours."""
     everyone_but_monster = [p for p in players if p not in monster_ids]
     dominator: str | None = None

@@ -117,7 +117,8 @@ class CauldronGame(Game):
 
     # ================================================================== setup
 
-    def _setup(self, players: list[Player], options: CauldronOptions, rng: Rng, forced: CauldronSetup) -> Outcome:
+    def _setup(self, players: list[Player], options: CauldronOptions, rng: Rng,
+               forced: CauldronSetup) -> Outcome:
         ids = [p.id for p in players]
         s = CauldronState(players=players, phase="setup", options=options)
         self._deal_heroes(s, ids, rng, forced)
@@ -271,9 +272,11 @@ class CauldronGame(Game):
         s.chosen[a.player] = a.card
         if all(pid in s.chosen for pid in self._eligible(s)):
             self._close_night(s, rng, events, timed_out=False)
-            return Outcome(state=s, events=events, reply=f"You cast {ing(a.card)} into the cauldron. The night closes.")
+            return Outcome(state=s, events=events,
+                           reply=f"You cast {ing(a.card)} into the cauldron. The night closes.")
         verb = "You changed your casting to" if changed else "You cast"
-        return Outcome(state=s, events=events, reply=f"{verb} {ing(a.card)}; you can change it until the night closes.")
+        return Outcome(state=s, events=events,
+                       reply=f"{verb} {ing(a.card)}; you can change it until the night closes.")
 
     def _open_night(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
         s.round += 1
@@ -657,7 +660,8 @@ class CauldronGame(Game):
         if all(pid in s.gaze_choices for pid in s.gaze_pending):
             self._close_gaze(s, rng, events)
             return Outcome(state=s, events=events, reply=f"Your card goes {where}.")
-        return Outcome(state=s, events=events, reply=f"Your card goes {where}; you can change it until every gazer has chosen.")
+        return Outcome(state=s, events=events,
+                       reply=f"Your card goes {where}; you can change it until every gazer has chosen.")
 
     def _close_gaze(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
         bottom = discarded = 0
@@ -706,7 +710,8 @@ class CauldronGame(Game):
         if all(pid in s.yew_votes for pid in s.yew_voters if pid not in s.removed):
             self._close_yew(s, rng, events)
             return Outcome(state=s, events=events, reply=f"Your vote to poison {ing(a.target)} is in.")
-        return Outcome(state=s, events=events, reply=f"Your vote to poison {ing(a.target)} is in; you can change it until every drinker has voted.")
+        return Outcome(state=s, events=events,
+                       reply=f"Your vote to poison {ing(a.target)} is in; you can change it until every drinker has voted.")
 
     def _close_yew(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
         votes = Counter(v for pid, v in s.yew_votes.items() if pid not in s.removed)
@@ -761,7 +766,8 @@ class CauldronGame(Game):
         if ready == len(active):
             self._open_night(s, rng, events)
             return Outcome(state=s, events=events, reply="Everyone is ready: night falls.")
-        return Outcome(state=s, events=events, reply=f"You are ready for the night; waiting for {len(active) - ready} more.")
+        return Outcome(state=s, events=events,
+                       reply=f"You are ready for the night; waiting for {len(active) - ready} more.")
 
     # ----- timeouts, removal, end
 
