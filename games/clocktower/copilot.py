@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 
 from .characters import Characters, normalise_id
 from .night import order_for
+from .rules import impaired
 from .state import Abnormal, ClocktowerState, Seat
-from .talk import circle_neighbours, impaired
+from .talk import circle_neighbours
 
 
 class NotAllowedAnswer(ValueError):

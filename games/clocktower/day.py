@@ -8,31 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.engine import NO_ONE, IllegalAction
+from games.engine import NO_ONE
 
 from .characters import Characters
-from .state import HOUR, ClocktowerState, PendingEnd, Seat, Settings
+from .options import Settings
+from .state import ClocktowerState, PendingEnd, Seat
 
 #: the vote for no execution (needs no nomination and nominates no one)
 NO_EXECUTION = NO_ONE
-
-
-def illegal(text: str, code: str) -> IllegalAction:
-    return IllegalAction(text, code=code)
-
-
-def plural(count: int, word: str, words: str = "") -> str:
-    """``plural(1, "vote")`` -> "1 vote"; ``plural(2, "vote")`` -> "2 votes"."""
-    return f"{count} {word if count == 1 else (words or word + 's')}"
-
-
-def hours(seconds: float) -> str:
-    """``7200`` -> "2 hours"; ``1800`` -> "30 minutes"."""
-    if seconds >= HOUR:
-        count = seconds / HOUR
-        return f"{count:g} hour{'s' if count != 1 else ''}"
-    minutes = round(seconds / 60)
-    return f"{minutes} minute{'s' if minutes != 1 else ''}"
 
 
 # ----- the cycle -----

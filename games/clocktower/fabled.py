@@ -18,9 +18,7 @@ Librarian's silence.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Literal
-
-from pydantic import Field
+from typing import TYPE_CHECKING
 
 from games.engine import (
     STORYTELLER,
@@ -30,48 +28,27 @@ from games.engine import (
     Outcome,
     Prompt,
     PromptField,
-    StorytellerAction,
     private,
     public,
     record,
 )
 
+from .actions import (
+    FiddleChallenge,
+    FiddleVote,
+    Silence,
+    StartFiddle,
+)
 from .characters import Characters
-from .day import hours, illegal
+from .rules import (
+    finish,
+    hours,
+    illegal,
+    set_stage,
+    talk_data,
+    target_seat,
+)
 from .state import ClocktowerState, Fiddle, Reminder, Seat
-
-
-class StartFiddle(StorytellerAction):
-    """The Storytellers use the Fiddler (``demon`` when several Demons live), or choose the
-    challenger for a Demon who does not (``challenger``)."""
-
-    type: Literal["fiddle"] = "fiddle"
-    demon: str = ""
-    challenger: str = ""
-
-
-class FiddleChallenge(Action):
-    """The Demon chooses its opponent in the fiddle contest."""
-
-    type: Literal["fiddle_challenge"] = "fiddle_challenge"
-    target: str = Field(max_length=40)
-
-
-class FiddleVote(Action):
-    """A vote for which contestant wins the game (moves freely until the contest closes)."""
-
-    type: Literal["fiddle_vote"] = "fiddle_vote"
-    target: str = Field(max_length=40)
-
-
-class Silence(StorytellerAction):
-    """The Storytellers call for silence (Hell's Librarian), or end it."""
-
-    type: Literal["silence"] = "silence"
-    on: bool = True
-
-
-FABLED_ACTIONS = (StartFiddle, FiddleChallenge, FiddleVote, Silence)
 
 
 class FabledRules:
@@ -79,11 +56,6 @@ class FabledRules:
 
     chars: Characters
     if TYPE_CHECKING:
-        def _target(self, state: ClocktowerState, player: str) -> Seat: ...
-        def _stage(self, state: ClocktowerState, phase: str, stage: str) -> None: ...
-        def _finish(self, state: ClocktowerState, outcome: str, winners: list[str], text: str) -> Outcome: ...
-        @staticmethod
-        def _talk(state: ClocktowerState, talk: str) -> dict: ...
         def parse_action(self, data: dict) -> Action: ...
 
     # ----- the Fiddler -----
@@ -92,13 +64,13 @@ class FabledRules:
             raise illegal("The Fiddler is not in play: `/st fabled add fiddler` first (it is announced).", "no_fiddler")
         if state.fiddle is not None:
             if action.challenger and not state.fiddle.challenger:
-                return self._challenge(state, self._target(state, action.challenger), by_storyteller=True)
+                return self._challenge(state, target_seat(state, action.challenger), by_storyteller=True)
             raise illegal("The fiddle contest has begun already (once per game).", "fiddling")
         if state.phase not in ("day", "night"):
             raise illegal("The fiddle contest is called by day or by night, once the game is under way.", "not_now")
         demons = [s for s in state.seats if s.alive and self.chars[s.character].team == "demon"]
         if action.demon:
-            demon = self._target(state, action.demon)
+            demon = target_seat(state, action.demon)
             if demon not in demons:
                 raise illegal(f"{state.label(demon.player)} is not a living Demon.", "not_demon")
         elif len(demons) == 1:
@@ -109,16 +81,16 @@ class FabledRules:
             raise illegal(f"Several Demons live ({', '.join(state.label(d.player) for d in demons)}): name the one "
                           "who fiddles with `demon:`.", "which_demon")
         state.fiddle = Fiddle(demon=demon.player)
-        self._stage(state, "fiddle", "choosing")
+        set_stage(state, "fiddle", "choosing")
         events = [public("fiddle", "🎻 The Storytellers use the **Fiddler**: the Demon is secretly choosing a player "
                          "of the opposing alignment. Then every player, alive or dead, votes which of the two "
                          "wins the game; no ability changes it. Abilities no longer work.",
-                         title="🎻 The fiddle contest", opens_phase=True, data=self._talk(state, "open")),
+                         title="🎻 The fiddle contest", opens_phase=True, data=talk_data(state, "open")),
                   private(demon.player, "fiddle_ask", "🎻 The Fiddler: choose a player of the opposing alignment "
                           "(alive or dead) with **Make my choice**. The town then votes which of you two wins.",
                           title="The fiddle contest")]
         if action.challenger:
-            events += self._challenge(state, self._target(state, action.challenger), by_storyteller=True).events
+            events += self._challenge(state, target_seat(state, action.challenger), by_storyteller=True).events
         return Outcome(state=state, events=events,
                        reply=f"The fiddle contest begins: {state.label(demon.player)} (the Demon) chooses, in their thread.")
 
@@ -126,7 +98,7 @@ class FabledRules:
         fiddle = state.fiddle
         if fiddle is None or state.stage != "choosing" or action.player != fiddle.demon:
             raise illegal("There is no fiddle contest for you to choose in.", "not_fiddling")
-        return self._challenge(state, self._target(state, action.target))
+        return self._challenge(state, target_seat(state, action.target))
 
     def _challenge(self, state: ClocktowerState, challenger: Seat, *, by_storyteller: bool = False) -> Outcome:
         fiddle = state.fiddle
@@ -146,7 +118,7 @@ class FabledRules:
                      "alignment. Choose its opponent with `/st fabled fiddle challenger:@p`.")],
                 reply=f"You chose {state.label(challenger.player)}.")
         fiddle.challenger = challenger.player
-        self._stage(state, "fiddle", "voting")
+        set_stage(state, "fiddle", "voting")
         pair = sorted([demon, challenger], key=lambda s: s.seat)  # by seat: nobody learns which is the Demon
         tie = state.settings.fiddler_tie
         events = [
@@ -189,7 +161,7 @@ class FabledRules:
         fiddle = state.fiddle
         if fiddle is None or state.stage != "voting":
             raise illegal("There is no fiddle contest to vote in now.", "not_fiddling")
-        voter = self._target(state, action.player)
+        voter = target_seat(state, action.player)
         if action.target not in (fiddle.demon, fiddle.challenger):
             raise illegal(f"Vote for {state.label(fiddle.demon)} or {state.label(fiddle.challenger)}.", "bad_target")
         fiddle.votes[voter.player] = action.target
@@ -221,7 +193,7 @@ class FabledRules:
         winners = [s.player for s in state.seats if s.alignment == team]
         text = (f"🎻 The fiddle contest is over ({why}): **{state.label(winner.player)}** wins it ({how}).\n"
                 f"🏆 **{team.capitalize()} wins!**")
-        over = self._finish(state, team, winners, text)
+        over = finish(state, team, winners, text)
         return Outcome(state=over.state, events=events + over.events, reply="The fiddle contest is over.")
 
     def fiddle_prompts(self, state: ClocktowerState, player: str) -> list[Prompt]:

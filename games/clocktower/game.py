@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -36,7 +36,6 @@ from games.engine import (
     RemovePlayer,
     Result,
     SetupError,
-    StorytellerAction,
     View,
     private,
     public,
@@ -44,6 +43,41 @@ from games.engine import (
     to_thread,
 )
 
+from .actions import (
+    ACTIONS,
+    MAX_SEAT,
+    AddFabled,
+    AddReminder,
+    AddTraveller,
+    AlsaahirGuess,
+    Begin,
+    Continue,
+    CountNegatively,
+    DeclareWhisper,
+    DeclareWinner,
+    EndVoting,
+    Execute,
+    ExileVote,
+    GoblinClaim,
+    Inform,
+    JugglerGuess,
+    Kill,
+    NeighbourWhisper,
+    NightChoice,
+    Redeal,
+    RemoveFabled,
+    RemoveReminder,
+    Revive,
+    SetAlignment,
+    SetCharacter,
+    Spoke,
+    Substitute,
+    Tell,
+    TravellerLeaves,
+    Unvote,
+    Vote,
+    WaitressAnswer,
+)
 from .characters import Characters, load
 from .copilot import proposals
 from .day import (
@@ -52,13 +86,10 @@ from .day import (
     can_vote,
     day_ends,
     early_end_refusal,
-    hours,
-    illegal,
     mechanical_end,
     next_stage,
     night_ends,
     option_label,
-    plural,
     stage_seconds,
     stages,
     standing,
@@ -67,40 +98,40 @@ from .day import (
     weight,
 )
 from .deal import deal
-from .fabled import FABLED_ACTIONS, FabledRules
-from .info import card, deal_message, evil_lines, grimoire_picture, grimoire_text, names, reveal_text
-from .inform import INFORM_ACTIONS, Inform, InformRules
-from .night import NIGHT_ACTIONS, NightChoice, NightRules, WaitressAnswer, ask_for
+from .fabled import FabledRules
+from .info import card, deal_message, evil_lines, grimoire_picture, grimoire_text, names
+from .inform import InformRules
+from .night import NightRules, ask_for
+from .options import Options, settings_of
 from .resolve import lleech_host, plan_night
-from .script import Script, ScriptError, builtin_script, parse_script
-from .state import HOUR, ClocktowerState, LunaticInfo, Nomination, PendingEnd, Reminder, Seat, Settings
-from .talk import (
-    TALK_ACTIONS,
-    WHISPER_KEY,
-    AlsaahirGuess,
-    DeclareWhisper,
-    ExileVote,
-    GoblinClaim,
-    JugglerGuess,
-    NeighbourWhisper,
-    Spoke,
-    TalkRules,
+from .rules import (
+    after_deal,
+    character_id,
+    choice_text,
+    finish,
+    hours,
+    illegal,
     impaired,
+    need_phase,
+    plural,
+    set_stage,
+    talk_data,
+    target_seat,
+    who,
+)
+from .script import Script, ScriptError, builtin_script, parse_script
+from .state import ClocktowerState, LunaticInfo, Nomination, PendingEnd, Reminder, Seat
+from .talk import (
+    TalkRules,
     neighbours,
     whisper_costs,
     whisper_limit,
     whisper_recap,
 )
-from .travellers import TRAVELLER_ACTIONS, TravellerRules
+from .travellers import TravellerRules
 
 #: the most Travellers in play at once (the rulebook: "a maximum of ... 2 Travellers")
 MAX_TRAVELLERS = 2
-#: the longest private note a Storyteller sends in one action
-MAX_TELL = 1500
-#: the longest reminder token the Storyteller writes themselves
-MAX_TOKEN = 40
-#: the highest seat number: 15 players and 2 Travellers
-MAX_SEAT = 17
 DEALT_TEAMS = ("townsfolk", "outsider", "minion", "demon")
 #: public events whose words are the rulebook's own (the Djinn's jinxes, what the announcement
 #: thread is for): they name characters, but never say who is which
@@ -108,90 +139,6 @@ RULES_TEXT = frozenset({"fabled", "announcements"})
 #: public events that repeat what a player announced (anyone may claim any character): they are
 #: the same whoever makes them, so they tell nothing of the grimoire
 PLAYERS_CLAIMS = frozenset({"announcement"})
-
-
-class Options(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    #: an imported script in the official Script Tool JSON ("" for Her Royal Highness Register)
-    script: str = Field("", description="a script in the official Script Tool JSON (load one with /st script)",
-                        json_schema_extra={"default_words": "the rulebook's script, Her Royal Highness Register"})
-    pool: str = Field("", description="the characters the deal may use: all (the default), names separated by commas, "
-                      "or only exclusions such as -baron,-po", json_schema_extra={"default_words": "all characters"})
-    marionette_neighbours: Literal["demon", "demon_or_recluse"] = Field(
-        "demon", description="whom the Marionette sits beside: the Demon, or the Demon or the Recluse")
-    minions_learn_marionette: bool = Field(
-        False, description="whether the other Minions learn who the Marionette is (official rules: no)")
-    djinn: bool = Field(True, description="the Djinn is in play from the start (the rulebook: yes)")
-    # the cycle, in hours (the rulebook's lengths by default)
-    night_hours: float = Field(24, ge=0.05, le=168, description="how long a night lasts")
-    day_hours: float = Field(48, ge=0.05, le=336, description="how long a day lasts")
-    nomination_hours: float = Field(24, ge=0.01, le=336,
-                                    description="how long into the day new nominations may be made")
-    announcement_hours: float = Field(36, ge=0.01, le=336,
-                                      description="how long into the day public announcements count")
-    lock_hours: float = Field(2, ge=0, le=48, description="how long before dawn night actions lock")
-    reminder_hours: float = Field(2, ge=0, le=48,
-                                  description="how long before the lock the acting players are reminded (0: no reminder)")
-    # the readings of the voting rules (the README's Interpretations)
-    dead_vote: Literal["at_close", "when_cast"] = Field(
-        "at_close", description="when a dead player's vote token is spent: at_close (if their vote stands on a "
-                                "nomination when voting closes) or when_cast (the moment they vote)")
-    dead_no_execution_spends: bool = Field(
-        False, description="whether a dead player's vote for no execution spends their token")
-    one_nomination_per_day: bool = Field(
-        False, description="whether a living player may nominate only once a day")
-    no_execution_after_nominations: bool = Field(
-        True, description="whether no execution may still be voted after nominations close")
-    early_end: Literal["majority", "uncast"] = Field(
-        "majority", description="when voting may end early: majority (every vote may still move) or uncast "
-                                "(only votes not yet cast may change things)")
-    exile_majority: Literal["half", "strict", "cast"] = Field(
-        "half", description="the yes votes that exile a Traveller: half (at least half of all players, the "
-                            "official rules), strict (more than half), or cast (more than half of the votes "
-                            "cast, settled when the day ends)")
-    exile_counts_travellers: bool = Field(
-        True, description="whether Travellers count among the players for the exile majority")
-    whisper_payer: Literal["declarer", "each"] = Field(
-        "declarer", description="who pays for a whisper: the declarer only, or each player in it")
-    announce_anywhere: bool = Field(
-        False, description="whether whispers and announcements may also be made from the town square (the "
-                           "rulebook: only in the announcement thread; the offline table has no thread to type in)")
-    announcement_breaks_whisper: bool = Field(
-        False, description="whether posting in the announcement thread breaks one's whispers")
-    whisper_break: Literal["whole", "speaker"] = Field(
-        "whole", description="what a public post breaks: the whole group whisper, or only the poster's place in it")
-    neighbour_whisper: Literal["alive", "adjacent"] = Field(
-        "alive", description="whom a neighbour whisper reaches: the nearest living player each side, or the "
-                             "seats beside, alive or dead")
-    virgin_day: Literal["quiet", "ends"] = Field(
-        "quiet", description="after the Virgin's execution: quiet (no more votes; talk goes on until the "
-                             "scheduled night) or ends (night falls at once)")
-    goblin_claim: Literal["after_nomination", "any_time"] = Field(
-        "after_nomination", description="which Goblin claims count: only after the claimant's nomination, or "
-                                        "any time that day")
-    alsaahir_guesses_per_day: int = Field(
-        1, ge=0, le=20, description="how many Alsaahir guesses each player may announce a day (0: no limit)")
-    po_silent_charges: bool = Field(
-        False, description="whether a Po that submitted nothing is charged as if it chose no-one")
-    soldier_safe_from_pukka: bool = Field(
-        True, description="whether the Soldier is safe from the Pukka's poison (official rules: yes)")
-    pukka_ravenkeeper: Literal["poisoned", "healthy"] = Field(
-        "poisoned", description="how a Ravenkeeper the Pukka killed wakes: poisoned (official rules: its "
-                                "information is yours to choose) or healthy")
-    inform_at: Literal["dawn", "accept"] = Field(
-        "dawn", description="when accepted night information reaches the player: at dawn (editable until "
-                            "then) or at once")
-    auto_inform: bool = Field(
-        False, description="whether, at dawn, information nobody accepted is sent as proposed where nothing "
-                           "is flagged (flagged information always waits for a Storyteller)")
-    marionette_recluse_counts: Literal["first_night", "every_night"] = Field(
-        "first_night", description="a Marionette beside the Recluse instead of the Demon counts for the "
-                                   "Mathematician on the first night only, or every night")
-    fiddle_hours: float = Field(
-        24, ge=0.05, le=168, description="how long the town votes in a fiddle contest (the Fiddler), in hours")
-    fiddler_tie: Literal["good", "evil"] = Field(
-        "good", description="who wins a tied fiddle contest: good (the rulebook's tie rule) or evil (the "
-                            "official Fiddler)")
 
 
 class ForcedDeal(BaseModel):
@@ -205,162 +152,6 @@ class ForcedDeal(BaseModel):
     lunatic_bluffs: list[str] = Field(default_factory=list)
 
 
-# ----- the Storyteller's actions -----
-
-class Redeal(StorytellerAction):
-    """Deal again at random (only before the characters go out), optionally from a new pool."""
-
-    type: Literal["redeal"] = "redeal"
-    pool: list[str] | None = Field(default=None, max_length=40)
-
-
-class Begin(StorytellerAction):
-    """Send every player their character: the first night begins."""
-
-    type: Literal["begin"] = "begin"
-
-
-class Kill(StorytellerAction):
-    type: Literal["kill"] = "kill"
-    target: str
-
-
-class Revive(StorytellerAction):
-    type: Literal["revive"] = "revive"
-    target: str
-
-
-class SetCharacter(StorytellerAction):
-    type: Literal["set_character"] = "set_character"
-    target: str
-    character: str = Field(max_length=50)
-    #: tell the player their new character (else their card stays as it was)
-    tell: bool = True
-
-
-class SetAlignment(StorytellerAction):
-    type: Literal["set_alignment"] = "set_alignment"
-    target: str
-    alignment: Literal["good", "evil"]
-    tell: bool = True
-
-
-class AddReminder(StorytellerAction):
-    type: Literal["add_reminder"] = "add_reminder"
-    target: str
-    token: str = Field(max_length=MAX_TOKEN)
-    #: the character whose token it is; "" for the Storyteller's own note
-    source: str = Field("", max_length=50)
-
-
-class RemoveReminder(StorytellerAction):
-    type: Literal["remove_reminder"] = "remove_reminder"
-    target: str
-    token: str = Field(max_length=MAX_TOKEN)
-
-
-class AddTraveller(StorytellerAction):
-    type: Literal["add_traveller"] = "add_traveller"
-    target: str
-    name: str = Field(max_length=100)
-    seat: int = Field(ge=1, le=MAX_SEAT)
-    character: str = Field(max_length=50)
-    alignment: Literal["good", "evil"]
-
-
-class TravellerLeaves(StorytellerAction):
-    type: Literal["traveller_leaves"] = "traveller_leaves"
-    target: str
-
-
-class AddFabled(StorytellerAction):
-    type: Literal["add_fabled"] = "add_fabled"
-    fabled: str = Field(max_length=50)
-
-
-class RemoveFabled(StorytellerAction):
-    type: Literal["remove_fabled"] = "remove_fabled"
-    fabled: str = Field(max_length=50)
-
-
-class Tell(StorytellerAction):
-    """Private information for one player, in their thread."""
-
-    type: Literal["tell"] = "tell"
-    target: str
-    text: str = Field(min_length=1, max_length=MAX_TELL)
-
-
-class Substitute(StorytellerAction):
-    """A new person takes over a seat: character, alignment, history and thread stay the seat's."""
-
-    type: Literal["substitute"] = "substitute"
-    target: str
-    new_player: str
-    name: str = Field(max_length=100)
-
-
-class DeclareWinner(StorytellerAction):
-    type: Literal["declare_winner"] = "declare_winner"
-    team: Literal["good", "evil"]
-    reason: str = Field("", max_length=500)
-    #: the Politician was the player most responsible for their team losing: they change
-    #: alignment and win (the Storyteller's judgement)
-    politician: bool = False
-
-
-class CountNegatively(StorytellerAction):
-    """The Thief's choice: at night, the player's vote counts negatively tomorrow; by day, today."""
-
-    type: Literal["count_negatively"] = "count_negatively"
-    target: str
-
-
-class EndVoting(StorytellerAction):
-    """End today's voting now (only when no tie or change of leader is still possible)."""
-
-    type: Literal["end_voting"] = "end_voting"
-
-
-class Continue(StorytellerAction):
-    """Go on after a mechanical end the Storyteller does not confirm."""
-
-    type: Literal["continue"] = "continue"
-
-
-class Execute(StorytellerAction):
-    """Execute a player now, ending today's voting (the Virgin when the Storyteller judges a Spy
-    registers as a Townsfolk, or any execution the Storyteller rules)."""
-
-    type: Literal["execute"] = "execute"
-    target: str = Field(max_length=40)
-
-
-STORYTELLER_ACTIONS: tuple[type[Action], ...] = (
-    Redeal, Begin, Kill, Revive, SetCharacter, SetAlignment, AddReminder, RemoveReminder, AddTraveller,
-    TravellerLeaves, AddFabled, RemoveFabled, Tell, Substitute, DeclareWinner, CountNegatively, EndVoting,
-    Continue, Execute)
-
-
-# ----- the players' actions -----
-
-class Vote(Action):
-    """A vote on a player (the first vote today on them is their nomination) or for no execution
-    (``NO_EXECUTION``). A new vote moves the old one."""
-
-    type: Literal["vote"] = "vote"
-    target: str = Field(max_length=40)
-
-
-class Unvote(Action):
-    """Take one's vote back (a dead player's spent token stays spent)."""
-
-    type: Literal["unvote"] = "unvote"
-
-
-PLAYER_ACTIONS: tuple[type[Action], ...] = (Vote, Unvote)
-
-
 class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules, Game):
     name = "clocktower"
     title = "Blood on the Clocktower: Her Royal Highness Register"
@@ -369,8 +160,7 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
     Options = Options
     Setup = ForcedDeal
     State = ClocktowerState
-    actions = (*STORYTELLER_ACTIONS, *PLAYER_ACTIONS, *TALK_ACTIONS, *NIGHT_ACTIONS, *INFORM_ACTIONS,
-               *TRAVELLER_ACTIONS, *FABLED_ACTIONS)
+    actions = ACTIONS
     private_threads = True
     storytellers = True
     seats = True
@@ -384,26 +174,11 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
     # ----- options and script -----
     def parse_options(self, data: dict[str, Any] | None) -> Options:
         options = super().parse_options(data)
-        self.settings_of(options)  # a cycle that does not fit together is refused now
+        settings_of(options)  # a cycle that does not fit together is refused now
         script = self.script_of(options)
         self.parse_pool(options.pool, script)  # a pool naming what the script lacks is refused now
         return options
 
-    def settings_of(self, options: Options) -> Settings:
-        """The options the rules read during play, with the cycle checked to fit together."""
-        o = options
-        if not o.nomination_hours <= o.announcement_hours <= o.day_hours:
-            raise SetupError(f"A day's nominations ({o.nomination_hours:g} h) must close no later than its "
-                             f"announcements ({o.announcement_hours:g} h), and those no later than the day's "
-                             f"end ({o.day_hours:g} h).", code="bad_option")
-        if o.lock_hours + o.reminder_hours >= o.night_hours:
-            raise SetupError(f"The lock ({o.lock_hours:g} h before dawn) and the reminder ({o.reminder_hours:g} h "
-                             f"before it) must fit inside the night ({o.night_hours:g} h).", code="bad_option")
-        # the options of the same name pass as they are; the hours become the rules' seconds
-        same = {name: getattr(o, name) for name in Settings.model_fields if name in Options.model_fields}
-        hours_of = {f"{name}_seconds": getattr(o, f"{name}_hours") * HOUR
-                    for name in ("night", "day", "nomination", "announcement", "lock", "reminder", "fiddle")}
-        return Settings(**same, **hours_of)
 
     def script_of(self, options: Options) -> Script:
         if not options.script:
@@ -457,7 +232,7 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
             raise SetupError("Two players chose the same seat.", code="seat_taken")
         state = ClocktowerState(
             players=players, phase="setup", script=script, pool=pool,
-            settings=self.settings_of(options),
+            settings=settings_of(options),
             seats=[], fabled=["djinn"] if options.djinn and "djinn" in script.all_ids() else [])
         if forced.characters:
             self._force(state, forced)
@@ -500,25 +275,19 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
             raise SetupError("A forced deal names every seated player once.", code="bad_setup")
         seats = []
         for p in state.players:
-            character = self._character(forced.characters[p.id], DEALT_TEAMS)
-            shown = self._character(forced.shown.get(p.id, character), DEALT_TEAMS)
+            character = character_id(forced.characters[p.id], DEALT_TEAMS)
+            shown = character_id(forced.shown.get(p.id, character), DEALT_TEAMS)
             if self.chars[character].false_card and shown == character:
                 raise SetupError(f"A forced deal gives the {self.chars[character].name} a false card.",
                                  code="bad_setup")
             seats.append(Seat(player=p.id, seat=p.seat or 0, character=character, shown=shown,
                               alignment="good" if self.chars[character].good else "evil"))
         state.seats = seats
-        state.bluffs = tuple(self._character(b, DEALT_TEAMS) for b in forced.bluffs)
+        state.bluffs = tuple(character_id(b, DEALT_TEAMS) for b in forced.bluffs)
         if state.by_character("lunatic"):
             state.lunatic = LunaticInfo(minions=tuple(forced.lunatic_minions),
-                                        bluffs=tuple(self._character(b, DEALT_TEAMS) for b in forced.lunatic_bluffs))
+                                        bluffs=tuple(character_id(b, DEALT_TEAMS) for b in forced.lunatic_bluffs))
 
-    def _character(self, raw: str, teams: tuple[str, ...]) -> str:
-        character = self.chars.resolve(raw)
-        if character is None or character.team not in teams:
-            kinds = "/".join(teams)
-            raise illegal(f"{raw!r} is not a {kinds} character this game knows.", "bad_character")
-        return character.id
 
     def _grimoire_event(self, state: ClocktowerState, note: str) -> Event:
         return Event(type="grimoire", audience=STORYTELLER, title="📜 Grimoire",
@@ -529,28 +298,16 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
         if isinstance(action, PhaseTimeout):
             return self._timeout(state)
         if isinstance(action, EndGame):
-            return self._finish(state, "ended", [], "🛑 The game was ended by the Storyteller."
+            return finish(state, "ended", [], "🛑 The game was ended by the Storyteller."
                                 + (f" {action.reason}" if action.reason else ""))
         if isinstance(action, RemovePlayer):
             return self._remove(state, action)
         handler = getattr(self, f"_do_{action.type}")
         return handler(state, action, rng)
 
-    def _need_phase(self, state: ClocktowerState, *phases: str, doing: str) -> None:
-        if state.phase not in phases:
-            when = {"setup": "before the characters go out", "night": "at night", "day": "by day"}
-            allowed = " or ".join(when[p] for p in phases)
-            raise illegal(f"You can {doing} only {allowed}.", "wrong_phase")
-
-    def _target(self, state: ClocktowerState, player: str) -> Seat:
-        for seat in state.seats:
-            if seat.player == player:
-                return seat
-        known = player and state.name(player) != player  # a name the table knows, else no raw id
-        raise illegal(f"{state.name(player) if known else 'That player'} is not seated in this game.", "not_seated")
 
     def _do_redeal(self, state: ClocktowerState, action: Redeal, rng: random.Random) -> Outcome:
-        self._need_phase(state, "setup", doing="re-deal")
+        need_phase(state, "setup", doing="re-deal")
         pool = state.pool
         if action.pool is not None:
             try:
@@ -567,7 +324,7 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
                        reply=f"Dealt again (deal {state.deals}). The grimoire is in the Storytellers' thread.")
 
     def _do_begin(self, state: ClocktowerState, action: Begin, rng: random.Random) -> Outcome:
-        self._need_phase(state, "setup", doing="begin the game")
+        need_phase(state, "setup", doing="begin the game")
         events = [private(s.player, "character", deal_message(state, self.chars, s.player),
                           title="🕯️ Your character") for s in state.seats]
         events += self._nightfall(state, "The characters are out: yours is in your private thread with the "
@@ -585,9 +342,6 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
         return Outcome(state=state, events=events, reply="The characters are out. Night 1 has begun.")
 
     # ----- the cycle -----
-    def _stage(self, state: ClocktowerState, phase: str, stage: str) -> None:
-        state.next_phase(phase)
-        state.stage = stage
 
     def _nightfall(self, state: ClocktowerState, opening: str = "") -> list[Event]:
         events = self._travellers_leave(state)
@@ -595,21 +349,15 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
         state.silence = False
         state.night += 1
         state.round = state.night
-        self._stage(state, "night", stages(state.settings, "night")[0][0])
+        set_stage(state, "night", stages(state.settings, "night")[0][0])
         lock = state.settings.lock_seconds
         text = (f"{opening + ' ' if opening else ''}Public talk and whispers are closed until dawn. "
                 "Send your night action to the Storytellers in your private thread"
                 + (f"; night actions lock {hours(lock)} before dawn." if lock else "."))
         return [*events, public("night", text, title=f"🌙 Night {state.night} falls", opens_phase=True,
-                                data=self._talk(state, "closed")), *self.night_asks(state),
+                                data=talk_data(state, "closed")), *self.night_asks(state),
                 *self.apprentices_due(state)]
 
-    @staticmethod
-    def _talk(state: ClocktowerState, talk: str) -> dict[str, Any]:
-        """What the bot closes at nightfall and opens at dawn, where it may: the town square and
-        the threads of the open whispers ("Whispering and talking publicly is disabled")."""
-        return {"talk": talk, "whispers": [f"{WHISPER_KEY}{w.id}" for w in state.whispers if not w.broken_by],
-                "players": [s.player for s in state.seats]}
 
     def _travellers_leave(self, state: ClocktowerState) -> list[Event]:
         """"Travellers ... may stay for a maximum of 3 cycles": one who joined on day D leaves when
@@ -633,7 +381,7 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
         following = next_stage(state)
         if following is None:
             return self._dawn(state) if state.phase == "night" else self._end_of_day(state)
-        self._stage(state, state.phase, following)
+        set_stage(state, state.phase, following)
         events: list[Event] = []
         if following == "closing":
             events += self._reminders(state)
@@ -682,7 +430,7 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
         information = self.information_at_dawn(state)
         state.abnormal, state.silence = [], False
         state.day = state.night
-        self._stage(state, "day", stages(state.settings, "day")[0][0])
+        set_stage(state, "day", stages(state.settings, "day")[0][0])
         state.nominations, state.votes = [], {}
         state.negative, state.negative_tomorrow = state.negative_tomorrow, []
         state.executed, state.execution_killed, state.voting_closed = "", False, False
@@ -697,14 +445,14 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
         ending = self._pending(state, resume="day")
         if ending:  # the deaths only: the day opens when the Storytellers go on (``/st continue``)
             return Outcome(state=state, events=[public("dawn", "\n".join(lines), title=f"☀️ Day {state.day} dawns",
-                                                       data=self._talk(state, "open")),
+                                                       data=talk_data(state, "open")),
                                                 *information, *ending])
         lines.append(f"Nominations are open for {hours(state.settings.nomination_seconds)}: the first vote "
                      "today on a player (`/vote`) nominates them. Votes move until the day ends; no "
                      "execution is a vote too.")
         return Outcome(state=state, events=[
             public("dawn", "\n".join(lines), title=f"☀️ Day {state.day} dawns", opens_phase=True,
-                   data=self._talk(state, "open")),
+                   data=talk_data(state, "open")),
             self._tally_event(state), *information])
 
     def _end_of_day(self, state: ClocktowerState, early: bool = False) -> Outcome:
@@ -828,7 +576,7 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
             raise illegal("Executions happen by day.", "not_day")
         if state.voting_closed:
             raise illegal(f"Today's execution has happened ({state.label(state.executed)}).", "executed_today")
-        seat = self._target(state, action.target)
+        seat = target_seat(state, action.target)
         if seat.traveller:
             raise illegal("Travellers are exiled, not executed.", "traveller")
         events = self._execute_now(state, seat, "storyteller")
@@ -842,7 +590,7 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
         if found is None:
             return []
         state.pending_end = found.model_copy(update={"resume": resume})
-        self._stage(state, "ending", "")
+        set_stage(state, "ending", "")
         politicians = [s for s in state.seats if s.character == "politician" and s.alignment != found.team]
         offer = (f"\nThe Politician ({names(state, [s.player for s in politicians])}) is on the losing side: "
                  f"if they were the player most responsible for it, add `politician:True` and they change "
@@ -874,7 +622,7 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
         state.pending_end = None
         if pending.resume == "night":
             return Outcome(state=state, events=self._nightfall(state), reply="Night falls.")
-        self._stage(state, "day", stages(state.settings, "day")[0][0])
+        set_stage(state, "day", stages(state.settings, "day")[0][0])
         return Outcome(state=state, events=[
             public("day_resumed", "The day goes on: nominations are open.", title=f"☀️ Day {state.day}",
                    opens_phase=True), self._tally_event(state)], reply="The day goes on.")
@@ -899,7 +647,7 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
             if state.stage != "nominations" and not settings.no_execution_after_nominations:
                 raise illegal("No execution can be voted only while nominations are open.", "closed")
         else:
-            nominee = self._target(state, target)
+            nominee = target_seat(state, target)
             if nominee.traveller:
                 raise illegal(f"{state.label(target)} is a Traveller: Travellers are exiled, not executed.",
                                "traveller")
@@ -927,7 +675,7 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
                            else "Voting is closed.", "not_day")
         if state.voting_closed:
             raise illegal("Today's execution has happened: voting is over until tomorrow.", "voting_closed")
-        seat = self._target(state, player)
+        seat = target_seat(state, player)
         if not can_vote(state, seat):
             raise illegal("You are dead and your vote token is spent.", "no_token")
         return seat
@@ -982,8 +730,8 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
 
     def _do_count_negatively(self, state: ClocktowerState, action: CountNegatively,
                              rng: random.Random) -> Outcome:
-        self._after_deal(state, "count a vote negatively")
-        seat = self._target(state, action.target)
+        after_deal(state, "count a vote negatively")
+        seat = target_seat(state, action.target)
         day = state.phase == "day" and state.pending_end is None
         chosen = state.negative if day else state.negative_tomorrow
         if seat.player in chosen:
@@ -1010,10 +758,6 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
         outcome.reply = "Voting is over; the day has ended."
         return outcome
 
-    def _after_deal(self, state: ClocktowerState, doing: str) -> None:
-        if state.phase == "setup":
-            raise illegal(f"The characters have not gone out yet: `/st begin` first, then {doing}.",
-                           "not_begun")
 
     def _do_kill(self, state: ClocktowerState, action: Kill, rng: random.Random) -> Outcome:
         return self._set_alive(state, action.target, alive=False)
@@ -1024,8 +768,8 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
     def _set_alive(self, state: ClocktowerState, player: str, *, alive: bool) -> Outcome:
         """A death or a revival: told to the town at once by day; at night kept for dawn, so the
         timing of a notice gives nothing away. A change that undoes tonight's is simply forgotten."""
-        self._after_deal(state, "revive" if alive else "kill")
-        seat = self._target(state, player)
+        after_deal(state, "revive" if alive else "kill")
+        seat = target_seat(state, player)
         label = state.label(seat.player)
         if seat.alive == alive:
             raise illegal(f"{label} is alive." if alive else f"{label} is already dead.",
@@ -1119,8 +863,8 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
                 elif effect.kind == "negative" and effect.player not in state.negative_tomorrow:
                     state.negative_tomorrow.append(effect.player)
                     said.append(f"{label}'s vote counts negatively tomorrow")
-            chose = f" chose {self._choice_text(state, step.chose)}" if step.chose else ""
-            line = f"• {self._who(state, seat)}{chose}" + (": " + "; ".join(said) + "." if said else ".")
+            chose = f" chose {choice_text(state, step.chose)}" if step.chose else ""
+            line = f"• {who(state, seat)}{chose}" + (": " + "; ".join(said) + "." if said else ".")
             lines += [line, *(f"  ↳ {note}" for note in step.notes)]
         state.killed_tonight |= {e.player: e.source for step in steps for e in step.effects if e.kind == "dies"}
         for step in steps:
@@ -1138,10 +882,10 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
         return events
 
     def _do_set_character(self, state: ClocktowerState, action: SetCharacter, rng: random.Random) -> Outcome:
-        self._after_deal(state, "change a character")
-        seat = self._target(state, action.target)
+        after_deal(state, "change a character")
+        seat = target_seat(state, action.target)
         teams = ("traveller",) if seat.traveller else DEALT_TEAMS
-        character = self._character(action.character, teams)
+        character = character_id(action.character, teams)
         old = self.chars[seat.character].name
         seat.character = character
         events = []
@@ -1155,8 +899,8 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
                        reply=f"{state.label(seat.player)}: {old} → {new} ({told}).")
 
     def _do_set_alignment(self, state: ClocktowerState, action: SetAlignment, rng: random.Random) -> Outcome:
-        self._after_deal(state, "change an alignment")
-        seat = self._target(state, action.target)
+        after_deal(state, "change an alignment")
+        seat = target_seat(state, action.target)
         if seat.alignment == action.alignment:
             raise illegal(f"{state.label(seat.player)} is already {action.alignment}.", "same_alignment")
         seat.alignment = action.alignment
@@ -1186,7 +930,7 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
         return match, source.id
 
     def _do_add_reminder(self, state: ClocktowerState, action: AddReminder, rng: random.Random) -> Outcome:
-        seat = self._target(state, action.target)
+        seat = target_seat(state, action.target)
         token, source = self._token(action)
         state.reminders.append(Reminder(player=seat.player, token=token, source=source))
         by = f" ({self.chars[source].name})" if source else ""
@@ -1194,7 +938,7 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
 
     def _do_remove_reminder(self, state: ClocktowerState, action: RemoveReminder,
                             rng: random.Random) -> Outcome:
-        seat = self._target(state, action.target)
+        seat = target_seat(state, action.target)
         wanted = " ".join(action.token.split()).lower()
         for i, reminder in enumerate(state.reminders):
             if reminder.player == seat.player and reminder.token.lower() == wanted:
@@ -1216,7 +960,7 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
         taken = next((s for s in state.seats if s.seat == action.seat), None)
         if taken is not None:
             raise illegal(f"Seat {action.seat} is {state.name(taken.player)}'s.", "seat_taken")
-        character = self._character(action.character, ("traveller",))
+        character = character_id(action.character, ("traveller",))
         if character not in state.script.all_ids():
             raise illegal(f"The {self.chars[character].name} is not a Traveller of this script.", "bad_character")
         if state.by_character(character):
@@ -1236,7 +980,7 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
 
     def _do_traveller_leaves(self, state: ClocktowerState, action: TravellerLeaves,
                              rng: random.Random) -> Outcome:
-        seat = self._target(state, action.target)
+        seat = target_seat(state, action.target)
         if not seat.traveller:
             raise illegal(f"{state.label(seat.player)} is not a Traveller.", "not_traveller")
         return self._unseat(state, seat)
@@ -1265,7 +1009,7 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
         return Event(type="fabled", audience=to_thread("announcements"), title="✨ A Fabled", text=text)
 
     def _do_add_fabled(self, state: ClocktowerState, action: AddFabled, rng: random.Random) -> Outcome:
-        fabled = self._character(action.fabled, ("fabled",))
+        fabled = character_id(action.fabled, ("fabled",))
         if fabled in state.fabled:
             raise illegal(f"The {self.chars[fabled].name} is already in play.", "in_play")
         state.fabled.append(fabled)
@@ -1274,7 +1018,7 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
         return Outcome(state=state, events=events, reply=f"The {self.chars[fabled].name} is in play ({when}).")
 
     def _do_remove_fabled(self, state: ClocktowerState, action: RemoveFabled, rng: random.Random) -> Outcome:
-        fabled = self._character(action.fabled, ("fabled",))
+        fabled = character_id(action.fabled, ("fabled",))
         if fabled not in state.fabled:
             raise illegal(f"The {self.chars[fabled].name} is not in play.", "not_in_play")
         state.fabled.remove(fabled)
@@ -1284,14 +1028,14 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
         return Outcome(state=state, events=events, reply=f"The {self.chars[fabled].name} is out of play.")
 
     def _do_tell(self, state: ClocktowerState, action: Tell, rng: random.Random) -> Outcome:
-        self._after_deal(state, "send information")
-        seat = self._target(state, action.target)
+        after_deal(state, "send information")
+        seat = target_seat(state, action.target)
         return Outcome(state=state, events=[private(seat.player, "storyteller_info", action.text.strip(),
                                                     title="📜 From the Storyteller")],
                        reply=f"Sent to {state.label(seat.player)}.")
 
     def _do_substitute(self, state: ClocktowerState, action: Substitute, rng: random.Random) -> Outcome:
-        seat = self._target(state, action.target)
+        seat = target_seat(state, action.target)
         new = action.new_player
         if not new or any(s.player == new for s in state.seats):
             raise illegal(f"{state.label(new)} is already seated.", "already_seated")
@@ -1309,14 +1053,14 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
         return Outcome(state=state, events=events, reply=f"{state.label(new)} now plays seat {seat.seat}.")
 
     def _remove(self, state: ClocktowerState, action: RemovePlayer) -> Outcome:
-        seat = self._target(state, action.target)
+        seat = target_seat(state, action.target)
         if not seat.traveller:
             raise illegal("A seated player is not removed in this game: replace them with `/st substitute`, "
                            "or `/st kill` them.", "use_substitute")
         return self._unseat(state, seat)
 
     def _do_declare_winner(self, state: ClocktowerState, action: DeclareWinner, rng: random.Random) -> Outcome:
-        self._after_deal(state, "declare a winner")
+        after_deal(state, "declare a winner")
         reason = action.reason.strip()
         if not reason and state.pending_end is not None and state.pending_end.team == action.team:
             reason = state.pending_end.reason[0].upper() + state.pending_end.reason[1:] + "."
@@ -1332,18 +1076,8 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
                         f"responsible for their team's loss: they change alignment and win.")
         winners = [s.player for s in state.seats if s.alignment == action.team]
         text = f"🏆 **{action.team.capitalize()} wins!**" + (f" {reason}" if reason else "") + switched
-        return self._finish(state, action.team, winners, text)
+        return finish(state, action.team, winners, text)
 
-    def _finish(self, state: ClocktowerState, outcome: str, winners: list[str], text: str) -> Outcome:
-        state.finished = True
-        state.outcome = outcome
-        state.winners = winners
-        state.pending_end = None
-        state.stage = ""
-        state.next_phase("over")
-        return Outcome(state=state, events=[
-            public("game_over", f"{text}\n\n{reveal_text(state, self.chars)}", title="The grimoire, revealed",
-                   image="grimoire", data=self._talk(state, "open"))])
 
     # ----- reading -----
     def view(self, state: ClocktowerState, viewer: str | None) -> View:
@@ -1647,4 +1381,4 @@ class Clocktower(TalkRules, NightRules, InformRules, TravellerRules, FabledRules
 
 GAME = Clocktower()
 
-__all__ = ["GAME", "MAX_SEAT", "MAX_TRAVELLERS", "STORYTELLER_ACTIONS", "Clocktower", "ForcedDeal", "Options"]
+__all__ = ["GAME", "MAX_TRAVELLERS", "Clocktower", "ForcedDeal"]

@@ -10,12 +10,12 @@ when nothing about it is flagged; what is left is named to the Storytellers. Eve
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Literal
 
-from pydantic import Field
+from games.engine import STORYTELLER, Event, Outcome, private, public, record
 
-from games.engine import STORYTELLER, Event, Outcome, StorytellerAction, private, public, record
-
+from .actions import (
+    Inform,
+)
 from .characters import Characters
 from .copilot import (
     Answer,
@@ -28,26 +28,16 @@ from .copilot import (
     spy_grimoire,
     told,
 )
-from .day import illegal
 from .info import names
+from .rules import (
+    illegal,
+    target_seat,
+    who,
+)
 from .state import Accepted, ClocktowerState, Seat
 
 #: the cards whose proposal is the truth: an answer that differs is false information
 TRUTHFUL = frozenset({"empath", "undertaker", "ravenkeeper", "waitress", "juggler", "shugenja"})
-
-
-class Inform(StorytellerAction):
-    """Accept a player's information tonight: the copilot's proposal, or ``answer`` (checked
-    against the answers the rules allow, unless anything is allowed)."""
-
-    type: Literal["inform"] = "inform"
-    target: str
-    answer: str = Field("", max_length=200)
-    #: the night the Storyteller saw (the panel's): refused once that night is over
-    night: int = 0
-
-
-INFORM_ACTIONS = (Inform,)
 
 
 def is_false(seat: Seat, proposal: Proposal, answer: Answer) -> bool | None:
@@ -68,9 +58,6 @@ class InformRules:
     """Accepting and delivering night information (mixed into the game)."""
 
     chars: Characters
-    if TYPE_CHECKING:
-        def _target(self, state: ClocktowerState, player: str) -> Seat: ...
-        def _who(self, state: ClocktowerState, seat: Seat) -> str: ...
 
     def _do_inform(self, state: ClocktowerState, action: Inform, rng: random.Random) -> Outcome:
         if action.night and action.night != state.night:
@@ -80,7 +67,7 @@ class InformRules:
         if state.stage != "locked":
             raise illegal("Tonight's information is proposed when the night's actions lock: the deaths and "
                           "poison it depends on are not known before.", "not_locked")
-        seat = self._target(state, action.target)
+        seat = target_seat(state, action.target)
         found = next((p for p in proposals(state, self.chars) if p.player == seat.player), None)
         if found is None:
             raise illegal(f"{state.label(seat.player)} is due no information tonight (use `/st tell` to send "
@@ -104,7 +91,7 @@ class InformRules:
         again = f" Before: {(before.text or 'the grimoire').rstrip('.')}." if before else ""
         # the co-Storytellers see each other's work either way
         events = [Event(type="information_accepted", audience=STORYTELLER, title=f"🌙 Night {state.night}: accepted",
-                        text=f"✓ {self._who(state, seat)} " + ("was sent" if at_once else "learns at dawn")
+                        text=f"✓ {who(state, seat)} " + ("was sent" if at_once else "learns at dawn")
                              + f": {shown}.{again}")]
         if at_once:  # a second acceptance is sent too: the player reads it as the Storytellers' correction
             return Outcome(state=state, events=events + self._deliver(state, seat.player, accepted),

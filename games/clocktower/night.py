@@ -12,18 +12,28 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, ValidationError
 
-from games.engine import STORYTELLER, Action, Choice, Event, Outcome, Prompt, PromptField, private
+from games.engine import STORYTELLER, Choice, Event, Outcome, Prompt, PromptField, private
 
+from .actions import (
+    NightChoice,
+    WaitressAnswer,
+)
 from .characters import DATA, Characters, ClocktowerDataError, read_data
-from .day import hours, illegal
+from .rules import (
+    NO_ONE_TONIGHT,
+    choice_text,
+    hours,
+    illegal,
+    target_seat,
+    who,
+)
 from .state import ClocktowerState, Seat
 
 #: the value of "no-one" in a choice (the Po)
-NO_ONE_TONIGHT = "no-one"
 
 
 class Ask(BaseModel):
@@ -99,48 +109,16 @@ def charged(state: ClocktowerState, player: str) -> bool:
 
 # ----- the players' actions -----
 
-class NightChoice(Action):
-    """A night choice by the character the player believes they are: players, or ["no-one"]."""
-
-    type: Literal["night_choice"] = "night_choice"
-    targets: list[str] = Field(min_length=1, max_length=3)
-
-    @field_validator("targets", mode="before")
-    @classmethod
-    def _one(cls, value: Any) -> Any:
-        return [value] if isinstance(value, str) else value
-
-
-class WaitressAnswer(Action):
-    """The Waitress's target agrees (or refuses) to be visited."""
-
-    type: Literal["waitress_answer"] = "waitress_answer"
-    agree: bool
-
-
-NIGHT_ACTIONS: tuple[type[Action], ...] = (NightChoice, WaitressAnswer)
-
 
 class NightRules:
     """The night's choices, as the game's action handlers and prompts (mixed into the game)."""
 
     chars: Characters
-    if TYPE_CHECKING:
-        def _target(self, state: ClocktowerState, player: str) -> Seat: ...
-
-    def _who(self, state: ClocktowerState, seat: Seat) -> str:
-        """"Ann (seat 3), the Pukka" for the Storytellers, with the truth where the card differs."""
-        shown = self.chars[seat.shown].name
-        truth = f" (truly the {self.chars[seat.character].name})" if seat.character != seat.shown else ""
-        return f"{state.label(seat.player)}, the {shown}{truth}"
-
-    def _choice_text(self, state: ClocktowerState, targets: list[str]) -> str:
-        return "no-one" if targets == [NO_ONE_TONIGHT] else ", ".join(state.label(t) for t in targets)
 
     def _do_night_choice(self, state: ClocktowerState, action: NightChoice, rng: random.Random) -> Outcome:
         if state.phase != "night":
             raise illegal("Night choices are made at night.", "not_night")
-        seat = self._target(state, action.player)
+        seat = target_seat(state, action.player)
         got = ask_for(state, seat, self.chars)
         if got is None:
             raise illegal("Your character chooses nothing tonight.", "nothing_to_choose")
@@ -156,17 +134,17 @@ class NightRules:
             if len(targets) != count:
                 raise illegal(f"Choose {count} different player{'s' if count != 1 else ''}.", "count")
             for target in targets:
-                chosen = self._target(state, target)
+                chosen = target_seat(state, target)
                 if ask.not_self and chosen.player == seat.player:
                     raise illegal("You cannot choose yourself.", "self")
                 if ask.living_only and not chosen.alive:
                     raise illegal(f"{state.label(chosen.player)} is dead: choose a living player.", "dead")
         before = state.night_choices.get(seat.player)
         state.night_choices[seat.player] = targets
-        said = self._choice_text(state, targets)
+        said = choice_text(state, targets)
         events = [Event(type="night_choice", audience=STORYTELLER, title=f"🌙 Night {state.night}: a choice",
-                        text=f"{self._who(state, seat)}, chose {said}"
-                             + (f" (instead of {self._choice_text(state, before)})." if before else "."))]
+                        text=f"{who(state, seat)}, chose {said}"
+                             + (f" (instead of {choice_text(state, before)})." if before else "."))]
         if seat.character == "lunatic":  # the real Demon learns the Lunatic's choice at once
             for demon in state.seats:
                 if self.chars[demon.character].team == "demon":
@@ -203,7 +181,7 @@ class NightRules:
         answer = "agrees" if action.agree else "refuses"
         return Outcome(state=state, events=[
             Event(type="waitress_answer", audience=STORYTELLER, title=f"🌙 Night {state.night}: the Waitress",
-                  text=f"{state.label(action.player)} {answer} the visit of {self._who(state, waitress)}.")],
+                  text=f"{state.label(action.player)} {answer} the visit of {who(state, waitress)}.")],
             reply="You agree to the visit." if action.agree else "You refuse the visit.")
 
     def night_prompts(self, state: ClocktowerState, player: str) -> list[Prompt]:
@@ -220,7 +198,7 @@ class NightRules:
                        and not (ask.living_only and not s.alive)]
             if ask.may_choose_no_one and count == 1:
                 choices.append(Choice(value=NO_ONE_TONIGHT, label="No-one"))
-            now = f"\nYour choice: {self._choice_text(state, mine)}." if mine else "\nYou have not chosen yet."
+            now = f"\nYour choice: {choice_text(state, mine)}." if mine else "\nYou have not chosen yet."
             prompts.append(Prompt(action="night_choice", title=f"Night {state.night}: your choice",
                                   text=text + now, fields=[PromptField(
                                       name="targets", placeholder=f"Choose {count}…", choices=choices[:25],
@@ -257,8 +235,8 @@ class NightRules:
             if got is None:
                 continue
             chosen = state.night_choices.get(seat.player)
-            said = self._choice_text(state, chosen) if chosen else "**nothing submitted** (not the same as no-one)"
-            line = f"• {self._who(state, seat)}: {said}"
+            said = choice_text(state, chosen) if chosen else "**nothing submitted** (not the same as no-one)"
+            line = f"• {who(state, seat)}: {said}"
             if seat.shown == "waitress" and chosen:
                 answer = state.waitress_answers.get(chosen[0])
                 line += " · " + ("agreed" if answer else "refused" if answer is False else "no answer")

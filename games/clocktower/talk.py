@@ -10,81 +10,38 @@ from __future__ import annotations
 
 import math
 import random
-from typing import TYPE_CHECKING, Literal
-
-from pydantic import Field
+from typing import TYPE_CHECKING
 
 from games.engine import STORYTELLER, Action, Event, Outcome, private, public, record, to_group, to_thread
 
+from .actions import (
+    AlsaahirGuess,
+    DeclareWhisper,
+    ExileVote,
+    GoblinClaim,
+    JugglerGuess,
+    NeighbourWhisper,
+    Spoke,
+)
 from .characters import Characters
-from .day import hours, illegal, plural
 from .deal import composition
+from .rules import (
+    WHISPER_KEY,
+    hours,
+    illegal,
+    impaired,
+    plural,
+    target_seat,
+)
 from .state import Announcement, ClocktowerState, Seat, Whisper
 
 #: where a player's action was made, as the bot saw it
-Place = Literal["announcements", "town_square", "thread", "elsewhere"]
 #: the group key of a whisper's private thread is this and the whisper's number
-WHISPER_KEY = "whisper:"
 MAX_NEIGHBOUR_WORDS = 15
 #: the most players named in one Juggler announcement ("up to 5 players' characters")
-MAX_JUGGLES = 5
 
 
 # ----- the players' actions -----
-
-class DeclareWhisper(Action):
-    """``/whisper`` in the announcement thread: a private thread with these players."""
-
-    type: Literal["whisper"] = "whisper"
-    players: list[str] = Field(min_length=1, max_length=16)
-    place: Place = "elsewhere"
-
-
-class NeighbourWhisper(Action):
-    """An undeclared whisper of at most 15 words to a neighbour, once a day each."""
-
-    type: Literal["neighbour_whisper"] = "neighbour_whisper"
-    target: str = Field(max_length=40)
-    text: str = Field(max_length=400)
-
-
-class Spoke(Action):
-    """The player posted publicly (the bot's listener sends it only for players in an open
-    whisper): their whispers break."""
-
-    type: Literal["spoke"] = "spoke"
-    place: Place = "town_square"
-
-
-class AlsaahirGuess(Action):
-    type: Literal["alsaahir_guess"] = "alsaahir_guess"
-    minions: list[str] = Field(default_factory=list, max_length=8)
-    demons: list[str] = Field(default_factory=list, max_length=4)
-    place: Place = "elsewhere"
-
-
-class JugglerGuess(Action):
-    type: Literal["juggler_guess"] = "juggler_guess"
-    #: player -> character (a name or id; the game keeps the id)
-    guesses: dict[str, str] = Field(min_length=1, max_length=MAX_JUGGLES)
-    place: Place = "elsewhere"
-
-
-class GoblinClaim(Action):
-    type: Literal["goblin_claim"] = "goblin_claim"
-    place: Place = "elsewhere"
-
-
-class ExileVote(Action):
-    """A vote on a Traveller's exile: the first "yes" today calls it. Alive and dead vote freely."""
-
-    type: Literal["exile_vote"] = "exile_vote"
-    target: str = Field(max_length=40)
-    vote: Literal["yes", "no", "withdraw"] = "yes"
-
-
-TALK_ACTIONS: tuple[type[Action], ...] = (DeclareWhisper, NeighbourWhisper, Spoke, AlsaahirGuess, JugglerGuess,
-                                          GoblinClaim, ExileVote)
 
 
 # ----- pure rules -----
@@ -129,16 +86,6 @@ def circle_neighbours(state: ClocktowerState, player: str, *, living: bool = Tru
 def neighbours(state: ClocktowerState, player: str) -> list[str]:
     """Whom a neighbour whisper may go to (``neighbour_whisper``: "alive" or "adjacent")."""
     return circle_neighbours(state, player, living=state.settings.neighbour_whisper == "alive")
-
-
-def impaired(state: ClocktowerState, player: str) -> str:
-    """Why the grimoire says this player's ability does not work ("" when nothing does), and by
-    whom: "poisoned by the Pukka" from a Poisoned or Drunk reminder token on them."""
-    for reminder in state.reminders:
-        if reminder.player == player and any(w in reminder.token.lower() for w in ("poison", "drunk")):
-            by = f" by the {reminder.source.capitalize()}" if reminder.source else ": your own token"
-            return f"{reminder.token.lower()}{by}"
-    return ""
 
 
 def alsaahir_check(state: ClocktowerState, chars: Characters, minions: list[str], demons: list[str]) -> str:
@@ -275,7 +222,6 @@ class TalkRules:
     if TYPE_CHECKING:
         def breaks_silence(self, state: ClocktowerState, player: str, place: str) -> bool: ...
         def silence_broken(self, state: ClocktowerState, player: str, place: str) -> list[Event]: ...
-        def _target(self, state: ClocktowerState, player: str) -> Seat: ...
         def _may_end_early(self, state: ClocktowerState) -> bool: ...
         def _tally_changed(self, state: ClocktowerState, could_end: bool) -> list[Event]: ...
 
@@ -290,12 +236,12 @@ class TalkRules:
         self._talk_open(state, "Whispers are declared")
         if not announced_at(state, action.place):
             raise illegal("Declare whispers in the announcement thread, where everyone sees them.", "wrong_place")
-        by = self._target(state, action.player)
+        by = target_seat(state, action.player)
         members = [by.player]
         for player in action.players:
             if player == by.player:
                 raise illegal("You cannot whisper yourself.", "self")
-            seat = self._target(state, player)
+            seat = target_seat(state, player)
             if seat.player not in members:
                 members.append(seat.player)
         if len(members) < 2:
@@ -370,8 +316,8 @@ class TalkRules:
     def _do_neighbour_whisper(self, state: ClocktowerState, action: NeighbourWhisper,
                               rng: random.Random) -> Outcome:
         self._talk_open(state, "Neighbour whispers are sent")
-        by = self._target(state, action.player)
-        to = self._target(state, action.target)
+        by = target_seat(state, action.player)
+        to = target_seat(state, action.target)
         beside = neighbours(state, by.player)
         if to.player not in beside:
             near = " or ".join(state.label(p) for p in beside) or "nobody"
@@ -405,7 +351,7 @@ class TalkRules:
                           "of a day.", "announcements_closed")
         if not announced_at(state, place):
             raise illegal("Public announcements count only in the announcement thread.", "wrong_place")
-        return self._target(state, action.player)
+        return target_seat(state, action.player)
 
     def _announced(self, state: ClocktowerState, announcement: Announcement, text: str,
                    extra: list[Event] | None = None) -> Outcome:
@@ -424,8 +370,8 @@ class TalkRules:
         if limit and made >= limit:
             raise illegal(f"You have made {made} Alsaahir guess{'es' if made != 1 else ''} today "
                           f"({limit} a day).", "guessed_today")
-        minions = [self._target(state, p).player for p in dict.fromkeys(action.minions)]
-        demons = [self._target(state, p).player for p in dict.fromkeys(action.demons)]
+        minions = [target_seat(state, p).player for p in dict.fromkeys(action.minions)]
+        demons = [target_seat(state, p).player for p in dict.fromkeys(action.demons)]
         if not demons:
             raise illegal("Name the Demon (and the Minions): an Alsaahir guess names both.", "no_demon")
         if set(minions) & set(demons):
@@ -455,7 +401,7 @@ class TalkRules:
             raise illegal("You have already made Juggler guesses today.", "guessed_today")
         guesses: dict[str, str] = {}
         for player, character in action.guesses.items():
-            target = self._target(state, player)
+            target = target_seat(state, player)
             found = self.chars.resolve(character)
             if found is None or found.id not in state.script.all_ids():
                 raise illegal(f"{character!r} is not a character of this script.", "bad_character")
@@ -486,8 +432,8 @@ class TalkRules:
     def _do_exile_vote(self, state: ClocktowerState, action: ExileVote, rng: random.Random) -> Outcome:
         if state.phase != "day" or state.pending_end is not None:
             raise illegal("Exiles are called by day.", "not_day")
-        voter = self._target(state, action.player)
-        target = self._target(state, action.target)
+        voter = target_seat(state, action.player)
+        target = target_seat(state, action.target)
         if not target.traveller:
             raise illegal(f"{state.label(target.player)} is not a Traveller: only Travellers are exiled. "
                           "Vote with `/vote` to execute.", "not_traveller")

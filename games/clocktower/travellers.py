@@ -16,33 +16,24 @@ Deviant's exile is the Storytellers' call, in ``talk.py``).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Literal
-
-from pydantic import Field
+from typing import TYPE_CHECKING
 
 from games.engine import STORYTELLER, Event, Outcome, StorytellerAction, private, public, record
 
+from .actions import (
+    GainAbility,
+    ScapegoatInstead,
+)
 from .characters import Characters
-from .day import Tally, illegal
+from .day import Tally
+from .rules import (
+    after_deal,
+    character_id,
+    illegal,
+    impaired,
+    target_seat,
+)
 from .state import ClocktowerState, Reminder, Seat
-from .talk import impaired
-
-
-class GainAbility(StorytellerAction):
-    """The Apprentice gains a Townsfolk (good) or Minion (evil) ability."""
-
-    type: Literal["apprentice"] = "apprentice"
-    target: str
-    character: str = Field(max_length=50)
-
-
-class ScapegoatInstead(StorytellerAction):
-    """The Scapegoat is executed instead of today's executed player."""
-
-    type: Literal["scapegoat"] = "scapegoat"
-
-
-TRAVELLER_ACTIONS = (GainAbility, ScapegoatInstead)
 
 
 class TravellerRules:
@@ -50,9 +41,6 @@ class TravellerRules:
 
     chars: Characters
     if TYPE_CHECKING:
-        def _target(self, state: ClocktowerState, player: str) -> Seat: ...
-        def _character(self, raw: str, teams: tuple[str, ...]) -> str: ...
-        def _after_deal(self, state: ClocktowerState, doing: str) -> None: ...
         def _lleech_follows(self, state: ClocktowerState) -> list[Event]: ...
         def _pending(self, state: ClocktowerState, *, resume: str) -> list[Event]: ...
         def _tally_event(self, state: ClocktowerState, t: Tally | None = None, *, closed: bool = False) -> Event: ...
@@ -75,14 +63,14 @@ class TravellerRules:
         return events
 
     def _do_apprentice(self, state: ClocktowerState, action: GainAbility, rng: random.Random) -> Outcome:
-        self._after_deal(state, "give the Apprentice an ability")
-        seat = self._target(state, action.target)
+        after_deal(state, "give the Apprentice an ability")
+        seat = target_seat(state, action.target)
         if seat.character != "apprentice":
             raise illegal(f"{state.label(seat.player)} is not the Apprentice.", "not_apprentice")
         if not seat.alive:
             raise illegal(f"{state.label(seat.player)} is dead: the Apprentice's ability is gone.", "dead")
         team = "townsfolk" if seat.alignment == "good" else "minion"
-        character = self._character(action.character, (team,))
+        character = character_id(action.character, (team,))
         name = self.chars[character].name
         if character not in state.script.all_ids():
             raise illegal(f"The {name} is not on this script: the Apprentice gains an ability on the script.",
