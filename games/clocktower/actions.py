@@ -17,6 +17,8 @@ MAX_TELL = 1500
 MAX_TOKEN = 40
 #: the highest seat number: 15 players and 2 Travellers
 MAX_SEAT = 17
+#: the most Travellers in play at once (the rulebook: "a maximum of ... 2 Travellers")
+MAX_TRAVELLERS = 2
 #: the most players named in one Juggler announcement ("up to 5 players' characters")
 MAX_JUGGLES = 5
 #: where a player's action was made, as the bot saw it

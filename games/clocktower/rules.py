@@ -10,7 +10,7 @@ from typing import Any
 
 from games.engine import IllegalAction, Outcome, public
 
-from .characters import load
+from .characters import Characters, load
 from .info import reveal_text
 from .options import HOUR
 from .state import ClocktowerState, Seat
@@ -19,6 +19,13 @@ from .state import ClocktowerState, Seat
 NO_ONE_TONIGHT = "no-one"
 #: the group key of a whisper's private thread is this and the whisper's number
 WHISPER_KEY = "whisper:"
+#: the teams the deal gives out (Travellers and Fabled come in by the Storytellers' commands)
+DEALT_TEAMS = ("townsfolk", "outsider", "minion", "demon")
+
+
+def chars() -> Characters:
+    """Every character this game knows (read from the data once)."""
+    return load()
 
 
 # ----- refusing -----
@@ -68,6 +75,22 @@ def impaired(state: ClocktowerState, player: str) -> str:
             by = f" by the {reminder.source.capitalize()}" if reminder.source else ": your own token"
             return f"{reminder.token.lower()}{by}"
     return ""
+
+
+def circle_neighbours(state: ClocktowerState, player: str, *, living: bool = True) -> list[str]:
+    """The nearest player on each side of ``player`` in the circle: the nearest living ones
+    (``living``, as the Empath counts them), or the seats beside, alive or dead."""
+    seats = state.seats
+    at = next(i for i, s in enumerate(seats) if s.player == player)
+    found: list[str] = []
+    for step in (-1, 1):
+        for k in range(1, len(seats)):
+            seat = seats[(at + step * k) % len(seats)]
+            if not living or seat.alive:
+                if seat.player != player:
+                    found.append(seat.player)
+                break
+    return list(dict.fromkeys(found))
 
 
 def who(state: ClocktowerState, seat: Seat) -> str:
