@@ -19,10 +19,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from .asks import order_for
 from .characters import Characters, normalise_id
-from .night import order_for
+from .rules import circle_neighbours, impaired
 from .state import Abnormal, ClocktowerState, Seat
-from .talk import circle_neighbours, impaired
 
 
 class NotAllowedAnswer(ValueError):

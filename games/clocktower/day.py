@@ -1,248 +1,287 @@
-"""The forum day: the cycle's stages, today's tally, the early end, and the end of the game.
-
-Pure functions of the state, so the tally the town sees, the early-end check the Storyteller is
-told about and the execution at the day's end all count the same way.
+"""The day's vote as the players and Storytellers make it: votes (the first on a player nominates
+them), the Virgin, the Thief's negative votes, the early end, an execution at once, and the
+Scapegoat executed instead. The count is in ``tally``; the day's end in ``clock``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from games.engine import STORYTELLER, Choice, Event, Outcome, Prompt, PromptField, Rng, public, record
 
-from games.engine import NO_ONE, IllegalAction
+from .actions import CountNegatively, EndVoting, Execute, ScapegoatInstead, Unvote, Vote
+from .clock import end_of_day, nightfall, pending_end
+from .fabled import fiddle_closes
+from .resolve import lleech_host
+from .rules import after_deal, chars, hours, illegal, impaired, plural, target_seat
+from .state import ClocktowerState, Nomination, Reminder, Seat
+from .talk import exiles_at_close
+from .tally import (
+    NO_EXECUTION,
+    can_vote,
+    day_record,
+    early_end_refusal,
+    executes,
+    lleech_follows,
+    may_end_early,
+    option_label,
+    scapegoats,
+    spend_tokens,
+    tally,
+    tally_changed,
+    tally_event,
+)
 
-from .characters import Characters
-from .state import HOUR, ClocktowerState, PendingEnd, Seat, Settings
+# ----- votes and nominations -----
 
-#: the vote for no execution (needs no nomination and nominates no one)
-NO_EXECUTION = NO_ONE
-
-
-def illegal(text: str, code: str) -> IllegalAction:
-    return IllegalAction(text, code=code)
-
-
-def plural(count: int, word: str, words: str = "") -> str:
-    """``plural(1, "vote")`` -> "1 vote"; ``plural(2, "vote")`` -> "2 votes"."""
-    return f"{count} {word if count == 1 else (words or word + 's')}"
-
-
-def hours(seconds: float) -> str:
-    """``7200`` -> "2 hours"; ``1800`` -> "30 minutes"."""
-    if seconds >= HOUR:
-        count = seconds / HOUR
-        return f"{count:g} hour{'s' if count != 1 else ''}"
-    minutes = round(seconds / 60)
-    return f"{minutes} minute{'s' if minutes != 1 else ''}"
-
-
-# ----- the cycle -----
-
-def stages(settings: Settings, phase: str) -> list[tuple[str, float]]:
-    """The stages of a night or a day with their lengths, in order (a stage of no length is
-    skipped: a day whose announcements close with it has no "final" stage)."""
-    if phase == "night":
-        opened = settings.night_seconds - settings.lock_seconds - settings.reminder_seconds
-        parts = [("open", opened), ("closing", settings.reminder_seconds), ("locked", settings.lock_seconds)]
-    elif phase == "day":
-        parts = [("nominations", settings.nomination_seconds),
-                 ("voting", settings.announcement_seconds - settings.nomination_seconds),
-                 ("final", settings.day_seconds - settings.announcement_seconds)]
-    elif phase == "fiddle":  # the Demon's choice waits for it; the town's vote has a deadline
-        parts = [("voting", settings.fiddle_seconds)]
+def vote(state: ClocktowerState, action: Vote, rng: Rng) -> Outcome:
+    seat = voting_seat(state, action.player)
+    settings = state.settings
+    target = action.target
+    could_end = may_end_early(state)
+    events: list[Event] = []
+    if target == NO_EXECUTION:
+        if state.stage != "nominations" and not settings.no_execution_after_nominations:
+            raise illegal("No execution can be voted only while nominations are open.", "closed")
     else:
+        nominee = target_seat(state, target)
+        if nominee.traveller:
+            raise illegal(f"{state.label(target)} is a Traveller: Travellers are exiled, not executed.",
+                           "traveller")
+        if not any(n.nominee == target for n in state.nominations):
+            events.append(nominate(state, seat, nominee))
+    nominated = bool(events)
+    virgin, execute = virgin_nominated(state, seat, nominee) if nominated else ([], False)
+    if state.votes.get(seat.player) == target:
+        raise illegal(f"Your vote is already on {option_label(state, target)}.", "same_vote")
+    state.votes[seat.player] = target
+    if not seat.alive and settings.dead_vote == "when_cast" and (
+            target != NO_EXECUTION or settings.dead_no_execution_spends):
+        seat.vote_token = False
+    events.append(record("vote", {"day": state.day, "voter": seat.player, "target": target}))
+    if execute:
+        events += virgin + execute_now(state, seat, "virgin")
+        return Outcome(state=state, events=events, reply="You nominated them, and you are executed at once.")
+    events += virgin + tally_changed(state, could_end)
+    said = "You nominated them; your vote" if nominated else "Your vote"
+    return Outcome(state=state, events=events, reply=f"{said} is on {option_label(state, target)}.")
+
+
+def voting_seat(state: ClocktowerState, player: str) -> Seat:
+    if state.phase != "day" or state.pending_end is not None:
+        raise illegal("Votes are cast by day: voting opens at dawn." if state.phase == "night"
+                       else "Voting is closed.", "not_day")
+    if state.voting_closed:
+        raise illegal("Today's execution has happened: voting is over until tomorrow.", "voting_closed")
+    seat = target_seat(state, player)
+    if not can_vote(state, seat):
+        raise illegal("You are dead and your vote token is spent.", "no_token")
+    return seat
+
+
+def nominate(state: ClocktowerState, seat: Seat, nominee: Seat) -> Event:
+    if state.stage != "nominations":
+        raise illegal(f"Nominations closed {hours(state.settings.nomination_seconds)} into the day: vote on "
+                       "a nominated player or for no execution.", "nominations_closed")
+    if not seat.alive:
+        raise illegal("You are dead: the dead cannot nominate, but " + (
+            "your vote token still lets you vote once on an existing nomination (or for no execution)."
+            if seat.vote_token else "the vote your token paid for can still move to an existing "
+            "nomination."), "dead_nominator")
+    if state.settings.one_nomination_per_day and any(n.nominator == seat.player for n in state.nominations):
+        raise illegal("You have already nominated today (one nomination a day each).", "nominated_today")
+    state.nominations.append(Nomination(nominee=nominee.player, nominator=seat.player))
+    return public("nomination", f"📢 {state.label(seat.player)} nominates {state.label(nominee.player)}.")
+
+
+def virgin_nominated(state: ClocktowerState, nominator: Seat, nominee: Seat) -> tuple[list[Event], bool]:
+    """The Virgin's first nomination spends the ability; if the nominator is a Townsfolk, they
+    are executed at once (True). Where the rules give the Storyteller judgement (a Spy may
+    register as a Townsfolk) they are told, and ``/st execute`` carries it out."""
+    if not nominee.has("virgin") or not nominee.alive or any(
+            r.player == nominee.player and r.source == "virgin" for r in state.reminders):
+        return [], False
+    state.reminders.append(Reminder(player=nominee.player, token="No Ability", source="virgin"))
+    who, virgin = state.label(nominator.player), state.label(nominee.player)
+    host = "djinn" in state.fabled and lleech_host(state) == nominator.player
+    failing = impaired(state, nominee.player)
+    team = chars()[nominator.character].team
+    execute = False
+    if failing:
+        said = f"but the Virgin's ability fails ({failing}): nothing happens."
+        if team == "townsfolk":
+            state.note_abnormal(nominee.player, f"the Virgin's ability failed ({failing}) on a Townsfolk nominator")
+    elif team == "townsfolk" and host:
+        said = ("but they are the Lleech's host, who does not register as a Townsfolk to the Virgin "
+                "(the Djinn's jinx): nothing happens.")
+    elif team == "townsfolk":
+        said, execute = "a Townsfolk: they are executed at once.", True
+    elif nominator.character == "spy":
+        said = ("the Spy, who might register as a Townsfolk: if they do, `/st execute` them now; "
+                "otherwise nothing happens.")
+    else:
+        said = f"not a Townsfolk ({chars()[nominator.character].name}): nothing happens."
+    return [Event(type="virgin", audience=STORYTELLER, title="🕊️ The Virgin is nominated",
+                  text=f"{virgin}, the Virgin, was nominated for the first time, by {who}; the ability is "
+                       f"spent. The nominator is {said}")], execute
+
+
+def unvote(state: ClocktowerState, action: Unvote, rng: Rng) -> Outcome:
+    seat = voting_seat(state, action.player)
+    if seat.player not in state.votes:
+        raise illegal("You have not voted today.", "no_vote")
+    could_end = may_end_early(state)
+    del state.votes[seat.player]
+    events = [record("vote", {"day": state.day, "voter": seat.player, "target": ""}),
+              *tally_changed(state, could_end)]
+    spent = " Your vote token stays spent." if not seat.alive and not seat.vote_token else ""
+    return Outcome(state=state, events=events, reply="Your vote is withdrawn." + spent)
+
+
+def count_negatively(state: ClocktowerState, action: CountNegatively,
+                         rng: Rng) -> Outcome:
+    after_deal(state, "count a vote negatively")
+    seat = target_seat(state, action.target)
+    day = state.phase == "day" and state.pending_end is None
+    chosen = state.negative if day else state.negative_tomorrow
+    if seat.player in chosen:
+        raise illegal(f"{state.label(seat.player)}'s vote already counts negatively "
+                       f"{'today' if day else 'tomorrow'}.", "already_negative")
+    could_end = day and may_end_early(state)
+    chosen.append(seat.player)
+    events = tally_changed(state, could_end) if day else []
+    return Outcome(state=state, events=events,
+                   reply=f"{state.label(seat.player)}'s vote counts negatively {'today' if day else 'tomorrow'} "
+                         "(the tally counts it as −1; nobody is told why).")
+
+
+# ----- the end of voting and executions -----
+
+def end_voting(state: ClocktowerState, action: EndVoting, rng: Rng) -> Outcome:
+    if state.phase == "fiddle" and state.stage == "voting":
+        return fiddle_closes(state, "the Storytellers closed it")
+    if state.phase != "day" or state.pending_end is not None:
+        raise illegal("Voting ends by day only.", "not_day")
+    if state.voting_closed:
+        raise illegal("Today's execution has happened: voting is already over.", "voting_closed")
+    why = early_end_refusal(state, tally(state))
+    if why:
+        raise illegal(f"Voting cannot end early yet: {why}", "not_settled")
+    outcome = end_of_day(state, early=True)
+    outcome.reply = "Voting is over; the day has ended."
+    return outcome
+
+
+def execute(state: ClocktowerState, action: Execute, rng: Rng) -> Outcome:
+    if state.phase != "day" or state.pending_end is not None:
+        raise illegal("Executions happen by day.", "not_day")
+    if state.voting_closed:
+        raise illegal(f"Today's execution has happened ({state.label(state.executed)}).", "executed_today")
+    seat = target_seat(state, action.target)
+    if seat.traveller:
+        raise illegal("Travellers are exiled, not executed.", "traveller")
+    events = execute_now(state, seat, "storyteller")
+    return Outcome(state=state, events=events,
+                   reply=f"{state.label(seat.player)} is executed; voting is over for today.")
+
+
+def execute_now(state: ClocktowerState, seat: Seat, by: str) -> list[Event]:
+    """An execution before the day's end (the Virgin's, or the Storyteller's ruling): voting is
+    over for today; the rest of the day is quiet, or night falls at once (``virgin_day``)."""
+    spend_tokens(state)
+    state.voting_closed = True
+    how, told = executes(state, seat)
+    t = tally(state)  # after the execution: the closed tally names who was executed
+    quiet = state.settings.virgin_day == "quiet"
+    rest = ("Voting is over for today; talk and whispers go on until night falls." if quiet
+            else "The day is over.")
+    events = [tally_event(state, t, closed=True),
+              public("execution", f"⚖️ **{state.label(seat.player)}** is executed at once{how}. {rest}",
+                     title=f"🌆 Day {state.day}: an execution"),
+              day_record(state, t, seat.player, at_once=by), *lleech_follows(state), *told]
+    ending = pending_end(state, resume="night")
+    if not ending and not quiet:
+        events += exiles_at_close(state) + nightfall(state)
+    return events + ending
+
+
+def scapegoat_instead(state: ClocktowerState, action: ScapegoatInstead, rng: Rng) -> Outcome:
+    if not state.executed:
+        raise illegal("Nobody has been executed today.", "no_execution")
+    executed = state.seat_of(state.executed)
+    ending = state.phase == "ending" and state.pending_end is not None and state.pending_end.resume == "night"
+    if not (ending or (state.phase == "day" and state.voting_closed)
+            or (state.phase == "night" and state.stage != "locked")):
+        raise illegal("The Scapegoat takes an execution's place from the execution until the night's "
+                      "actions lock.", "too_late")
+    goats = scapegoats(state, executed)
+    if not goats:
+        raise illegal(f"No living, working Scapegoat is of {state.label(executed.player)}'s alignment.",
+                      "no_scapegoat")
+    goat = goats[0]
+    revived = state.execution_killed  # one who was already dead stays dead
+    executed.alive = executed.alive or revived
+    goat.alive, state.execution_killed = False, True
+    state.executed = goat.player
+    events = [public("scapegoat", f"🐐 {state.label(goat.player)}, the Scapegoat, is executed instead of "
+                     f"{state.label(executed.player)}" + (", who lives." if revived else "."),
+                     title="The Scapegoat")]
+    events += lleech_follows(state)
+    # the day's closed tally and its record now name the Scapegoat (the record corrects the day's)
+    events += [tally_event(state, closed=True),
+               record("day", {"day": state.day, "executed": goat.player, "instead_of": executed.player})]
+    if ending:
+        state.pending_end = None
+        found = pending_end(state, resume="night")
+        events += found or nightfall(state)
+    return Outcome(state=state, events=events,
+                   reply=f"{state.label(goat.player)} is executed instead of {state.label(executed.player)}. "
+                         "Anyone who died because of the first execution (the Lleech with its host) is "
+                         "yours to revive with `/st revive`.")
+
+
+
+# ----- the prompts -----
+
+def vote_prompts(state: ClocktowerState, player_id: str) -> list[Prompt]:
+    """By day: this player's vote (a nominee, a player their vote would nominate, or no
+    execution), and taking it back."""
+    if state.phase != "day" or state.pending_end is not None or state.voting_closed:
         return []
-    return [(name, seconds) for name, seconds in parts if seconds > 0]
-
-
-def stage_seconds(state: ClocktowerState) -> float | None:
-    return dict(stages(state.settings, state.phase)).get(state.stage)
-
-
-def next_stage(state: ClocktowerState) -> str | None:
-    """The stage after the current one in the same night or day; None at its end."""
-    names = [name for name, _ in stages(state.settings, state.phase)]
-    if state.stage not in names:
-        return None
-    at = names.index(state.stage)
-    return names[at + 1] if at + 1 < len(names) else None
-
-
-STAGE_ENDS = {"nominations": "Nominations close", "voting": "Announcements close", "final": "Voting closes"}
-
-
-def day_ends(state: ClocktowerState) -> list[list]:
-    """The day's boundaries still to come, each with its seconds after the current stage's end
-    (the bot turns them into Discord timestamps from the stage's deadline)."""
-    out: list[list] = []
-    after = 0.0
-    started = False
-    for name, seconds in stages(state.settings, "day"):
-        if name == state.stage:
-            started = True
-        elif started:
-            after += seconds
-        else:
-            continue
-        label = STAGE_ENDS[name]
-        if name == "voting" and not any(n == "final" for n, _ in stages(state.settings, "day")):
-            label = "Voting closes"
-        out.append([label, after])
-    return out
-
-
-def night_ends(state: ClocktowerState) -> list[list]:
-    """The night's boundaries a player cares about, the lock and dawn, each with its seconds after
-    the current stage's end (the start of the reminder stage is not one of them)."""
-    parts = stages(state.settings, "night")
-    names = [name for name, _ in parts]
-    if state.stage not in names:
+    seat = state.seat_of(player_id)
+    if not can_vote(state, seat):
         return []
-    out: list[list] = []
-    after = 0.0
-    for at in range(names.index(state.stage), len(parts)):
-        if names[at] != state.stage:
-            after += parts[at][1]
-        if at == len(parts) - 1:
-            out.append(["Dawn comes" if names[at] == "locked" else "Night actions lock at dawn", after])
-        elif names[at + 1] == "locked":
-            out.append(["Night actions lock", after])
-    return out
-
-
-# ----- votes -----
-
-def can_vote(state: ClocktowerState, seat: Seat) -> bool:
-    """The living vote; the dead vote with their token (or move a vote the token already paid for)."""
-    return seat.alive or seat.vote_token or seat.player in state.votes
-
-
-def weight(state: ClocktowerState, player: str) -> int:
-    """-1 for a vote the Thief's choice counts negatively today. The mark is the Thief's ability,
-    so it stops the moment the Thief is dead (a mark with no Thief seated is the Storytellers')."""
-    thieves = [s for s in state.seats if s.has("thief")]
-    working = not thieves or any(s.alive for s in thieves)
-    return -1 if player in state.negative and working else 1
-
-
-@dataclass(frozen=True)
-class Tally:
-    #: today's nominees in nomination order, then no execution
-    options: list[str]
-    count: dict[str, int]
-    #: each option's voters in seat order
-    voters: dict[str, list[str]]
-    #: who may still vote and has not
-    not_voted: list[str]
-    #: the option about to win: a nominee, NO_EXECUTION, or "" (a tie for the most, or no votes);
-    #: once today's execution has happened, the player executed (the Virgin's nominator, a Scapegoat)
-    leader: str
-    top: int
-    #: the options tied for the most votes (more than one when it is a tie)
-    tied: list[str]
-
-
-def tally(state: ClocktowerState) -> Tally:
-    options = [n.nominee for n in state.nominations] + [NO_EXECUTION]
-    count = dict.fromkeys(options, 0)
-    voters: dict[str, list[str]] = {o: [] for o in options}
-    not_voted = []
-    for seat in state.seats:
-        target = state.votes.get(seat.player)
-        if target is None:
-            if can_vote(state, seat):
-                not_voted.append(seat.player)
+    t = tally(state)
+    mine = state.votes.get(player_id)
+    nominated = {n.nominee: n.nominator for n in state.nominations}
+    nominates = may_nominate(state, seat)
+    choices = []
+    for s in state.seats:
+        if s.traveller or (s.player not in nominated and not nominates):
             continue
-        count[target] += weight(state, seat.player)
-        voters[target].append(seat.player)
-    top = max(count.values())
-    tied = [o for o in options if count[o] == top] if top > 0 else []
-    leader = state.executed or (tied[0] if len(tied) == 1 else "")
-    return Tally(options, count, voters, not_voted, leader, top, tied)
+        about = (f"{plural(t.count[s.player], 'vote')}, nominated by {state.name(nominated[s.player])}"
+                 if s.player in nominated else "not nominated: your vote nominates them")
+        choices.append(Choice(value=s.player, label=state.label(s.player)[:100],
+                              description=("your vote · " if mine == s.player else "") + about))
+    if state.stage == "nominations" or state.settings.no_execution_after_nominations:
+        choices.append(Choice(value=NO_EXECUTION, label="No execution",
+                              description=("your vote · " if mine == NO_EXECUTION else "")
+                              + plural(t.count[NO_EXECUTION], "vote")))
+    token = "" if seat.alive else (" You are dead: this uses your vote token." if seat.vote_token
+                                   else " You are dead: your token already paid for today's vote.")
+    if not seat.alive and state.stage == "nominations":
+        token += " The dead cannot nominate: vote on a nominated player or for no execution."
+    prompts = [Prompt(action="vote", title=f"Day {state.day}: your vote", vote=True,
+                      text=f"Your vote is on {option_label(state, mine)}." if mine else
+                      "You have not voted today." + token,
+                      fields=[PromptField(name="target", placeholder="Vote for…", choices=choices[:25])])]
+    if mine is not None:
+        prompts.append(Prompt(action="unvote", title="Take your vote back", submit_label="Withdraw my vote"))
+    return prompts
 
 
-def early_end_refusal(state: ClocktowerState, t: Tally) -> str:
-    """Why voting may not end early now ("" when it may): while a tie or a change of leader is
-    still possible. Readings (``Settings.early_end``): "majority" counts every vote as movable, so
-    the leader must out-vote all other votes and every uncast one together; "uncast" takes the
-    cast votes as they stand and asks only whether the uncast ones could still tie the leader."""
-    if state.executed:
-        return "Today's execution has happened: voting is over."
-    if not t.leader:
-        return "No option leads: it is a tie" + (" at 0" if t.top <= 0 else "") + "."
-    lead = t.count[t.leader]
-    positive_uncast = sum(1 for p in t.not_voted if weight(state, p) > 0)
-    # a negative voter not already on the leader could still move onto it and lower it
-    lowering = sum(1 for s in state.seats if weight(state, s.player) < 0 and can_vote(state, s)
-                   and state.votes.get(s.player) != t.leader)
-    worst = lead - lowering
-    if state.settings.early_end == "majority":
-        others = sum(max(0, weight(state, p)) for o in t.options if o != t.leader for p in t.voters[o])
-        best_other = others + positive_uncast
-        if worst > best_other:
-            return ""
-        return (f"{_option_short(state, t.leader)} leads with {lead}, but the other votes and the "
-                f"{positive_uncast} not yet cast could still reach {best_other}.")
-    runner = max((t.count[o] for o in t.options if o != t.leader), default=0)
-    if worst > runner + positive_uncast:
-        return ""
-    return (f"{_option_short(state, t.leader)} leads {lead} to {runner}, and {positive_uncast} "
-            f"vote{'s are' if positive_uncast != 1 else ' is'} not yet cast.")
+def may_nominate(state: ClocktowerState, seat: Seat) -> bool:
+    return seat.alive and state.stage == "nominations" and not (
+        state.settings.one_nomination_per_day and any(n.nominator == seat.player for n in state.nominations))
 
 
-def _option_short(state: ClocktowerState, option: str) -> str:
-    return "No execution" if option == NO_EXECUTION else state.name(option)
-
-
-def option_label(state: ClocktowerState, option: str) -> str:
-    return "No execution" if option == NO_EXECUTION else state.label(option)
-
-
-def tally_text(state: ClocktowerState, t: Tally, *, closed: bool = False) -> str:
-    """The town square's living tally: each nomination with its voters in seat order."""
-    by_nominee = {n.nominee: n.nominator for n in state.nominations}
-    lines = []
-    for option in t.options:
-        who = ", ".join(_voter(state, p) for p in t.voters[option]) or "no votes"
-        head = f"**{option_label(state, option)}** · {t.count[option]}"
-        if option in by_nominee:
-            head += f" (nominated by {state.name(by_nominee[option])})"
-        lines.append(f"{head}\n  {who}")
-    if not state.nominations:
-        lines.insert(0, "No nominations yet: the first vote on a player nominates them."
-                     if state.stage == "nominations" and not closed else "Nobody was nominated today.")
-    if t.not_voted and not closed:
-        lines.append(f"Not voted ({len(t.not_voted)}): " + ", ".join(_voter(state, p) for p in t.not_voted))
-    lines.append(standing(state, t, closed=closed))
-    return "\n".join(lines)
-
-
-def _voter(state: ClocktowerState, player: str) -> str:
-    seat = state.seat_of(player)
-    return f"{state.name(player)} ({seat.seat}{', dead' if not seat.alive else ''})"
-
-
-def standing(state: ClocktowerState, t: Tally, *, closed: bool = False) -> str:
-    if t.leader and t.leader != NO_EXECUTION:
-        return f"{'Executed' if closed else 'About to die'}: **{state.label(t.leader)}**."
-    if t.leader == NO_EXECUTION:
-        return "No execution has the most votes" + (": nobody is executed." if closed else ".")
-    if len(t.tied) > 1:
-        names = " and ".join(option_label(state, o) for o in t.tied)
-        return f"Tied at {t.top} between {names}: " + ("nobody is executed." if closed else "no execution as it stands.")
-    return "No votes: " + ("nobody is executed." if closed else "no execution as it stands.")
-
-
-# ----- the end of the game -----
-
-def mechanical_end(state: ClocktowerState, chars: Characters) -> PendingEnd | None:
-    """The rulebook's victory conditions on the true grimoire (Travellers do not count): good when
-    every Demon is dead, evil when only 2 players live; both at once is a tie, which good wins."""
-    regular = [s for s in state.seats if not s.traveller]
-    demons_alive = [s for s in regular if chars[s.character].team == "demon" and s.alive]
-    living = sum(1 for s in regular if s.alive)
-    if not demons_alive:
-        return PendingEnd(team="good", reason="every Demon is dead")
-    if living <= 2:
-        return PendingEnd(team="evil", reason=f"only {living} player{'s' if living != 1 else ''} "
-                                              "(not counting Travellers) live")
-    return None
+HANDLERS = {"vote": vote, "unvote": unvote, "count_negatively": count_negatively, "end_voting": end_voting,
+            "execute": execute, "scapegoat": scapegoat_instead}

@@ -14,9 +14,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from .characters import Characters
-from .night import NO_ONE_TONIGHT
+from .rules import NO_ONE_TONIGHT, impaired
 from .state import Abnormal, ClocktowerState, Seat
-from .talk import impaired
 
 EffectKind = Literal["dies", "poison", "heal", "negative"]
 

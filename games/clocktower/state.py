@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from games.engine import BaseState, IllegalAction, Player
 
+from .options import Settings
 from .script import Script
 
 Alignment = Literal["good", "evil"]
@@ -68,55 +69,6 @@ class LunaticInfo(BaseModel):
     model_config = ConfigDict(extra="forbid")
     minions: tuple[str, ...]
     bluffs: tuple[str, ...]
-
-
-HOUR = 3600.0
-
-
-class Settings(BaseModel):
-    """The game's options that the rules read after the setup (lengths in seconds)."""
-
-    model_config = ConfigDict(extra="forbid")
-    marionette_neighbours: Literal["demon", "demon_or_recluse"] = "demon"
-    minions_learn_marionette: bool = False
-    # the cycle (the rulebook's: night 24 h; day 48 h, nominations until 24 h, announcements
-    # until 36 h; night actions lock 2 h before dawn, with a reminder 2 h before the lock)
-    night_seconds: float = 24 * HOUR
-    day_seconds: float = 48 * HOUR
-    nomination_seconds: float = 24 * HOUR
-    announcement_seconds: float = 36 * HOUR
-    lock_seconds: float = 2 * HOUR
-    reminder_seconds: float = 2 * HOUR
-    # the readings of the voting rules (see the README's Interpretations)
-    dead_vote: Literal["at_close", "when_cast"] = "at_close"
-    dead_no_execution_spends: bool = False
-    one_nomination_per_day: bool = False
-    no_execution_after_nominations: bool = True
-    early_end: Literal["majority", "uncast"] = "majority"
-    # exile (Travellers): who must vote yes, of whom
-    exile_majority: Literal["half", "strict", "cast"] = "half"
-    exile_counts_travellers: bool = True
-    # whispers
-    whisper_payer: Literal["declarer", "each"] = "declarer"
-    announce_anywhere: bool = False
-    announcement_breaks_whisper: bool = False
-    whisper_break: Literal["whole", "speaker"] = "whole"
-    neighbour_whisper: Literal["alive", "adjacent"] = "alive"
-    # the Virgin, the Goblin, the Alsaahir
-    virgin_day: Literal["quiet", "ends"] = "quiet"
-    goblin_claim: Literal["after_nomination", "any_time"] = "after_nomination"
-    alsaahir_guesses_per_day: int = 1
-    # the night
-    po_silent_charges: bool = False
-    soldier_safe_from_pukka: bool = True
-    pukka_ravenkeeper: Literal["poisoned", "healthy"] = "poisoned"
-    # the copilot
-    inform_at: Literal["dawn", "accept"] = "dawn"
-    auto_inform: bool = False
-    marionette_recluse_counts: Literal["first_night", "every_night"] = "first_night"
-    # the Fabled
-    fiddle_seconds: float = 24 * HOUR
-    fiddler_tie: Literal["good", "evil"] = "good"
 
 
 class Nomination(BaseModel):

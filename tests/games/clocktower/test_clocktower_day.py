@@ -4,7 +4,7 @@ game with the Storyteller's confirmation, and every day's votes in the record an
 
 import pytest
 
-from games.clocktower.day import NO_EXECUTION, early_end_refusal, tally
+from games.clocktower.tally import NO_EXECUTION, early_end_refusal, tally
 from games.engine import IllegalAction, SetupError
 from games.engine.run import Replay, replay, step
 from tests.support.clocktower_pure import (

@@ -5,7 +5,7 @@ and the Recluse may be swapped for a Scapegoat by their misregistration; the clo
 day's record name who was really executed (the Virgin's nominator, `/st execute`, the Scapegoat)."""
 
 from games.clocktower.copilot import proposals
-from games.clocktower.day import tally
+from games.clocktower.tally import tally
 from tests.support.clocktower_pure import GAME, act, events_of, new_game, timeout, to_day, vote
 
 LLEECH = ["lleech", "spy", "washerwoman", "empath", "knight", "soldier", "politician", "virgin"]

@@ -3,8 +3,8 @@ reminder stage, who is reminded before the lock, and the words the town and the 
 
 import pytest
 
-from games.clocktower.day import NO_EXECUTION, tally, tally_text
 from games.clocktower.info import grimoire_picture, grimoire_text
+from games.clocktower.tally import NO_EXECUTION, tally, tally_text
 from games.engine import IllegalAction
 from games.engine.run import Replay, replay
 from tests.support.clocktower_pure import (

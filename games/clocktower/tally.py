@@ -1,0 +1,355 @@
+"""The day's count and its verdict: today's tally and its words, the early end, the execution at
+the day's end (the Lleech, the Scapegoat who might die instead), and the game's mechanical end.
+
+The count is a pure function of the state, so the tally the town sees, the early-end check the
+Storyteller is told about and the execution at the day's end all count the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from games.engine import NO_ONE, STORYTELLER, Event, public, record
+
+from .characters import Characters
+from .info import names
+from .resolve import lleech_host
+from .rules import chars, impaired, plural
+from .stages import day_ends
+from .state import ClocktowerState, PendingEnd, Seat
+
+#: the vote for no execution (needs no nomination and nominates no one)
+NO_EXECUTION = NO_ONE
+
+
+# ----- votes -----
+
+def can_vote(state: ClocktowerState, seat: Seat) -> bool:
+    """The living vote; the dead vote with their token (or move a vote the token already paid for)."""
+    return seat.alive or seat.vote_token or seat.player in state.votes
+
+
+def weight(state: ClocktowerState, player: str) -> int:
+    """-1 for a vote the Thief's choice counts negatively today. The mark is the Thief's ability,
+    so it stops the moment the Thief is dead (a mark with no Thief seated is the Storytellers')."""
+    thieves = [s for s in state.seats if s.has("thief")]
+    working = not thieves or any(s.alive for s in thieves)
+    return -1 if player in state.negative and working else 1
+
+
+@dataclass(frozen=True)
+class Tally:
+    #: today's nominees in nomination order, then no execution
+    options: list[str]
+    count: dict[str, int]
+    #: each option's voters in seat order
+    voters: dict[str, list[str]]
+    #: who may still vote and has not
+    not_voted: list[str]
+    #: the option about to win: a nominee, NO_EXECUTION, or "" (a tie for the most, or no votes);
+    #: once today's execution has happened, the player executed (the Virgin's nominator, a Scapegoat)
+    leader: str
+    top: int
+    #: the options tied for the most votes (more than one when it is a tie)
+    tied: list[str]
+
+
+def tally(state: ClocktowerState) -> Tally:
+    options = [n.nominee for n in state.nominations] + [NO_EXECUTION]
+    count = dict.fromkeys(options, 0)
+    voters: dict[str, list[str]] = {o: [] for o in options}
+    not_voted = []
+    for seat in state.seats:
+        target = state.votes.get(seat.player)
+        if target is None:
+            if can_vote(state, seat):
+                not_voted.append(seat.player)
+            continue
+        count[target] += weight(state, seat.player)
+        voters[target].append(seat.player)
+    top = max(count.values())
+    tied = [o for o in options if count[o] == top] if top > 0 else []
+    leader = state.executed or (tied[0] if len(tied) == 1 else "")
+    return Tally(options, count, voters, not_voted, leader, top, tied)
+
+
+def early_end_refusal(state: ClocktowerState, t: Tally) -> str:
+    """Why voting may not end early now ("" when it may): while a tie or a change of leader is
+    still possible. Readings (``Settings.early_end``): "majority" counts every vote as movable, so
+    the leader must out-vote all other votes and every uncast one together; "uncast" takes the
+    cast votes as they stand and asks only whether the uncast ones could still tie the leader."""
+    if state.executed:
+        return "Today's execution has happened: voting is over."
+    if not t.leader:
+        return "No option leads: it is a tie" + (" at 0" if t.top <= 0 else "") + "."
+    lead = t.count[t.leader]
+    positive_uncast = sum(1 for p in t.not_voted if weight(state, p) > 0)
+    # a negative voter not already on the leader could still move onto it and lower it
+    lowering = sum(1 for s in state.seats if weight(state, s.player) < 0 and can_vote(state, s)
+                   and state.votes.get(s.player) != t.leader)
+    worst = lead - lowering
+    if state.settings.early_end == "majority":
+        others = sum(max(0, weight(state, p)) for o in t.options if o != t.leader for p in t.voters[o])
+        best_other = others + positive_uncast
+        if worst > best_other:
+            return ""
+        return (f"{_option_short(state, t.leader)} leads with {lead}, but the other votes and the "
+                f"{positive_uncast} not yet cast could still reach {best_other}.")
+    runner = max((t.count[o] for o in t.options if o != t.leader), default=0)
+    if worst > runner + positive_uncast:
+        return ""
+    return (f"{_option_short(state, t.leader)} leads {lead} to {runner}, and {positive_uncast} "
+            f"vote{'s are' if positive_uncast != 1 else ' is'} not yet cast.")
+
+
+def _option_short(state: ClocktowerState, option: str) -> str:
+    return "No execution" if option == NO_EXECUTION else state.name(option)
+
+
+def option_label(state: ClocktowerState, option: str) -> str:
+    return "No execution" if option == NO_EXECUTION else state.label(option)
+
+
+def tally_text(state: ClocktowerState, t: Tally, *, closed: bool = False) -> str:
+    """The town square's living tally: each nomination with its voters in seat order."""
+    by_nominee = {n.nominee: n.nominator for n in state.nominations}
+    lines = []
+    for option in t.options:
+        who = ", ".join(_voter(state, p) for p in t.voters[option]) or "no votes"
+        head = f"**{option_label(state, option)}** · {t.count[option]}"
+        if option in by_nominee:
+            head += f" (nominated by {state.name(by_nominee[option])})"
+        lines.append(f"{head}\n  {who}")
+    if not state.nominations:
+        lines.insert(0, "No nominations yet: the first vote on a player nominates them."
+                     if state.stage == "nominations" and not closed else "Nobody was nominated today.")
+    if t.not_voted and not closed:
+        lines.append(f"Not voted ({len(t.not_voted)}): " + ", ".join(_voter(state, p) for p in t.not_voted))
+    lines.append(standing(state, t, closed=closed))
+    return "\n".join(lines)
+
+
+def _voter(state: ClocktowerState, player: str) -> str:
+    seat = state.seat_of(player)
+    return f"{state.name(player)} ({seat.seat}{', dead' if not seat.alive else ''})"
+
+
+def standing(state: ClocktowerState, t: Tally, *, closed: bool = False) -> str:
+    if t.leader and t.leader != NO_EXECUTION:
+        return f"{'Executed' if closed else 'About to die'}: **{state.label(t.leader)}**."
+    if t.leader == NO_EXECUTION:
+        return "No execution has the most votes" + (": nobody is executed." if closed else ".")
+    if len(t.tied) > 1:
+        names = " and ".join(option_label(state, o) for o in t.tied)
+        return f"Tied at {t.top} between {names}: " + ("nobody is executed." if closed else "no execution as it stands.")
+    return "No votes: " + ("nobody is executed." if closed else "no execution as it stands.")
+
+
+def tally_event(state: ClocktowerState, t: Tally | None = None, *, closed: bool = False) -> Event:
+    t = t or tally(state)
+    data: dict[str, Any] = {"count": t.count, "leader": t.leader}
+    if not closed:
+        data |= {"ends": day_ends(state), "phase_seq": state.phase_seq}
+    title = f"🗳️ Day {state.day} votes" + (" (closed)" if closed else "")
+    return public("tally", tally_text(state, t, closed=closed), title=title, data=data,
+                  slot=f"tally:{state.day}")
+
+
+def may_end_early(state: ClocktowerState) -> bool:
+    return not early_end_refusal(state, tally(state))
+
+
+def tally_changed(state: ClocktowerState, could_end: bool) -> list[Event]:
+    """The tally's new face, and a word to the Storytellers when an early end becomes allowed
+    (``could_end``: whether it was allowed before the change)."""
+    if state.voting_closed:
+        return []
+    t = tally(state)
+    events = [tally_event(state, t)]
+    refusal = early_end_refusal(state, t)
+    if not could_end and not refusal:
+        events.append(Event(type="early_end", audience=STORYTELLER, title="🗳️ Voting may end early",
+                            text=f"Day {state.day}: {standing(state, t)} No tie or change of leader is "
+                                 "possible any more; `/st endvoting` ends the day now."))
+    elif could_end and refusal:
+        events.append(Event(type="early_end_over", audience=STORYTELLER,
+                            title="🗳️ Voting may no longer end early",
+                            text=f"Day {state.day}: a vote moved. {refusal} `/st endvoting` is refused "
+                                 "again; you are told if an early end becomes possible once more."))
+    return events
+
+
+# ----- the execution -----
+
+def spend_tokens(state: ClocktowerState) -> None:
+    """Voting closes: under "at_close", a dead voter whose vote stands spends their token."""
+    settings = state.settings
+    for seat in state.seats:
+        target = state.votes.get(seat.player)
+        if not seat.alive and target is not None and settings.dead_vote == "at_close" and (
+                target != NO_EXECUTION or settings.dead_no_execution_spends):
+            seat.vote_token = False
+
+
+def day_record(state: ClocktowerState, t: Tally, executed: str, **extra: Any) -> Event:
+    return record("day", {"day": state.day, "nominations": [n.model_dump() for n in state.nominations],
+                          "votes": dict(state.votes),
+                          "negative": [p for p in state.negative if weight(state, p) < 0],
+                          "count": t.count, "executed": executed, **extra})
+
+
+def execution(state: ClocktowerState, early: bool) -> list[Event]:
+    """The plurality is executed (a tie, or no execution winning, means none), dead players'
+    tokens are spent, and the day goes into the record."""
+    t = tally(state)
+    spend_tokens(state)
+    executed = t.leader if t.leader not in ("", NO_EXECUTION) else ""
+    verdict = standing(state, t, closed=True)
+    told: list[Event] = []
+    if executed:
+        how, told = executes(state, state.seat_of(executed))
+        verdict = f"⚖️ **{state.label(executed)}** is executed{how}."
+    return [*told,
+            tally_event(state, closed=True),
+            public("execution", verdict + ("\nThe Storytellers ended voting early: no tie or change of "
+                                            "leader was still possible." if early else ""),
+                   title=f"🌆 Day {state.day} is over"),
+            day_record(state, t, executed, early=early)]
+
+
+def executes(state: ClocktowerState, seat: Seat) -> tuple[str, list[Event]]:
+    """Execute ``seat``: the words after "is executed", and what the Storytellers are told.
+    The Lleech "die[s] if & only if" its host is dead: executed while its host lives, it lives."""
+    state.executed = seat.player
+    state.execution_killed = False
+    host = lleech_host(state)
+    told: list[Event] = []
+    if not seat.alive:
+        how = " (they were already dead)"
+    elif seat.character == "lleech" and host and host != seat.player and state.seated(host) \
+            and state.seat_of(host).alive and not impaired(state, seat.player):
+        how = ""
+        told.append(Event(type="lleech", audience=STORYTELLER, title="🩸 The Lleech is executed",
+                          text=f"{state.label(seat.player)}, the Lleech, was executed but lives: its host, "
+                               f"{state.label(host)}, is alive. The town saw only the execution."))
+    else:
+        seat.alive, state.execution_killed = False, True
+        how = " and dies"
+        told += lleech_spared(state, seat.player)
+    return how, told + scapegoat_note(state, seat)
+
+
+def lleech_follows(state: ClocktowerState) -> list[Event]:
+    """By day: "You die if & only if they are dead": the Lleech's host is dead, so the Lleech
+    dies, unless it is drunk or poisoned (the link is its ability; it dies once sober again)."""
+    host = lleech_host(state)
+    if not host or not any(s.player == host and not s.alive for s in state.seats):
+        return []
+    events = []
+    for lleech in (s for s in state.seats if s.character == "lleech" and s.alive
+                   and not impaired(state, s.player)):
+        lleech.alive = False
+        events.append(public("death", f"💀 {state.label(lleech.player)} has died."))
+        events.append(Event(type="lleech", audience=STORYTELLER, title="🩸 The Lleech dies",
+                            text=f"{state.label(host)}, the Lleech's host, is dead: the Lleech, "
+                                 f"{state.label(lleech.player)}, dies too."))
+    return events
+
+
+def lleech_spared(state: ClocktowerState, died: str) -> list[Event]:
+    """The Lleech's host just died by day: an impaired Lleech does not die with them (the
+    Storytellers are told, and the Mathematician's ledger counts it)."""
+    if not died or died != lleech_host(state):
+        return []
+    events = []
+    for lleech in (s for s in state.seats if s.character == "lleech" and s.alive):
+        why = impaired(state, lleech.player)
+        if why:
+            state.note_abnormal(lleech.player, f"the Lleech: impaired ({why}): it does not die with its host, "
+                                               f"{state.label(died)}")
+            events.append(Event(type="lleech", audience=STORYTELLER, title="🩸 The Lleech lives",
+                                text=f"{state.label(died)}, the Lleech's host, is dead, but the Lleech, "
+                                     f"{state.label(lleech.player)}, is impaired ({why}) and does not die. "
+                                     "Once sober again it dies (at the next execution or kill by day, the "
+                                     "day's end or the night's lock)."))
+    return events
+
+
+def scapegoats(state: ClocktowerState, executed: Seat) -> list[Seat]:
+    return [s for s in state.seats if s.has("scapegoat") and s.alive and s is not executed
+            and s.alignment in _registers_as(executed) and not impaired(state, s.player)]
+
+
+def scapegoat_note(state: ClocktowerState, executed: Seat) -> list[Event]:
+    """At an execution: a working Scapegoat of the executed player's alignment might take their place."""
+    goats = scapegoats(state, executed)
+    if not goats:
+        return []
+    alignment = goats[0].alignment
+    why = (f"is of their alignment ({alignment})" if alignment == executed.alignment else
+           f"is {alignment}, and the {chars()[executed.character].name}, who might register as {alignment}, "
+           "may count as of its alignment")
+    return [Event(type="scapegoat_due", audience=STORYTELLER, title="🐐 The Scapegoat",
+                  text=f"{state.label(executed.player)} was executed; {state.label(goats[0].player)}, the "
+                       f"Scapegoat, {why} and might be executed "
+                       "instead. `/st traveller scapegoat` does it, until tonight's actions lock: "
+                       f"{state.name(executed.player)} lives again and the Scapegoat dies, told to the town "
+                       "at once.")]
+
+
+def _registers_as(seat: Seat) -> set[str]:
+    """The alignments a player may count as for the Scapegoat: theirs, and by misregistration the
+    Spy's good ("might register as good") and the Recluse's evil ("might register as evil")."""
+    return {seat.alignment} | ({"good"} if seat.has("spy") else set()) | ({"evil"} if seat.has("recluse") else set())
+
+
+# ----- the end of the game -----
+
+def mechanical_end(state: ClocktowerState, chars: Characters) -> PendingEnd | None:
+    """The rulebook's victory conditions on the true grimoire (Travellers do not count): good when
+    every Demon is dead, evil when only 2 players live; both at once is a tie, which good wins."""
+    regular = [s for s in state.seats if not s.traveller]
+    demons_alive = [s for s in regular if chars[s.character].team == "demon" and s.alive]
+    living = sum(1 for s in regular if s.alive)
+    if not demons_alive:
+        return PendingEnd(team="good", reason="every Demon is dead")
+    if living <= 2:
+        return PendingEnd(team="evil", reason=f"only {living} player{'s' if living != 1 else ''} "
+                                              "(not counting Travellers) live")
+    return None
+
+
+def votes_recap(state: ClocktowerState, records: list[Event]) -> str:
+    """Every day's votes, from the record: each nomination with its final voters, no execution,
+    the verdict, and how many times votes were cast or moved that day ("" for no day)."""
+    moves: dict[int, int] = {}
+    for rec in records:
+        if rec.type == "vote":
+            moves[rec.data["day"]] = moves.get(rec.data["day"], 0) + 1
+    by_day: dict[int, dict[str, Any]] = {}
+    for rec in records:  # a later record of a day corrects it (the Scapegoat executed instead)
+        if rec.type == "day":
+            by_day[rec.data["day"]] = by_day.get(rec.data["day"], {}) | rec.data
+    days = []
+    for data in by_day.values():
+        instead = f" instead of {state.label(data['instead_of'])}" if data.get("instead_of") else ""
+        lines = [f"**Day {data['day']}**: " + (f"{state.label(data['executed'])} executed{instead}"
+                                               if data["executed"] else "no execution")
+                 + (" (voting ended early)" if data.get("early") else "")
+                 + (" at once, before voting closed" if data.get("at_once") else "")]
+        by_option: dict[str, list[str]] = {}
+        for voter, target in data["votes"].items():
+            by_option.setdefault(target, []).append(voter)
+        for nomination in data["nominations"]:
+            nominee = nomination["nominee"]
+            lines.append(f"• {state.label(nominee)} · {data['count'].get(nominee, 0)} "
+                         f"(nominated by {state.name(nomination['nominator'])}): "
+                         + (names(state, by_option.get(nominee, [])) if by_option.get(nominee) else "no votes"))
+        lines.append(f"• No execution · {data['count'].get(NO_EXECUTION, 0)}: "
+                     + (names(state, by_option[NO_EXECUTION]) if by_option.get(NO_EXECUTION) else "no votes"))
+        if data.get("negative"):
+            lines.append(f"• Counted negatively (the Thief): {names(state, data['negative'])}")
+        lines.append(f"• {plural(moves.get(data['day'], 0), 'vote')} cast or moved that day")
+        days.append("\n".join(lines))
+    return "\n\n".join(days)
