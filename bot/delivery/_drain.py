@@ -28,6 +28,10 @@ log = logging.getLogger(__name__)
 
 
 class Delivery:
+    """Sends each game's outbox. The jobs it composes: ``board`` (the channel's board and living
+    slots), ``sender`` (a row as a message of its own), ``private`` (rides and open prompts) and
+    ``threads`` (threads and permissions), every call going through ``calls``."""
+
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self._tasks: dict[int, asyncio.Task] = {}
