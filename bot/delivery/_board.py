@@ -1,0 +1,211 @@
+"""The channel's board and living slots: a commit's channel events as one message shown in beats
+(added to the board while it is the channel's last message), a phase's opening message edited as
+its clock moves ("closed" and no buttons once it is over), and a game's living messages (a vote
+tally) edited in place and re-timed with the phase."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+import games
+from games.engine import Event, GameError, Prompt
+
+from ..render import group_embeds
+from ..service import phase_of_slot, phase_slot
+from ..store import OutboxRow, Slot
+from ..views import phase_view
+from ._calls import Calls, classify, with_mentions
+from ._ports import Bot
+from ._reads import game_of, schedule_now, shared_now
+from ._rules import Schedule, beat_ends, calling, countdown, fits, phase_label, slot_countdown, unit_payloads
+
+
+def phase_face(game_id: int, game_row, phase_seq: int | None, now: float,
+               shared: list[Prompt] | None = None, label: str = "", schedule: Schedule | None = None) -> dict[str, Any]:
+    """The countdown line and buttons of a phase's message: the phase's buttons while it is
+    open, none once it is over (or when the message shows no phase)."""
+    if phase_seq is None:
+        return {"content": "", "view": None}
+    content, still_open = countdown(game_row, phase_seq, now, label, schedule)
+    view = phase_view(game_id, phase_seq, shared or []) if still_open else None
+    return {"content": content, "view": view}
+
+
+class Board:
+    """``done`` marks rows delivered (and starts an opened phase's clock); ``pause`` waits out an
+    event's pause between beats; ``close_prompts`` closes the players' private choices of a phase."""
+
+    def __init__(self, bot: Bot, calls: Calls, done: Callable[..., Awaitable[None]],
+                 pause: Callable[[Event], Awaitable[None]], close_prompts: Callable[[int, int], None]) -> None:
+        self.bot = bot
+        self.calls = calls
+        self.done = done
+        self.pause = pause
+        self.close_prompts = close_prompts
+
+    async def deliver_group(self, unit: list[OutboxRow], level: int) -> None:
+        """A commit's channel events as one message, shown in beats (a send or an edit, then edits
+        after the game's longest pauses).
+
+        While the game's board (the message that shows its latest events) is still the channel's
+        last message and has room, the events are added to it by an edit, which also closes the
+        phase it showed; otherwise they go as a new message, which becomes the board. A group in
+        progress is kept as the slot ``group:<first id>``, so a restart goes on where it stopped."""
+        head = unit[0]
+        service = self.bot.service
+        game_row, game = await game_of(service, head)
+        events = [Event.model_validate(r.payload) for r in unit]
+        ends = beat_ends(events, self.bot.settings.theatre_beats, self.bot.settings.theatre_cut_seconds)
+        opener = next((r for r in unit if r.slot), None)
+        try:
+            channel = await self.calls.channel(game_row.channel_id, level)
+        except Exception as exc:
+            raise classify(exc, "channel") from exc
+        where = ("channel", game_row.channel_id)
+        store = self.bot.store
+        group_key = f"group:{head.id}"
+        kept = await store.slot(head.game_id, group_key) if head.parts_sent else None
+        if kept is not None:  # resuming after a restart: the message and what it showed before
+            message, base = channel.get_partial_message(kept.message_id), kept.shown or []
+            in_place = bool(base)
+        else:
+            board = await store.slot(head.game_id, "board")
+            in_place = (board is not None and board.shown is not None and not calling(events)
+                        and getattr(channel, "last_message_id", None) == board.message_id
+                        and fits([*board.shown, *unit_payloads(unit)]))
+            message = channel.get_partial_message(board.message_id) if in_place else None
+            base = board.shown if in_place else []
+        shown_base = [Event.model_validate(p) for p in base]
+        started_at = self.bot.clock.now()
+        for beat in range(head.parts_sent, len(ends)):
+            last = beat == len(ends) - 1
+            showing = [*shown_base, *events[:ends[beat]]]
+            kwargs: dict[str, Any] = {"embeds": group_embeds(showing, game.title, head.game_id)}
+            if last and opener is not None:
+                game_row = await service.row(head.game_id) or game_row
+                started_at = self.bot.clock.now()
+                kwargs |= phase_face(head.game_id, game_row, opener.phase_seq, started_at,
+                                     await shared_now(service, game_row, opener.phase_seq), phase_label(showing),
+                                     await schedule_now(service, game_row))
+            elif message is not None and in_place:
+                # narration added to the board: its phase's countdown and buttons stay while it is open
+                game_row = await service.row(head.game_id) or game_row
+                seq = await store.phase_of_message(head.game_id, message.id)
+                kwargs |= phase_face(head.game_id, game_row, seq, self.bot.clock.now(),
+                                     await shared_now(service, game_row, seq), phase_label(showing),
+                                     await schedule_now(service, game_row))
+            try:
+                if message is not None:
+                    try:
+                        await self.calls.call(level, where, message.edit, **kwargs)
+                    except discord.NotFound:
+                        if beat != head.parts_sent or kept is not None:
+                            raise
+                        # the board was deleted (by a moderator): these events go as a new message
+                        message, base, shown_base, in_place = None, [], [], False
+                        kwargs["embeds"] = group_embeds(events[:ends[beat]], game.title, head.game_id)
+                if message is None:
+                    kwargs = with_mentions(kwargs, calling(events))
+                    message = await self.calls.call(level, where, channel.send, nonce=f"o{head.id}p0", **kwargs)
+            except Exception as exc:
+                raise classify(exc, "channel") from exc
+            if not last:
+                if beat == head.parts_sent and kept is None:
+                    await store.set_slot(head.game_id, group_key,
+                                         Slot(channel.id, message.id, message.id, base))
+                await store.mark_parts_sent(head.id, beat + 1)
+                await self.pause(events[ends[beat] - 1])
+        shown = [*base, *unit_payloads(unit)]
+        slots = {"board": Slot(channel.id, message.id, message.id, shown)}
+        if opener is not None:
+            slots[opener.slot] = Slot(channel.id, message.id, message.id)
+        await store.set_slots(head.game_id, slots,
+                              taken_over=message.id if in_place and opener is not None else None)
+        await self.done(unit, started_at=started_at)
+        await self.pause(events[-1])
+
+    async def refresh(self, row: OutboxRow, level: int) -> None:
+        """Edit a living message to what the game row says now: the countdown while its phase is
+        open, "closed" and no buttons after."""
+        store = self.bot.store
+        slot = await store.slot(row.game_id, row.slot)
+        game_row, game = await game_of(self.bot.service, row)
+        seq = phase_of_slot(row.slot)
+        plan = await schedule_now(self.bot.service, game_row)
+        if seq is not None and countdown(game_row, seq, 0.0, schedule=plan)[1] is False:
+            # the prompts of every phase whose choices no longer stand
+            self.close_prompts(row.game_id, max(seq, plan.since - 1) if plan is not None else seq)
+        if slot is None and seq is not None and type(game).choices_since is not games.engine.Game.choices_since:
+            # a stage with no message of its own (a forum game's night reminder stage) is shown on
+            # the message of the stage before it: moved or closed, that message follows
+            slot = await store.slot(row.game_id, phase_slot(seq - 1))
+            seq -= 1
+        if slot is None:  # never posted (or given up): nothing to edit
+            await self.done([row], "no message")
+            return
+        board = await store.slot(row.game_id, "board")
+        label = (phase_label([Event.model_validate(p) for p in board.shown])
+                 if board is not None and board.shown and board.message_id == slot.message_id else "")
+        content, still_open = countdown(game_row, seq, self.bot.clock.now(), label, plan)
+        channel = self.bot.get_partial_messageable(slot.channel_id)
+        where = ("channel", slot.channel_id)
+        call = self.calls.call
+        try:
+            if still_open:
+                await call(level, where, channel.get_partial_message(slot.message_id).edit, content=content)
+            elif slot.last_message_id == slot.message_id:
+                await call(level, where, channel.get_partial_message(slot.message_id).edit,
+                           content=content, view=None)
+            else:
+                await call(level, where, channel.get_partial_message(slot.message_id).edit, content=content)
+                await call(level, where, channel.get_partial_message(slot.last_message_id).edit, view=None)
+            if still_open:
+                await self.retime(row.game_id, game_row, game, level)
+        except Exception as exc:
+            raise classify(exc, "channel") from exc
+        await self.done([row])
+
+    async def retime(self, game_id: int, game_row, game, level: int) -> None:
+        """The phase was moved, paused or resumed: the living messages that count down to its
+        deadlines (``Game.timed_slots``: a forum day's tally) follow, so they agree with it."""
+        if type(game).timed_slots is games.engine.Game.timed_slots:
+            return  # the game has none (and its state need not be read)
+        try:
+            table = await self.bot.service.load(game_id)
+        except GameError:
+            return
+        for event in game.timed_slots(table.state):
+            slot = await self.bot.store.slot(game_id, f"game:{event.slot}")
+            if slot is not None:
+                await self.calls.call(level, ("channel", slot.channel_id),
+                                      self.bot.get_partial_messageable(slot.channel_id).get_partial_message(
+                                          slot.message_id).edit, content=slot_countdown(game_row, event))
+
+    async def show_in_slot(self, row: OutboxRow, level: int) -> None:
+        """A game's living message (a vote tally): edit it to this event; post it the first time,
+        or again if it was deleted."""
+        game_row, game = await game_of(self.bot.service, row)
+        event = Event.model_validate(row.payload)
+        embeds = group_embeds([event], game.title, row.game_id)
+        content = slot_countdown(game_row, event)
+        slot = await self.bot.store.slot(row.game_id, row.slot)
+        try:
+            channel = await self.calls.channel(game_row.channel_id, level)
+            where = ("channel", channel.id)
+            if slot is not None:
+                try:
+                    await self.calls.call(level, where, channel.get_partial_message(slot.message_id).edit,
+                                          content=content, embeds=embeds)
+                    await self.done([row])
+                    return
+                except discord.NotFound:
+                    pass  # deleted: post it again
+            message = await self.calls.call(level, where, channel.send, nonce=f"o{row.id}p0",
+                                            content=content or None, embeds=embeds)
+        except Exception as exc:
+            raise classify(exc, "channel") from exc
+        await self.bot.store.set_slot(row.game_id, row.slot, Slot(channel.id, message.id, message.id))
+        await self.done([row])

@@ -1,0 +1,96 @@
+"""Talking to Discord: every call through the one pacer, a refusal sorted into Retry or GiveUp,
+and the keyword arguments of one message."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import aiohttp
+import discord
+
+from ..pacer import URGENT, Pacer
+from ._ports import Bot
+from ._rules import GiveUp, Retry
+
+DM_CLOSED = 50007
+#: Discord's codes for a permission the bot lacks where it tried to post
+MISSING_ACCESS, MISSING_PERMISSIONS = 50001, 50013
+
+
+def classify(exc: BaseException, where: str) -> Retry | GiveUp:
+    """Whether a failed call is worth another try."""
+    if isinstance(exc, discord.Forbidden):
+        if exc.code == DM_CLOSED:
+            return GiveUp("dm closed")
+        return Retry(f"{where}: no permission ({exc.status} {exc.code}: {exc.text})", permission=True)
+    if isinstance(exc, discord.NotFound):
+        return GiveUp(f"{where}: not found ({exc.code})")
+    if isinstance(exc, discord.HTTPException):
+        if exc.status >= 500 or exc.status in (401, 408, 429):
+            return Retry(f"{where}: {exc.status} {exc.code}")
+        return GiveUp(f"{where}: refused ({exc.status} {exc.code}: {exc.text})")
+    if isinstance(exc, OSError | aiohttp.ClientError | asyncio.TimeoutError):
+        return Retry(f"{where}: network ({type(exc).__name__})")
+    return Retry(f"{where}: {type(exc).__name__}: {exc}")
+
+
+def lasting(exc: BaseException, place: str) -> str:
+    """``place``, when Discord refused it for good (a missing permission, a thing gone); a passing
+    fault is raised as Retry instead, so the work is tried again."""
+    failure = classify(exc, "thread")
+    if isinstance(failure, Retry) and not failure.permission:
+        raise failure from exc
+    return place
+
+
+def message(embeds, files, view: discord.ui.View | None = None) -> dict:
+    """The keyword arguments of one ``send``: embeds, and the picture and buttons when there are any."""
+    kwargs: dict = {"embeds": embeds}
+    if files:
+        kwargs["files"] = files
+    if view is not None:
+        kwargs["view"] = view
+    return kwargs
+
+
+def with_mentions(kwargs: dict[str, Any], ids: list[int]) -> dict[str, Any]:
+    """A new message that mentions ``ids`` above its countdown, pinging them and nobody else. (An
+    edit never pings, so a message that calls someone is always sent new.)"""
+    if not ids:
+        return kwargs
+    mentions = " ".join(f"<@{i}>" for i in ids)
+    line = kwargs.get("content") or ""
+    return {**kwargs, "content": f"{mentions} {line}".strip(),
+            "allowed_mentions": discord.AllowedMentions(everyone=False, roles=False,
+                                                        users=[discord.Object(i) for i in ids])}
+
+
+class Calls:
+    """Every call delivery makes to Discord goes through ``call``, paced by ``pacer``."""
+
+    def __init__(self, bot: Bot, pacer: Pacer) -> None:
+        self.bot = bot
+        self.pacer = pacer
+
+    async def call(self, level: int, where: Any, method, *args, **kwargs):
+        """One call to Discord, ``method(*args, **kwargs)``, when the pacer lets it go. Each kind
+        of call to a channel has its own window, as Discord keeps a bucket per route."""
+        await self.pacer.turn(level, (where, getattr(method, "__name__", "")))
+        return await method(*args, **kwargs)
+
+    async def channel(self, channel_id: int, level: int = URGENT):
+        channel = self.bot.get_channel(channel_id)
+        if channel is None:
+            channel = await self.call(level, ("channel", channel_id), self.bot.fetch_channel, channel_id)
+        return channel
+
+    async def dm(self, user_id: int, level: int = URGENT) -> discord.PartialMessageable:
+        """The player's DM channel, opened once and then kept in the database: each private
+        message is one call to Discord."""
+        channel_id = await self.bot.store.dm_channel(user_id)
+        if channel_id is None:
+            channel = await self.call(level, ("dm", user_id), self.bot.create_dm, discord.Object(id=user_id))
+            channel_id = channel.id
+            await self.bot.store.set_dm_channel(user_id, channel_id)
+        return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)

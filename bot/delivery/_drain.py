@@ -1,0 +1,241 @@
+"""The drain loop: per game, the pending outbox rows in delivery units, each sent by its job (the
+board, one message, a slot), in order per destination, with back-off on a passing fault; and
+``Delivery``, what the rest of the bot calls."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Coroutine
+from typing import Any
+
+import discord
+
+from games.engine import Event
+
+from ..pacer import URGENT, Pacer
+from ..service import is_store_error
+from ..store import OutboxRow
+from ._board import Board
+from ._calls import Calls
+from ._ports import Bot
+from ._private import Private, Ride
+from ._rules import GiveUp, Retry, groupable, lane, priority, units
+from ._send import Sender
+from ._threads import Threads
+
+log = logging.getLogger(__name__)
+
+
+class Delivery:
+    """Sends each game's outbox. The jobs it composes: ``board`` (the channel's board and living
+    slots), ``sender`` (a row as a message of its own), ``private`` (rides and open prompts) and
+    ``threads`` (threads and permissions), every call going through ``calls``."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self._tasks: dict[int, asyncio.Task] = {}
+        self._again: set[int] = set()
+        self._retries: dict[int, asyncio.TimerHandle] = {}
+        self._attempts: dict[int, int] = {}  # outbox row id -> failed attempts so far
+        self._side: set[asyncio.Task] = set()  # edits that must not hold up the channel
+        settings = bot.settings
+        self.calls = Calls(bot, Pacer(settings.discord_calls_per_second, settings.channel_calls,
+                                      settings.channel_window_seconds))
+        self.threads = Threads(bot, self.calls)
+        self.private = Private(bot, self.calls, self._beside)
+
+        async def pause(event: Event) -> None:  # looked up at each pause: a test may replace it
+            await self._pause(event)
+
+        self.board = Board(bot, self.calls, self._done, pause, self.private.close_prompts)
+        self.sender = Sender(bot, self.calls, self.threads, self.private, self._done, pause)
+        self.idle = asyncio.Event()
+        self.idle.set()
+
+    @property
+    def pacer(self) -> Pacer:
+        """The one pacer of every call delivery makes (a test or a benchmark may put another)."""
+        return self.calls.pacer
+
+    @pacer.setter
+    def pacer(self, pacer: Pacer) -> None:
+        self.calls.pacer = pacer
+
+    @property
+    def retry_base(self) -> float:
+        return self.bot.settings.delivery_retry_seconds
+
+    # ----- what the rest of the bot calls -----
+    def kick(self, game_id: int) -> None:
+        """Make sure the game's pending messages are being delivered."""
+        self._again.add(game_id)
+        task = self._tasks.get(game_id)
+        if task is None or task.done():
+            self.idle.clear()
+            self._tasks[game_id] = asyncio.get_running_loop().create_task(self._drain(game_id))
+
+    async def kick_pending(self) -> int:
+        """Kick every game with undelivered rows (start-up and the periodic sweep)."""
+        pending = await self.bot.store.games_with_pending_messages(shards=self.bot.service.shards)
+        for game_id in pending:
+            self.kick(game_id)  # a game backing off tries now too: the sweep is rarer than the cap
+        return len(pending)
+
+    async def drain_all(self) -> None:
+        await self.kick_pending()
+        await self.wait_idle()
+
+    async def wait_idle(self) -> None:
+        """Wait for the deliveries under way (not for retries that are backing off)."""
+        while any(not t.done() for t in [*self._tasks.values(), *self._side]):
+            await asyncio.gather(*[t for t in [*self._tasks.values(), *self._side] if not t.done()],
+                                 return_exceptions=True)
+
+    @property
+    def backing_off(self) -> set[int]:
+        """The games whose delivery waits for a retry."""
+        return set(self._retries)
+
+    def forget(self, game_id: int) -> None:
+        """The game is over: drop what was kept for its notices (its last messages still go)."""
+        self.private.forget(game_id)
+        self.threads.forget(game_id)
+
+    @property
+    def rides(self) -> dict[int, Ride]:
+        """User id -> their latest interaction still open (``Private.rides``)."""
+        return self.private.rides
+
+    @property
+    def prompts(self) -> dict:
+        """(game, user, message) -> a private message of open choices (``Private.prompts``)."""
+        return self.private.prompts
+
+    def note_interaction(self, interaction: discord.Interaction) -> None:
+        self.private.note_interaction(interaction)
+
+    def note_prompt(self, game_id: int, phase_seq: int, interaction: discord.Interaction, message_id: int) -> None:
+        self.private.note_prompt(game_id, phase_seq, interaction, message_id)
+
+    def forget_prompt(self, game_id: int, user_id: int, message_id: int) -> None:
+        self.private.forget_prompt(game_id, user_id, message_id)
+
+    def close_prompts(self, game_id: int, phase_seq: int) -> None:
+        self.private.close_prompts(game_id, phase_seq)
+
+    async def sync_storytellers(self, game_id: int, removed: int | None = None) -> None:
+        await self.threads.sync_storytellers(game_id, removed)
+
+    async def storytellers_of(self, game_row) -> list[int]:
+        return await self.threads.storytellers_of(game_row)
+
+    async def _group_thread(self, game_row, key: str, members: list[int], level: int = URGENT):
+        """A group's private thread, opened if need be (``Threads.group_thread``; the offline
+        table's tests open a player's thread through it)."""
+        return await self.threads.group_thread(game_row, key, members, level)
+
+    # ----- the drain loop -----
+    def _beside(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` beside the channel's delivery (``wait_idle`` waits for it too)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._side.add(task)
+        task.add_done_callback(self._side.discard)
+
+    def _retry_later(self, game_id: int, delay: float) -> None:
+        old = self._retries.pop(game_id, None)
+        if old is not None:
+            old.cancel()
+
+        def again() -> None:
+            self._retries.pop(game_id, None)
+            self.kick(game_id)
+
+        self._retries[game_id] = asyncio.get_running_loop().call_later(delay, again)
+
+    def _backoff(self, row_id: int) -> float:
+        attempts = self._attempts[row_id] = self._attempts.get(row_id, 0) + 1
+        return min(self.retry_base * 2 ** (attempts - 1), self.bot.settings.delivery_retry_max_seconds)
+
+    async def _drain(self, game_id: int) -> None:
+        store = self.bot.store
+        try:
+            while game_id in self._again:
+                self._again.discard(game_id)
+                waiting: set[tuple] = set()  # destinations held up by a refused row
+                next_try: float | None = None
+                found, superseded = units(await store.pending_messages(game_id))
+                if superseded:
+                    await store.mark_all_delivered([r.id for r in superseded], self.bot.clock.now(),
+                                                   "superseded")
+                # a unit goes with the urgency of the most urgent unit behind it, which it holds up
+                urgency = [priority(u) for u in found]
+                for i in range(len(found) - 2, -1, -1):
+                    urgency[i] = min(urgency[i], urgency[i + 1])
+                for unit, level in zip(found, urgency, strict=True):
+                    head = unit[0]
+                    try:
+                        if head.target == "channel":  # first, even while the channel waits
+                            await self.threads.hand_over_seats(unit)
+                        if lane(head) in waiting:
+                            continue
+                        if head.op == "refresh":
+                            await self.board.refresh(head, level)
+                        elif head.op == "slot":
+                            await self.board.show_in_slot(head, level)
+                        elif groupable(head):
+                            await self.board.deliver_group(unit, level)
+                        else:
+                            await self.sender.deliver(head, level)
+                    except Retry as exc:
+                        delay = self._backoff(head.id)
+                        log.warning("game %s: message %s not delivered (%s); retry %d in %.1f s",
+                                    game_id, head.id, exc.reason, self._attempts[head.id], delay)
+                        if exc.permission:
+                            await self.threads.tell_host_about_permission(game_id, head, exc)
+                        waiting.add(lane(head))
+                        next_try = delay if next_try is None else min(next_try, delay)
+                        continue
+                    except GiveUp as exc:
+                        log.warning("game %s: message %s given up: %s", game_id, head.id, exc.reason)
+                        await self._done(unit, exc.reason)
+                    self._attempts.pop(head.id, None)
+                if next_try is not None:
+                    self._retry_later(game_id, next_try)
+                    return
+        except Exception as exc:  # the database itself (locked, read-only...): try again later
+            log.warning("game %s: delivery interrupted (%s); retrying", game_id, exc,
+                        exc_info=not is_store_error(exc))
+            self._retry_later(game_id, self.bot.settings.delivery_retry_max_seconds / 10)
+        finally:
+            if self._tasks.get(game_id) is asyncio.current_task():
+                del self._tasks[game_id]
+            if not any(not t.done() for t in self._tasks.values()):
+                self.idle.set()
+
+    async def _done(self, unit: list[OutboxRow], failure: str | None = None,
+                    started_at: float | None = None) -> None:
+        """Mark a unit delivered; if it opened a phase, the phase's clock starts (from
+        ``started_at``, when it was posted; a given-up opener starts it too, so no game waits forever)."""
+        ids = [r.id for r in unit]
+        opener = next((r for r in unit if r.slot and r.op == "send"), None)
+        now = self.bot.clock.now()
+        if opener is None:
+            await self.bot.store.mark_all_delivered(ids, now, failure)
+        else:
+            if failure is not None:
+                await self.bot.store.mark_all_delivered(ids, now, failure)
+                ids = []
+            await self.bot.service.start_clock(opener.game_id, opener.phase_seq,
+                                               now if started_at is None else started_at, ids)
+        talk = next((r for r in unit if r.target == "channel" and (r.payload.get("data") or {}).get("talk")), None)
+        if talk is not None and failure is None:
+            try:
+                await self.threads.set_talk(talk)
+            except Exception as exc:  # best effort: the message said talk is closed
+                log.warning("game %s: talk not %s: %s", talk.game_id, talk.payload["data"]["talk"], exc)
+
+    async def _pause(self, event: Event) -> None:
+        """The theatre's pause after an event in the channel (``Event.pause``, scaled)."""
+        if event.pause:
+            await asyncio.sleep(event.pause * self.bot.settings.pause_scale)

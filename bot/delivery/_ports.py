@@ -1,0 +1,29 @@
+"""What delivery uses of the bot, as a Protocol: delivery is typed by it, so it never imports the
+bot class (which imports delivery)."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from ..clock import Clock
+from ..config import Settings
+from ..service import GameService
+from ..store import Store
+
+
+class Bot(Protocol):
+    """The running bot, as delivery sees it: its settings, store, game service and clock, and the
+    client's channel look-ups."""
+
+    settings: Settings
+    store: Store
+    service: GameService
+    clock: Clock
+
+    def get_channel(self, id: int, /) -> Any: ...
+
+    async def fetch_channel(self, channel_id: int, /) -> Any: ...
+
+    def get_partial_messageable(self, id: int, *, guild_id: int | None = None, type: Any = None) -> Any: ...
+
+    async def create_dm(self, user: Any) -> Any: ...

@@ -1,0 +1,289 @@
+"""Threads and permissions: a group's private thread and a game's public one, the Storytellers in
+every private thread, the night's closing of the town square and the whispers, a substitute's
+handover of the seat's threads, and telling the host or the Storytellers what Discord refused."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+
+import discord
+
+import games
+from games.engine import SUBSTITUTE
+
+from ..pacer import COSMETIC, URGENT
+from ..service import STORYTELLERS_KEY
+from ..store import OutboxRow
+from ._calls import Calls, lasting
+from ._ports import Bot
+from ._rules import PUBLIC_THREAD, Retry
+
+log = logging.getLogger(__name__)
+
+
+class Threads:
+    def __init__(self, bot: Bot, calls: Calls) -> None:
+        self.bot = bot
+        self.calls = calls
+        self.told_host: set[tuple[int, str]] = set()  # (game, target) problems told, once each
+
+    def forget(self, game_id: int) -> None:
+        self.told_host = {k for k in self.told_host if k[0] != game_id}
+
+    # ----- the threads -----
+    async def storytellers_of(self, game_row) -> list[int]:
+        """Who sits in every private thread of a game besides its members: the game's Storytellers
+        (host and co-Storytellers) where it has them, else its host unless the host is seated."""
+        if games.get(game_row.kind).storytellers:
+            return await self.bot.service.storyteller_ids(game_row)
+        seated = {uid for uid, _ in await self.bot.store.lobby_players(game_row.id)}
+        return [] if game_row.host_id in seated else [game_row.host_id]
+
+    async def group_thread(self, game_row, key: str, members: list[int], level: int = URGENT):
+        """The group's private thread, opened on its first message and kept in the database by key;
+        members who joined the group since are added, and those no longer in it (a substituted
+        player, a removed co-Storyteller) are removed. The Storytellers are in every one; a seated
+        player only in their own. The thread is recorded as soon as it exists, so a retry after a
+        failed add reuses it."""
+        store = self.bot.store
+        call = self.calls.call
+        tellers = await self.storytellers_of(game_row)
+        needed = list(dict.fromkeys([*members, *tellers]))
+        found = await store.group_thread(game_row.id, key)
+        if found is not None:
+            thread_id, known = found
+            thread = self.bot.get_channel(thread_id) or await call(
+                level, ("thread", thread_id), self.bot.fetch_channel, thread_id)
+        else:
+            channel = await self.calls.channel(game_row.threads_under, level)
+            names = dict(await store.lobby_players(game_row.id, kind=None))
+            title = ", ".join(names.get(m, str(m)) for m in members) if members else "Storytellers"
+            thread = await call(level, ("channel", channel.id), channel.create_thread,
+                                name=f"🔒 {title} · game {game_row.id}"[:100],
+                                type=discord.ChannelType.private_thread, invitable=False)
+            known = []
+            await store.set_group_thread(game_row.id, key, thread.id, known)
+        added = list(known)
+        for uid in needed:
+            if uid not in added:
+                await call(level, ("thread", thread.id), thread.add_user, discord.Object(id=uid))
+                added.append(uid)
+        for uid in [u for u in added if u not in needed]:
+            with contextlib.suppress(discord.NotFound):
+                await call(level, ("thread", thread.id), thread.remove_user, discord.Object(id=uid))
+            added.remove(uid)
+        if added != known:
+            await store.set_group_thread(game_row.id, key, thread.id, added)
+        return thread
+
+    async def public_thread(self, game_row, key: str, level: int = URGENT):
+        """A public thread of the game (a forum game's announcement thread), made on its first
+        message: under the game's channel, or under its thread channel when the game's channel is
+        itself a thread (a forum post)."""
+        store = self.bot.store
+        key = f"{PUBLIC_THREAD}{key}"
+        found = await store.group_thread(game_row.id, key)
+        if found is not None:
+            return self.bot.get_channel(found[0]) or await self.calls.call(
+                level, ("thread", found[0]), self.bot.fetch_channel, found[0])
+        channel = await self.calls.channel(game_row.channel_id, level)
+        if isinstance(channel, discord.Thread):
+            channel = await self.calls.channel(game_row.threads_under, level)
+        thread = await self.calls.call(level, ("channel", channel.id), channel.create_thread,
+                                       name=f"📣 {key[len(PUBLIC_THREAD):].capitalize()} · game {game_row.id}"[:100],
+                                       type=discord.ChannelType.public_thread)
+        await store.set_group_thread(game_row.id, key, thread.id, [])
+        return thread
+
+    async def close_thread(self, thread, game_id: int) -> None:
+        """A group's conversation is over (a broken whisper): lock and archive its thread, after
+        the message saying so. Best effort: a thread left open says it is broken anyway."""
+        try:
+            await self.calls.call(COSMETIC, ("thread", thread.id), thread.edit, archived=True, locked=True)
+        except Exception as exc:
+            log.warning("game %s: thread %s not closed: %s", game_id, getattr(thread, "id", "?"), exc)
+
+    async def sync_storytellers(self, game_id: int, removed: int | None = None) -> None:
+        """After a co-Storyteller is added or removed: every private thread of the game gets its
+        Storytellers now (best effort: the next message to a thread reconciles it anyway)."""
+        game_row = await self.bot.store.game(game_id)
+        if game_row is None:
+            return
+        call = self.calls.call
+        tellers = await self.storytellers_of(game_row)
+        for key, thread_id, known in await self.bot.store.group_threads(game_id):
+            if key.startswith(PUBLIC_THREAD):
+                continue
+            try:
+                thread = self.bot.get_channel(thread_id) or await call(
+                    COSMETIC, ("thread", thread_id), self.bot.fetch_channel, thread_id)
+                added = list(known)
+                for uid in tellers:
+                    if uid not in added:
+                        await call(COSMETIC, ("thread", thread_id), thread.add_user, discord.Object(id=uid))
+                        added.append(uid)
+                if removed is not None and removed in added:
+                    await call(COSMETIC, ("thread", thread_id), thread.remove_user, discord.Object(id=removed))
+                    added.remove(removed)
+                if added != known:
+                    await self.bot.store.set_group_thread(game_id, key, thread_id, added)
+            except Exception as exc:
+                log.warning("game %s: Storytellers of thread %s not updated yet: %s", game_id, thread_id, exc)
+
+    # ----- the night's closing of talk -----
+    async def set_talk(self, row: OutboxRow) -> None:
+        """Night closes public talk and whispers: after the message saying so, the town square is
+        closed to the seated players (a per-member overwrite, or the thread locked when the town
+        square is a thread) and the open whispers' threads are locked; dawn opens them again.
+        Where the bot lacks the permission it tells the Storytellers which one, once per game."""
+        data = row.payload.get("data") or {}
+        closed = data.get("talk") == "closed"
+        game_row = await self.bot.service.row(row.game_id)
+        if game_row is None:
+            return
+        missing: list[str] = []
+        try:
+            channel = await self.calls.channel(game_row.channel_id, COSMETIC)
+            if isinstance(channel, discord.Thread):
+                await self.calls.call(COSMETIC, ("thread", channel.id), channel.edit, locked=closed)
+            else:
+                # the seats as the game has them now (Travellers and substitutes included)
+                for player in data.get("players", []):
+                    if str(player).isdigit():
+                        await self.mute(channel, int(player), closed)
+        except discord.Forbidden:
+            missing.append(f"Manage Permissions in <#{game_row.channel_id}> (or Manage Threads, when the town "
+                           "square is a thread)")
+        except Exception as exc:
+            log.warning("game %s: the town square was not %s: %s", row.game_id, "closed" if closed else "opened", exc)
+        for key in data.get("whispers", []):
+            found = await self.bot.store.group_thread(row.game_id, key)
+            if found is None:
+                continue
+            try:
+                thread = self.bot.get_channel(found[0]) or await self.calls.call(
+                    COSMETIC, ("thread", found[0]), self.bot.fetch_channel, found[0])
+                await self.calls.call(COSMETIC, ("thread", thread.id), thread.edit, locked=closed)
+            except discord.Forbidden:
+                if "Manage Threads" not in missing:
+                    missing.append("Manage Threads (to lock the whisper threads at night)")
+            except Exception as exc:
+                log.warning("game %s: whisper thread %s not %s: %s", row.game_id, key,
+                            "locked" if closed else "opened", exc)
+        if missing and (row.game_id, "talk") not in self.told_host:
+            self.told_host.add((row.game_id, "talk"))
+            await self.tell_storytellers(game_row, "I could not close the town square and the whispers for the "
+                                         "night: Discord says I lack " + " and ".join(missing) + ". Grant it and "
+                                         "I will do it from the next night; until then, please remind the town "
+                                         "that talk is closed at night.")
+
+    async def mute(self, channel, user_id: int, closed: bool) -> None:
+        """A seated player may not post in the town square at night (their other overwrites kept)."""
+        member = channel.guild.get_member(user_id)
+        if member is None:
+            try:
+                member = await self.calls.call(COSMETIC, ("guild", channel.guild.id), channel.guild.fetch_member,
+                                               user_id)
+            except discord.NotFound:
+                return  # they left the server
+        overwrite = channel.overwrites_for(member)
+        wanted = False if closed else None
+        if overwrite.send_messages is wanted:
+            return
+        overwrite.update(send_messages=wanted)
+        await self.calls.call(COSMETIC, ("channel", channel.id), channel.set_permissions, member,
+                              overwrite=None if overwrite.is_empty() else overwrite)
+
+    # ----- a substitute takes a seat -----
+    async def hand_over_seats(self, unit: list[OutboxRow]) -> None:
+        """A substitute took a seat (a public ``substitute`` event of this unit): before the town
+        reads it, every private thread of the game the old player sits in (the seat's own thread,
+        its whispers) takes the newcomer in and puts the old player out, and the night's closing of
+        the town square moves from one to the other. A passing fault raises Retry (the row waits,
+        and this is done again: it does nothing twice); what Discord refuses for good is told to
+        the Storytellers, once, and the row goes on."""
+        for row in unit:
+            data = row.payload.get("data") or {}
+            old, new = str(data.get("old", "")), str(data.get("new", ""))
+            if row.payload.get("type") != SUBSTITUTE or not (old.isdigit() and new.isdigit()):
+                continue
+            game_row = await self.bot.service.row(row.game_id)
+            if game_row is None:
+                return
+            failed: list[str] = []
+            for key, thread_id, known in await self.bot.store.group_threads(row.game_id):
+                if key.startswith(PUBLIC_THREAD) or int(old) not in known:
+                    continue
+                try:
+                    await self.swap_member(game_row.id, key, thread_id, known, int(old), int(new))
+                except Exception as exc:
+                    failed.append(lasting(exc, f"<#{thread_id}>"))
+            try:
+                await self.move_night_closing(game_row, int(old), int(new))
+            except Exception as exc:
+                failed.append(lasting(exc, f"the town square <#{game_row.channel_id}>"))
+            if failed and (row.game_id, f"handover:{old}") not in self.told_host:
+                log.warning("game %s: not handed over to %s: %s", row.game_id, new, ", ".join(failed))
+                self.told_host.add((row.game_id, f"handover:{old}"))
+                # (names, not mentions: a mention in a private thread would add the player to it)
+                await self.tell_storytellers(game_row, f"{row.payload.get('text', '')} I could not hand over "
+                                             + ", ".join(failed) + ": please add the substitute there and "
+                                             "remove the player who left, by hand (I need Manage Threads and "
+                                             "Manage Permissions).")
+
+    async def swap_member(self, game_id: int, key: str, thread_id: int, known: list[int], old: int,
+                          new: int) -> None:
+        """In one private thread: the newcomer is added, then the old player removed."""
+        call = self.calls.call
+        thread = self.bot.get_channel(thread_id) or await call(
+            URGENT, ("thread", thread_id), self.bot.fetch_channel, thread_id)
+        members = list(known)
+        if new not in members:
+            await call(URGENT, ("thread", thread_id), thread.add_user, discord.Object(id=new))
+            members.append(new)
+        with contextlib.suppress(discord.NotFound):
+            await call(URGENT, ("thread", thread_id), thread.remove_user, discord.Object(id=old))
+        members.remove(old)
+        await self.bot.store.set_group_thread(game_id, key, thread_id, members)
+
+    async def move_night_closing(self, game_row, old: int, new: int) -> None:
+        """If the night closed the town square to the old player (their overwrite denies Send
+        Messages, as ``mute`` sets it), it opens to them and closes to the newcomer."""
+        channel = await self.calls.channel(game_row.channel_id, URGENT)
+        if isinstance(channel, discord.Thread) or channel.overwrites_for(discord.Object(id=old)).send_messages \
+                is not False:
+            return
+        await self.mute(channel, new, True)
+        await self.mute(channel, old, False)
+
+    # ----- telling people what went wrong, with no secret in it -----
+    async def tell_storytellers(self, game_row, text: str) -> None:
+        try:
+            thread = await self.group_thread(game_row, STORYTELLERS_KEY, [], COSMETIC)
+            await self.calls.call(COSMETIC, ("thread", thread.id), thread.send, text)
+        except Exception as exc:
+            log.warning("game %s: could not tell the Storytellers: %s (%s)", game_row.id, text, exc)
+
+    async def tell_host_about_permission(self, game_id: int, row: OutboxRow, exc: Retry) -> None:
+        """Tell the host, once per game and kind of place, which permission to grant."""
+        game_row = await self.bot.store.game(game_id)
+        if game_row is None or (row.target == "dm" and not games.get(game_row.kind).private_threads):
+            return  # a DM refused for a reason other than closed DMs: nothing the host can grant
+        where = "thread" if row.target in ("group", "dm") else row.target
+        if (game_id, where) in self.told_host:
+            return
+        self.told_host.add((game_id, where))
+        if where == "thread":
+            needed = "Create Private Threads, Send Messages in Threads and Manage Threads"
+        else:
+            needed = "View Channel, Send Messages, Embed Links, Attach Files and Read Message History"
+        text = (f"I can't post the messages of game #{game_id} in <#{game_row.channel_id}>: Discord "
+                f"says I lack a permission there. Please give me {needed} in that channel. Nothing "
+                "is lost: the game's messages are kept and go out, in order, as soon as I can post.")
+        try:
+            dm = await self.calls.dm(game_row.host_id)
+            await self.calls.call(URGENT, ("dm", game_row.host_id), dm.send, text)
+        except Exception as dm_exc:
+            log.error("game %s: missing permission in channel %s (%s), and the host could not be told "
+                      "(%s)", game_id, game_row.channel_id, exc.reason, dm_exc)
