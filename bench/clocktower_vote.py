@@ -25,6 +25,7 @@ import games  # noqa: E402
 from bot.clock import ManualClock  # noqa: E402
 from bot.service import Actor, GameService  # noqa: E402
 from bot.store import Store  # noqa: E402
+from bot.stores import open_store  # noqa: E402
 
 HOUR = 3600.0
 
@@ -65,7 +66,7 @@ async def timed(service: GameService, store: Store, game_id: int, voter: str, ac
 
 async def run(n_votes: int) -> dict:
     folder = Path(tempfile.mkdtemp(prefix="bench-"))
-    store = await Store.open(folder / "votes.db")
+    store = await open_store(folder / "votes.db")
     try:
         clock = ManualClock()
         service = GameService(store, clock)

@@ -35,7 +35,8 @@ from games.engine import (
 )
 
 from .clock import Clock
-from .store import ChannelBusy, GameRow, MovedOn, NewMessage, Shards, Signup, Store
+from .shards import Shards
+from .store import ChannelBusy, GameRow, MovedOn, NewMessage, Signup, Store
 from .timers import Timers
 
 log = logging.getLogger(__name__)

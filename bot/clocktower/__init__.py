@@ -1,0 +1,24 @@
+"""Blood on the Clocktower's Discord side, a feature package: the Storytellers' ``/st`` commands
+and ``/travel in`` (``storyteller``), the town's own commands and the listener that breaks
+whispers (``town``), and the copilot's panel with its persistent components (``copilot``).
+
+The core bot knows none of it: ``setup(bot)``, called once at start-up (``bot.features``), adds
+the cogs, registers the components and the view under the night's "information due" message.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..views import register_event_view
+from .copilot import CopilotButton, CopilotSelect, copilot_view
+from .storyteller import Storyteller
+from .town import Town
+
+
+async def setup(bot: Any) -> None:
+    """Add the Clocktower's commands and components to ``bot`` (a ``commands.Bot``)."""
+    await bot.add_cog(Storyteller(bot))
+    await bot.add_cog(Town(bot))
+    bot.add_dynamic_items(CopilotButton, CopilotSelect)
+    register_event_view("copilot", copilot_view)
