@@ -730,6 +730,11 @@ class SqliteStore(Store):
     def _channel_busy(self, exc: BaseException) -> bool:
         return isinstance(exc, sqlite3.IntegrityError) and "games.channel_id" in str(exc)
 
+    @staticmethod
+    def refused(exc: BaseException) -> bool:
+        """Whether ``exc`` is SQLite refusing (locked, read-only, full, closed), not a bug."""
+        return isinstance(exc, sqlite3.Error) or (isinstance(exc, ValueError) and "closed" in str(exc).lower())
+
 
 def _run_body(conn: sqlite3.Connection, body: Body) -> Any:
     """Run a transaction body's statements on a sqlite3 connection (on the database thread)."""
