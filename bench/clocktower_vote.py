@@ -22,8 +22,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import games  # noqa: E402
+from bot.actor import Actor  # noqa: E402
 from bot.clock import ManualClock  # noqa: E402
-from bot.service import Actor, GameService  # noqa: E402
+from bot.service import GameService  # noqa: E402
 from bot.store import Store  # noqa: E402
 from bot.stores import open_store  # noqa: E402
 

@@ -24,8 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import aiosqlite  # noqa: E402
 
 import games  # noqa: E402
+from bot.actor import Actor  # noqa: E402
 from bot.clock import ManualClock  # noqa: E402
-from bot.service import Actor, GameService  # noqa: E402
+from bot.service import GameService  # noqa: E402
 from bot.store import Store  # noqa: E402
 from bot.stores import open_store  # noqa: E402
 from games.engine import PhaseTimeout  # noqa: E402

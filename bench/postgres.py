@@ -32,8 +32,9 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 import games  # noqa: E402
+from bot.actor import Actor  # noqa: E402
 from bot.clock import SystemClock  # noqa: E402
-from bot.service import Actor, GameService, Table  # noqa: E402
+from bot.service import GameService, Table  # noqa: E402
 from bot.shards import Shards  # noqa: E402
 from bot.stores import open_store  # noqa: E402
 from games.engine import PhaseTimeout  # noqa: E402

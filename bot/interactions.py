@@ -17,8 +17,8 @@ import discord
 
 from games.engine import GameError
 
+from .actor import Actor
 from .render import chunks
-from .service import Actor
 
 log = logging.getLogger(__name__)
 

@@ -63,6 +63,9 @@ class Play:
         #: selections of multi-field prompts waiting for their submit button (game, user, seq, action)
         self.partial: dict[tuple[int, int, int, str], dict[str, Any]] = {}
         self._sheet_locks: dict[int, asyncio.Lock] = {}  # game -> its sign-up sheet's edits, in turn
+        #: options a sign-up sheet shows first, by a name instead of their value: option -> its
+        #: name from (game, options); filled by the feature packages at setup
+        self.option_names: dict[str, Callable[[Any, dict[str, Any]], str]] = {}
 
     @property
     def service(self) -> GameService:
@@ -144,9 +147,8 @@ class Play:
         spectators = [s for s in signups if s.kind == "spectator"]
         if spectators:
             embed.add_field(name="Spectators", value=", ".join(s.name for s in spectators)[:1024])
-        shown = {k: v for k, v in row.options.items() if k != "script"}
-        if "script" in row.options:
-            shown = {"script": game.script_of(game.parse_options(row.options)).name, **shown}
+        named = {k: name(game, row.options) for k, name in self.option_names.items() if k in row.options}
+        shown = {**named, **{k: v for k, v in row.options.items() if k not in named}}
         if shown:
             embed.add_field(name="Options", value=" ".join(f"`{k}={v}`" for k, v in shown.items())[:1024],
                             inline=False)

@@ -11,7 +11,7 @@ import logging
 import secrets
 import weakref
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import games
@@ -33,6 +33,7 @@ from games.engine import (
     to_group,
 )
 
+from .actor import Actor
 from .clock import Clock
 from .shards import Shards
 from .store import ChannelBusy, GameRow, MovedOn, NewMessage, Signup, Store
@@ -114,16 +115,6 @@ class TimerChange:
     waiting: float | None = None
     #: which phase, in words ("the Council")
     phase: str = "the phase"
-
-
-@dataclass(frozen=True)
-class Actor:
-    """Who is asking: enough of a Discord member to check permissions."""
-
-    id: int
-    name: str
-    manage_guild: bool = False
-    role_ids: frozenset[int] = field(default_factory=frozenset)
 
 
 @dataclass

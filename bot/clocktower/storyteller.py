@@ -18,9 +18,10 @@ from discord.ext import commands
 
 import games
 
+from ..actor import Actor
 from ..cogs.seats import join_seat
 from ..interactions import actor_of, guarded, reply
-from ..service import Actor, LobbyError, NoGameHere
+from ..service import LobbyError, NoGameHere
 from ..store import GameRow
 from .host import ClocktowerBot
 

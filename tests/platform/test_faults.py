@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import Actor, NotSaved
+from bot.actor import Actor
+from bot.service import NotSaved
 from bot.store import JOURNAL_SIZE_LIMIT
 from bot.stores import open_store
 

@@ -12,9 +12,10 @@ import pytest
 from support.actors import HOST
 
 from bot.__main__ import main
+from bot.actor import Actor
 from bot.migrate import TABLES
 from bot.postgres import PostgresStore
-from bot.service import Actor, GameService
+from bot.service import GameService
 from bot.store import NewMessage, Slot
 from bot.stores import open_store
 from games.engine import StorytellerAction

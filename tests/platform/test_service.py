@@ -127,7 +127,7 @@ async def test_pause_resume_extend_shorten_skip(service, clock):
     change = await service.resume(row.id, HOST)
     assert change.deadline == clock.now() + 50 and not change.paused
     await service.store.set_storyteller_role(5, 77)
-    from bot.service import Actor
+    from bot.actor import Actor
     storyteller = Actor(id=8, name="ST", role_ids=frozenset({77}))
     assert (await service.extend(row.id, storyteller, -45)).deadline == clock.now() + 5
     assert await service.skip(row.id, ADMIN, meant=1) == "the vote"
