@@ -21,7 +21,7 @@ from games.engine import GameError
 
 from ..interactions import actor_of, guarded, reply
 from ..views import MAX_OPTIONS, bounded, detached
-from .host import ClocktowerBot
+from .needs import ClocktowerBot
 
 #: Discord's longest select option value and label
 MAX_VALUE = 100

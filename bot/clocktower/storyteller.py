@@ -23,7 +23,7 @@ from ..cogs.seats import join_seat
 from ..interactions import actor_of, guarded, reply
 from ..service import LobbyError, NoGameHere
 from ..store import GameRow
-from .host import ClocktowerBot
+from .needs import ClocktowerBot
 
 #: the largest script file a Storyteller may attach (the official tool's scripts are a few KB)
 MAX_SCRIPT_BYTES = 200_000

@@ -22,7 +22,7 @@ from ..delivery import PUBLIC_THREAD
 from ..interactions import guarded, reply
 from ..service import NoGameHere, NotSaved
 from ..store import GameRow
-from .host import ClocktowerBot
+from .needs import ClocktowerBot
 from .storyteller import character_autocomplete
 
 log = logging.getLogger(__name__)

@@ -1,4 +1,4 @@
-"""What the Clocktower's commands and panel use of the bot (a Protocol: the feature package does
+"""What the Clocktower's commands and panel need of the bot (a Protocol: the feature package does
 not import the bot's class)."""
 
 from __future__ import annotations
