@@ -1,7 +1,7 @@
 """Answering an interaction: who is asking, the reply (long texts in parts), the edit of the
 clicked message, and ``guarded``, which runs a command's or a click's work and answers in time.
 
-A leaf: it knows Discord and the service's ``Actor``, and no adapter, so every cog, component
+A leaf: it knows Discord and ``Actor``, and no adapter, so every cog, component
 and feature package can use it.
 """
 
