@@ -25,9 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.clocktower_vote import HOUR, clocktower_day  # noqa: E402
 from bot.clock import ManualClock  # noqa: E402
-from bot.cogs.town import Town  # noqa: E402
+from bot.clocktower.town import Town  # noqa: E402
 from bot.service import GameService  # noqa: E402
-from bot.store import Store  # noqa: E402
+from bot.stores import open_store  # noqa: E402
 from games.clocktower.talk import whisper_limit  # noqa: E402
 
 
@@ -38,7 +38,7 @@ def message(author: str, channel: int, n: int) -> SimpleNamespace:
 
 async def run(n: int) -> dict:
     folder = Path(tempfile.mkdtemp(prefix="bench-"))
-    store = await Store.open(folder / "chatter.db")
+    store = await open_store(folder / "chatter.db")
     try:
         clock = ManualClock()
         service = GameService(store, clock)

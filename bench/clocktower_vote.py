@@ -22,9 +22,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import games  # noqa: E402
+from bot.actor import Actor  # noqa: E402
 from bot.clock import ManualClock  # noqa: E402
-from bot.service import Actor, GameService  # noqa: E402
+from bot.service import GameService  # noqa: E402
 from bot.store import Store  # noqa: E402
+from bot.stores import open_store  # noqa: E402
 
 HOUR = 3600.0
 
@@ -65,7 +67,7 @@ async def timed(service: GameService, store: Store, game_id: int, voter: str, ac
 
 async def run(n_votes: int) -> dict:
     folder = Path(tempfile.mkdtemp(prefix="bench-"))
-    store = await Store.open(folder / "votes.db")
+    store = await open_store(folder / "votes.db")
     try:
         clock = ManualClock()
         service = GameService(store, clock)

@@ -24,15 +24,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import aiosqlite  # noqa: E402
 
 import games  # noqa: E402
+from bot.actor import Actor  # noqa: E402
 from bot.clock import ManualClock  # noqa: E402
-from bot.service import Actor, GameService  # noqa: E402
+from bot.service import GameService  # noqa: E402
 from bot.store import Store  # noqa: E402
+from bot.stores import open_store  # noqa: E402
 from games.engine import PhaseTimeout  # noqa: E402
 
 
 async def run(game_name: str, n_players: int, n_actions: int, seed: int, synchronous: str) -> dict:
     folder = Path(tempfile.mkdtemp(prefix="bench-"))
-    store = await Store.open(folder / "durable.db", synchronous=synchronous)
+    store = await open_store(folder / "durable.db", synchronous=synchronous)
     bare = await aiosqlite.connect(folder / "bare.db", isolation_level=None)
     try:  # every path closes both databases (their threads would keep the process alive)
         for pragma in ("journal_mode=WAL", f"synchronous={synchronous}", "foreign_keys=ON"):

@@ -32,9 +32,11 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 import games  # noqa: E402
+from bot.actor import Actor  # noqa: E402
 from bot.clock import SystemClock  # noqa: E402
-from bot.service import Actor, GameService, Table  # noqa: E402
-from bot.store import Shards, Store  # noqa: E402
+from bot.service import GameService, Table  # noqa: E402
+from bot.shards import Shards  # noqa: E402
+from bot.stores import open_store  # noqa: E402
 from games.engine import PhaseTimeout  # noqa: E402
 
 
@@ -69,7 +71,7 @@ def next_action(game, state, chooser: random.Random):
 async def bench_action(url: str, game_name: str, players: int, n_actions: int, seed: int) -> dict:
     import asyncpg
 
-    store = await Store.open(url)
+    store = await open_store(url)
     bare = await asyncpg.connect(url)
     try:
         await bare.execute("CREATE TABLE IF NOT EXISTS bare_blobs (id BIGSERIAL PRIMARY KEY, state TEXT, "
@@ -115,7 +117,7 @@ def guild_of(shard: int, n: int) -> int:
 async def worker(url: str, shard: int, tables: int, seconds: float, think: float, game_name: str,
                  players: int) -> dict:
     """One bot process: its shard's tables, each acting in a loop; latencies of every action."""
-    store = await Store.open(url)
+    store = await open_store(url)
     service = GameService(store, SystemClock(), shards=Shards(2, frozenset({shard})))
     game = games.get(game_name)
     latencies: list[float] = []
@@ -191,7 +193,7 @@ def bench_tables(url: str, args) -> dict:
 
 
 async def _open_close(url: str) -> None:
-    await (await Store.open(url)).close()
+    await (await open_store(url)).close()
 
 
 def main() -> None:

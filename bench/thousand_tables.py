@@ -67,10 +67,10 @@ from discord.http import Route  # noqa: E402
 
 import games  # noqa: E402
 from bot import client as client_module  # noqa: E402
+from bot.actor import Actor  # noqa: E402
 from bot.client import StorytellerBot  # noqa: E402
 from bot.config import Settings  # noqa: E402
 from bot.pacer import Pacer  # noqa: E402
-from bot.service import Actor  # noqa: E402
 from games.engine import GameError  # noqa: E402
 
 GAME = "ritual"

@@ -21,9 +21,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import games  # noqa: E402
+from bot.actor import Actor  # noqa: E402
 from bot.clock import ManualClock  # noqa: E402
-from bot.service import Actor, GameService  # noqa: E402
+from bot.service import GameService  # noqa: E402
 from bot.store import Store  # noqa: E402
+from bot.stores import open_store  # noqa: E402
 from games.engine import GameError, PhaseTimeout  # noqa: E402
 
 
@@ -68,7 +70,7 @@ async def play(service: GameService, game_name: str, channel: int, until: float,
 
 async def run(mode: str, n_games: int, seconds: float) -> dict:
     folder = Path(tempfile.mkdtemp(prefix="wal-"))
-    store = await Store.open(folder / "bot.db")
+    store = await open_store(folder / "bot.db")
     if mode == "two-hop":
         Store._read = two_hop_read  # type: ignore[method-assign]
     try:

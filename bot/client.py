@@ -1,4 +1,5 @@
-"""The bot: wires the store, the game service, timers, delivery, cogs and persistent components."""
+"""The bot: wires the store, the game service, timers, delivery, cogs, persistent components and
+the feature packages (``bot.features``)."""
 
 from __future__ import annotations
 
@@ -11,15 +12,15 @@ from discord.ext import commands
 
 from .clock import Clock, SystemClock
 from .cogs.moderation import Moderation
-from .cogs.storyteller import Storyteller
+from .cogs.seats import Seats
 from .cogs.tables import Tables
-from .cogs.town import Town
 from .config import Settings
 from .delivery import Delivery
+from .features import setup_features
 from .play import Play
 from .service import GameService
-from .store import Store
-from .views import ChoiceButton, ChoiceSelect, CopilotButton, CopilotSelect, RemoveButton, TableButton
+from .stores import open_store
+from .views import ChoiceButton, ChoiceSelect, RemoveButton, TableButton
 
 log = logging.getLogger(__name__)
 
@@ -45,17 +46,17 @@ class StorytellerBot(commands.AutoShardedBot):
         self.recovered = asyncio.Event()
 
     async def setup_hook(self) -> None:
-        self.store = await retrying("opening the database", lambda: Store.open(
+        self.store = await retrying("opening the database", lambda: open_store(
             self.settings.database_url or self.settings.database_path, synchronous=self.settings.sqlite_synchronous))
         self.service = GameService(self.store, self.clock, on_messages=self.delivery.kick,
                                    clock_waits_for_opener=True, shards=self.settings.shards)
         self.service.on_game_over += [self.delivery.forget, self.play.forget]
         self.service.RETRY_SECONDS = self.settings.timeout_retry_seconds
-        self.add_dynamic_items(TableButton, ChoiceSelect, ChoiceButton, CopilotButton, CopilotSelect, RemoveButton)
+        self.add_dynamic_items(TableButton, ChoiceSelect, ChoiceButton, RemoveButton)
         await self.add_cog(Tables(self))
         await self.add_cog(Moderation(self))
-        await self.add_cog(Storyteller(self))
-        await self.add_cog(Town(self))
+        await self.add_cog(Seats(self))
+        await setup_features(self)  # each game's own commands and components
         if self.use_scheduler:
             self.service.timers.start()
             self.service.timers.every(self.settings.sweep_seconds, self.sweep, "sweep")

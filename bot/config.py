@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from .store import Shards
+from .shards import Shards
 
 
 class Settings(BaseSettings):

@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .store import Exec, Many, Store, is_postgresql
+from .store import Exec, Many, Store
+from .stores import is_postgresql, open_store
 
 #: every table, parents first, with every column (``test_migrate`` checks this against the schema)
 TABLES: dict[str, tuple[str, ...]] = {
@@ -122,9 +123,9 @@ async def migrate_db(source_url: str, target_url: str) -> list[Copied]:
     address = store_address(source_url)
     if isinstance(address, Path) and not address.exists():
         raise MigrationRefused(f"There is no database at {str(address)!r} to copy from.")
-    source = await Store.open(address)
+    source = await open_store(address)
     try:
-        target = await Store.open(store_address(target_url))
+        target = await open_store(store_address(target_url))
         try:
             return await copy_store(source, target)
         finally:

@@ -7,10 +7,9 @@ logged with the game id and the player gets a short apology, never a traceback.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 import discord
 
@@ -18,21 +17,14 @@ import games
 from games.engine import NO_ONE, GameError, Prompt, rng_for
 
 from .delivery import paused_ends, schedule_of
-from .render import chunks, duration, relative_time
-from .service import Actor, GameService, LobbyError, NoGameHere, NotAllowed, quoted
-from .store import Slot
+from .interactions import acknowledge, actor_of, guarded, reply, update_message
+from .render import duration, relative_time
+from .service import GameService, LobbyError, NoGameHere, NotAllowed, quoted
+from .store import Slot, Store
 from .views import lobby_view, prompts_view
-
-if TYPE_CHECKING:
-    from .client import StorytellerBot
 
 log = logging.getLogger(__name__)
 
-APOLOGY = ("Sorry, something went wrong on my side, and what you asked may NOT have been done. "
-           "Check with **My hand** or `/game status` before trying again.")
-#: Discord waits 3 seconds for the first answer to an interaction; past this, the bot defers
-#: (a "thinking..." that buys 15 minutes), so a slow write (a busy database) still gets its answer
-DEFER_AFTER = 2.0
 #: what a game with Storytellers needs in its town square, and where its private threads live
 TOWN_PERMISSIONS = {"view_channel": "View Channel", "send_messages": "Send Messages", "embed_links": "Embed Links",
                     "attach_files": "Attach Files", "read_message_history": "Read Message History",
@@ -44,56 +36,6 @@ THREAD_PERMISSIONS = {"view_channel": "View Channel", "create_private_threads": 
 LOBBY_SLOT = "lobby"
 STARTED_EMBED = discord.Embed(title="The game has begun.", description="Sign-ups are closed. Good luck.",
                               colour=discord.Colour.dark_purple())
-#: one lock per interaction being answered, so the deferral and the answer never cross
-_answering: dict[int, asyncio.Lock] = {}
-
-
-def _answer_lock(interaction: discord.Interaction) -> asyncio.Lock:
-    return _answering.setdefault(interaction.id, asyncio.Lock())
-
-
-def actor_of(interaction: discord.Interaction) -> Actor:
-    user = interaction.user
-    perms = getattr(user, "guild_permissions", None)
-    roles = frozenset(r.id for r in getattr(user, "roles", []))
-    return Actor(id=user.id, name=user.display_name, manage_guild=bool(perms and perms.manage_guild),
-                 role_ids=roles)
-
-
-async def reply(interaction: discord.Interaction, content: str | None = None, *,
-                ephemeral: bool = True, **kwargs: Any) -> int | None:
-    """Answer an interaction. A text over Discord's 2,000 characters goes as several messages, the
-    embeds and components (``kwargs``) with the last one, so nothing is cut off. Returns the id of
-    that last message, when Discord said it."""
-    parts: list[str | None] = list(chunks(content, 2000)) if content is not None else [None]
-    message_id: int | None = None
-    async with _answer_lock(interaction):
-        for index, part in enumerate(parts):
-            extra = kwargs if index == len(parts) - 1 else {}
-            if interaction.response.is_done():
-                sent = await interaction.followup.send(part, ephemeral=ephemeral, wait=True, **extra)
-                message_id = sent.id
-            else:
-                callback = await interaction.response.send_message(part, ephemeral=ephemeral, **extra)
-                message_id = getattr(callback, "message_id", None)
-    return message_id
-
-
-async def update_message(interaction: discord.Interaction, **kwargs: Any) -> None:
-    """Edit the message whose component was clicked (the lobby), deferred or not."""
-    async with _answer_lock(interaction):
-        if interaction.response.is_done():
-            await interaction.edit_original_response(**kwargs)
-        else:
-            await interaction.response.edit_message(**kwargs)
-
-
-async def acknowledge(interaction: discord.Interaction) -> None:
-    """Answer a component with nothing to say (the select already shows the pick), unless the
-    slow-answer watchdog did it already."""
-    async with _answer_lock(interaction):
-        if not interaction.response.is_done():
-            await interaction.response.defer()
 
 
 def prompts_text(prompts: list[Prompt], first: list[str]) -> str:
@@ -102,48 +44,28 @@ def prompts_text(prompts: list[Prompt], first: list[str]) -> str:
     return "\n\n".join(parts)
 
 
-async def _defer_when_slow(interaction: discord.Interaction, public: bool) -> None:
-    await asyncio.sleep(DEFER_AFTER)
-    async with _answer_lock(interaction):
-        if interaction.response.is_done():
-            return
-        with contextlib.suppress(discord.HTTPException):
-            if interaction.type == discord.InteractionType.component:
-                await interaction.response.defer()  # the answer comes as a follow-up
-            else:
-                await interaction.response.defer(ephemeral=not public, thinking=True)
+class PlayBot(Protocol):
+    """What ``Play`` uses of the bot."""
 
+    service: GameService
+    store: Store
+    delivery: Any  # note_prompt, forget_prompt
 
-async def guarded(interaction: discord.Interaction, game_id: int | None,
-                  work: Callable[[], Awaitable[None]], *, public: bool = False) -> None:
-    """Run ``work`` and answer in time: a game error becomes its sentence, anything else an
-    apology (and the log), and an answer that is slow to come is deferred within Discord's 3 s.
-    ``public``: the command answers in the channel (its deferral is public too)."""
-    watchdog = asyncio.get_running_loop().create_task(_defer_when_slow(interaction, public))
-    try:
-        await work()
-    except GameError as exc:
-        with contextlib.suppress(discord.HTTPException):
-            await reply(interaction, str(exc))
-    except Exception:
-        log.exception("unexpected error (game %s, channel %s, user %s)", game_id, interaction.channel_id,
-                      interaction.user.id)
-        with contextlib.suppress(discord.HTTPException):
-            await reply(interaction, APOLOGY)
-    finally:
-        watchdog.cancel()
-        _answering.pop(interaction.id, None)
-        delivery = getattr(interaction.client, "delivery", None)
-        if delivery is not None and interaction.response.is_done():
-            delivery.note_interaction(interaction)  # a private push may ride on it for a while
+    def get_user(self, user_id: int, /) -> discord.User | None: ...
+    def get_channel(self, channel_id: int, /) -> Any: ...
+    async def fetch_channel(self, channel_id: int, /) -> Any: ...
+    def get_partial_messageable(self, channel_id: int, /) -> Any: ...
 
 
 class Play:
-    def __init__(self, bot: StorytellerBot) -> None:
+    def __init__(self, bot: PlayBot) -> None:
         self.bot = bot
         #: selections of multi-field prompts waiting for their submit button (game, user, seq, action)
         self.partial: dict[tuple[int, int, int, str], dict[str, Any]] = {}
         self._sheet_locks: dict[int, asyncio.Lock] = {}  # game -> its sign-up sheet's edits, in turn
+        #: options a sign-up sheet shows first, by a name instead of their value: option -> its
+        #: name from (game, options); filled by the feature packages at setup
+        self.option_names: dict[str, Callable[[Any, dict[str, Any]], str]] = {}
 
     @property
     def service(self) -> GameService:
@@ -225,9 +147,8 @@ class Play:
         spectators = [s for s in signups if s.kind == "spectator"]
         if spectators:
             embed.add_field(name="Spectators", value=", ".join(s.name for s in spectators)[:1024])
-        shown = {k: v for k, v in row.options.items() if k != "script"}
-        if "script" in row.options:
-            shown = {"script": game.script_of(game.parse_options(row.options)).name, **shown}
+        named = {k: name(game, row.options) for k, name in self.option_names.items() if k in row.options}
+        shown = {**named, **{k: v for k, v in row.options.items() if k not in named}}
         if shown:
             embed.add_field(name="Options", value=" ".join(f"`{k}={v}`" for k, v in shown.items())[:1024],
                             inline=False)
@@ -387,7 +308,7 @@ class Play:
     @staticmethod
     def _check_open(table, seq: int) -> int:
         """Refuse a choice made in phase ``seq`` once its choices no longer stand; returns the first
-        phase whose choices do. (A Clocktower night's reminder stage keeps dusk's choices open, so
+        phase whose choices do. (A game may keep an earlier stage's choices open, ``choices_since``:
         the action goes with the current phase, which the rules check again under the game's lock.)"""
         since = schedule_of(table.game, table.state).since
         if not since <= seq <= table.state.phase_seq:

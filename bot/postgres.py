@@ -121,6 +121,11 @@ class PostgresStore(Store):
             await self._read(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
                              f"coalesce(max(id), 0) + 1, false) FROM {table}")
 
+    @staticmethod
+    def refused(exc: BaseException) -> bool:
+        """Whether ``exc`` is one of PostgreSQL's errors (asyncpg's), not a bug."""
+        return type(exc).__module__.partition(".")[0] == "asyncpg"
+
     def _channel_busy(self, exc: BaseException) -> bool:
         return (asyncpg is not None and isinstance(exc, asyncpg.UniqueViolationError)
                 and exc.constraint_name == "games_one_active_per_channel")

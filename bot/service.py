@@ -9,10 +9,9 @@ import asyncio
 import json
 import logging
 import secrets
-import sqlite3
 import weakref
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import games
@@ -34,8 +33,11 @@ from games.engine import (
     to_group,
 )
 
+from .actor import Actor
 from .clock import Clock
-from .store import ChannelBusy, GameRow, MovedOn, NewMessage, Shards, Signup, Store
+from .shards import Shards
+from .store import ChannelBusy, GameRow, MovedOn, NewMessage, Signup, Store
+from .stores import BUSY, FAILED, FULL, READ_ONLY, refusal
 from .timers import Timers
 
 log = logging.getLogger(__name__)
@@ -83,25 +85,23 @@ def quoted(text: str, limit: int = 40) -> str:
     return repr(text if len(text) <= limit else text[:limit] + "…")
 
 
+#: what a player is told when the database refused their action, by ``refusal``'s cause
+REFUSED_BECAUSE = {
+    BUSY: "the game's database is busy. Try again in a moment.",
+    FULL: "the bot's disk is full. Tell the bot's operator; trying again will not help until they act.",
+    READ_ONLY: "the bot's database is read-only. Tell the bot's operator; trying again will not help until they act.",
+    FAILED: "the bot could not save it. Tell the bot's operator if this keeps happening.",
+}
+
+
 def not_saved(exc: BaseException) -> NotSaved:
     """The plain sentence for a database that refused a write (nothing was recorded)."""
-    text = str(exc).lower()
-    if "locked" in text or "busy" in text:
-        why = "the game's database is busy. Try again in a moment."
-    elif "full" in text:
-        why = "the bot's disk is full. Tell the bot's operator; trying again will not help until they act."
-    elif "readonly" in text or "read-only" in text or "read only" in text:
-        why = "the bot's database is read-only. Tell the bot's operator; trying again will not help until they act."
-    else:
-        why = "the bot could not save it. Tell the bot's operator if this keeps happening."
-    return NotSaved(f"That was NOT recorded: {why}")
+    return NotSaved(f"That was NOT recorded: {REFUSED_BECAUSE[refusal(exc) or FAILED]}")
 
 
 def is_store_error(exc: BaseException) -> bool:
     """A refusal of the database (locked, read-only, full, closed, unreachable), as opposed to a bug."""
-    return (isinstance(exc, (sqlite3.Error, ConnectionError, TimeoutError))
-            or type(exc).__module__.partition(".")[0] == "asyncpg"  # PostgreSQL's errors
-            or (isinstance(exc, ValueError) and "closed" in str(exc).lower()))
+    return refusal(exc) is not None
 
 
 @dataclass(frozen=True)
@@ -115,16 +115,6 @@ class TimerChange:
     waiting: float | None = None
     #: which phase, in words ("the Council")
     phase: str = "the phase"
-
-
-@dataclass(frozen=True)
-class Actor:
-    """Who is asking: enough of a Discord member to check permissions."""
-
-    id: int
-    name: str
-    manage_guild: bool = False
-    role_ids: frozenset[int] = field(default_factory=frozenset)
 
 
 @dataclass

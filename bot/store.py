@@ -6,7 +6,8 @@ causes are committed together, so nothing a player was told was accepted is lost
 ``Store`` holds every query once, written with ``?`` placeholders in SQL both engines speak. A
 query of several statements is a transaction body: a generator that yields ``Exec``, ``Query``
 and ``Many`` statements and is sent back each one's result, so the same body runs on SQLite's
-thread in one hop (``SqliteStore``) and over an asyncpg connection (``bot.postgres``).
+thread in one hop (``SqliteStore``) and over an asyncpg connection (``bot.postgres``);
+``bot.stores.open_store`` opens the one an address names.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from typing import Any
 
 import aiosqlite
 
+from .shards import Shards
+
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 ACTIVE = ("lobby", "running")
 
@@ -32,21 +35,6 @@ class ChannelBusy(Exception):
 class MovedOn(Exception):
     """A step was committed after a step other than the one it followed: another process (or a
     writer this one did not know of) committed to the game meanwhile. Nothing was written."""
-
-
-@dataclass(frozen=True)
-class Shards:
-    """The shards one bot process runs, of ``count``: it owns the games of their servers (it
-    re-arms their timers, sweeps their deadlines, delivers their messages). Discord puts a server
-    on shard ``(server id >> 22) % count``."""
-
-    count: int
-    ids: frozenset[int]
-
-    def where(self, column: str = "guild_id") -> tuple[str, tuple]:
-        """The SQL condition (with its arguments) that keeps this process's games."""
-        marks = ", ".join("?" * len(self.ids))
-        return f" AND (({column} >> 22) % ?) IN ({marks})", (self.count, *sorted(self.ids))
 
 
 def _mine(shards: Shards | None, column: str = "guild_id") -> tuple[str, tuple]:
@@ -213,24 +201,10 @@ def migration_files(folder: Path = MIGRATIONS) -> list[tuple[int, Path]]:
     return found
 
 
-def is_postgresql(url: str | Path) -> bool:
-    return str(url).startswith(("postgresql://", "postgres://"))
-
-
 class Store:
     """Every query of the bot, on an engine's ``_read``, ``_write`` and ``_transaction``."""
 
     closed = False
-
-    @staticmethod
-    async def open(url: str | Path, *, synchronous: str = "FULL") -> Store:
-        """Open (and migrate) the database: a SQLite file, or a PostgreSQL server for a
-        ``postgresql://`` address (``DATABASE_URL``)."""
-        if is_postgresql(url):
-            from .postgres import PostgresStore
-
-            return await PostgresStore.open(str(url))
-        return await SqliteStore.open(url, synchronous=synchronous)
 
     async def close(self) -> None:
         if not self.closed:
@@ -755,6 +729,11 @@ class SqliteStore(Store):
 
     def _channel_busy(self, exc: BaseException) -> bool:
         return isinstance(exc, sqlite3.IntegrityError) and "games.channel_id" in str(exc)
+
+    @staticmethod
+    def refused(exc: BaseException) -> bool:
+        """Whether ``exc`` is SQLite refusing (locked, read-only, full, closed), not a bug."""
+        return isinstance(exc, sqlite3.Error) or (isinstance(exc, ValueError) and "closed" in str(exc).lower())
 
 
 def _run_body(conn: sqlite3.Connection, body: Body) -> Any:

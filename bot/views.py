@@ -4,21 +4,22 @@ button keeps working after a restart, and a choice from a closed phase is refuse
     g:<game>:<choose|hand|join|leave|start>      table buttons
     g:<game>:s:<phase_seq>:<action>:<field>        a select of a secret choice
     g:<game>:b:<phase_seq>:<action>                a button of a secret choice (or its submit)
-    g:<game>:cp:<night>:<review|write>[:<player>]  the copilot's buttons (the Storytellers' thread)
-    g:<game>:cs:<night>:<accept|edit|answer>[:<player>]   the copilot's selects
+
+A feature package adds its own components under the same ``g:<game>:`` prefix (and registers
+them at its setup), and may name a view for its events (``register_event_view``).
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Any
 
 import discord
 
 from games.engine import Prompt
 
-if TYPE_CHECKING:
-    from .client import StorytellerBot
+from .interactions import actor_of, guarded, reply
 
 TABLE_BUTTONS = {
     "choose": ("Make my choice", discord.ButtonStyle.primary, "🗳️"),
@@ -40,8 +41,8 @@ def bounded(digits: str) -> int:
 
 
 def _play(interaction: discord.Interaction):
-    bot: StorytellerBot = interaction.client  # type: ignore[assignment]
-    return bot.play
+    """The bot's ``Play``: components reach the services through the interaction's client."""
+    return interaction.client.play  # type: ignore[attr-defined]
 
 
 class TableButton(discord.ui.DynamicItem[discord.ui.Button],
@@ -95,49 +96,6 @@ class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button],
         await _play(interaction).on_choice_button(interaction, self.game_id, self.seq, self.action)
 
 
-class CopilotButton(discord.ui.DynamicItem[discord.ui.Button],
-                    template=r"g:(?P<gid>\d+):cp:(?P<night>\d+):(?P<what>review|write)(?::(?P<player>\d+))?"):
-    LABELS = {"review": "Review and send", "write": "Write the answer"}
-
-    def __init__(self, game_id: int, night: int, what: str, player: str = "") -> None:
-        suffix = f":{player}" if player else ""
-        super().__init__(discord.ui.Button(label=self.LABELS[what], style=discord.ButtonStyle.primary,
-                                           custom_id=f"g:{game_id}:cp:{night}:{what}{suffix}"))
-        self.game_id, self.night, self.what, self.player = game_id, night, what, player
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        return cls(bounded(match["gid"]), bounded(match["night"]), match["what"], match["player"] or "")
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        from . import copilot
-
-        if self.what == "review":
-            await copilot.review(interaction, self.game_id, self.night)
-        else:
-            await copilot.on_write(interaction, self.game_id, self.night, self.player)
-
-
-class CopilotSelect(discord.ui.DynamicItem[discord.ui.Select],
-                    template=r"g:(?P<gid>\d+):cs:(?P<night>\d+):(?P<what>accept|edit|answer)(?::(?P<player>\d+))?"):
-    def __init__(self, game_id: int, night: int, what: str, player: str = "",
-                 select: discord.ui.Select | None = None) -> None:
-        select = select or discord.ui.Select(options=[discord.SelectOption(label="…", value="_")])
-        select.custom_id = f"g:{game_id}:cs:{night}:{what}" + (f":{player}" if player else "")
-        super().__init__(select)
-        self.game_id, self.night, self.what, self.player = game_id, night, what, player
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
-        return cls(bounded(match["gid"]), bounded(match["night"]), match["what"], match["player"] or "", item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        from . import copilot
-
-        values = list(interaction.data.get("values", []))  # type: ignore[union-attr]
-        await copilot.on_select(interaction, self.game_id, self.night, self.what, self.player, values)
-
-
 class RemoveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"g:(?P<gid>\d+):rm:(?P<uid>\d+)"):
     """A moderator's confirmation of a removal that ends the game (works after a restart too)."""
 
@@ -151,8 +109,6 @@ class RemoveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"g:(?P<g
         return cls(bounded(match["gid"]), bounded(match["uid"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from .play import actor_of, guarded, reply
-
         async def work() -> None:
             outcome = await interaction.client.service.remove(  # type: ignore[attr-defined]
                 self.game_id, actor_of(interaction), self.user_id, confirmed=True)
@@ -190,11 +146,25 @@ def phase_view(game_id: int, seq: int | None = None, shared: list[Prompt] | tupl
     return detached(view)
 
 
-def copilot_view(game_id: int, night: int) -> discord.ui.View:
-    """Under the night's "information due" message in the Storytellers' thread."""
-    view = discord.ui.View(timeout=None)
-    view.add_item(CopilotButton(game_id, night, "review"))
-    return detached(view)
+#: views a feature package puts under its own events: an event's ``data["view"]`` names one,
+#: built from the game id and the event's data
+EVENT_VIEWS: dict[str, Callable[[int, dict[str, Any]], discord.ui.View]] = {}
+
+
+def register_event_view(name: str, build: Callable[[int, dict[str, Any]], discord.ui.View]) -> None:
+    EVENT_VIEWS[name] = build
+
+
+def event_view(game_id: int, data: dict[str, Any]) -> discord.ui.View | None:
+    """The view a feature registered for this event's ``data["view"]``, if any."""
+    build = EVENT_VIEWS.get(data.get("view", ""))
+    return build(game_id, data) if build is not None else None
+
+
+def copilot_view(game_id: int, night: int) -> discord.ui.View | None:
+    """The view under a night's "information due" message (``bot.delivery`` asks for it by this
+    name; ``event_view`` is the general form)."""
+    return event_view(game_id, {"view": "copilot", "night": night})
 
 
 def lobby_view(game_id: int) -> discord.ui.View:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import discord
 from discord import app_commands
@@ -11,9 +11,9 @@ from discord.ext import commands
 from games.engine import MAX_REASON, GameError
 
 from ..delivery import paused_ends, schedule_of
-from ..play import actor_of, guarded, reply
+from ..interactions import actor_of, guarded, reply
 from ..render import duration, relative_time
-from ..service import NeedsConfirmation, TimerChange
+from ..service import GameService, NeedsConfirmation, TimerChange
 from ..views import removal_view
 
 
@@ -47,14 +47,16 @@ PAUSED = ("⏸️ The game is paused: its timer stops, and choices and votes are
           "resumes it with `/mod resume`.")
 
 
-if TYPE_CHECKING:
-    from ..client import StorytellerBot
+class ModerationBot(Protocol):
+    """What the moderator commands use of the bot."""
+
+    service: GameService
 
 
 class Moderation(commands.Cog):
     mod = app_commands.Group(name="mod", description="Moderate the game in this channel", guild_only=True)
 
-    def __init__(self, bot: StorytellerBot) -> None:
+    def __init__(self, bot: ModerationBot) -> None:
         self.bot = bot
 
     async def _game_id(self, interaction: discord.Interaction) -> int:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import discord
 from discord import app_commands
@@ -11,12 +11,19 @@ from discord.ext import commands
 import games
 from games.engine.options import describe
 
-from ..play import actor_of, guarded, reply
+from ..interactions import actor_of, guarded, reply
 from ..render import chunks
+from ..service import GameService
+from ..store import Store
 from ..views import lobby_view
 
-if TYPE_CHECKING:
-    from ..client import StorytellerBot
+
+class TablesBot(Protocol):
+    """What the table commands use of the bot."""
+
+    service: GameService
+    store: Store
+    play: Any  # lobby_embed, remember_lobby, show_signups, start_game, status_text, show_private, vote...
 
 
 async def kind_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -58,7 +65,7 @@ def rules_messages(game) -> list[list[discord.Embed]]:
 class Tables(commands.Cog):
     game = app_commands.Group(name="game", description="Set up, join and play games", guild_only=True)
 
-    def __init__(self, bot: StorytellerBot) -> None:
+    def __init__(self, bot: TablesBot) -> None:
         self.bot = bot
 
     @property

@@ -16,7 +16,7 @@ import logging
 import re
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 import simcord
@@ -25,10 +25,18 @@ from aiohttp import web
 import games
 
 from . import _simcord
-from .world import NotInThread, display_name
+from .world import NotInThread, World, display_name
 
-if TYPE_CHECKING:
-    from .table import OfflineTable
+
+class HubTable(Protocol):
+    """What the hub reads of the offline table it shows (``OfflineTable``)."""
+
+    env: Any  # simcord's environment: the bot, its channels
+    world: World
+    bot: Any
+    preview_url: str | None
+
+    async def open_room(self, thread_id: int, member: Any) -> str: ...
 
 log = logging.getLogger(__name__)
 
@@ -167,7 +175,7 @@ def page(title: str, body: str, *, version: int, token: str) -> str:
 class Hub:
     """The aiohttp app of the hub; ``start()`` binds 127.0.0.1:port (0 picks a free port)."""
 
-    def __init__(self, table: OfflineTable, token: str, port: int = 0,
+    def __init__(self, table: HubTable, token: str, port: int = 0,
                  clock: Callable[[], float] | None = None) -> None:
         self.table = table
         self.token = token

@@ -4,8 +4,8 @@
 from support.seconds import SimulatedSeconds
 from support.sim import new_bot, open_and_start
 
+from bot.actor import Actor
 from bot.pacer import Pacer
-from bot.service import Actor
 from bot.store import NewMessage
 from games.engine import private
 

@@ -15,7 +15,7 @@ from simcord.backend import serializers
 from simcord.enums import InteractionType
 from support.sim import new_bot, open_and_start
 
-from bot.service import Actor
+from bot.actor import Actor
 from games import get
 
 RITUAL = get("ritual")

@@ -7,7 +7,7 @@ import re
 from support.sim import new_bot, open_and_start
 
 import games
-from bot.service import Actor
+from bot.actor import Actor
 from bot.store import NewMessage
 from games.engine import private, public
 

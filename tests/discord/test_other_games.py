@@ -9,7 +9,7 @@ import pytest
 from support.sim import play_by_clicking
 
 import games
-from bot.service import Actor
+from bot.actor import Actor
 
 HEROES = [h["name"] for h in json.loads(
     (Path(games.__file__).parent / "cauldron" / "data" / "heroes.json").read_text())]

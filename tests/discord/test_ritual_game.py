@@ -5,7 +5,7 @@ import random
 import pytest
 from support.sim import play_by_clicking
 
-from bot.service import Actor
+from bot.actor import Actor
 
 
 async def three_witches(w, *, forced: bool = False) -> int:

@@ -3,7 +3,7 @@ import pytest
 import games
 from bot.clock import ManualClock
 from bot.service import GameService
-from bot.store import Store
+from bot.stores import open_store
 
 
 @pytest.fixture(autouse=True)
@@ -18,7 +18,7 @@ def clock():
 
 @pytest.fixture
 async def service(tmp_path, clock):
-    store = await Store.open(tmp_path / "bot.db")
+    store = await open_store(tmp_path / "bot.db")
     svc = GameService(store, clock)
     yield svc
     await store.close()

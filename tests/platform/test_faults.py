@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import Actor, NotSaved
-from bot.store import JOURNAL_SIZE_LIMIT, Store
+from bot.actor import Actor
+from bot.service import NotSaved
+from bot.store import JOURNAL_SIZE_LIMIT
+from bot.stores import open_store
 
 HOST, ANN, BO = Actor(id=1, name="Host"), Actor(id=2, name="Ann"), Actor(id=3, name="Bo")
 
@@ -93,15 +95,15 @@ async def test_a_timeout_refused_by_the_database_is_retried_by_the_scheduler(ser
 
 
 async def test_power_safe_by_default_and_the_wal_is_bounded(tmp_path):
-    store = await Store.open(tmp_path / "full.db")
+    store = await open_store(tmp_path / "full.db")
     assert (await store.db.execute_fetchall("PRAGMA synchronous"))[0][0] == 2  # FULL
     assert (await store.db.execute_fetchall("PRAGMA journal_size_limit"))[0][0] == JOURNAL_SIZE_LIMIT
     await store.close()
-    store = await Store.open(tmp_path / "normal.db", synchronous="NORMAL")
+    store = await open_store(tmp_path / "normal.db", synchronous="NORMAL")
     assert (await store.db.execute_fetchall("PRAGMA synchronous"))[0][0] == 1
     await store.close()
     with pytest.raises(ValueError, match="synchronous"):
-        await Store.open(tmp_path / "bad.db", synchronous="OFF")
+        await open_store(tmp_path / "bad.db", synchronous="OFF")
 
 
 async def test_delivered_messages_are_pruned_but_results_and_logs_stay(service, clock):

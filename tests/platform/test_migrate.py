@@ -12,10 +12,12 @@ import pytest
 from support.actors import HOST
 
 from bot.__main__ import main
+from bot.actor import Actor
 from bot.migrate import TABLES
 from bot.postgres import PostgresStore
-from bot.service import Actor, GameService
-from bot.store import NewMessage, Slot, Store
+from bot.service import GameService
+from bot.store import NewMessage, Slot
+from bot.stores import open_store
 from games.engine import StorytellerAction
 
 KINDS = {"ritual": 4, "cauldron": 5, "castle": 4, "clocktower": 8, "tally": 3}
@@ -63,7 +65,7 @@ def test_the_copy_names_every_column_of_both_schemas(tmp_path, postgres_server):
     import asyncio
 
     async def columns():
-        sqlite_store = await Store.open(tmp_path / "x.db")
+        sqlite_store = await open_store(tmp_path / "x.db")
         pg_url = postgres_server.new_database()
         pg = await PostgresStore.open(pg_url)
         try:
@@ -87,7 +89,7 @@ def test_the_copy_names_every_column_of_both_schemas(tmp_path, postgres_server):
 
 async def test_running_games_of_every_kind_continue_on_postgresql(tmp_path, postgres_url, clock, capsys):
     path = tmp_path / "storyteller.db"
-    before = GameService(await Store.open(path), clock)
+    before = GameService(await open_store(path), clock)
     ids = await running_games(before)
     states = {gid: (await before.store.game(gid)) for gid in ids}
     outboxes = {gid: await before.store.pending_messages(gid) for gid in ids}
@@ -104,7 +106,7 @@ async def test_running_games_of_every_kind_continue_on_postgresql(tmp_path, post
     assert counts["games"] == str(len(ids)) and int(counts["outbox"]) > 0 and int(counts["actions"]) > 40
     assert "Verified" in done.stdout
 
-    after = GameService(await Store.open(postgres_url), clock)
+    after = GameService(await open_store(postgres_url), clock)
     try:
         for gid in ids:
             assert await after.store.game(gid) == states[gid]
@@ -139,7 +141,7 @@ async def test_the_copy_refuses_in_words_and_changes_nothing(tmp_path, postgres_
     assert "neither" in capsys.readouterr().err
 
     path = tmp_path / "a.db"
-    store = await Store.open(path)
+    store = await open_store(path)
     await store.create_game(kind="ritual", guild_id=1, channel_id=2, host_id=3, seed=4, options={},
                             min_players=3, max_players=9, now=1.0)
     await store.close()
@@ -166,20 +168,20 @@ async def test_a_copy_cut_short_leaves_an_empty_target_and_the_next_try_succeeds
     import bot.migrate as migrate
 
     path = tmp_path / "a.db"
-    store = await Store.open(path)
+    store = await open_store(path)
     for n in range(3):
         await store.create_game(kind="ritual", guild_id=1, channel_id=2 + n, host_id=3, seed=4, options={},
                                 min_players=3, max_players=9, now=1.0)
     await store.set_dm_channel(1000, 66)
     await store.close()
 
-    target = await Store.open(postgres_url)
+    target = await open_store(postgres_url)
     await target.set_dm_channel(5, 6)  # a bot was started on the target and kept a DM channel
     await target.close()
     assert await cli("migrate-db", "--from", str(path), "--to", postgres_url) == 2
     assert "already holds rows (dm_channels)" in capsys.readouterr().err
 
-    target = await Store.open(postgres_url)
+    target = await open_store(postgres_url)
     await target._write("DELETE FROM dm_channels")
     await target.close()
     copy_tables = migrate._copy_tables
@@ -194,12 +196,12 @@ async def test_a_copy_cut_short_leaves_an_empty_target_and_the_next_try_succeeds
     monkeypatch.setattr(migrate, "_copy_tables", cut_short)
     with pytest.raises(ConnectionError):
         await migrate.migrate_db(str(path), postgres_url)
-    target = await Store.open(postgres_url)
+    target = await open_store(postgres_url)
     assert [await migrate.count(target, t) for t in TABLES] == [0] * len(TABLES)  # nothing left behind
     await target.close()
 
     monkeypatch.setattr(migrate, "_copy_tables", copy_tables)
     assert await cli("migrate-db", "--from", str(path), "--to", postgres_url) == 0
-    target = await Store.open(postgres_url)
+    target = await open_store(postgres_url)
     assert await migrate.count(target, "games") == 3 and await migrate.count(target, "dm_channels") == 1
     await target.close()

@@ -8,7 +8,7 @@ import asyncio
 from support.actors import ANN, HOST
 
 from bot.service import GameService
-from bot.store import Store
+from bot.stores import open_store
 
 HOUR = 3600.0
 
@@ -55,13 +55,13 @@ async def test_a_timer_that_closes_an_overdue_stage_closes_the_overdue_ones_afte
 
 async def test_start_up_recovery_closes_every_overdue_stage_in_order(tmp_path, clock):
     path = tmp_path / "bot.db"
-    first_run = GameService(await Store.open(path), clock)
+    first_run = GameService(await open_store(path), clock)
     game_id = await night_begun(first_run)
     first = (await first_run.store.game(game_id)).deadline
     await first_run.store.close()  # the bot goes down in the night's first stage
 
     clock.advance(30 * HOUR)
-    second = GameService(await Store.open(path), clock)
+    second = GameService(await open_store(path), clock)
     second.timers.start()  # as the bot starts its scheduler before recovering
     try:
         assert await second.rearm_all() == 1

@@ -5,13 +5,13 @@ import pytest
 from support.actors import ADMIN, ANN, BO, HOST
 
 from bot.service import GameService, LobbyError, NoGameHere, NotAllowed
-from bot.store import Store
+from bot.stores import open_store
 from games.engine import GameError, IllegalAction
 
 
 @pytest.fixture
 async def service(store_url, clock):
-    store = await Store.open(store_url)
+    store = await open_store(store_url)
     svc = GameService(store, clock)
     yield svc
     await store.close()
@@ -127,7 +127,7 @@ async def test_pause_resume_extend_shorten_skip(service, clock):
     change = await service.resume(row.id, HOST)
     assert change.deadline == clock.now() + 50 and not change.paused
     await service.store.set_storyteller_role(5, 77)
-    from bot.service import Actor
+    from bot.actor import Actor
     storyteller = Actor(id=8, name="ST", role_ids=frozenset({77}))
     assert (await service.extend(row.id, storyteller, -45)).deadline == clock.now() + 5
     assert await service.skip(row.id, ADMIN, meant=1) == "the vote"
@@ -155,13 +155,13 @@ async def test_remove_and_end(service):
 
 async def test_restart_in_the_middle_of_a_game(store_url, clock):
     path = store_url
-    first = GameService(await Store.open(path), clock)
+    first = GameService(await open_store(path), clock)
     row = await started(first)
     await first.act(row.id, 2, {"type": "vote", "player": "2", "target": "red"})
     await first.store.close()  # the process dies; the timer is gone with it
 
     clock.advance(600)  # it comes back long after the deadline
-    second = GameService(await Store.open(path), clock)
+    second = GameService(await open_store(path), clock)
     assert await second.rearm_all() == 1  # re-armed, and the overdue phase resolved at once
     table = await second.load(row.id)
     assert table.state.tallies == ["red"] and table.state.round == 2

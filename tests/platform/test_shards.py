@@ -10,7 +10,8 @@ from support.actors import ANN, BO, HOST
 
 from bot.config import Settings
 from bot.service import GameMovedOn, GameService, LobbyError
-from bot.store import Shards, Store
+from bot.shards import Shards
+from bot.stores import open_store
 from games.engine import IllegalAction
 
 SHARD_0 = Shards(2, frozenset({0}))
@@ -37,7 +38,7 @@ async def timeouts(store, game_id) -> int:
 
 @pytest.fixture
 async def store(store_url):
-    s = await Store.open(store_url)
+    s = await open_store(store_url)
     yield s
     await s.close()
 
@@ -48,7 +49,7 @@ async def processes(store_url, clock):
     opened: list[GameService] = []
 
     async def open_process(shards):
-        service = GameService(await Store.open(store_url), clock, shards=shards)
+        service = GameService(await open_store(store_url), clock, shards=shards)
         opened.append(service)
         return service
 

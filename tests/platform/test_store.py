@@ -6,7 +6,8 @@ import sqlite3
 import pytest
 
 from bot.postgres import PG_MIGRATIONS
-from bot.store import ChannelBusy, NewMessage, Slot, SqliteStore, Store, migration_files
+from bot.store import ChannelBusy, NewMessage, Slot, SqliteStore, migration_files
+from bot.stores import open_store
 
 #: a Discord id near the top of the snowflake range, and a deadline with its fraction
 BIG = 1_456_074_443_980_800_021
@@ -15,7 +16,7 @@ WHEN = 1_795_000_000.125
 
 @pytest.fixture
 async def store(store_url):
-    s = await Store.open(store_url)
+    s = await open_store(store_url)
     yield s
     await s.close()
 
@@ -34,14 +35,14 @@ async def test_migrations_record_the_version_and_opening_again_keeps_the_data(st
     assert await store.version() == len(migration_files())
     gid = await new_game(store)
     await store.close()
-    again = await Store.open(store_url)
+    again = await open_store(store_url)
     assert await again.version() == len(migration_files())
     assert (await again.game(gid)).options == {"choosing_seconds": "60"}
     await again.close()
 
 
 async def test_sqlite_runs_in_wal_mode(tmp_path):
-    store = await Store.open(tmp_path / "games.db")
+    store = await open_store(tmp_path / "games.db")
     assert isinstance(store, SqliteStore)
     async with store.db.execute("PRAGMA journal_mode") as cur:
         assert (await cur.fetchone())[0] == "wal"
@@ -102,13 +103,13 @@ async def test_lobby_and_settings(store):
 
 async def test_outbox_survives_a_restart(store_url):
     path = store_url
-    store = await Store.open(path)
+    store = await open_store(path)
     gid = await new_game(store)
     await store.commit_step(gid, state="S", phase_seq=1, step=1, deadline=None, paused_remaining=None,
                             status="running", actor_id=None, action=None,
                             messages=[NewMessage("dm", 3, '{"secret": true}')], now=1.0)
     await store.close()  # "crash" before delivery
-    store = await Store.open(path)
+    store = await open_store(path)
     assert await store.games_with_pending_messages() == [gid]
     assert (await store.pending_messages(gid))[0].payload == {"secret": True}
     await store.close()
@@ -131,7 +132,7 @@ async def test_upgrading_a_version_2_database_keeps_pending_messages(tmp_path):
     conn.commit()
     conn.close()
 
-    store = await Store.open(path)
+    store = await open_store(path)
     assert await store.version() == len(migration_files()) >= 3
     assert [(m.target, m.recipient_id, m.payload) for m in await store.pending_messages(1)] == [
         ("dm", 7, {"type": "card"})]

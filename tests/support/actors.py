@@ -1,4 +1,4 @@
-from bot.service import Actor
+from bot.actor import Actor
 
 HOST = Actor(id=1, name="Host")
 ANN = Actor(id=2, name="Ann")

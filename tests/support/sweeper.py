@@ -14,13 +14,14 @@ sys.path[:0] = [str(Path(__file__).resolve().parents[2]), str(Path(__file__).res
 import games  # noqa: E402
 from bot.clock import SystemClock  # noqa: E402
 from bot.service import GameService  # noqa: E402
-from bot.store import Shards, Store  # noqa: E402
+from bot.shards import Shards  # noqa: E402
+from bot.stores import open_store  # noqa: E402
 
 games.GAMES["tally"] = "support.tally:GAME"
 
 
 async def main(url: str, count: int, ids: str) -> None:
-    service = GameService(await Store.open(url), SystemClock(),
+    service = GameService(await open_store(url), SystemClock(),
                           shards=Shards(count, frozenset(int(i) for i in ids.split(","))))
     closed: list[int] = []
     real = service.on_deadline

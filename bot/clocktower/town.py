@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -19,13 +19,11 @@ import games
 from games.engine import GameError
 
 from ..delivery import PUBLIC_THREAD
-from ..play import guarded, reply
+from ..interactions import guarded, reply
 from ..service import NoGameHere, NotSaved
 from ..store import GameRow
+from .needs import ClocktowerBot
 from .storyteller import character_autocomplete
-
-if TYPE_CHECKING:
-    from ..client import StorytellerBot
 
 log = logging.getLogger(__name__)
 #: how long the listener trusts what it learnt of a channel (no game there, or the game and place):
@@ -38,7 +36,7 @@ class Town(commands.Cog):
     announce = app_commands.Group(name="announce", description="A public announcement, in the game's "
                                   "announcement thread (Blood on the Clocktower)", guild_only=True)
 
-    def __init__(self, bot: StorytellerBot) -> None:
+    def __init__(self, bot: ClocktowerBot) -> None:
         self.bot = bot
         #: channel id -> (until, game id or None, place)
         self._places: dict[int, tuple[float, int | None, str]] = {}

@@ -1,4 +1,4 @@
-"""Sign-ups with seats (/in, /out, /travel in, /spectate) and the Storyteller's commands (/st ...).
+"""The Storyteller's commands (/st ...), and /travel in, a Traveller's sign-up.
 
 Every /st command answers privately (a Storyteller's work is secret) and is refused in words to
 anyone who is not one of the game's Storytellers. Everything that changes the game is an action
@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -18,12 +18,12 @@ from discord.ext import commands
 
 import games
 
-from ..play import actor_of, guarded, reply
-from ..service import Actor, LobbyError, NoGameHere
+from ..actor import Actor
+from ..cogs.seats import join_seat
+from ..interactions import actor_of, guarded, reply
+from ..service import LobbyError, NoGameHere
 from ..store import GameRow
-
-if TYPE_CHECKING:
-    from ..client import StorytellerBot
+from .needs import ClocktowerBot
 
 #: the largest script file a Storyteller may attach (the official tool's scripts are a few KB)
 MAX_SCRIPT_BYTES = 200_000
@@ -48,7 +48,7 @@ class Storyteller(commands.Cog):
     travel = app_commands.Group(name="travel", description="Travel into a game (Blood on the Clocktower)",
                                 guild_only=True)
 
-    def __init__(self, bot: StorytellerBot) -> None:
+    def __init__(self, bot: ClocktowerBot) -> None:
         self.bot = bot
 
     @property
@@ -74,45 +74,11 @@ class Storyteller(commands.Cog):
         outcome = await self.service.storyteller_act(row.id, actor_of(interaction), action)
         await reply(interaction, outcome.reply or "Done.")
 
-    # ----- sign-ups -----
-    async def _join(self, interaction: discord.Interaction, seat: int | None, kind: str) -> None:
-        async def work() -> None:
-            row = await self._row(interaction)
-            said = await self.service.join(row.id, actor_of(interaction), seat=seat, kind=kind)
-            if row.status == "lobby":
-                await self.bot.play.show_signups(interaction, row.id, said)
-            else:
-                await reply(interaction, f"🧳 {said} A Storyteller chooses their character.", ephemeral=False)
-        await guarded(interaction, None, work, public=True)
-
-    @app_commands.command(name="in", description="Sign up to play, in a seat of your choice")
-    @app_commands.describe(seat="The seat you want (leave it out for the first free one)")
-    @app_commands.guild_only()
-    async def sign_in(self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, 30] | None = None):
-        await self._join(interaction, seat, "player")
-
+    # ----- Travellers sign up -----
     @travel.command(name="in", description="Sign up as a Traveller (the Storyteller chooses your character)")
     @app_commands.describe(seat="The seat you want (leave it out for the first free one)")
     async def travel_in(self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, 30] | None = None):
-        await self._join(interaction, seat, "traveller")
-
-    @app_commands.command(name="spectate", description="Watch the game: listed as a spectator, no seat")
-    @app_commands.guild_only()
-    async def spectate(self, interaction: discord.Interaction) -> None:
-        await self._join(interaction, None, "spectator")
-
-    @app_commands.command(name="out", description="Take back your sign-up")
-    @app_commands.guild_only()
-    async def sign_out(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            row = await self._row(interaction)
-            await self.service.leave(row.id, actor_of(interaction))
-            said = f"{interaction.user.display_name} is out."
-            if row.status == "lobby":
-                await self.bot.play.show_signups(interaction, row.id, said)
-            else:
-                await reply(interaction, said, ephemeral=False)
-        await guarded(interaction, None, work, public=True)
+        await join_seat(self.bot, interaction, seat, "traveller")
 
     # ----- before the deal -----
     @cohost.command(name="add", description="Add a co-Storyteller to this game")

@@ -11,24 +11,23 @@ earlier night answers that the night is over.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import re
+from typing import Any
 
 import discord
 
 from games.clocktower.copilot import Proposal, proposals
 from games.engine import GameError
 
-from .play import actor_of, guarded, reply
-from .views import MAX_OPTIONS, CopilotButton, CopilotSelect, detached
-
-if TYPE_CHECKING:
-    from .client import StorytellerBot
+from ..interactions import actor_of, guarded, reply
+from ..views import MAX_OPTIONS, bounded, detached
+from .needs import ClocktowerBot
 
 #: Discord's longest select option value and label
 MAX_VALUE = 100
 
 
-def _bot(interaction: discord.Interaction) -> StorytellerBot:
+def _bot(interaction: discord.Interaction) -> ClocktowerBot:
     return interaction.client  # type: ignore[return-value]
 
 
@@ -174,3 +173,54 @@ async def on_write(interaction: discord.Interaction, game_id: int, night: int, p
     title = f"Answer for {member.display_name}" if member is not None else "Your answer"
     placeholder = await _shape(interaction, game_id, night, player)
     await interaction.response.send_modal(AnswerForm(game_id, night, player, title, placeholder))
+
+
+# ----- the components: ``custom_id``s g:<game>:cp:<night>:<review|write>[:<player>] (buttons) and
+# g:<game>:cs:<night>:<accept|edit|answer>[:<player>] (selects), registered at the package's setup
+
+
+class CopilotButton(discord.ui.DynamicItem[discord.ui.Button],
+                    template=r"g:(?P<gid>\d+):cp:(?P<night>\d+):(?P<what>review|write)(?::(?P<player>\d+))?"):
+    LABELS = {"review": "Review and send", "write": "Write the answer"}
+
+    def __init__(self, game_id: int, night: int, what: str, player: str = "") -> None:
+        suffix = f":{player}" if player else ""
+        super().__init__(discord.ui.Button(label=self.LABELS[what], style=discord.ButtonStyle.primary,
+                                           custom_id=f"g:{game_id}:cp:{night}:{what}{suffix}"))
+        self.game_id, self.night, self.what, self.player = game_id, night, what, player
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        return cls(bounded(match["gid"]), bounded(match["night"]), match["what"], match["player"] or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if self.what == "review":
+            await review(interaction, self.game_id, self.night)
+        else:
+            await on_write(interaction, self.game_id, self.night, self.player)
+
+
+class CopilotSelect(discord.ui.DynamicItem[discord.ui.Select],
+                    template=r"g:(?P<gid>\d+):cs:(?P<night>\d+):(?P<what>accept|edit|answer)(?::(?P<player>\d+))?"):
+    def __init__(self, game_id: int, night: int, what: str, player: str = "",
+                 select: discord.ui.Select | None = None) -> None:
+        select = select or discord.ui.Select(options=[discord.SelectOption(label="…", value="_")])
+        select.custom_id = f"g:{game_id}:cs:{night}:{what}" + (f":{player}" if player else "")
+        super().__init__(select)
+        self.game_id, self.night, self.what, self.player = game_id, night, what, player
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]):
+        return cls(bounded(match["gid"]), bounded(match["night"]), match["what"], match["player"] or "", item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = list(interaction.data.get("values", []))  # type: ignore[union-attr]
+        await on_select(interaction, self.game_id, self.night, self.what, self.player, values)
+
+
+def copilot_view(game_id: int, data: dict[str, Any]) -> discord.ui.View:
+    """Under the night's "information due" message in the Storytellers' thread (an event whose
+    ``data["view"]`` is "copilot")."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(CopilotButton(game_id, data.get("night", 0), "review"))
+    return detached(view)

@@ -1,0 +1,133 @@
+"""The bot's modules import each other in one direction: no import circle, whether the import is
+at module level, inside a function or under ``if TYPE_CHECKING:``; and no core module names the
+Clocktower (its Discord side is the feature package ``bot.clocktower``)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+BOT = Path(__file__).resolve().parents[2] / "bot"
+#: the core: every game goes through these, so none of them may name one game
+CORE = ["__main__.py", "client.py", "clock.py", "config.py", "interactions.py", "migrate.py", "pacer.py",
+        "play.py", "postgres.py", "render.py", "service.py", "shards.py", "store.py", "stores.py", "timers.py",
+        "views.py", "cogs/moderation.py", "cogs/seats.py", "cogs/tables.py"]
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(BOT.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def modules() -> dict[str, Path]:
+    return {module_name(path): path for path in sorted(BOT.rglob("*.py"))}
+
+
+def imports_of(name: str, path: Path, known: dict[str, Path]) -> set[str]:
+    """The bot modules ``name`` imports anywhere in its body (``from .pkg import mod`` counts as
+    the module ``pkg.mod`` when there is one, else as ``pkg``)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - node.level + 1]
+                source = ".".join(base + ([node.module] if node.module else []))
+            else:
+                source = node.module or ""
+            for alias in node.names:
+                sub = f"{source}.{alias.name}"
+                found.add(sub if sub in known else source)
+    return {m for m in found if m in known and m != name}
+
+
+def import_graph() -> dict[str, set[str]]:
+    known = modules()
+    return {name: imports_of(name, path, known) for name, path in known.items()}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every strongly connected group of more than one module (Tarjan), each as a sorted list."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph[node]):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                group.append(top)
+                if top == node:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def shortest_circle(graph: dict[str, set[str]], start: str) -> list[str] | None:
+    """The shortest chain of imports from ``start`` back to itself (breadth first), if any."""
+    paths = {start: [start]}
+    frontier = [start]
+    while frontier:
+        following = []
+        for node in frontier:
+            for nxt in sorted(graph[node]):
+                if nxt == start:
+                    return [*paths[node], start]
+                if nxt not in paths:
+                    paths[nxt] = [*paths[node], nxt]
+                    following.append(nxt)
+        frontier = following
+    return None
+
+
+def circles(graph: dict[str, set[str]]) -> list[str]:
+    """Each import circle once, as ``a -> b -> a``: the shortest through each module of a group."""
+    found: dict[frozenset[str], str] = {}
+    for group in cycles(graph):
+        for node in group:
+            circle = shortest_circle(graph, node)
+            if circle is not None and frozenset(circle) not in found:
+                found[frozenset(circle)] = " -> ".join(circle)
+    return sorted(found.values())
+
+
+def test_the_import_graph_is_read_from_every_kind_of_import():
+    graph = import_graph()
+    assert "bot.service" in graph["bot.play"]
+    assert "bot.clocktower" in graph["bot.features"]  # `from . import clocktower`
+
+
+def test_the_bot_has_no_import_circle():
+    found = circles(import_graph())
+    assert not found, "import circles in bot/:\n" + "\n".join(found)
+
+
+def test_no_core_module_names_the_clocktower():
+    named = [f"{path}:{n}" for path in CORE
+             for n, line in enumerate((BOT / path).read_text().splitlines(), start=1)
+             if re.search("clocktower", line, re.I)]
+    assert not named, "core modules that name the Clocktower: " + ", ".join(named)
