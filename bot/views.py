@@ -161,12 +161,6 @@ def event_view(game_id: int, data: dict[str, Any]) -> discord.ui.View | None:
     return build(game_id, data) if build is not None else None
 
 
-def copilot_view(game_id: int, night: int) -> discord.ui.View | None:
-    """The view under a night's "information due" message (``bot.delivery`` asks for it by this
-    name; ``event_view`` is the general form)."""
-    return event_view(game_id, {"view": "copilot", "night": night})
-
-
 def lobby_view(game_id: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for what in ("join", "leave", "start"):

@@ -15,7 +15,7 @@ from games.engine import Event, Prompt
 from ..pacer import URGENT
 from ..render import message_parts
 from ..store import OutboxRow, Slot
-from ..views import copilot_view, phase_view
+from ..views import event_view, phase_view
 from ._calls import Calls, classify, message, with_mentions
 from ._ports import Bot
 from ._private import Private
@@ -124,8 +124,8 @@ def part(game_row, row: OutboxRow, event: Event, target: str, embed: discord.Emb
         content, still_open = countdown(game_row, row.phase_seq, now, schedule=schedule)
     if last and still_open and (target in ("dm", "thread") or (target == "channel" and event.opens_phase)):
         view = phase_view(row.game_id, row.phase_seq, shared if target == "channel" else [])
-    if last and event.data.get("view") == "copilot":
-        view = copilot_view(row.game_id, event.data.get("night", 0))
+    if last and event.data.get("view"):  # a view a feature registered for this event
+        view = event_view(row.game_id, event.data) or view
     kwargs = message([embed], files, view)
     if first and content:
         kwargs["content"] = content
