@@ -12,7 +12,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from .store import MIGRATIONS, Body, Exec, Query, Store, migration_files
+from .store import MIGRATIONS, Body, Exec, Query, Store, cause_in_words, migration_files, refusing
 
 try:
     import asyncpg
@@ -75,11 +75,15 @@ class PostgresStore(Store):
             raise PostgresUnavailable(
                 "DATABASE_URL names PostgreSQL, but asyncpg is not installed: "
                 "pip install 'storyteller-bot[postgresql]'")
-        return await cls(await asyncpg.create_pool(url, min_size=min_size, max_size=max_size))._ready()
+        with cls.refusals():
+            pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size)
+        return await cls(pool)._ready()
 
+    @refusing
     async def _disconnect(self) -> None:
         await self.pool.close()
 
+    @refusing
     async def migrate(self) -> int:
         async with self.pool.acquire() as conn:
             await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
@@ -102,16 +106,20 @@ class PostgresStore(Store):
     async def _version(conn) -> int:
         return await conn.fetchval("SELECT coalesce(max(version), 0) FROM schema_migrations")
 
+    @refusing
     async def version(self) -> int:
         async with self.pool.acquire() as conn:
             return await self._version(conn)
 
+    @refusing
     async def _read(self, sql: str, args: tuple = ()) -> list[tuple]:
         return [tuple(r) for r in await self.pool.fetch(dollar(sql), *args)]
 
+    @refusing
     async def _write(self, sql: str, args: tuple = ()) -> int:
         return changed(await self.pool.execute(dollar(sql), *args))
 
+    @refusing
     async def _transaction(self, body: Body) -> Any:
         async with self.pool.acquire() as conn, conn.transaction():
             return await _run_body(conn, body)
@@ -122,9 +130,14 @@ class PostgresStore(Store):
                              f"coalesce(max(id), 0) + 1, false) FROM {table}")
 
     @staticmethod
-    def refused(exc: BaseException) -> bool:
-        """Whether ``exc`` is one of PostgreSQL's errors (asyncpg's), not a bug."""
-        return type(exc).__module__.partition(".")[0] == "asyncpg"
+    def refusal(exc: BaseException) -> str | None:
+        """Any of asyncpg's errors (a constraint too: the error stays a ``UniqueViolationError``
+        with its constraint's name, so ``_channel_busy`` still tells its own apart), and a
+        connection refused, lost or timed out."""
+        of_asyncpg = type(exc).__module__.partition(".")[0] == "asyncpg"
+        if of_asyncpg or isinstance(exc, (ConnectionError, TimeoutError)):
+            return cause_in_words(exc)
+        return None
 
     def _channel_busy(self, exc: BaseException) -> bool:
         return (asyncpg is not None and isinstance(exc, asyncpg.UniqueViolationError)

@@ -8,14 +8,20 @@ query of several statements is a transaction body: a generator that yields ``Exe
 and ``Many`` statements and is sent back each one's result, so the same body runs on SQLite's
 thread in one hop (``SqliteStore``) and over an asyncpg connection (``bot.postgres``);
 ``bot.stores.open_store`` opens the one an address names.
+
+A database that refuses (busy, full, read-only, closed...) leaves a store as ``StoreRefused``, with
+its cause: each engine names its driver's refusals (``refusal``), and its methods that reach the
+driver convert them at the boundary (``@refusing``, ``Store.refusals``).
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 import re
 import sqlite3
-from collections.abc import Generator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,6 +41,60 @@ class ChannelBusy(Exception):
 class MovedOn(Exception):
     """A step was committed after a step other than the one it followed: another process (or a
     writer this one did not know of) committed to the game meanwhile. Nothing was written."""
+
+
+#: why a database refused: ``StoreRefused.cause``
+BUSY, FULL, READ_ONLY, FAILED = "busy", "full", "read_only", "failed"
+
+
+class StoreRefused(Exception):
+    """The database refused a read or a write: nothing was written. ``cause`` says why (``BUSY``,
+    ``FULL``, ``READ_ONLY``, or ``FAILED``: closed, unreachable...); the driver's own error is the
+    ``__cause__``. What a store raises is of the driver's error class too (``refused``), so code
+    that catches the driver's error still catches it."""
+
+    cause: str = FAILED
+
+
+#: the ``StoreRefused`` that is also a driver's error class, by that class (made once each)
+_REFUSED_KINDS: dict[type[BaseException], type[StoreRefused]] = {}
+
+
+def refused(exc: BaseException, cause: str) -> StoreRefused:
+    """A driver's refusal as a ``StoreRefused`` of the same class, message and fields."""
+    driver_error = type(exc)
+    kind = _REFUSED_KINDS.get(driver_error)
+    if kind is None:
+        kind = _REFUSED_KINDS[driver_error] = type(
+            f"Refused{driver_error.__name__}", (StoreRefused, driver_error), {"__module__": __name__})
+    error = kind(*exc.args)
+    vars(error).update(vars(exc))  # the driver's fields: SQLite's error code, PostgreSQL's detail...
+    error.cause = cause
+    return error
+
+
+def cause_in_words(exc: BaseException) -> str:
+    """The cause of a refusal, as the driver's message says it: the drivers name it only there."""
+    text = str(exc).lower()
+    if "locked" in text or "busy" in text:
+        return BUSY
+    if "full" in text:
+        return FULL
+    if "readonly" in text or "read-only" in text or "read only" in text:
+        return READ_ONLY
+    return FAILED
+
+
+def refusing(method: Callable) -> Callable:
+    """Mark an engine's coroutine method that reaches its driver: a refusal leaves it as
+    ``StoreRefused`` (``Store.refusals``)."""
+
+    @functools.wraps(method)
+    async def converted(self, *args, **kwargs):
+        with self.refusals():
+            return await method(self, *args, **kwargs)
+
+    return converted
 
 
 def _mine(shards: Shards | None, column: str = "guild_id") -> tuple[str, tuple]:
@@ -205,6 +265,26 @@ class Store:
     """Every query of the bot, on an engine's ``_read``, ``_write`` and ``_transaction``."""
 
     closed = False
+
+    @staticmethod
+    def refusal(exc: BaseException) -> str | None:
+        """Why the engine's database refused (``BUSY``, ``FULL``, ``READ_ONLY``, ``FAILED``), or None
+        when ``exc`` is not the database refusing (a bug)."""
+        raise NotImplementedError
+
+    @classmethod
+    @contextlib.contextmanager
+    def refusals(cls) -> Iterator[None]:
+        """The store's boundary: a refusal of its driver raised inside leaves as ``StoreRefused``."""
+        try:
+            yield
+        except StoreRefused:
+            raise
+        except Exception as exc:
+            cause = cls.refusal(exc)
+            if cause is None:
+                raise
+            raise refused(exc, cause) from exc
 
     async def close(self) -> None:
         if not self.closed:
@@ -660,18 +740,22 @@ class SqliteStore(Store):
         path = Path(path)
         if str(path) != ":memory:":
             path.parent.mkdir(parents=True, exist_ok=True)
-        store = cls(await aiosqlite.connect(path, isolation_level=None))
+        with cls.refusals():
+            store = cls(await aiosqlite.connect(path, isolation_level=None))
         store.synchronous = synchronous.upper()
         return await store._ready()
 
+    @refusing
     async def _prepare(self) -> None:
         for pragma in ("journal_mode=WAL", f"synchronous={self.synchronous}", "foreign_keys=ON",
                        "busy_timeout=5000", f"journal_size_limit={JOURNAL_SIZE_LIMIT}"):
             await self.db.execute_fetchall(f"PRAGMA {pragma}")  # fetched, so no statement stays open
 
+    @refusing
     async def _disconnect(self) -> None:
         await self.db.close()
 
+    @refusing
     async def migrate(self) -> int:
         version = await self.version()
         for number, path in migration_files():
@@ -687,6 +771,7 @@ class SqliteStore(Store):
             version = number
         return version
 
+    @refusing
     async def version(self) -> int:
         return (await self.db.execute_fetchall("PRAGMA user_version"))[0][0]
 
@@ -702,13 +787,16 @@ class SqliteStore(Store):
         conn = self.db._conn  # noqa: SLF001
         return await self.db._execute(fn, conn, *args)  # noqa: SLF001
 
+    @refusing
     async def _read(self, sql: str, args: tuple = ()) -> list[tuple]:
         return list(await self.db.execute_fetchall(sql, args))
 
+    @refusing
     async def _write(self, sql: str, args: tuple = ()) -> int:
         """One statement in its own transaction; returns the number of rows it changed."""
         return await self._in_thread(lambda conn: conn.execute(sql, args).rowcount)
 
+    @refusing
     async def _transaction(self, body: Body) -> Any:
         """The body inside BEGIN IMMEDIATE ... COMMIT, on the database thread, in one hop."""
 
@@ -731,9 +819,12 @@ class SqliteStore(Store):
         return isinstance(exc, sqlite3.IntegrityError) and "games.channel_id" in str(exc)
 
     @staticmethod
-    def refused(exc: BaseException) -> bool:
-        """Whether ``exc`` is SQLite refusing (locked, read-only, full, closed), not a bug."""
-        return isinstance(exc, sqlite3.Error) or (isinstance(exc, ValueError) and "closed" in str(exc).lower())
+    def refusal(exc: BaseException) -> str | None:
+        """Any of SQLite's errors (locked, read-only, full, closed; a constraint too: the error
+        stays an ``IntegrityError``, so ``_channel_busy`` still tells its own apart)."""
+        if isinstance(exc, sqlite3.Error) or (isinstance(exc, ValueError) and "closed" in str(exc).lower()):
+            return cause_in_words(exc)
+        return None
 
 
 def _run_body(conn: sqlite3.Connection, body: Body) -> Any:
