@@ -54,7 +54,7 @@ def first_night_for(state: ClocktowerState, seat: Seat) -> bool:
     return state.night == 1 or (seat.character == "apprentice" and state.night == seat.joined_day + 1)
 
 
-def order_for(state: ClocktowerState, seat: Seat, chars: Characters) -> list[str]:
+def order_for(state: ClocktowerState, seat: Seat, chars: Characters) -> tuple[str, ...]:
     """Tonight's night order, as it applies to this player."""
     order = chars.night_order
     return order.first_night if first_night_for(state, seat) else order.other_night

@@ -5,7 +5,7 @@ deadline is a ``phase_timeout``; the stages and their lengths are in ``stages``.
 
 from __future__ import annotations
 
-from games.engine import STORYTELLER, Event, Outcome, PhaseTimeout, Rng, public, to_thread
+from games.engine import STORYTELLER, Event, Handler, Outcome, PhaseTimeout, Rng, public, to_thread
 
 from .actions import Continue
 from .fabled import fiddle_closes
@@ -166,4 +166,4 @@ def go_on(state: ClocktowerState, action: Continue, rng: Rng) -> Outcome:
                opens_phase=True), tally_event(state)], reply="The day goes on.")
 
 
-HANDLERS = {"phase_timeout": phase_timeout, "continue": go_on}
+HANDLERS: dict[str, Handler] = {"phase_timeout": phase_timeout, "continue": go_on}

@@ -81,7 +81,7 @@ class Proposal:
 
 def alignments(seat: Seat) -> set[str]:
     """The alignments a player may register as."""
-    found = {seat.alignment}
+    found: set[str] = {seat.alignment}
     if seat.character == "recluse":
         found.add("evil")
     if seat.character == "spy":
@@ -113,6 +113,11 @@ def _word(name: str) -> str:
     return rf"(?<!\w){re.escape(name)}(?!\w)"
 
 
+def _always(value: str) -> Callable[[re.Match[str]], str]:
+    """A reading of a match that always gives ``value`` (a seat's player, a character's id)."""
+    return lambda match: value
+
+
 def _named(state: ClocktowerState, chars: Characters, text: str,
            characters: tuple[str, ...] = ()) -> tuple[list[str], list[str]]:
     """The players (seated; by mention, "Name (seat 3)", seat number or name) and the characters
@@ -142,13 +147,13 @@ def _named(state: ClocktowerState, chars: Characters, text: str,
 
     take(r"<@!?(\d+)>", "player", mentioned)
     for seat in sorted(state.seats, key=lambda s: -len(state.label(s.player))):
-        take(_word(state.label(seat.player)), "player", lambda m, p=seat.player: p)
+        take(_word(state.label(seat.player)), "player", _always(seat.player))
     for cid in sorted(characters, key=lambda c: -len(chars[c].name)):
-        take(_word(chars[cid].name), "character", lambda m, c=cid: c)
+        take(_word(chars[cid].name), "character", _always(cid))
     take(r"(?:(?<!\w)seat\s*|#)?(?<!\w)(\d+)(?!\w)", "player", seat_numbered)
     for seat in sorted(state.seats, key=lambda s: -len(state.name(s.player))):
         if state.name(seat.player).strip():
-            take(_word(state.name(seat.player)), "player", lambda m, p=seat.player: p)
+            take(_word(state.name(seat.player)), "player", _always(seat.player))
     unread = [w for w in re.findall(r"\w+", rest) if w.lower() not in _FILLER]
     if unread:
         kinds = "a seated player or a character" if characters else "a seated player"
@@ -477,13 +482,13 @@ def _closest_evil(state: ClocktowerState, seat: Seat, evil: set[str]) -> str:
     """"clockwise" (rising seat numbers), "anticlockwise", or "equidistant"."""
     seats = state.seats
     at = seats.index(seat)
-    distance = {}
+    distance: dict[str, int] = {}
     for name, step in (("clockwise", 1), ("anticlockwise", -1)):
         distance[name] = next((k for k in range(1, len(seats)) if seats[(at + step * k) % len(seats)].player in evil),
                               len(seats))
     if distance["clockwise"] == distance["anticlockwise"]:
         return "equidistant"
-    return min(distance, key=distance.get)
+    return min(distance, key=lambda name: distance[name])
 
 
 def _shugenja(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
@@ -586,8 +591,10 @@ def proposals_text(state: ClocktowerState, chars: Characters, found: list[Propos
     lines = []
     for p in found:
         seat = state.seat_of(p.player)
-        listed = p.allowed is not None and (len(p.allowed) <= _LISTED or not p.rule)
-        allowed = (", ".join(p.allowed) if listed else p.rule) or "any answer"
+        if p.allowed is not None and (len(p.allowed) <= _LISTED or not p.rule):
+            allowed = ", ".join(p.allowed) or "any answer"
+        else:
+            allowed = p.rule or "any answer"
         about = f" about {p.about}" if p.about else ""
         line = f"• {state.label(p.player)}, the {chars[seat.acting].name}{about}: **{p.answer}** (allowed: {allowed})"
         lines += [line, *(f"  ⚑ {flag}" for flag in p.flags)]

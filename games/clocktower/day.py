@@ -5,7 +5,18 @@ Scapegoat executed instead. The count is in ``tally``; the day's end in ``clock`
 
 from __future__ import annotations
 
-from games.engine import STORYTELLER, Choice, Event, Outcome, Prompt, PromptField, Rng, public, record
+from games.engine import (
+    STORYTELLER,
+    Choice,
+    Event,
+    Handler,
+    Outcome,
+    Prompt,
+    PromptField,
+    Rng,
+    public,
+    record,
+)
 
 from .actions import CountNegatively, EndVoting, Execute, ScapegoatInstead, Unvote, Vote
 from .clock import end_of_day, nightfall, pending_end
@@ -283,5 +294,6 @@ def may_nominate(state: ClocktowerState, seat: Seat) -> bool:
         state.settings.one_nomination_per_day and any(n.nominator == seat.player for n in state.nominations))
 
 
-HANDLERS = {"vote": vote, "unvote": unvote, "count_negatively": count_negatively, "end_voting": end_voting,
-            "execute": execute, "scapegoat": scapegoat_instead}
+HANDLERS: dict[str, Handler] = {
+    "vote": vote, "unvote": unvote, "count_negatively": count_negatively, "end_voting": end_voting,
+    "execute": execute, "scapegoat": scapegoat_instead}

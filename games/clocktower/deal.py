@@ -16,7 +16,6 @@ A deal that cannot be made raises :class:`DealError` with a sentence the Storyte
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import combinations
@@ -24,7 +23,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from games.engine import SetupError
+from games.engine import Rng, SetupError
 
 from .characters import DATA, SCRIPT_TEAMS, Character, Characters, ClocktowerDataError, load, read_data
 
@@ -144,7 +143,7 @@ class Deal(_Strict):
         return self.seats[(i - 1) % n].player, self.seats[(i + 1) % n].player
 
 
-def deal(seats: Sequence[str], pool: Iterable[str], rng: random.Random, *,
+def deal(seats: Sequence[str], pool: Iterable[str], rng: Rng, *,
          marionette_neighbours: str = "demon", script: Iterable[str] | None = None) -> Deal:
     """Deal ``pool``'s characters to ``seats`` (player ids in seat order); raise DealError in words.
 
@@ -218,7 +217,7 @@ def _pool_by_team(pool: Iterable[str], chars: Characters) -> dict[str, list[Char
 # -- choosing the characters -------------------------------------------------------------------
 
 def _choose_evil(by_team: dict[str, list[Character]], counts: dict[str, int],
-                 rng: random.Random) -> list[Character]:
+                 rng: Rng) -> list[Character]:
     """The Demon and the Minions: at random among the choices the pool's good characters can follow.
 
     A Baron drawn from a pool without two spare Outsiders could not be dealt, so every choice of
@@ -272,7 +271,7 @@ def _require(team: str, need: int, have: list[Character], note: str = "") -> Non
 
 
 def _choose_good(by_team: dict[str, list[Character]], needs: dict[str, tuple[int, str]],
-                 rng: random.Random) -> list[Character]:
+                 rng: Rng) -> list[Character]:
     good: list[Character] = []
     for team in GOOD_TEAMS:
         need, note = needs[team]
@@ -283,7 +282,7 @@ def _choose_good(by_team: dict[str, list[Character]], needs: dict[str, tuple[int
 
 # -- seating -----------------------------------------------------------------------------------
 
-def _seat(characters: list[Character], rng: random.Random, option: str) -> list[Character]:
+def _seat(characters: list[Character], rng: Rng, option: str) -> list[Character]:
     """The characters in seat order: shuffled, but a tethered character (the Marionette) sits
     next to one of its anchors (the Demon; or the Recluse with "demon_or_recluse").
 
@@ -321,7 +320,7 @@ def _beside(i: int, n: int) -> tuple[int, int]:
 
 # -- what the players see ----------------------------------------------------------------------
 
-def _false_cards(seated: list[Character], chars: Characters, rng: random.Random,
+def _false_cards(seated: list[Character], chars: Characters, rng: Rng,
                  on_script: set[str] | None = None) -> dict[int, str]:
     """Seat index -> the character on the card, for each seat whose card lies.
 
@@ -342,7 +341,7 @@ def _false_cards(seated: list[Character], chars: Characters, rng: random.Random,
     return shown
 
 
-def _bluffs(chars: Characters, taken: set[str], rng: random.Random,
+def _bluffs(chars: Characters, taken: set[str], rng: Rng,
            on_script: set[str] | None = None) -> tuple[str, ...]:
     """Up to three good characters of the script, neither in play nor shown on a card, and never
     one that is always shown a false card (a Demon claiming the Drunk claims what nobody knows)."""

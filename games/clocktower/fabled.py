@@ -22,6 +22,7 @@ from games.engine import (
     Action,
     Choice,
     Event,
+    Handler,
     Outcome,
     Prompt,
     PromptField,
@@ -315,5 +316,6 @@ def silence(state: ClocktowerState, action: Silence, rng: Rng) -> Outcome:
 
 
 #: the Storytellers' Fabled actions, and the players' in the fiddle contest
-HANDLERS = {"add_fabled": add_fabled, "remove_fabled": remove_fabled, "fiddle": start_fiddle,
-            "fiddle_challenge": fiddle_challenge, "fiddle_vote": fiddle_vote, "silence": silence}
+HANDLERS: dict[str, Handler] = {
+    "add_fabled": add_fabled, "remove_fabled": remove_fabled, "fiddle": start_fiddle,
+    "fiddle_challenge": fiddle_challenge, "fiddle_vote": fiddle_vote, "silence": silence}

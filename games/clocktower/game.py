@@ -17,7 +17,6 @@ helpers every rule uses are in ``rules``.
 from __future__ import annotations
 
 import json
-import random
 import re
 from typing import Any
 
@@ -70,7 +69,7 @@ from .fabled import fabled_event, fabled_moves, fiddle_moves, fiddle_prompts
 from .info import deal_message, evil_lines, grimoire_picture, grimoire_text
 from .inform import information_recap
 from .night import night_prompts
-from .options import Options, settings_of
+from .options import Options, SetupOptions, settings_of
 from .rules import DEALT_TEAMS, character_id, chars, illegal, need_phase
 from .script import Script, ScriptError, builtin_script, parse_script
 from .stages import day_ends, night_ends, stage_seconds, stages
@@ -98,7 +97,7 @@ class ForcedDeal(BaseModel):
     lunatic_bluffs: list[str] = Field(default_factory=list)
 
 
-def read_script(options: Options) -> Script:
+def read_script(options: SetupOptions) -> Script:
     if not options.script:
         return builtin_script()
     try:
@@ -250,20 +249,21 @@ class Clocktower(Game):
         """The characters (the bot's copilot panel reads them from the game)."""
         return chars()
 
-    def parse_options(self, data: dict[str, Any] | None) -> Options:
+    def parse_options(self, data: dict[str, Any] | None) -> SetupOptions:
         options = super().parse_options(data)
+        assert isinstance(options, SetupOptions)  # validated by ``Options``, made on ``SetupOptions``
         settings_of(options)  # a cycle that does not fit together is refused now
         script = self.script_of(options)
         self.parse_pool(options.pool, script)  # a pool naming what the script lacks is refused now
         return options
 
-    def script_of(self, options: Options) -> Script:
+    def script_of(self, options: SetupOptions) -> Script:
         return read_script(options)
 
     def parse_pool(self, text: str, script: Script) -> tuple[str, ...]:
         return read_pool(text, script)
 
-    def _setup(self, players: list[Player], options: Options, rng: random.Random,
+    def _setup(self, players: list[Player], options: SetupOptions, rng: Rng,
                forced: ForcedDeal) -> Outcome:
         script = read_script(options)
         pool = read_pool(options.pool, script)

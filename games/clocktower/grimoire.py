@@ -7,7 +7,7 @@ told at once, by night at dawn; the Lleech follows its host).
 
 from __future__ import annotations
 
-from games.engine import SUBSTITUTE, EndGame, Outcome, Player, RemovePlayer, Rng, private, public
+from games.engine import SUBSTITUTE, EndGame, Handler, Outcome, Player, RemovePlayer, Rng, private, public
 
 from .actions import (
     MAX_TRAVELLERS,
@@ -262,7 +262,8 @@ def end_game(state: ClocktowerState, action: EndGame, rng: Rng) -> Outcome:
                   + (f" {action.reason}" if action.reason else ""))
 
 
-HANDLERS = {"kill": kill, "revive": revive, "set_character": set_character, "set_alignment": set_alignment,
-            "add_reminder": add_reminder, "remove_reminder": remove_reminder, "add_traveller": add_traveller,
-            "traveller_leaves": traveller_leaves, "remove_player": remove_player, "substitute": substitute,
-            "tell": tell, "declare_winner": declare_winner, "end_game": end_game}
+HANDLERS: dict[str, Handler] = {
+    "kill": kill, "revive": revive, "set_character": set_character, "set_alignment": set_alignment,
+    "add_reminder": add_reminder, "remove_reminder": remove_reminder, "add_traveller": add_traveller,
+    "traveller_leaves": traveller_leaves, "remove_player": remove_player, "substitute": substitute,
+    "tell": tell, "declare_winner": declare_winner, "end_game": end_game}

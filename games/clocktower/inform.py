@@ -9,7 +9,7 @@ when nothing about it is flagged; what is left is named to the Storytellers. Eve
 
 from __future__ import annotations
 
-from games.engine import STORYTELLER, Event, Outcome, Rng, private, public, record
+from games.engine import STORYTELLER, Event, Handler, Outcome, Rng, private, public, record
 
 from .actions import Inform
 from .copilot import (
@@ -169,4 +169,4 @@ def information_recap(state: ClocktowerState, records: list[Event]) -> list[Even
     return [public("information_recap", text, title="🌙 Every night's information")]
 
 
-HANDLERS = {"inform": inform}
+HANDLERS: dict[str, Handler] = {"inform": inform}

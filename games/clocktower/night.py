@@ -9,7 +9,7 @@ that chose nothing did not choose no-one).
 
 from __future__ import annotations
 
-from games.engine import STORYTELLER, Choice, Event, Outcome, Prompt, PromptField, Rng, private
+from games.engine import STORYTELLER, Choice, Event, Handler, Outcome, Prompt, PromptField, Rng, private
 
 from .actions import NightChoice, WaitressAnswer
 from .asks import ask_for
@@ -235,4 +235,4 @@ def resolve_night(state: ClocktowerState) -> list[Event]:
     return events
 
 
-HANDLERS = {"night_choice": night_choice, "waitress_answer": waitress_answer}
+HANDLERS: dict[str, Handler] = {"night_choice": night_choice, "waitress_answer": waitress_answer}

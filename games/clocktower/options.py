@@ -1,41 +1,64 @@
-"""The game's options, declared once: ``Options`` is what the Storytellers set when they open the
-table (in hours, with the words ``/options`` shows); ``Settings`` is made from it and kept in the
-state: every option the rules read during play, the lengths in seconds.
+"""The game's options, declared once. ``Settings`` is the single declaration of every option the
+rules read during play, as the state keeps them (the lengths in seconds); ``SetupOptions`` holds the
+few read only when the table opens. ``Options``, what the Storytellers set when they open the table
+(``/options`` words it), is made from the two: the setup ones, then every setting, a length in
+seconds set in hours (``night_seconds`` is set as ``night_hours``, within its ``InHours`` bounds).
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic.fields import FieldInfo
 
 from games.engine import SetupError
 
 HOUR = 3600.0
 
 
-class Options(BaseModel):
+@dataclass(frozen=True)
+class InHours:
+    """Marks a length the state keeps in seconds and the table sets in hours, from ``low`` to
+    ``high`` hours (the bounds apply to the table's option only)."""
+
+    low: float
+    high: float
+
+
+class SetupOptions(BaseModel):
+    """The options read only when the table opens: the script, the pool, the Djinn (not kept in
+    the state's ``Settings``)."""
+
     model_config = ConfigDict(extra="forbid")
     #: an imported script in the official Script Tool JSON ("" for Her Royal Highness Register)
     script: str = Field("", description="a script in the official Script Tool JSON (load one with /st script)",
                         json_schema_extra={"default_words": "the rulebook's script, Her Royal Highness Register"})
     pool: str = Field("", description="the characters the deal may use: all (the default), names separated by commas, "
                       "or only exclusions such as -baron,-po", json_schema_extra={"default_words": "all characters"})
+    djinn: bool = Field(True, description="the Djinn is in play from the start (the rulebook: yes)")
+
+
+class Settings(BaseModel):
+    """The game's options that the rules read after the setup (lengths in seconds)."""
+
+    model_config = ConfigDict(extra="forbid")
     marionette_neighbours: Literal["demon", "demon_or_recluse"] = Field(
         "demon", description="whom the Marionette sits beside: the Demon, or the Demon or the Recluse")
     minions_learn_marionette: bool = Field(
         False, description="whether the other Minions learn who the Marionette is (official rules: no)")
-    djinn: bool = Field(True, description="the Djinn is in play from the start (the rulebook: yes)")
-    # the cycle, in hours (the rulebook's lengths by default)
-    night_hours: float = Field(24, ge=0.05, le=168, description="how long a night lasts")
-    day_hours: float = Field(48, ge=0.05, le=336, description="how long a day lasts")
-    nomination_hours: float = Field(24, ge=0.01, le=336,
-                                    description="how long into the day new nominations may be made")
-    announcement_hours: float = Field(36, ge=0.01, le=336,
-                                      description="how long into the day public announcements count")
-    lock_hours: float = Field(2, ge=0, le=48, description="how long before dawn night actions lock")
-    reminder_hours: float = Field(2, ge=0, le=48,
-                                  description="how long before the lock the acting players are reminded (0: no reminder)")
+    # the cycle (the rulebook's lengths by default)
+    night_seconds: Annotated[float, InHours(0.05, 168)] = Field(24 * HOUR, description="how long a night lasts")
+    day_seconds: Annotated[float, InHours(0.05, 336)] = Field(48 * HOUR, description="how long a day lasts")
+    nomination_seconds: Annotated[float, InHours(0.01, 336)] = Field(
+        24 * HOUR, description="how long into the day new nominations may be made")
+    announcement_seconds: Annotated[float, InHours(0.01, 336)] = Field(
+        36 * HOUR, description="how long into the day public announcements count")
+    lock_seconds: Annotated[float, InHours(0, 48)] = Field(
+        2 * HOUR, description="how long before dawn night actions lock")
+    reminder_seconds: Annotated[float, InHours(0, 48)] = Field(
+        2 * HOUR, description="how long before the lock the acting players are reminded (0: no reminder)")
     # the readings of the voting rules (the README's Interpretations)
     dead_vote: Literal["at_close", "when_cast"] = Field(
         "at_close", description="when a dead player's vote token is spent: at_close (if their vote stands on a "
@@ -91,52 +114,56 @@ class Options(BaseModel):
     marionette_recluse_counts: Literal["first_night", "every_night"] = Field(
         "first_night", description="a Marionette beside the Recluse instead of the Demon counts for the "
                                    "Mathematician on the first night only, or every night")
-    fiddle_hours: float = Field(
-        24, ge=0.05, le=168, description="how long the town votes in a fiddle contest (the Fiddler), in hours")
+    fiddle_seconds: Annotated[float, InHours(0.05, 168)] = Field(
+        24 * HOUR, description="how long the town votes in a fiddle contest (the Fiddler), in hours")
     fiddler_tie: Literal["good", "evil"] = Field(
         "good", description="who wins a tied fiddle contest: good (the rulebook's tie rule) or evil (the "
                             "official Fiddler)")
 
 
-#: the options read only when the table opens (the script, the pool, the Djinn): not kept in ``Settings``
-SETUP_ONLY = ("script", "pool", "djinn")
+def in_hours(info: FieldInfo) -> InHours | None:
+    """The bounds in hours of a length the table sets in hours; None for any other setting."""
+    return next((m for m in info.metadata if isinstance(m, InHours)), None)
 
 
-def _settings_fields() -> dict[str, Any]:
-    """Every option but the setup-only ones, in the same order; ``X_hours`` becomes ``X_seconds``."""
+def table_name(name: str, info: FieldInfo) -> str:
+    """A setting's name at the table: ``night_seconds`` is set as ``night_hours``."""
+    return name.removesuffix("_seconds") + "_hours" if in_hours(info) else name
+
+
+def _table_fields() -> dict[str, Any]:
+    """Every setting as the table sets it, in the same order; a length in hours within its bounds."""
     fields: dict[str, Any] = {}
-    for name, info in Options.model_fields.items():
-        if name in SETUP_ONLY:
-            continue
-        if name.endswith("_hours"):
-            fields[name.removesuffix("_hours") + "_seconds"] = (float, info.default * HOUR)
+    for name, info in Settings.model_fields.items():
+        hours = in_hours(info)
+        if hours:
+            fields[table_name(name, info)] = (float, Field(info.default / HOUR, ge=hours.low, le=hours.high,
+                                                           description=info.description))
         else:
-            fields[name] = (info.annotation, info.default)
+            fields[name] = (info.annotation, info)
     return fields
 
 
-#: the options the rules read after the setup (lengths in seconds), as the state stores them
-Settings = create_model("Settings", __config__=ConfigDict(extra="forbid"), __module__=__name__,
-                        __doc__="The game's options that the rules read after the setup (lengths in seconds).",
-                        **_settings_fields())
+#: what the Storytellers set when they open the table (lengths in hours)
+Options = create_model("Options", __base__=SetupOptions, __module__=__name__,
+                       __doc__="The table's options: the setup ones, then every setting (lengths in hours).",
+                       **_table_fields())
 
 
-def settings_of(options: Options) -> Any:
+def settings_of(options: SetupOptions) -> Settings:
     """The options the rules read during play, with the cycle checked to fit together."""
-    o = options
-    if not o.nomination_hours <= o.announcement_hours <= o.day_hours:
-        raise SetupError(f"A day's nominations ({o.nomination_hours:g} h) must close no later than its "
-                         f"announcements ({o.announcement_hours:g} h), and those no later than the day's "
-                         f"end ({o.day_hours:g} h).", code="bad_option")
-    if o.lock_hours + o.reminder_hours >= o.night_hours:
-        raise SetupError(f"The lock ({o.lock_hours:g} h before dawn) and the reminder ({o.reminder_hours:g} h "
-                         f"before it) must fit inside the night ({o.night_hours:g} h).", code="bad_option")
+    hours = {name: getattr(options, name) for name in type(options).model_fields if name.endswith("_hours")}
+    nomination, announcement, day = hours["nomination_hours"], hours["announcement_hours"], hours["day_hours"]
+    if not nomination <= announcement <= day:
+        raise SetupError(f"A day's nominations ({nomination:g} h) must close no later than its "
+                         f"announcements ({announcement:g} h), and those no later than the day's "
+                         f"end ({day:g} h).", code="bad_option")
+    lock, reminder, night = hours["lock_hours"], hours["reminder_hours"], hours["night_hours"]
+    if lock + reminder >= night:
+        raise SetupError(f"The lock ({lock:g} h before dawn) and the reminder ({reminder:g} h "
+                         f"before it) must fit inside the night ({night:g} h).", code="bad_option")
     values = {}
-    for name in Options.model_fields:
-        if name in SETUP_ONLY:
-            continue
-        if name.endswith("_hours"):
-            values[name.removesuffix("_hours") + "_seconds"] = getattr(o, name) * HOUR
-        else:
-            values[name] = getattr(o, name)
+    for name, info in Settings.model_fields.items():
+        value = getattr(options, table_name(name, info))
+        values[name] = value * HOUR if in_hours(info) else value
     return Settings(**values)

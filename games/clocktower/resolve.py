@@ -121,11 +121,11 @@ def _lleech_link(night: _Night, lleech: Seat, host: str) -> Step:
     return step
 
 
-def _nothing(step: Step) -> bool:
+def _submitted(step: Step) -> list[str] | None:
+    """What the player chose; None, with a note, when they submitted nothing (not the same as no-one)."""
     if step.chose is None:
         step.notes.append("nothing submitted: nothing happens (not the same as no-one).")
-        return True
-    return False
+    return step.chose
 
 
 def _impaired(night: _Night, seat: Seat, step: Step, what: str) -> bool:
@@ -178,41 +178,45 @@ def _pukka(night: _Night, seat: Seat, step: Step) -> None:
 
 
 def _lleech(night: _Night, seat: Seat, step: Step) -> None:
+    chose = _submitted(step)
     if night.state.night == 1:
-        if _nothing(step):
+        if chose is None:
             step.notes.append("the Lleech has no host: choose one for it (`/st reminder add ... Poisoned lleech`).")
             return
-        host = step.chose[0]
+        host = chose[0]
         step.effects.append(Effect("poison", host, "lleech"))
         step.notes.append(f"{night.label(host)} is the Lleech's host.")
         return
-    if _nothing(step) or _impaired(night, seat, step, "nobody dies."):
+    if chose is None or _impaired(night, seat, step, "nobody dies."):
         return
-    _kill(night, step, step.chose[0], "lleech")
+    _kill(night, step, chose[0], "lleech")
 
 
 def _po(night: _Night, seat: Seat, step: Step) -> None:
-    if _nothing(step):
+    chose = _submitted(step)
+    if chose is None:
         return
-    if step.chose == [NO_ONE_TONIGHT]:
+    if chose == [NO_ONE_TONIGHT]:
         step.notes.append("chose no-one: it chooses three players next night.")
         return
     if _impaired(night, seat, step, "nobody dies."):
         return
-    for target in step.chose:
+    for target in chose:
         _kill(night, step, target, "po")
 
 
 def _thief(night: _Night, seat: Seat, step: Step) -> None:
-    if _nothing(step) or _impaired(night, seat, step, "no vote counts negatively."):
+    chose = _submitted(step)
+    if chose is None or _impaired(night, seat, step, "no vote counts negatively."):
         return
-    step.effects.append(Effect("negative", step.chose[0], "thief"))
+    step.effects.append(Effect("negative", chose[0], "thief"))
 
 
 def _waitress(night: _Night, seat: Seat, step: Step) -> None:
-    if _nothing(step):
+    chose = _submitted(step)
+    if chose is None:
         return
-    target = step.chose[0]
+    target = chose[0]
     answer = night.state.waitress_answers.get(target)
     if answer:
         step.notes.append(f"{night.label(target)} agreed: the Waitress learns their character "

@@ -14,6 +14,7 @@ from games.engine import (
     STORYTELLER,
     Action,
     Event,
+    Handler,
     Outcome,
     Rng,
     private,
@@ -542,6 +543,7 @@ def talk_moves(state: ClocktowerState) -> list[Action]:
                                           place=where))
     return moves
 
-HANDLERS = {"whisper": declare_whisper, "neighbour_whisper": neighbour_whisper, "spoke": spoke,
-            "alsaahir_guess": alsaahir_guess, "juggler_guess": juggler_guess, "goblin_claim": goblin_claim,
-            "exile_vote": exile_vote}
+HANDLERS: dict[str, Handler] = {
+    "whisper": declare_whisper, "neighbour_whisper": neighbour_whisper, "spoke": spoke,
+    "alsaahir_guess": alsaahir_guess, "juggler_guess": juggler_guess, "goblin_claim": goblin_claim,
+    "exile_vote": exile_vote}

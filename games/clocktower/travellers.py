@@ -16,7 +16,7 @@ carried out in ``day.py``, and who may take it in ``tally.py``).
 
 from __future__ import annotations
 
-from games.engine import STORYTELLER, Event, Outcome, Rng, StorytellerAction, private
+from games.engine import STORYTELLER, Event, Handler, Outcome, Rng, StorytellerAction, private
 
 from .actions import GainAbility, ScapegoatInstead
 from .grimoire import unseat
@@ -109,4 +109,4 @@ def traveller_moves(state: ClocktowerState) -> list[StorytellerAction]:
     return moves
 
 
-HANDLERS = {"apprentice": gain_ability}
+HANDLERS: dict[str, Handler] = {"apprentice": gain_ability}
