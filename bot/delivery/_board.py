@@ -1,7 +1,8 @@
 """The channel's board and living slots: a commit's channel events as one message shown in beats
 (added to the board while it is the channel's last message), a phase's opening message edited as
 its clock moves ("closed" and no buttons once it is over), and a game's living messages (a vote
-tally) edited in place and re-timed with the phase."""
+tally) edited in place and re-timed with the phase; a living line that names its phase
+(``data["on_phase"]``, a day's ready count) is edited into that phase's message instead."""
 
 from __future__ import annotations
 
@@ -189,6 +190,8 @@ class Board:
         or again if it was deleted."""
         game_row, game = await game_of(self.bot.service, row)
         event = Event.model_validate(row.payload)
+        if isinstance(event.data.get("on_phase"), int) and await self.show_on_phase(row, event, game, level):
+            return
         embeds = group_embeds([event], game.title, row.game_id)
         content = slot_countdown(game_row, event)
         slot = await self.bot.store.slot(row.game_id, row.slot)
@@ -209,3 +212,36 @@ class Board:
             raise classify(exc, "channel") from exc
         await self.bot.store.set_slot(row.game_id, row.slot, Slot(channel.id, message.id, message.id))
         await self.done([row])
+
+    async def show_on_phase(self, row: OutboxRow, event: Event, game, level: int) -> bool:
+        """A living line that belongs under its phase's buttons (``data["on_phase"]``: the phase's
+        seq; a day's "2 of 5 ready"): shown in that phase's own message, the board, in place of
+        the line it showed before, so it never scrolls away from the buttons. False when that
+        message is not the board any more (or is gone): the line then goes as a message of its own."""
+        store = self.bot.store
+        phase = await store.slot(row.game_id, phase_slot(event.data["on_phase"]))
+        board = await store.slot(row.game_id, "board")
+        if phase is None or board is None or board.shown is None or board.message_id != phase.message_id:
+            return False
+        shown = list(board.shown)
+        at = next((i for i, p in enumerate(shown) if p.get("slot") == event.slot), None)
+        if at is None:
+            shown.append(row.payload)
+        else:
+            shown[at] = row.payload
+        if not fits(shown):
+            return False
+        embeds = group_embeds([Event.model_validate(p) for p in shown], game.title, row.game_id)
+        channel = self.bot.get_partial_messageable(board.channel_id)
+        try:
+            # embeds only: the countdown line and the buttons stay as they are
+            await self.calls.call(level, ("channel", board.channel_id),
+                                  channel.get_partial_message(board.message_id).edit, embeds=embeds)
+        except discord.NotFound:
+            return False
+        except Exception as exc:
+            raise classify(exc, "channel") from exc
+        await store.set_slot(row.game_id, "board", Slot(board.channel_id, board.message_id,
+                                                        board.last_message_id, shown))
+        await self.done([row])
+        return True

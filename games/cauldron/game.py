@@ -359,7 +359,8 @@ class CauldronGame(Game):
         sat_out = {pid: "poisoned" if s.sit_out.get(pid) == s.round else "cast nothing"
                    for pid in s.active() if pid not in played_by}
         events.append(record("night", {"round": s.round, "cast": played_by, "primary": s.primary,
-                                       "secondaries": list(s.secondaries), "sat_out": sat_out}))
+                                       "secondaries": list(s.secondaries), "sat_out": sat_out,
+                                       "blocked_by": self._blocker(s.options, s.primary, s.secondaries)}))
         s.queue = [Step(ingredient=k, role="secondary") for k in s.secondaries]
         if s.primary is not None:
             if self._blocked(s):
@@ -370,9 +371,23 @@ class CauldronGame(Game):
         self._run_queue(s, rng, events)
 
     def _blocked(self, s: CauldronState) -> bool:
+        return self._blocker(s.options, s.primary, s.secondaries) is not None
+
+    @staticmethod
+    def _blocker(options: CauldronOptions, primary: str | None, secondaries: list[str]) -> str | None:
+        """The secondary that blocks this primary (option ``blocker``), if one does."""
         blockers = {"wolfbane": {"wolfbane"}, "thistle": {"thistle"},
-                    "both": {"wolfbane", "thistle"}}[s.options.blocker]
-        return any(k in blockers for k in s.secondaries)
+                    "both": {"wolfbane", "thistle"}}[options.blocker]
+        return next((k for k in secondaries if k in blockers), None) if primary else None
+
+    @staticmethod
+    def _ruled(primary: str | None, blocker: str | None) -> str:
+        """What ruled a night, in words: a blocked primary did nothing."""
+        if primary is None:
+            return "nothing ruled"
+        if blocker is not None:
+            return f"{ing(primary)} was primary but was blocked by {ing(blocker)}, so it did nothing"
+        return f"{ing(primary)} ruled"
 
     def _reveal_event(self, s: CauldronState, counts: Counter[str], struck: int) -> Event:
         if not s.table:
@@ -380,7 +395,10 @@ class CauldronGame(Game):
         else:
             tally = ", ".join(f"{ing(k)} ×{counts[k]}" for k in INGREDIENT_ORDER if counts[k])
             text = f"🫕 The cauldron takes {len(s.table)} ingredients, shuffled: {ing_list(s.table)}.\n({tally})"
-        if s.primary:
+        blocker = self._blocker(s.options, s.primary, s.secondaries)
+        if s.primary and blocker:
+            text += f"\n**Primary:** {ing(s.primary)}, blocked by {ing(blocker)}: it does nothing."
+        elif s.primary:
             text += f"\n**Primary:** {ing(s.primary)}."
         if s.tie_note == "primary_tie":
             text += f"\nA tie for the most: no primary. Both are **secondary**: {ing_list(s.secondaries)}."
@@ -761,8 +779,11 @@ class CauldronGame(Game):
         s.ended_discussion.append(a.player)
         active = s.active()  # a player removed after pressing no longer counts
         ready = sum(1 for pid in active if pid in s.ended_discussion)
+        # a living line shown on the day's own message, under its End discussion button (data
+        # "on_phase"), so the count does not scroll away from the button as the table talks
         events.append(public("ready", f"✋ {ready} of {len(active)} ready for the night"
-                             + (": night falls." if ready == len(active) else "."), slot=f"ready:{s.round}"))
+                             + (": night falls." if ready == len(active) else "."), slot=f"ready:{s.round}",
+                             data={"on_phase": s.phase_seq, "ready": ready, "of": len(active)}))
         if ready == len(active):
             self._open_night(s, rng, events)
             return Outcome(state=s, events=events, reply="Everyone is ready: night falls.")
@@ -1056,7 +1077,10 @@ class CauldronGame(Game):
             if rec.type != "night":
                 continue
             data = rec.data
-            ruled = f"{ing(data['primary'])} ruled" if data["primary"] else "nothing ruled"
+            blocker = data.get("blocked_by")
+            if "blocked_by" not in data:  # a record from before blocked_by was kept
+                blocker = self._blocker(s.options, data["primary"], data.get("secondaries", []))
+            ruled = self._ruled(data["primary"], blocker)
             lines = [f"• {s.name(pid)}: {ing(card)}" for pid, card in data["cast"].items()]
             if lines:  # (a night nobody cast says so once, not once per player)
                 lines += [f"• {s.name(pid)}: sat out ({why})" for pid, why in data.get("sat_out", {}).items()]

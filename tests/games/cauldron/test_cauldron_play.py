@@ -221,3 +221,40 @@ def test_the_ready_count_leaves_out_a_player_removed_after_pressing():
     ready = [e.text for e in out.events if e.type == "ready"]
     assert ready == ["✋ 3 of 4 ready for the night."] and out.state.phase == "day"
     assert out.reply == "You are ready for the night; waiting for 1 more."
+
+
+def test_the_chronicle_says_a_primary_blocked_by_wolfbane_did_nothing():
+    state, events = h.round_with(["brigid"] * 3 + ["wolfbane"] * 2, center=["milk", "milk", "milk"])
+    assert state.primary == "brigid" and state.secondaries == ["wolfbane"] and state.revealed == []
+    records = [e for e in events if e.audience.kind == "record"]
+    assert records[0].data["blocked_by"] == "wolfbane"
+    text = GAME.recap(state, records)[0].text
+    assert text.startswith("**Night 1** · 🕯️ Brigid's Blessing was primary but was blocked by "
+                           "🐺 Wolfbane Root, so it did nothing\n")
+    assert "ruled" not in text
+    # the table's reveal of that night says it too
+    reveal = next(e for e in events if e.type == "reveal")
+    assert "**Primary:** 🕯️ Brigid's Blessing, blocked by 🐺 Wolfbane Root: it does nothing." in reveal.text
+    # a record kept from before blocked_by reads the same (the blocker option decides)
+    old = [e.model_copy(update={"data": {k: v for k, v in e.data.items() if k != "blocked_by"}}) for e in records]
+    assert GAME.recap(state, old)[0].text == text
+
+
+def test_the_chronicle_keeps_ruled_for_a_primary_that_was_not_blocked():
+    state, events = h.round_with(["brigid"] * 3 + ["thistle"] * 2, center=["milk", "milk", "milk"])
+    records = [e for e in events if e.audience.kind == "record"]
+    assert records[0].data["blocked_by"] is None
+    assert GAME.recap(state, records)[0].text.startswith("**Night 1** · 🕯️ Brigid's Blessing ruled\n")
+
+
+def test_the_ready_count_is_a_line_on_the_days_own_message():
+    hands = {f"p{i}": ["brigid", "ceol", "thistle"] for i in range(1, 6)}
+    state, events = h.play_all(h.new_game(hands=hands).state,
+                               {"p1": "brigid", "p2": "brigid", "p3": "ceol", "p4": "thistle", "p5": "brigid"})
+    day = next(e for e in events if e.type == "day")
+    assert day.opens_phase and state.phase == "day"
+    out = h.act(state, {"type": "end_discussion", "player": "p2"})
+    (ready,) = [e for e in out.events if e.type == "ready"]
+    assert ready.text == "✋ 1 of 5 ready for the night."
+    assert ready.slot == f"ready:{state.round}" and not ready.title  # a line added under the day's text
+    assert ready.data == {"on_phase": state.phase_seq, "ready": 1, "of": 5}  # the day's message, by its phase
