@@ -44,7 +44,6 @@ from .data import (
     REGALIA_BY_ID,
     ROWS,
     SHRINE_DECK,
-    card_title,
     character_title,
     country_of_column,
     ritual_label,
@@ -315,12 +314,15 @@ class CastleGame(Game):
         lead = (how + "\n\n") if how else ""
         return [self._turn_event(state, f"{lead}**{state.name(first)}** takes the first turn.")]
 
-    def _turn_event(self, state: CastleState, summary: str) -> Event:
+    def _turn_event(self, state: CastleState, summary: str, move: dict[str, Any] | None = None) -> Event:
+        """The turn message: the last move in one line (``move``: its data), the picture, who plays next."""
         text = (f"{summary}\n➡️ **{state.name(state.current)}**, your turn: manipulate the shrines or advance "
                 "the ritual. (The picture in words: **My hand**.)")
+        data: dict[str, Any] = {"current": state.current, "turn": state.turns + 1}
+        if move:
+            data["move"] = move
         return public("turn", text[:MAX_TEXT], title=f"Turn {state.turns + 1}", image="tableau",
-                      opens_phase=True, data={"current": state.current, "turn": state.turns + 1},
-                      notify=[state.current])
+                      opens_phase=True, data=data, notify=[state.current])
 
     def reminder_seconds(self, state: CastleState) -> float | None:
         """A turn with no timer calls its player again after ``nudge_seconds`` of quiet."""
@@ -426,35 +428,39 @@ class CastleGame(Game):
         why = self._free(state, idx)
         if why:
             raise IllegalAction(why, code="shrine_taken")
-        events = [self._flip(state, state.current, idx)]
+        self._flip(state, state.current, idx)
         left = len(state.hand)
-        if left:
-            return Outcome(state=state, events=events,
+        if left:  # the table hears of the flips once, in the next turn's message
+            return Outcome(state=state, events=[],
                            reply=f"Flipped {shrine_name(idx)}. {left} more pawn{'s' if left > 1 else ''} to place.")
-        events += self._end_turn(state, rng, self._turn_summary(state))
+        events = self._end_turn(state, rng, self._turn_summary(state), move=self._flips_data(state))
         return Outcome(state=state, events=events, reply=f"Flipped {shrine_name(idx)}. Your turn is done.")
 
-    def _flip(self, state: CastleState, pid: str, idx: int) -> Event:
+    def _flip(self, state: CastleState, pid: str, idx: int) -> None:
+        """Flip shrine ``idx`` and put the next pawn in hand on it (told in the turn's summary)."""
         held = state.hand.pop(0)
         state.face_up[idx] = not state.face_up[idx]
         if state.face_up[idx]:
             state.seen[idx] = True
         state.pawns[pid][held.pawn] = idx
         state.flips.append(idx)
-        card = state.layout[idx]
-        what = f"face up: **{card_title(card)}**" if state.face_up[idx] else "face down"
-        return public("flip", f"🔄 **{state.name(pid)}** flips {shrine_name(idx)} {what}, and puts a pawn on it.",
-                      data={"player": pid, "shrine": idx, "face_up": state.face_up[idx]})
 
     def _turn_summary(self, state: CastleState) -> str:
+        """The manipulation in one line: every flip (a card turned face up is named) and every pawn."""
         pid = state.current
         if not state.flips:
             return f"**{state.name(pid)}** did nothing this turn."
         parts = [f"{shrine_name(i)} {'up (' + short_card(state.layout[i]) + ')' if state.face_up[i] else 'down'}"
                  for i in state.flips]
+        pawns = " and put a pawn on it" if len(parts) == 1 else ", a pawn on each"
         moved = [shrine_name(i) for i in state.vacated]
         tail = f" (pawn{'s' if len(moved) > 1 else ''} moved from {', '.join(moved)})" if moved else ""
-        return f"**{state.name(pid)}** flipped " + "; ".join(parts) + tail + "."
+        return f"**{state.name(pid)}** flipped " + "; ".join(parts) + pawns + tail + "."
+
+    @staticmethod
+    def _flips_data(state: CastleState) -> dict[str, Any]:
+        return {"player": state.current,
+                "flips": [{"shrine": i, "face_up": state.face_up[i]} for i in state.flips]}
 
     def _advance(self, state: CastleState, action: Advance, rng: Rng) -> Outcome:
         self._check_turn(state, action)
@@ -464,9 +470,9 @@ class CastleGame(Game):
         if state.revealed[k]:
             raise IllegalAction(f"The outcome on ritual card {action.card} is already face up.",
                                 code="already_revealed")
-        events = [self._reveal(state, k, action.player)]
-        events += self._end_turn(state, rng, f"**{state.name(action.player)}** turned ritual {action.card} "
-                                             f"face up: {OUTCOME[state.rituals[k]].title}.")
+        told = self._reveal(state, k, action.player)
+        events = self._end_turn(state, rng, self._reveal_summary(state, k, action.player), told=told,
+                                move=dict(told.data, player=action.player))
         return Outcome(state=state, events=events,
                        reply=f"You turned the outcome on ritual card {action.card} face up.")
 
@@ -481,16 +487,30 @@ class CastleGame(Game):
                                  f"*{outcome.text}* {tail}",
                       data={"card": k + 1, "outcome": state.rituals[k]}, pause=2.0)
 
-    def _end_turn(self, state: CastleState, rng: Rng, summary: str) -> list[Event]:
+    def _reveal_summary(self, state: CastleState, k: int, pid: str) -> str:
+        """The ``advance`` line's facts, for the turn message that carries them instead."""
+        outcome = OUTCOME[state.rituals[k]]
+        left = state.revealed.count(False)
+        label = ritual_label(k).replace("Ritual", "ritual", 1)
+        return (f"**{state.name(pid)}** turned {label} face up: **{outcome.title}**. *{outcome.text}* "
+                f"{left} outcome card{'s' if left != 1 else ''} still face down.")
+
+    def _end_turn(self, state: CastleState, rng: Rng, summary: str, told: Event | None = None,
+                  move: dict[str, Any] | None = None) -> list[Event]:
+        """End the turn; the next turn's message tells the move (``summary``) once. ``told`` is the
+        move's own line (an ``advance``): it is sent only if the game ends here, with no turn message."""
         state.turns += 1
         state.hand = []
         state.flips = []
         state.vacated = []
-        if all(state.revealed):
-            return self._cast(state)
+        if all(state.revealed):  # only a reveal ends the game this way: ``told`` is that last reveal
+            return ([told] if told else []) + self._cast(state)
         if state.options.max_turns is not None and state.turns >= state.options.max_turns:
-            events = [public("turn_limit", f"⏳ {state.options.max_turns} turns have passed: the ritual "
-                                           "completes itself.", data={"turns": state.turns})]
+            lead = "" if told else summary + "\n"  # no turn message follows: the move is told here
+            events = [told] if told else []
+            events.append(public("turn_limit", f"{lead}⏳ {state.options.max_turns} turns have passed: the ritual "
+                                               "completes itself.",
+                                 data={"turns": state.turns, **({"move": move} if move else {})}))
             for k in range(8):
                 if not state.revealed[k]:
                     events.append(self._reveal(state, k, None))
@@ -508,7 +528,7 @@ class CastleGame(Game):
             state.round += 1  # the turn reaches (or passes) the first player's seat: a new round
         state.current = nxt
         state.next_phase("turn")
-        return [self._turn_event(state, summary)]
+        return [self._turn_event(state, summary, move)]
 
     @staticmethod
     def _wrapped(order: list[str], first: str, seat: int, nxt: int) -> bool:
@@ -651,7 +671,10 @@ class CastleGame(Game):
             out = self._end_game(state, "too few players remain")
             return Outcome(state=out.state, events=events + out.events, reply="Player removed; the game is over.")
         if was_current:
-            events += self._end_turn(state, rng, f"**{state.name(target)}** left the game.")
+            summary = f"**{state.name(target)}** left the game."
+            if state.flips:  # flips made before leaving stand, and are told once here
+                summary = self._turn_summary(state)[:-1] + ", then left the game."
+            events += self._end_turn(state, rng, summary, move=self._flips_data(state) if state.flips else None)
         else:
             events[0].image = "tableau"
         return Outcome(state=state, events=events, reply=f"{state.name(target)} was removed.")
@@ -672,8 +695,9 @@ class CastleGame(Game):
                     k = rng.choice(down)
                     events.append(public("timeout", f"⌛ {state.name(pid)}'s time ran out: the castle "
                                                     "advances the ritual for them."))
-                    events.append(self._reveal(state, k, pid))
-                    events += self._end_turn(state, rng, f"**{state.name(pid)}**'s time ran out.")
+                    told = self._reveal(state, k, pid)
+                    events += self._end_turn(state, rng, self._reveal_summary(state, k, pid) + " (time ran out)",
+                                             told=told, move=dict(told.data, player=pid))
                     return Outcome(state=state, events=events)
                 k = rng.randrange(len(state.pawns[pid]))
                 origin = state.pawns[pid][k]
@@ -686,8 +710,9 @@ class CastleGame(Game):
             while state.hand:
                 occ = _occupied(state)
                 free = [i for i in range(N_SHRINES) if self._free(state, i, occ) is None]
-                events.append(self._flip(state, pid, rng.choice(free)))
-            events += self._end_turn(state, rng, self._turn_summary(state) + " (time ran out)")
+                self._flip(state, pid, rng.choice(free))
+            events += self._end_turn(state, rng, self._turn_summary(state) + " (time ran out)",
+                                     move=self._flips_data(state))
             return Outcome(state=state, events=events)
         # "pass": pawns still in hand go back where they came from (the supply if that shrine is taken)
         occupied = _occupied(state)
@@ -705,7 +730,7 @@ class CastleGame(Game):
                     f"{'they' if back > 1 else 'it'} came from (or to the supply, if a pawn now stands there).")
         events.append(public("timeout", msg, data={"player": pid}))
         summary = self._turn_summary(state) if state.flips else f"**{state.name(pid)}**'s time ran out."
-        events += self._end_turn(state, rng, summary)
+        events += self._end_turn(state, rng, summary, move=self._flips_data(state) if state.flips else None)
         return Outcome(state=state, events=events)
 
     # ----- queries -----

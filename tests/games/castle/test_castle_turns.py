@@ -118,7 +118,7 @@ def test_a_turn_that_picks_up_several_pawns():
     ])
     assert state.current == "p1" and len(state.hand) == 1
     assert state.face_up[shrine_index("bell-2")] is False
-    assert "face up: **the Crown**" in ev[1].text
+    assert ev == []  # mid-turn flips are told once, in the next turn's message
     out = H.act(state, {"type": "place", "player": "p1", "row": "candle", "column": 9})
     state = out.state
     assert state.current == "p2" and state.hand == [] and state.turns == 1
@@ -127,6 +127,7 @@ def test_a_turn_that_picks_up_several_pawns():
     turn = out.events[-1]
     assert turn.type == "turn" and turn.image == "tableau" and turn.opens_phase
     assert "Bell 2 (Kida) down" in turn.text and "Book 4 (Marus) up (Crown)" in turn.text
+    assert "Candle 9 (Sorrell) up (Eagle), a pawn on each (pawn moved from Bell 1 (Kida))." in turn.text
     assert state.phase_seq == 2
 
 
@@ -181,7 +182,7 @@ def test_advance_and_already_revealed():
     out = H.act(state, {"type": "advance", "player": "p1", "card": 8})
     state = out.state
     assert state.revealed[7] and state.current == "p2"
-    assert "Ritual 8 (bell silent, book closed, candle unlit): Released" in out.events[0].text
+    assert "ritual 8 (bell silent, book closed, candle unlit) face up: **Released**" in out.events[0].text
     refused(state, {"type": "advance", "player": "p2", "card": 8}, "already_revealed")
 
 
@@ -568,4 +569,5 @@ def test_the_ritual_select_marks_the_one_the_rows_point_to_and_the_turn_line_nam
     from games.castle.data import OUTCOME
 
     outcome = GAME.view(state, None).data["tableau"]["rituals"][2]["outcome"]
-    assert f"**Alice** turned ritual 3 face up: {OUTCOME[outcome].title}." in turn.text
+    assert f"**Alice** turned ritual 3 (bell ringing, book closed, candle lit) face up: **{OUTCOME[outcome].title}**." \
+        in turn.text
