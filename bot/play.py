@@ -19,7 +19,7 @@ from games.engine import NO_ONE, GameError, Prompt, rng_for
 from .delivery import paused_ends, schedule_of
 from .interactions import acknowledge, actor_of, guarded, reply, update_message
 from .render import duration, relative_time
-from .service import GameService, LobbyError, NoGameHere, NotAllowed, quoted
+from .service import NOT_OPEN_YET, GameService, LobbyError, NoGameHere, NotAllowed, quoted
 from .store import Slot, Store
 from .views import lobby_view, prompts_view
 
@@ -36,6 +36,10 @@ THREAD_PERMISSIONS = {"view_channel": "View Channel", "create_private_threads": 
 LOBBY_SLOT = "lobby"
 STARTED_EMBED = discord.Embed(title="The game has begun.", description="Sign-ups are closed. Good luck.",
                               colour=discord.Colour.dark_purple())
+#: a private answer while the next phase's opening message is not posted yet: it names no phase
+#: and shows no hand, which would tell what the channel is still revealing
+NOT_SHOWN_YET = ("_The channel is still showing what happened. What comes next opens here once its message "
+                 "is posted: look again then._")
 
 
 def prompts_text(prompts: list[Prompt], first: list[str]) -> str:
@@ -252,6 +256,9 @@ class Play:
     # ----- private views and choices -----
     async def show_private(self, interaction: discord.Interaction, game_id: int, *, with_view: bool) -> None:
         table, view, prompts = await self.service.private_view(game_id, interaction.user.id)
+        if await self.service.opener_unposted(table):  # the hand would name the phase coming
+            await reply(interaction, NOT_SHOWN_YET)
+            return
         if with_view:  # My hand: what you hold and know; the controls are under Make my choice alone
             where = "Your choices are under **Make my choice**." if prompts else "You have nothing to choose right now."
             await reply(interaction, f"{view.text}\n\n_{where}_")
@@ -283,7 +290,8 @@ class Play:
                 return
             table, _view, prompts = await self.service.private_view(game_id, interaction.user.id)
             view = prompts_view(game_id, table.state.phase_seq, prompts)
-            await update_message(interaction, content=prompts_text(prompts, [text])[:2000], embeds=[], view=view)
+            said = [text, NOT_SHOWN_YET] if await self.service.opener_unposted(table) else [text]
+            await update_message(interaction, content=prompts_text(prompts, said)[:2000], embeds=[], view=view)
             if view is None:  # nothing left to choose here: the message says what was done
                 self.bot.delivery.forget_prompt(game_id, interaction.user.id, message.id)
             elif interaction.response.type in (discord.InteractionResponseType.message_update,
@@ -375,6 +383,8 @@ class Play:
     async def _open_vote(self, interaction: discord.Interaction):
         """The channel's game, and the vote open to this player: (row, table, prompt, target field)."""
         row, table = await self.seated_table(interaction)
+        if await self.service.opener_unposted(table):  # (before the rules' reason, which names the phase)
+            raise GameError(NOT_OPEN_YET, code="not_open_yet")
         uid = str(interaction.user.id)
         votes = [p for p in table.game.prompts(table.state, uid) if p.vote]
         if not votes:

@@ -158,6 +158,9 @@ def _check_options_length(text: str | None) -> None:
 
 
 PHASE_SLOT = "phase:"
+#: the answer to a player's choice made while the phase's opening message is not posted yet; it
+#: names no phase, since which phase comes next is what the channel is still revealing
+NOT_OPEN_YET = "The next phase has not opened yet: wait for its message in the channel. Nothing was counted."
 #: the group key of the private thread of a game's Storytellers
 STORYTELLERS_KEY = "storytellers"
 
@@ -205,8 +208,9 @@ class GameService:
         #: the shards this process runs: it sweeps, re-arms and delivers only their servers' games
         #: (None: every game, one process)
         self.shards = shards
-        #: a phase opened by a channel message starts its clock when that message is posted
-        #: (``start_clock``, called by the delivery); without a delivery, at the commit
+        #: a phase opened by a channel message starts its clock, and takes players' choices, when
+        #: that message is posted (``start_clock``, called by the delivery); without a delivery,
+        #: at the commit
         self.clock_waits_for_opener = clock_waits_for_opener
         self.timers = Timers(clock, self.on_deadline, self.on_reminder)
         #: one lock per game, alive only while someone holds or waits on it (no growth per game ever run)
@@ -218,6 +222,8 @@ class GameService:
         #: bumped by every write to a game: a reader only caches what it read if none came between
         self._generation: dict[int, int] = {}
         self._notify = on_messages or (lambda game_id: None)
+        #: game -> the latest phase whose opening message is known to be posted (``opener_unposted``)
+        self._posted: dict[int, int] = {}
         #: called with a game's id when it finishes or is cancelled (to free what is kept per game)
         self.on_game_over: list[Callable[[int], None]] = []
 
@@ -233,6 +239,7 @@ class GameService:
     def _game_over(self, game_id: int) -> None:
         self._cache.pop(game_id, None)
         self._generation.pop(game_id, None)
+        self._posted.pop(game_id, None)
         self.timers.cancel(game_id)
         for listener in self.on_game_over:
             listener(game_id)
@@ -545,7 +552,27 @@ class GameService:
             table = await self.load(game_id)
             if table.row.paused and not moderator:
                 raise IllegalAction("The game is paused; wait for the host to resume it.", code="paused")
+            if not moderator and await self.opener_unposted(table):
+                raise IllegalAction(NOT_OPEN_YET, code="not_open_yet")
             return await self._apply(game_id, actor_id, action)
+
+    async def opener_unposted(self, table: Table) -> bool:
+        """Whether the current phase's opening message is still on its way to the channel (behind
+        a reveal shown in beats). Until it is posted the phase shows to no one privately and takes
+        no player's choice: a player never learns what comes next before the table does.
+
+        Known from the delivery (``start_clock`` is told of every opener posted or given up), else
+        read once per phase from the outbox; a phase with no opening message counts as posted."""
+        if not self.clock_waits_for_opener:
+            return False  # no delivery reports the posting: a phase opens at its commit
+        game_id, seq = table.row.id, table.state.phase_seq
+        if self._posted.get(game_id, -1) >= seq:
+            return False
+        if table.row.waiting_seconds is None and not any(
+                m.op == "send" and m.slot == phase_slot(seq) for m in await self.store.pending_messages(game_id)):
+            self._posted[game_id] = max(self._posted.get(game_id, -1), seq)
+            return False
+        return True
 
     async def storyteller_act(self, game_id: int, actor: Actor, action: dict[str, Any]) -> Outcome:
         """An action by one of the game's Storytellers (checked here), in the log as theirs."""
@@ -762,6 +789,7 @@ class GameService:
                 self._bump(game_id)
             started = await self.store.opener_delivered(game_id, phase_seq, deadline, delivered,
                                                         self.clock.now())
+            self._posted[game_id] = max(self._posted.get(game_id, -1), phase_seq)
             if started and deadline is not None:
                 self.timers.arm(game_id, phase_seq, deadline)
                 return deadline
@@ -940,10 +968,13 @@ class GameService:
         return table.game.view(table.state, "storyteller")
 
     async def private_view(self, game_id: int, user_id: int) -> tuple[Table, View, list[Prompt]]:
+        """The player's view and open prompts; no prompts while the phase's opening message is not
+        posted (``opener_unposted``)."""
         table = await self.load(game_id)
         uid = str(user_id)
         if not any(p.id == uid for p in table.state.players):
             raise NotAllowed("You are not playing in this game.")
-        return table, table.game.view(table.state, uid), table.game.prompts(table.state, uid)
+        prompts = [] if await self.opener_unposted(table) else table.game.prompts(table.state, uid)
+        return table, table.game.view(table.state, uid), prompts
 
 
