@@ -425,9 +425,7 @@ async def test_recovery_at_start_up_outlasts_a_locked_database(world, db_path, c
     w.bot.service._notify = lambda game_id: None  # nothing is sent before the "crash"
     await w.host.click(res.response, label="Start")
     game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
-    for member in (w.host, w.ann):
-        await w.bot.service.act(game_id, member.id, {"type": "vote", "player": str(member.id),
-                                                     "target": "red"})
+    # (no vote: a phase whose message was never posted takes none, issue 29)
     assert len(await w.bot.store.pending_messages(game_id)) >= 4
     assert (await w.bot.store.game(game_id)).waiting_seconds == 60  # no one has seen the phase yet
     clock.advance(3600)  # an hour down: still no one has seen it
