@@ -462,6 +462,11 @@ class Play:
             return (f"**{game.title}** (game #{row.id}) is gathering players: "
                     f"{', '.join(n for _, n in players)} ({len(players)}/{row.min_players}-{row.max_players}).")
         table = await self.service.load(row.id)
+        if row.waiting_seconds is not None and await self.service.opener_unposted(table):
+            # the channel still plays what happened: the next phase (who survived) shows to no one yet
+            return (f"**{game.title}** (game #{row.id})\nThe channel is still showing what happened.\n"
+                    f"⏳ The next phase's {duration(row.waiting_seconds)} start when its message is posted "
+                    "in the channel.")
         text = game.view(table.state, None).text
         ends = schedule_of(table.game, table.state).ends
         if row.paused and ends and row.paused_remaining is not None:

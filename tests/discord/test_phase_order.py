@@ -79,16 +79,23 @@ async def test_the_last_offerer_sees_the_council_only_once_its_message_is_posted
     answer = res.response
     assert answer.ephemeral and selects(answer) == []
     assert "Mandrake Root" in answer.content and "burn" not in answer.content.lower()
-    assert "Council" not in answer.content
+    assert "council" not in answer.content.lower()
     # nor do the buttons under the role card in their DMs (My hand would name the phase)
     card = next(m for m in w.host.user.dm_channel.history() if m.components)
     for label in ("Make my choice", "My hand"):
         shown = (await w.host.user.click(card, label=label)).response
-        assert shown.ephemeral and selects(shown) == [] and "Council" not in shown.content, label
+        assert shown.ephemeral and selects(shown) == [] and "council" not in shown.content.lower(), label
+
+    # nor does /game status (the table's view would name the Council and who lives)
+    status = (await w.bo.slash(w.channel, "game status")).response.content
+    assert "council" not in status.lower() and "Alive" not in status
+    assert "start when its message is posted" in status
 
     hold.armed = False
     release.set()
     await w.settle()
+    status = (await w.bo.slash(w.channel, "game status")).response.content
+    assert "council" in status.lower()
     council = [m for m in w.channel.history() if m.components][-1]
     assert await w.bot.store.slot(game_id, f"phase:{state.phase_seq}") is not None
     shown = (await w.host.click(council, label="Make my choice")).response
