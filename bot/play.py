@@ -198,7 +198,7 @@ class Play:
             if edited:
                 await reply(interaction, f"{said} (The sign-up sheet above is up to date.)", ephemeral=False)
                 return
-            await reply(interaction, said, embed=embed, ephemeral=False)
+            await reply(interaction, said, embed=embed, view=lobby_view(game_id), ephemeral=False)
             await self.remember_lobby(interaction, game_id)
 
     async def _close_lobby(self, game_id: int) -> None:
@@ -462,11 +462,11 @@ class Play:
             return (f"**{game.title}** (game #{row.id}) is gathering players: "
                     f"{', '.join(n for _, n in players)} ({len(players)}/{row.min_players}-{row.max_players}).")
         table = await self.service.load(row.id)
-        if row.waiting_seconds is not None and await self.service.opener_unposted(table):
+        if await self.service.opener_unposted(table):
             # the channel still plays what happened: the next phase (who survived) shows to no one yet
-            return (f"**{game.title}** (game #{row.id})\nThe channel is still showing what happened.\n"
-                    f"⏳ The next phase's {duration(row.waiting_seconds)} start when its message is posted "
-                    "in the channel.")
+            clock = (f"\n⏳ The next phase's {duration(row.waiting_seconds)} start when its message is posted "
+                     "in the channel." if row.waiting_seconds is not None else "")
+            return f"**{game.title}** (game #{row.id})\nThe channel is still showing what happened.{clock}"
         text = game.view(table.state, None).text
         ends = schedule_of(table.game, table.state).ends
         if row.paused and ends and row.paused_remaining is not None:

@@ -31,7 +31,8 @@ async def join_seat(bot: SeatsBot, interaction: discord.Interaction, seat: int |
         if row.status == "lobby":
             await bot.play.show_signups(interaction, row.id, said)
         else:
-            await reply(interaction, f"🧳 {said} A Storyteller chooses their character.", ephemeral=False)
+            then = " A Storyteller chooses their character." if kind == "traveller" else ""
+            await reply(interaction, f"🧳 {said}{then}", ephemeral=False)
     await guarded(interaction, None, work, public=True)
 
 

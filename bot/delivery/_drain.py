@@ -121,14 +121,8 @@ class Delivery:
     def forget_prompt(self, game_id: int, user_id: int, message_id: int) -> None:
         self.private.forget_prompt(game_id, user_id, message_id)
 
-    def close_prompts(self, game_id: int, phase_seq: int) -> None:
-        self.private.close_prompts(game_id, phase_seq)
-
     async def sync_storytellers(self, game_id: int, removed: int | None = None) -> None:
         await self.threads.sync_storytellers(game_id, removed)
-
-    async def storytellers_of(self, game_row) -> list[int]:
-        return await self.threads.storytellers_of(game_row)
 
     async def _group_thread(self, game_row, key: str, members: list[int], level: int = URGENT):
         """A group's private thread, opened if need be (``Threads.group_thread``; the offline

@@ -210,7 +210,7 @@ class Threads:
                 continue
             game_row = await self.bot.service.row(row.game_id)
             if game_row is None:
-                return
+                continue
             failed: list[str] = []
             for key, thread_id, known in await self.bot.store.group_threads(row.game_id):
                 if key.startswith(PUBLIC_THREAD) or int(old) not in known:

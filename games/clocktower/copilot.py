@@ -134,6 +134,9 @@ def _named(state: ClocktowerState, chars: Characters, text: str,
 
     by_seat = {str(s.seat): s.player for s in state.seats}
     seated = {s.player for s in state.seats}
+    #: players whose name is a bare number, which reads as a seat first
+    named_by_number = {state.name(s.player).strip(): s.player for s in state.seats
+                       if state.name(s.player).strip().isdigit()}
 
     def mentioned(match: re.Match[str]) -> str:
         if match[1] not in seated:
@@ -141,6 +144,9 @@ def _named(state: ClocktowerState, chars: Characters, text: str,
         return match[1]
 
     def seat_numbered(match: re.Match[str]) -> str:
+        if match[1] in named_by_number and named_by_number[match[1]] != by_seat.get(match[1]):
+            raise NotAllowedAnswer(f"{match[1]!r} is a seat number and a player's name: write the player as "
+                                   "'Name (seat N)' or by mention.")
         if match[1] not in by_seat:
             raise NotAllowedAnswer(f"nobody sits in seat {match[1]}.")
         return by_seat[match[1]]
@@ -206,7 +212,7 @@ def _washerwoman_form(state: ClocktowerState, chars: Characters, seat: Seat) -> 
 def _number_form(most: int, card: str) -> Form:
     def read(text: str) -> Answer:
         words = text.strip()
-        if not words.isdigit() or int(words) > most:
+        if not re.fullmatch(r"[0-9]{1,3}", words) or int(words) > most:
             raise NotAllowedAnswer(f"the {card}'s answer is a number from 0 to {most}.")
         return Answer(str(int(words)))
     return Form(f"a number from 0 to {most}", read, [str(n) for n in range(most + 1)])

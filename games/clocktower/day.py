@@ -36,6 +36,7 @@ from .tally import (
     option_label,
     scapegoats,
     spend_tokens,
+    spends_token,
     tally,
     tally_changed,
     tally_event,
@@ -64,8 +65,7 @@ def vote(state: ClocktowerState, action: Vote, rng: Rng) -> Outcome:
     if state.votes.get(seat.player) == target:
         raise illegal(f"Your vote is already on {option_label(state, target)}.", "same_vote")
     state.votes[seat.player] = target
-    if not seat.alive and settings.dead_vote == "when_cast" and (
-            target != NO_EXECUTION or settings.dead_no_execution_spends):
+    if not seat.alive and settings.dead_vote == "when_cast" and spends_token(state, target):
         seat.vote_token = False
     events.append(record("vote", {"day": state.day, "voter": seat.player, "target": target}))
     if execute:

@@ -110,8 +110,12 @@ def information_at_dawn(state: ClocktowerState) -> list[Event]:
         if found.player in state.accepted:
             continue
         if state.settings.auto_inform and found.ready and not found.flags and found.character != "spy":
-            accepted = Accepted(card=found.character, answer=found.answer,
-                                text=told(found, read_answer(found, found.answer)), proposed=found.answer)
+            try:
+                text = told(found, read_answer(found, found.answer))
+            except NotAllowedAnswer:  # the proposal does not read back: the Storytellers' to send
+                unsent.append(found)
+                continue
+            accepted = Accepted(card=found.character, answer=found.answer, text=text, proposed=found.answer)
             events += deliver(state, found.player, accepted, auto=True)
             delivered += 1
         else:

@@ -182,13 +182,19 @@ def tally_changed(state: ClocktowerState, could_end: bool) -> list[Event]:
 
 # ----- the execution -----
 
+def spends_token(state: ClocktowerState, target: str) -> bool:
+    """Whether a dead player's vote on ``target`` spends their token (a vote for no execution
+    only with ``dead_no_execution_spends``)."""
+    return target != NO_EXECUTION or state.settings.dead_no_execution_spends
+
+
 def spend_tokens(state: ClocktowerState) -> None:
     """Voting closes: under "at_close", a dead voter whose vote stands spends their token."""
     settings = state.settings
     for seat in state.seats:
         target = state.votes.get(seat.player)
-        if not seat.alive and target is not None and settings.dead_vote == "at_close" and (
-                target != NO_EXECUTION or settings.dead_no_execution_spends):
+        if not seat.alive and target is not None and settings.dead_vote == "at_close" and \
+                spends_token(state, target):
             seat.vote_token = False
 
 

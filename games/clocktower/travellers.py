@@ -19,6 +19,7 @@ from __future__ import annotations
 from games.engine import STORYTELLER, Event, Handler, Outcome, Rng, StorytellerAction, private
 
 from .actions import GainAbility, ScapegoatInstead
+from .asks import first_night_for
 from .grimoire import unseat
 from .night import ask_event
 from .rules import after_deal, character_id, chars, illegal, target_seat
@@ -31,8 +32,7 @@ def apprentices_due(state: ClocktowerState) -> list[Event]:
     """At dusk: an Apprentice's first night, and no ability chosen yet, is the Storytellers' to do."""
     events = []
     for seat in state.seats:
-        if seat.character == "apprentice" and seat.alive and not seat.ability \
-                and state.night == seat.joined_day + 1:
+        if seat.character == "apprentice" and seat.alive and not seat.ability and first_night_for(state, seat):
             team = "Townsfolk" if seat.alignment == "good" else "Minion"
             events.append(Event(type="apprentice_due", audience=STORYTELLER, title="🎓 The Apprentice's first night",
                                 text=f"Tonight is the first night of {state.label(seat.player)}, the Apprentice "

@@ -7,6 +7,8 @@ import re
 from support.clocktower_helpers import CHARS, advance, begun, game_row, sign_up, state_of, texts
 
 from bot.delivery import PROMPT_CLOSED
+from bot.play import LOBBY_SLOT
+from bot.store import Slot
 
 
 def stamps(text):
@@ -118,6 +120,27 @@ async def test_one_sign_up_sheet_edited_in_place(world):
     assert not res.ephemeral and not res.response.embeds
     sheets = [m for m in w.channel.history() if any("sign-ups" in (e.title or "") for e in m.embeds)]
     assert len(sheets) == 1 and members[0].name not in sheets[0].embeds[0].description
+
+
+async def test_a_sign_up_sheet_posted_again_keeps_its_buttons(world):
+    """The sheet was deleted (its slot names a message that is gone): the next sign-up posts it
+    again, with Join, Leave and Start, and that one is the sheet from then on."""
+    w = world
+    members = await sign_up(w, n=2)
+    row = await game_row(w)
+    await w.bot.store.set_slot(row.id, LOBBY_SLOT, Slot(w.channel.id, 1, 1))  # a message that is gone
+    res = await w.players(5)[4].slash(w.channel, "spectate")
+    assert not res.ephemeral and res.response.embeds and res.response.components
+    assert (await w.bot.store.slot(row.id, LOBBY_SLOT)).message_id == res.response.id
+    assert members
+
+
+async def test_a_spectator_of_a_running_game_is_not_promised_a_character(world):
+    w = world
+    await begun(w)
+    res = await w.players(10)[9].slash(w.channel, "spectate")
+    assert not res.ephemeral and "spectating" in res.response.content
+    assert "chooses their character" not in res.response.content
 
 
 async def test_the_day_board_and_the_tally_agree_and_follow_extend_and_pause(world, clock):

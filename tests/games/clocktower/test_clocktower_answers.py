@@ -265,3 +265,16 @@ def test_a_woken_ravenkeeper_that_has_not_chosen_has_nothing_to_learn_yet():
     state = act(locked(state), type="kill", target="p2").state  # woken after the lock
     refused(state, "Spy", "the Ravenkeeper has not chosen a player yet")
     refused(poisoned(state), "Spy", "the Ravenkeeper has not chosen a player yet")
+
+
+def test_a_count_refuses_digits_it_cannot_read_in_words():
+    impaired = poisoned(locked(table("empath", SENT)))
+    refused(impaired, "²", "the Empath's answer is a number from 0 to 2")
+    refused(impaired, "١", "the Empath's answer is a number from 0 to 2")  # an Arabic-Indic one
+
+
+def test_a_player_named_by_a_bare_number_is_not_taken_for_that_seat():
+    state = locked(table("knight", SENT))
+    next(p for p in state.players if p.id == "p5").name = "7"  # sits in seat 5; seat 7 is Name7
+    refused(state, "7 and 6", "'7' is a seat number and a player's name")
+    assert told(state, "7 (seat 5) and 6") == "🌙 7 (seat 5) and Name6 (seat 6) are not the Demon."
