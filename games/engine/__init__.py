@@ -34,7 +34,9 @@ from .protocol import (
     PromptField,
     RemovePlayer,
     Result,
+    SpeakingTurn,
     StorytellerAction,
+    TurnOver,
     View,
     action_type,
 )
@@ -45,6 +47,6 @@ __all__ = [
     "COMMON_ACTIONS", "MAX_REASON", "NO_ONE", "PUBLIC", "RECORD", "STORYTELLER", "SUBSTITUTE", "Action", "Audience", "BaseState", "Choice",
     "DataError", "EndGame", "Event", "Game", "GameError", "Handler", "IllegalAction", "Outcome",
     "PhaseTimeout", "Player", "PlayerResult", "Prompt", "PromptField", "RemovePlayer", "Replay",
-    "Result", "Rng", "ScriptedRng", "SetupError", "SimulationReport", "StorytellerAction", "View", "action_type", "leaks", "private",
+    "Result", "Rng", "ScriptedRng", "SetupError", "SimulationReport", "SpeakingTurn", "StorytellerAction", "TurnOver", "View", "action_type", "leaks", "private",
     "public", "record", "replay", "rng_for", "simulate", "step", "to_group", "to_player", "to_team", "to_thread",
 ]

@@ -77,6 +77,9 @@ class Event(BaseModel):
     #: players this public message calls to act now ("your turn"): the bot mentions them, so their
     #: phone lights up. Only players the text already names openly; never a secret's holder.
     notify: list[str] = Field(default_factory=list)
+    #: a few words the bot says aloud in the game's linked voice channel when this public message
+    #: is posted ("Night falls."): public events only, never a secret; empty for silence.
+    say: str = ""
 
 
 def record(type: str, data: dict[str, Any]) -> Event:

@@ -78,6 +78,25 @@ class EndGame(Action):
     reason: str = Field(default="", max_length=MAX_REASON)
 
 
+class TurnOver(Action):
+    """Speaking turn ``turn`` of phase ``phase_seq`` is over: its seconds passed (the bot's turn
+    clock) or a moderator skipped it. Only games with speaking turns (``Game.speaking_turn``)
+    take it; a stale turn is refused."""
+
+    type: Literal["turn_over"] = "turn_over"
+    phase_seq: int
+    turn: int
+
+
+class SpeakingTurn(BaseModel):
+    """The timed speaking turn running now: the ``index``-th of the phase, ``speaker``'s, lasting
+    ``seconds`` from when it starts (the phase's message posted, or the last turn over)."""
+
+    index: int
+    speaker: str
+    seconds: float
+
+
 COMMON_ACTIONS: tuple[type[Action], ...] = (PhaseTimeout, RemovePlayer, EndGame)
 
 
@@ -381,6 +400,23 @@ class Game(ABC):
         """The living messages that count down to the phase's deadlines (a forum day's tally): the
         bot re-times them when a moderator moves, pauses or resumes the phase."""
         return []
+
+    def silenced(self, state: Any) -> list[str]:
+        """The seated players the rules want silent in the voice channel now: the dead where the
+        table chose so, everyone but the speaker during a speaking turn, everyone during a quiet
+        night. The bot server-mutes them in the game's linked voice channel (and no one else),
+        and unmutes whoever it muted once they are no longer here. Never a removed player."""
+        return []
+
+    def speaking_turn(self, state: Any) -> SpeakingTurn | None:
+        """The timed speaking turn running now, if any: when its seconds pass the bot applies
+        ``TurnOver(phase_seq, turn=index)``, as a moderator's skip does."""
+        return None
+
+    def narrated(self, state: Any) -> bool:
+        """Whether the table asked for the phases to be spoken aloud (events' ``say``) in the
+        game's linked voice channel (the ``narrate`` option where a game has one)."""
+        return bool(getattr(getattr(state, "options", None), "narrate", False))
 
     def shared_prompts(self, state: Any) -> list[Prompt]:
         """Choices every player makes among the same options now (a vote, "I am ready"): the bot

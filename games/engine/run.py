@@ -98,10 +98,11 @@ class SimulationReport(BaseModel):
 
 
 def leaks(events: Iterable[Event], secrets: Iterable[str]) -> list[str]:
-    """Which ``secrets`` appear in the text or data of public events (public threads included)."""
+    """Which ``secrets`` appear in the text, spoken words or data of public events (public threads
+    included)."""
     found = []
     public_text = [
-        (e.text + " " + e.title + " " + json.dumps(e.data)).lower()
+        (e.text + " " + e.title + " " + e.say + " " + json.dumps(e.data)).lower()
         for e in events if e.audience.kind in ("public", "thread")
     ]
     for secret in secrets:
