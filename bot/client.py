@@ -21,6 +21,7 @@ from .play import Play
 from .service import GameService
 from .stores import open_store
 from .views import ChoiceButton, ChoiceSelect, RemoveButton, TableButton
+from .voice.mutes import Narrator, VoiceTable
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +31,7 @@ class StorytellerBot(commands.AutoShardedBot):
     PostgreSQL database, each owning its shards' games)."""
 
     def __init__(self, settings: Settings, *, clock: Clock | None = None, sync_commands: bool = True,
-                 use_scheduler: bool = True, **kwargs) -> None:
+                 use_scheduler: bool = True, narrator: Narrator | None = None, **kwargs) -> None:
         intents = kwargs.pop("intents", None) or discord.Intents.default()
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, shard_count=settings.shard_count,
@@ -40,6 +41,8 @@ class StorytellerBot(commands.AutoShardedBot):
         self.sync_commands = sync_commands
         self.use_scheduler = use_scheduler
         self.play = Play(self)
+        #: the voice table (mutes and narration); tests put a recording narrator in its place
+        self.voice = VoiceTable(self, narrator)
         self.delivery = Delivery(self)
         self._resumed = False
         #: set once start-up recovery (timers re-armed, pending messages sent) has succeeded
@@ -50,7 +53,7 @@ class StorytellerBot(commands.AutoShardedBot):
             self.settings.database_url or self.settings.database_path, synchronous=self.settings.sqlite_synchronous))
         self.service = GameService(self.store, self.clock, on_messages=self.delivery.kick,
                                    clock_waits_for_opener=True, shards=self.settings.shards)
-        self.service.on_game_over += [self.delivery.forget, self.play.forget]
+        self.service.on_game_over += [self.delivery.forget, self.play.forget, self.voice.forget]
         self.service.RETRY_SECONDS = self.settings.timeout_retry_seconds
         self.add_dynamic_items(TableButton, ChoiceSelect, ChoiceButton, RemoveButton)
         await self.add_cog(Tables(self))
@@ -67,6 +70,13 @@ class StorytellerBot(commands.AutoShardedBot):
                 await self.tree.sync(guild=guild)
             else:
                 await self.tree.sync()
+
+    async def on_voice_state_update(self, member: discord.Member, before: discord.VoiceState,
+                                    after: discord.VoiceState) -> None:
+        try:
+            await self.voice.on_voice_state_update(member, before, after)
+        except Exception as exc:  # the next join, sync or sweep tries again
+            log.warning("voice state of %s in %s not handled: %s", member.id, member.guild.id, exc)
 
     async def on_ready(self) -> None:
         if self._resumed:

@@ -21,7 +21,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     "games": ("id", "kind", "guild_id", "channel_id", "host_id", "status", "seed", "options", "min_players",
               "max_players", "state", "phase_seq", "deadline", "paused_remaining", "created_at", "updated_at",
               "paused", "waiting_seconds", "thread_channel_id", "host_name", "remind_at", "step",
-              "claimed_until"),
+              "claimed_until", "voice_channel_id", "turn_deadline"),
     "lobby_players": ("game_id", "user_id", "name", "joined_at", "seat", "kind"),
     "game_storytellers": ("game_id", "user_id", "name", "added_at"),
     "actions": ("id", "game_id", "step", "actor_id", "action", "created_at"),
@@ -31,10 +31,12 @@ TABLES: dict[str, tuple[str, ...]] = {
     "message_slots": ("game_id", "slot", "channel_id", "message_id", "last_message_id", "shown"),
     "group_threads": ("game_id", "key", "thread_id", "members"),
     "dm_channels": ("user_id", "channel_id"),
+    "voice_mutes": ("guild_id", "user_id", "game_id", "muted_at"),
 }
 #: the order rows are read in (a stable order, so the batches cover each table once)
 KEYS = {"guild_settings": "guild_id", "lobby_players": "game_id, user_id", "game_storytellers": "game_id, user_id",
-        "message_slots": "game_id, slot", "group_threads": "game_id, key", "dm_channels": "user_id"}
+        "message_slots": "game_id, slot", "group_threads": "game_id, key", "dm_channels": "user_id",
+        "voice_mutes": "guild_id, user_id, game_id"}
 BATCH = 500
 
 

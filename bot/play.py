@@ -120,8 +120,24 @@ class Play:
             colour=discord.Colour.dark_purple())
         if row.options:
             embed.add_field(name="Options", value=" ".join(f"`{k}={v}`" for k, v in row.options.items())[:1024])
+        embed.add_field(name="Voice", value=self._voice_line(row, players)[:1024], inline=False)
         embed.set_footer(text=f"game #{game_id} · /game join or the buttons below")
         return embed
+
+    def _voice_line(self, row, players: list[tuple[int, str]]) -> str:
+        """The linked voice channel and which of the seated players are in it."""
+        if row.voice_channel_id is None:
+            return "none: link one with `/game voice`"
+        channel = self.bot.get_channel(row.voice_channel_id)
+        here = set(getattr(channel, "voice_states", {}) or {})
+        inside = [name for uid, name in players if uid in here]
+        away = [name for uid, name in players if uid not in here]
+        line = f"<#{row.voice_channel_id}>"
+        if inside:
+            line += " · in it: " + ", ".join(inside)
+        if away:
+            line += " · not in it yet: " + ", ".join(away)
+        return line
 
     def _name(self, user_id: int, known: str | None) -> str:
         """A member's name for an embed: the one kept, else the one Discord's cache has."""
@@ -170,6 +186,19 @@ class Play:
         await self.service.start(row.id, actor_of(interaction))
         if close_lobby:
             await self._close_lobby(row.id)
+        await self._voice_check(interaction, row.id)
+
+    async def _voice_check(self, interaction: discord.Interaction, game_id: int) -> None:
+        """At the start, the permissions the voice table needs in the linked channel: where one is
+        missing the game goes on without that part, and the host is told once what to grant."""
+        row = await self.bot.store.game(game_id)
+        problem = await self.bot.voice.check_at_start(row) if row is not None else None
+        if not problem:
+            return
+        if interaction.user.id == row.host_id:
+            await reply(interaction, problem)
+        else:
+            await self.bot.voice.tell_host(row, problem)
 
     async def remember_lobby(self, interaction: discord.Interaction, game_id: int) -> None:
         """Keep the sign-up message, so that a start by command (`/game start`, `/st deal`) takes

@@ -50,6 +50,7 @@ from .store import (
     StoreRefused,
 )
 from .timers import Timers
+from .voice.table import SILENT_NONE, VoiceNow, turn_deadline, voice_now, voice_row
 
 log = logging.getLogger(__name__)
 
@@ -212,7 +213,7 @@ class GameService:
         #: that message is posted (``start_clock``, called by the delivery); without a delivery,
         #: at the commit
         self.clock_waits_for_opener = clock_waits_for_opener
-        self.timers = Timers(clock, self.on_deadline, self.on_reminder)
+        self.timers = Timers(clock, self.on_deadline, self.on_reminder, self.on_turn)
         #: one lock per game, alive only while someone holds or waits on it (no growth per game ever run)
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         #: the last committed state of each running game, written only after its commit, so a
@@ -384,7 +385,7 @@ class GameService:
     # ----- lobby -----
     async def new_game(self, *, kind: str, guild_id: int, channel_id: int, host: Actor,
                        options_text: str | None = None, min_players: int | None = None,
-                       max_players: int | None = None) -> GameRow:
+                       max_players: int | None = None, voice_channel_id: int | None = None) -> GameRow:
         game = games.get(kind)
         _check_options_length(options_text)
         options = parse_options(options_text)
@@ -399,7 +400,8 @@ class GameService:
             game_id = await self._saving(self.store.create_game(
                 kind=game.name, guild_id=guild_id, channel_id=channel_id, host_id=host.id,
                 seed=new_seed(), options=options, min_players=lo, max_players=hi,
-                now=self.clock.now(), host_name=host.name, seat_host=not game.storytellers))
+                now=self.clock.now(), host_name=host.name, seat_host=not game.storytellers,
+                voice_channel_id=voice_channel_id))
         except ChannelBusy:
             raise LobbyError("This channel already has a game. Use a thread or another channel, "
                              "or end that one first.") from None
@@ -500,6 +502,24 @@ class GameService:
             await self._saving(self.store.set_options(game_id, options, self.clock.now()))
             return options
 
+    async def set_voice_channel(self, game_id: int, actor: Actor, channel_id: int | None) -> GameRow:
+        """Link the game to a voice channel (None: unlink); the host's or a moderator's to change.
+        In a running game the mutes follow at once: nobody stays muted in a channel left behind."""
+        async with self.lock(game_id):
+            row = await self._game_or_refuse(game_id)
+            if actor.id != row.host_id and not await self.is_moderator(row, actor):
+                raise NotAllowed("Only the host or a moderator can change the game's voice channel.")
+            messages = []
+            if row.status == "running":
+                table = await self.load(game_id)
+                messages.append(voice_row(voice_now(table.game, table.state).silenced if channel_id else ()))
+            self._cache.pop(game_id, None)
+            self._bump(game_id)
+            await self._saving(self.store.set_voice_channel(game_id, channel_id, self.clock.now(), messages))
+            if messages:
+                self._notify(game_id)
+            return row
+
     async def set_thread_channel(self, game_id: int, actor: Actor, channel_id: int) -> GameRow:
         async with self.lock(game_id):
             row = await self._lobby(game_id)
@@ -523,7 +543,7 @@ class GameService:
                        for s in lobby]
             outcome = game.setup(players, row.options, rng_for(row.seed, 0), forced)
             await self._commit(row, game, None, outcome, actor_id=actor.id, action=None,
-                               status="running")
+                               status="running", before_voice=SILENT_NONE)
             return Table(await self.store.game(game_id), game, outcome.state)
 
     async def cancel(self, game_id: int, actor: Actor) -> GameRow:
@@ -536,8 +556,9 @@ class GameService:
             self._cache.pop(game_id, None)
             self._bump(game_id)
             try:
-                await self._saving(self.store.set_status(game_id, "cancelled", self.clock.now(),
-                                                         messages=[refresh(phase_slot(row.phase_seq))]))
+                await self._saving(self.store.set_status(
+                    game_id, "cancelled", self.clock.now(),
+                    messages=[refresh(phase_slot(row.phase_seq)), voice_row(())]))  # unmute all it muted
             except MovedOn:
                 raise LobbyError("That game is already over.") from None
             self._game_over(game_id)
@@ -594,18 +615,20 @@ class GameService:
             self._cache.setdefault(game_id, table)  # refused before anything was touched
             raise
         before_seq, before_step = table.state.phase_seq, table.state.step
+        before_voice = voice_now(table.game, table.state)
         # in place: the state is this writer's own copy, out of the cache; after an error it is
         # simply dropped, and the next reader reads the committed row again
         outcome = table.game.apply(table.state, parsed, rng_for(table.row.seed, table.state.step + 1),
                                    in_place=True)
         await self._commit(table.row, table.game, before_seq, outcome, actor_id=actor_id,
                            action=parsed.model_dump_json(exclude_defaults=False), anchor=anchor,
-                           follows=before_step)
+                           follows=before_step, before_voice=before_voice)
         return outcome
 
     async def _commit(self, row: GameRow, game: Game, before_seq: int | None, outcome: Outcome, *,
                       actor_id: int | None, action: str | None, status: str | None = None,
-                      anchor: float | None = None, follows: int | None = None) -> None:
+                      anchor: float | None = None, follows: int | None = None,
+                      before_voice: VoiceNow = SILENT_NONE) -> None:
         state = outcome.state
         now = self.clock.now()
         start = anchor if anchor is not None and game.fixed_schedule else now
@@ -634,6 +657,11 @@ class GameService:
         messages = self.messages(row, game, state, outcome.events)
         if before_seq is not None and (new_phase or state.finished):
             messages.append(refresh(phase_slot(before_seq)))  # the old phase's message says closed
+        voice = voice_now(game, state) if status in (None, "running") else SILENT_NONE
+        if voice.silenced != before_voice.silenced or (state.finished and row.voice_channel_id is not None):
+            messages.append(voice_row(voice.silenced))  # after the step's messages: never ahead of them
+        turn_ends = turn_deadline(before_voice, voice, row.turn_deadline, now,
+                                  clock_waits=paused or waiting is not None)
         substitutes = [(int(e.data["old"]), int(e.data["new"]), state.name(e.data["new"]))
                        for e in outcome.events if e.type == SUBSTITUTE and e.audience.kind == "public"
                        and str(e.data.get("old", "")).isdigit() and str(e.data.get("new", "")).isdigit()]
@@ -643,7 +671,7 @@ class GameService:
                 deadline=deadline, paused_remaining=remaining, paused=paused, status=status or row.status,
                 actor_id=actor_id, action=action, messages=messages, now=now, waiting_seconds=waiting,
                 substitutes=substitutes, records=[(e.type, json.dumps(e.data)) for e in records],
-                remind_at=remind_at, follows=follows, as_read=row))
+                remind_at=remind_at, follows=follows, as_read=row, turn_deadline=turn_ends))
         except MovedOn:
             self._cache.pop(row.id, None)
             self._bump(row.id)
@@ -654,13 +682,14 @@ class GameService:
             self._cache[row.id] = Table(
                 replace(row, state=None, phase_seq=state.phase_seq, deadline=deadline,
                         paused_remaining=remaining, paused=paused, status="running",
-                        waiting_seconds=waiting, remind_at=remind_at), game, state)
+                        waiting_seconds=waiting, remind_at=remind_at, turn_deadline=turn_ends), game, state)
             if deadline is None:
                 self.timers.cancel(row.id)
             elif anchor is None or deadline > now + 0.5:
                 self.timers.arm(row.id, state.phase_seq, deadline)
             # (else a timeout opened a phase already overdue: ``on_deadline`` closes it next)
             self.timers.arm_reminder(row.id, state.phase_seq, remind_at)
+            self.timers.arm_turn(row.id, state.phase_seq, turn_ends)
         else:
             self._game_over(row.id)
         if messages:
@@ -675,7 +704,10 @@ class GameService:
 
     def messages(self, row: GameRow, game: Game, state: Any, events: list[Event]) -> list[NewMessage]:
         out: list[NewMessage] = []
+        narrated = game.narrated(state)
         for event in events:
+            if event.say and not narrated:
+                event = event.model_copy(update={"say": ""})
             payload = event.model_dump_json()
             # a picture is kept as its data and drawn at delivery, off the event loop
             data = game.picture(state, event.image) if event.image else None
@@ -773,6 +805,44 @@ class GameService:
             self._notify(game_id)
         return sent
 
+    async def on_turn(self, game_id: int, phase_seq: int) -> bool:
+        """The speaking turn's seconds passed: the floor goes to the next speaker (``TurnOver``).
+        Never raises: a refused write leaves the turn due, and the minute sweep tries again."""
+        try:
+            async with self.lock(game_id):
+                row = await self.store.game(game_id)
+                if row is None or row.status != "running" or row.paused or row.turn_deadline is None \
+                        or row.phase_seq != phase_seq:
+                    return False
+                if row.turn_deadline > self.clock.now() + 0.5:  # the turn moved meanwhile
+                    self.timers.arm_turn(game_id, phase_seq, row.turn_deadline)
+                    return False
+                return await self._turn_over(game_id, row.id)
+        except Exception as exc:
+            log.warning("game %s: the speaking turn of phase %s did not move on (%s)", game_id, phase_seq, exc,
+                        exc_info=not is_store_error(exc) and not isinstance(exc, GameError))
+            return False
+
+    async def _turn_over(self, game_id: int, actor_id: int | None) -> bool:
+        """Give the floor to the next speaker; the caller holds the game's lock."""
+        table = await self.load(game_id)
+        turn = table.game.speaking_turn(table.state)
+        if turn is None:
+            return False
+        await self._apply(game_id, actor_id, {"type": "turn_over", "phase_seq": table.state.phase_seq,
+                                              "turn": turn.index})
+        return True
+
+    async def skip_turn(self, game_id: int, actor: Actor) -> str:
+        """A moderator ends the current speaking turn now; returns the name of the one who had the floor."""
+        async with self.lock(game_id):
+            table = await self._moderated(game_id, actor)
+            turn = table.game.speaking_turn(table.state)
+            if turn is None:
+                raise IllegalAction("No one has a speaking turn right now.", code="no_turn")
+            await self._turn_over(game_id, actor.id)
+            return table.state.name(turn.speaker)
+
     async def start_clock(self, game_id: int, phase_seq: int, started_at: float,
                           delivered: list[int]) -> float | None:
         """The phase's opening message was posted at ``started_at``: its clock runs from then.
@@ -784,14 +854,19 @@ class GameService:
             starts = (row is not None and row.status == "running" and not row.paused
                       and row.phase_seq == phase_seq and row.waiting_seconds is not None)
             deadline = started_at + row.waiting_seconds if starts else None
+            turn_ends = None
             if starts:
+                table = await self.load(game_id)
+                turn = table.game.speaking_turn(table.state) if table.state.phase_seq == phase_seq else None
+                turn_ends = started_at + turn.seconds if turn is not None else None
                 self._cache.pop(game_id, None)
                 self._bump(game_id)
             started = await self.store.opener_delivered(game_id, phase_seq, deadline, delivered,
-                                                        self.clock.now())
+                                                        self.clock.now(), turn_deadline=turn_ends)
             self._posted[game_id] = max(self._posted.get(game_id, -1), phase_seq)
             if started and deadline is not None:
                 self.timers.arm(game_id, phase_seq, deadline)
+                self.timers.arm_turn(game_id, phase_seq, turn_ends)
                 return deadline
             return None
 
@@ -820,6 +895,8 @@ class GameService:
                     break
             for game_id, phase_seq in await self.store.due_reminders(self.clock.now(), shards=self.shards):
                 await self.on_reminder(game_id, phase_seq)
+            for game_id, phase_seq in await self.store.due_turns(self.clock.now(), shards=self.shards):
+                await self.on_turn(game_id, phase_seq)
         except StoreRefused as exc:
             log.warning("the sweep of overdue phases was refused (%s); the next sweep tries again", exc)
         return fired
@@ -833,6 +910,8 @@ class GameService:
                 armed += 1
             if row.status == "running" and not row.paused and row.remind_at is not None:
                 self.timers.arm_reminder(row.id, row.phase_seq, row.remind_at)
+            if row.status == "running" and not row.paused and row.turn_deadline is not None:
+                self.timers.arm_turn(row.id, row.phase_seq, row.turn_deadline)
         await self.fire_due()
         return armed
 
@@ -860,12 +939,14 @@ class GameService:
             event = public("moderator", notice(change))
             messages.append(NewMessage("channel", None, event.model_dump_json()))
         remind_at = self._remind_at(table.game, table.state, paused)
+        turn_ends = self._turn_ends(table, paused=paused, waiting=waiting)
         self._cache.pop(game_id, None)
         self._bump(game_id)
         try:
             await self._saving(self.store.set_timer(game_id, deadline, remaining, self.clock.now(),
                                                     paused=paused, waiting_seconds=waiting, phase_seq=seq,
-                                                    messages=messages, remind_at=remind_at))
+                                                    messages=messages, remind_at=remind_at,
+                                                    turn_deadline=turn_ends))
         except MovedOn:
             raise GameMovedOn("That was NOT done: the game moved on at that moment. Look again and "
                               "try once more.") from None
@@ -874,8 +955,19 @@ class GameService:
         else:
             self.timers.cancel(game_id)
         self.timers.arm_reminder(game_id, seq, remind_at)
+        self.timers.arm_turn(game_id, seq, turn_ends)
         self._notify(game_id)
         return change
+
+    def _turn_ends(self, table: Table, *, paused: bool, waiting: float | None) -> float | None:
+        """The speaking turn's end after a pause, a resume or a change of the phase's clock: a
+        paused turn has none, a resumed one starts its seconds again, any other keeps its end."""
+        turn = table.game.speaking_turn(table.state)
+        if turn is None or paused or waiting is not None:
+            return None
+        if table.row.paused or table.row.turn_deadline is None:
+            return self.clock.now() + turn.seconds
+        return table.row.turn_deadline
 
     async def pause(self, game_id: int, actor: Actor, notice: Notice | None = None) -> TimerChange:
         async with self.lock(game_id):

@@ -156,6 +156,10 @@ class GameRow:
     host_name: str = ""
     #: when the game calls the player it waits for again, after a quiet while (``Game.reminder_seconds``)
     remind_at: float | None = None
+    #: the voice channel the game is played in (the voice table), if one is linked
+    voice_channel_id: int | None = None
+    #: when the current speaking turn ends (None: no turn, or its clock waits or is paused)
+    turn_deadline: float | None = None
 
     @property
     def threads_under(self) -> int:
@@ -213,7 +217,8 @@ class Slot:
 
 _GAME_COLUMNS = (
     "id, kind, guild_id, channel_id, host_id, status, seed, options, min_players, max_players, "
-    "state, phase_seq, deadline, paused_remaining, paused, waiting_seconds, thread_channel_id, host_name, remind_at"
+    "state, phase_seq, deadline, paused_remaining, paused, waiting_seconds, thread_channel_id, host_name, remind_at, "
+    "voice_channel_id, turn_deadline"
 )
 #: the same columns, of a query that names the games table ``g``
 _GAME_COLUMNS_OF_G = ", ".join("g." + c.strip() for c in _GAME_COLUMNS.split(","))
@@ -226,10 +231,10 @@ SYNCHRONOUS = ("FULL", "NORMAL")
 
 def _game(row: sqlite3.Row | tuple) -> GameRow:
     (gid, kind, guild, channel, host, status, seed, options, mn, mx, state, seq, deadline,
-     remaining, paused, waiting, thread_channel, host_name, remind_at) = tuple(row)
+     remaining, paused, waiting, thread_channel, host_name, remind_at, voice, turn_deadline) = tuple(row)
     return GameRow(gid, kind, guild, channel, host, status, seed, json.loads(options), mn, mx,
                    state, seq, deadline, remaining, bool(paused), waiting, thread_channel, host_name,
-                   remind_at)
+                   remind_at, voice, turn_deadline)
 
 
 def _outbox(r: sqlite3.Row | tuple) -> OutboxRow:
@@ -337,16 +342,17 @@ class Store:
     # ----- games -----
     async def create_game(self, *, kind: str, guild_id: int, channel_id: int, host_id: int,
                           seed: int, options: dict[str, Any], min_players: int, max_players: int,
-                          now: float, host_name: str = "", seat_host: bool = False) -> int:
+                          now: float, host_name: str = "", seat_host: bool = False,
+                          voice_channel_id: int | None = None) -> int:
         """A new lobby, with its host seated when ``seat_host``: one transaction."""
 
         def write() -> Body:
             [(game_id,)] = yield Query(
                 "INSERT INTO games (kind, guild_id, channel_id, host_id, status, seed, options, "
-                "min_players, max_players, created_at, updated_at, host_name) "
-                "VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                "min_players, max_players, created_at, updated_at, host_name, voice_channel_id) "
+                "VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (kind, guild_id, channel_id, host_id, seed, json.dumps(options), min_players,
-                 max_players, now, now, host_name))
+                 max_players, now, now, host_name, voice_channel_id))
             if seat_host:
                 yield Exec("INSERT INTO lobby_players (game_id, user_id, name, joined_at) "
                            "VALUES (?, ?, ?, ?)", (game_id, host_id, host_name, now))
@@ -407,7 +413,7 @@ class Store:
         def write() -> Body:
             changed = yield Exec(
                 "UPDATE games SET status = ?, deadline = NULL, paused_remaining = NULL, paused = 0, "
-                "waiting_seconds = NULL, remind_at = NULL, updated_at = ? "
+                "waiting_seconds = NULL, remind_at = NULL, turn_deadline = NULL, updated_at = ? "
                 "WHERE id = ? AND status IN ('lobby', 'running')", (status, now, game_id))
             if changed != 1:
                 raise MovedOn(f"game {game_id} is no longer in play")
@@ -418,15 +424,17 @@ class Store:
     async def set_timer(self, game_id: int, deadline: float | None, paused_remaining: float | None,
                         now: float, *, paused: bool = False, waiting_seconds: float | None = None,
                         messages: list[NewMessage] = (), phase_seq: int = 0,
-                        remind_at: float | None = None) -> None:
+                        remind_at: float | None = None, turn_deadline: float | None = None) -> None:
         """The phase's timer, and the messages that show it (a refresh of the phase message), at once;
         ``MovedOn``, and nothing written, when the game is no longer in that phase."""
 
         def write() -> Body:
             changed = yield Exec(
                 "UPDATE games SET deadline = ?, paused_remaining = ?, paused = ?, waiting_seconds = ?, "
-                "remind_at = ?, updated_at = ? WHERE id = ? AND status = 'running' AND phase_seq = ?",
-                (deadline, paused_remaining, int(paused), waiting_seconds, remind_at, now, game_id, phase_seq))
+                "remind_at = ?, turn_deadline = ?, updated_at = ? WHERE id = ? AND status = 'running' "
+                "AND phase_seq = ?",
+                (deadline, paused_remaining, int(paused), waiting_seconds, remind_at, turn_deadline, now,
+                 game_id, phase_seq))
             if changed != 1:
                 raise MovedOn(f"game {game_id} is no longer in phase {phase_seq}")
             yield from _insert_messages(game_id, phase_seq, None, messages, now)
@@ -434,7 +442,7 @@ class Store:
         await self._transaction(write())
 
     async def opener_delivered(self, game_id: int, phase_seq: int, deadline: float | None,
-                               delivered: list[int], now: float) -> bool:
+                               delivered: list[int], now: float, turn_deadline: float | None = None) -> bool:
         """Mark a phase's opening rows delivered and start its clock (when ``deadline`` is given
         and the phase still waits for it), in one transaction. Returns whether the clock started."""
 
@@ -444,9 +452,10 @@ class Store:
             if deadline is None:
                 return False
             return (yield Exec(
-                "UPDATE games SET deadline = ?, waiting_seconds = NULL, updated_at = ? WHERE id = ? "
-                "AND phase_seq = ? AND status = 'running' AND paused = 0 AND waiting_seconds IS NOT NULL",
-                (deadline, now, game_id, phase_seq))) == 1
+                "UPDATE games SET deadline = ?, waiting_seconds = NULL, turn_deadline = ?, updated_at = ? "
+                "WHERE id = ? AND phase_seq = ? AND status = 'running' AND paused = 0 "
+                "AND waiting_seconds IS NOT NULL",
+                (deadline, turn_deadline, now, game_id, phase_seq))) == 1
 
         return await self._transaction(write())
 
@@ -515,7 +524,8 @@ class Store:
                           now: float, paused: bool = False, waiting_seconds: float | None = None,
                           substitutes: list[tuple[int, int, str]] = (),
                           records: list[tuple[str, str]] = (), remind_at: float | None = None,
-                          follows: int | None = None, as_read: GameRow | None = None) -> None:
+                          follows: int | None = None, as_read: GameRow | None = None,
+                          turn_deadline: float | None = None) -> None:
         """State, action-log row and outgoing messages, in one transaction. ``substitutes``:
         (old, new, new name) of players replaced in their seat: the seat's private thread and
         sign-up become the new player's, in the same transaction as the state that says so.
@@ -536,10 +546,10 @@ class Store:
                              -1.0 if as_read.waiting_seconds is None else as_read.waiting_seconds)
             changed = yield Exec(
                 "UPDATE games SET state = ?, phase_seq = ?, step = ?, deadline = ?, paused_remaining = ?, "
-                "paused = ?, waiting_seconds = ?, status = ?, remind_at = ?, claimed_until = NULL, updated_at = ? "
-                "WHERE id = ?" + check,
+                "paused = ?, waiting_seconds = ?, status = ?, remind_at = ?, turn_deadline = ?, "
+                "claimed_until = NULL, updated_at = ? WHERE id = ?" + check,
                 (state, phase_seq, step, deadline, paused_remaining, int(paused), waiting_seconds, status,
-                 remind_at, now, game_id) + expected)
+                 remind_at, turn_deadline, now, game_id) + expected)
             if check and changed != 1:
                 raise MovedOn(f"game {game_id} is no longer at step {follows} as it was read")
             if action is not None:
@@ -596,6 +606,60 @@ class Store:
     async def actions(self, game_id: int) -> list[dict[str, Any]]:
         rows = await self._read("SELECT action FROM actions WHERE game_id = ? ORDER BY step", (game_id,))
         return [json.loads(r[0]) for r in rows]
+
+    # ----- the voice table -----
+    async def set_voice_channel(self, game_id: int, channel_id: int | None, now: float,
+                                messages: list[NewMessage] = ()) -> bool:
+        """Link the game to a voice channel (None: unlink) while it is in play, with the messages
+        that follow from it (a voice row: the mutes moved to the new channel), at once."""
+
+        def write() -> Body:
+            linked = (yield Exec(
+                "UPDATE games SET voice_channel_id = ?, updated_at = ? WHERE id = ? "
+                "AND status IN ('lobby', 'running')", (channel_id, now, game_id))) == 1
+            if linked:
+                yield from _insert_messages(game_id, None, None, messages, now)
+            return linked
+
+        return await self._transaction(write())
+
+    async def set_turn_deadline(self, game_id: int, phase_seq: int, turn_deadline: float | None) -> bool:
+        """Start (or clear) the current speaking turn's clock, if the game is still in that phase."""
+        return await self._write(
+            "UPDATE games SET turn_deadline = ? WHERE id = ? AND phase_seq = ? AND status = 'running'",
+            (turn_deadline, game_id, phase_seq)) == 1
+
+    async def due_turns(self, now: float, *, shards: Shards | None = None) -> list[tuple[int, int]]:
+        """Running, unpaused games whose speaking turn is over: (game id, phase)."""
+        mine, args = _mine(shards)
+        return [(r[0], r[1]) for r in await self._read(
+            "SELECT id, phase_seq FROM games WHERE status = 'running' AND paused = 0 "
+            "AND turn_deadline <= ?" + mine + " ORDER BY turn_deadline, id", (now, *args))]
+
+    async def note_muted(self, guild_id: int, user_id: int, game_id: int, now: float) -> None:
+        """The game is about to ask Discord to mute this member: remember it first."""
+        await self._write(
+            "INSERT INTO voice_mutes (guild_id, user_id, game_id, muted_at) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT DO NOTHING", (guild_id, user_id, game_id, now))
+
+    async def forget_muted(self, guild_id: int, user_id: int, game_id: int | None = None) -> None:
+        """Discord confirmed the unmute (of one game's mute, or of every game's)."""
+        if game_id is None:
+            await self._write("DELETE FROM voice_mutes WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
+        else:
+            await self._write("DELETE FROM voice_mutes WHERE guild_id = ? AND user_id = ? AND game_id = ?",
+                              (guild_id, user_id, game_id))
+
+    async def muted_by_game(self, game_id: int) -> list[int]:
+        """The members this game may have muted."""
+        return [r[0] for r in await self._read(
+            "SELECT user_id FROM voice_mutes WHERE game_id = ? ORDER BY muted_at, user_id", (game_id,))]
+
+    async def mutes_of_member(self, guild_id: int, user_id: int) -> list[int]:
+        """The games that may have muted this member in this server."""
+        return [r[0] for r in await self._read(
+            "SELECT game_id FROM voice_mutes WHERE guild_id = ? AND user_id = ? ORDER BY game_id",
+            (guild_id, user_id))]
 
     # ----- outbox -----
     async def pending_messages(self, game_id: int) -> list[OutboxRow]:

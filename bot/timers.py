@@ -23,10 +23,11 @@ Fire = Callable[[int, int], Awaitable[None]]
 
 
 class Timers:
-    def __init__(self, clock: Clock, fire: Fire, remind: Fire | None = None) -> None:
+    def __init__(self, clock: Clock, fire: Fire, remind: Fire | None = None, turn: Fire | None = None) -> None:
         self.clock = clock
         self._fire = fire
         self._remind = remind
+        self._turn = turn
         self.scheduler = AsyncIOScheduler(timezone=UTC)
         self.armed: dict[int, tuple[int, float]] = {}
         #: games whose timeout failed and is to be tried again (game id -> phase)
@@ -60,6 +61,16 @@ class Timers:
             return
         self._once(job, max(0.0, at - self.clock.now()), self._remind, game_id, phase_seq)
 
+    def arm_turn(self, game_id: int, phase_seq: int, at: float | None) -> None:
+        """Call ``turn(game_id, phase_seq)`` when the speaking turn ends at ``at`` (None: no
+        turn runs); one per game."""
+        job = f"turn-{game_id}"
+        if at is None or self._turn is None:
+            if self.scheduler.running and self.scheduler.get_job(job):
+                self.scheduler.remove_job(job)
+            return
+        self._once(job, max(0.0, at - self.clock.now()), self._turn, game_id, phase_seq)
+
     def _once(self, job: str, delay: float, call: Fire, game_id: int, phase_seq: int) -> None:
         """Run ``call(game_id, phase_seq)`` once in ``delay`` seconds, as the job ``job`` (replacing
         the one of that name). Tests without a scheduler use ``GameService.fire_due`` instead."""
@@ -88,7 +99,7 @@ class Timers:
         self.retries.pop(game_id, None)
         self.armed.pop(game_id, None)
         if self.scheduler.running:
-            for job in (f"game-{game_id}", f"remind-{game_id}"):
+            for job in (f"game-{game_id}", f"remind-{game_id}", f"turn-{game_id}"):
                 if self.scheduler.get_job(job):
                     self.scheduler.remove_job(job)
 

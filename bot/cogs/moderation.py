@@ -141,6 +141,14 @@ class Moderation(commands.Cog):
             await self._announce(interaction, await self._skipped(game_id, label, before))
         await guarded(interaction, None, work, public=True)
 
+    @mod.command(name="skip-turn", description="End the current speaking turn now: the next speaker has the floor")
+    async def skip_turn(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            game_id = await self._game_id(interaction)
+            name = await self.bot.service.skip_turn(game_id, actor_of(interaction))
+            await self._announce(interaction, f"⏭️ A moderator ended {name}'s speaking turn.")
+        await guarded(interaction, None, work, public=True)
+
     @mod.command(name="remove", description="Remove an absent player, as the game's rules allow")
     async def remove(self, interaction: discord.Interaction, player: discord.Member) -> None:
         async def work() -> None:

@@ -62,6 +62,18 @@ def rules_messages(game) -> list[list[discord.Embed]]:
     return messages
 
 
+def linked_voice(interaction: discord.Interaction, kind: str, named: discord.VoiceChannel | None) -> int | None:
+    """The voice channel a new game is played in: the one named, else, for a quick game (not a
+    forum game run by Storytellers), the one its host is in now."""
+    if named is not None:
+        return named.id
+    if kind not in games.available() or games.get(kind).storytellers:
+        return None
+    state = getattr(interaction.user, "voice", None)
+    channel = getattr(state, "channel", None)
+    return channel.id if channel is not None and getattr(channel, "guild", None) == interaction.guild else None
+
+
 class Tables(commands.Cog):
     game = app_commands.Group(name="game", description="Set up, join and play games", guild_only=True)
 
@@ -74,19 +86,34 @@ class Tables(commands.Cog):
 
     @game.command(name="new", description="Open a game in this channel and gather players")
     @app_commands.describe(kind="Which game", options="Game options as key=value, e.g. choosing_seconds=60",
-                           min_players="Fewest players to start", max_players="Most players allowed")
+                           min_players="Fewest players to start", max_players="Most players allowed",
+                           voice="The voice channel the game is played in (by default the one you are in)")
     @app_commands.autocomplete(kind=kind_autocomplete)
     async def new(self, interaction: discord.Interaction, kind: str, options: str | None = None,
                   min_players: app_commands.Range[int, 1, 30] | None = None,
-                  max_players: app_commands.Range[int, 1, 30] | None = None) -> None:
+                  max_players: app_commands.Range[int, 1, 30] | None = None,
+                  voice: discord.VoiceChannel | None = None) -> None:
         async def work() -> None:
             row = await self.service.new_game(
                 kind=kind, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
                 host=actor_of(interaction), options_text=options, min_players=min_players,
-                max_players=max_players)
+                max_players=max_players, voice_channel_id=linked_voice(interaction, kind, voice))
             await reply(interaction, embed=await self.bot.play.lobby_embed(row.id),
                         view=lobby_view(row.id), ephemeral=False)
             await self.bot.play.remember_lobby(interaction, row.id)
+        await guarded(interaction, None, work, public=True)
+
+    @game.command(name="voice", description="Link the game to a voice channel, or unlink it (host)")
+    @app_commands.describe(channel="The voice channel the game is played in (leave it out to unlink)")
+    async def voice(self, interaction: discord.Interaction, channel: discord.VoiceChannel | None = None) -> None:
+        async def work() -> None:
+            row = await self._in_channel(interaction)
+            await self.service.set_voice_channel(row.id, actor_of(interaction), channel.id if channel else None)
+            said = (f"🔊 Game #{row.id} is played in {channel.mention}." if channel else
+                    f"🔇 Game #{row.id} has no voice channel now: I mute no one and say nothing aloud.")
+            await reply(interaction, said, ephemeral=False)
+            if row.status == "lobby":
+                await self.bot.play.show_signups(interaction, row.id, said)
         await guarded(interaction, None, work, public=True)
 
     async def _in_channel(self, interaction: discord.Interaction):

@@ -21,7 +21,17 @@ from ..views import phase_view
 from ._calls import Calls, classify, with_mentions
 from ._ports import Bot
 from ._reads import game_of, schedule_now, shared_now
-from ._rules import Schedule, beat_ends, calling, countdown, fits, phase_label, slot_countdown, unit_payloads
+from ._rules import (
+    Schedule,
+    beat_ends,
+    calling,
+    countdown,
+    fits,
+    phase_label,
+    slot_countdown,
+    turn_line,
+    unit_payloads,
+)
 
 
 def phase_face(game_id: int, game_row, phase_seq: int | None, now: float,
@@ -189,7 +199,7 @@ class Board:
         """A game's living message (a vote tally): edit it to this event; post it the first time,
         or again if it was deleted."""
         game_row, game = await game_of(self.bot.service, row)
-        event = Event.model_validate(row.payload)
+        event = turn_line(game_row, Event.model_validate(row.payload))
         if isinstance(event.data.get("on_phase"), int) and await self.show_on_phase(row, event, game, level):
             return
         embeds = group_embeds([event], game.title, row.game_id)
@@ -225,10 +235,11 @@ class Board:
             return False
         shown = list(board.shown)
         at = next((i for i, p in enumerate(shown) if p.get("slot") == event.slot), None)
+        payload = event.model_dump(mode="json")
         if at is None:
-            shown.append(row.payload)
+            shown.append(payload)
         else:
-            shown[at] = row.payload
+            shown[at] = payload
         if not fits(shown):
             return False
         embeds = group_embeds([Event.model_validate(p) for p in shown], game.title, row.game_id)

@@ -16,8 +16,9 @@ from games.engine import Event
 from ..pacer import URGENT, Pacer
 from ..service import is_store_error
 from ..store import OutboxRow
+from ..voice.table import VOICE
 from ._board import Board
-from ._calls import Calls
+from ._calls import Calls, classify
 from ._ports import Bot
 from ._private import Private, Ride
 from ._rules import GiveUp, Retry, groupable, lane, priority, units
@@ -49,6 +50,7 @@ class Delivery:
             await self._pause(event)
 
         self.board = Board(bot, self.calls, self._done, pause, self.private.close_prompts)
+        bot.voice.calls = self.calls  # the voice table's mutes go through the same pacer
         self.sender = Sender(bot, self.calls, self.threads, self.private, self._done, pause)
         self.idle = asyncio.Event()
         self.idle.set()
@@ -173,7 +175,9 @@ class Delivery:
                             await self.threads.hand_over_seats(unit)
                         if lane(head) in waiting:
                             continue
-                        if head.op == "refresh":
+                        if head.target == VOICE:
+                            await self._voice(head)
+                        elif head.op == "refresh":
                             await self.board.refresh(head, level)
                         elif head.op == "slot":
                             await self.board.show_in_slot(head, level)
@@ -207,6 +211,16 @@ class Delivery:
             if not any(not t.done() for t in self._tasks.values()):
                 self.idle.set()
 
+    async def _voice(self, row: OutboxRow) -> None:
+        """A voice row: the linked channel's mutes made to match its step (``VoiceTable.sync``)."""
+        try:
+            await self.bot.voice.sync(row)
+        except Exception as exc:
+            if is_store_error(exc):
+                raise
+            raise classify(exc, "voice") from exc
+        await self._done([row])
+
     async def _done(self, unit: list[OutboxRow], failure: str | None = None,
                     started_at: float | None = None) -> None:
         """Mark a unit delivered; if it opened a phase, the phase's clock starts (from
@@ -222,6 +236,12 @@ class Delivery:
                 ids = []
             await self.bot.service.start_clock(opener.game_id, opener.phase_seq,
                                                now if started_at is None else started_at, ids)
+        said = [r.payload["say"] for r in unit if r.target == "channel" and r.payload.get("say")]
+        if said and failure is None:
+            try:
+                await self.bot.voice.narrate(unit[0].game_id, said)
+            except Exception as exc:  # best effort: the words are on the channel
+                log.warning("game %s: not said aloud: %s", unit[0].game_id, exc)
         talk = next((r for r in unit if r.target == "channel" and (r.payload.get("data") or {}).get("talk")), None)
         if talk is not None and failure is None:
             try:

@@ -9,6 +9,7 @@ from ..clock import Clock
 from ..config import Settings
 from ..service import GameService
 from ..store import Store
+from ..voice.mutes import VoiceTable
 
 
 class Bot(Protocol):
@@ -19,6 +20,7 @@ class Bot(Protocol):
     store: Store
     service: GameService
     clock: Clock
+    voice: VoiceTable
 
     def get_channel(self, id: int, /) -> Any: ...
 

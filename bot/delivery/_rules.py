@@ -199,6 +199,19 @@ def slot_countdown(game_row, event: Event) -> str:
     return " · ".join(f"⏳ {label} {relative_time(game_row.deadline + after)}" for label, after in ends)
 
 
+def turn_line(game_row, event: Event) -> Event:
+    """A speaking turn's line (``data["turn_ends"]``) as its phase's message shows it: the speaker
+    mentioned, so their name stands out (an edit never pings: the narrator says it aloud), and the
+    turn's end as a Discord countdown."""
+    if not event.data.get("turn_ends"):
+        return event
+    text = event.text
+    if game_row.turn_deadline and not game_row.paused and game_row.status == "running":
+        text += f"\n⏳ The turn ends {relative_time(game_row.turn_deadline)}."
+    mentions = " ".join(f"<@{p}>" for p in event.notify if p.isdigit())
+    return event.model_copy(update={"text": f"{mentions} {text}".strip()})
+
+
 def calling(events: list[Event]) -> list[int]:
     """The Discord ids of the players these channel events call to act (``Event.notify``)."""
     ids: list[int] = []

@@ -1,0 +1,234 @@
+"""The voice table on Discord: the linked channel's server mutes made to match what the rules ask
+(``Game.silenced``), the phases said aloud, and the permissions this needs, in words.
+
+Who the game may have muted is a row (``voice_mutes``) written before Discord is asked and
+deleted once Discord confirms the unmute, so nobody is left muted by a crash, a restart, or by
+leaving voice: Discord refuses to unmute a member who is not in voice, so such a member is
+unmuted when they next join any voice channel of the server (``on_voice_state_update``).
+
+Server mutes, not a Speak permission on the channel: a channel permission would silence every
+passer-by too (the bot touches only the game's seated players), and a Speak permission changed on
+a channel reaches members already connected only as Discord decides. A mute is one member edit;
+the edits of one server share one window of the pacer (``VOICE_WINDOW``)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+import discord
+
+import games
+
+from ..pacer import URGENT
+from ..store import GameRow, OutboxRow
+from .table import voice_now
+
+log = logging.getLogger(__name__)
+
+#: Discord's code for editing the voice state of a member who is not in voice
+NOT_IN_VOICE = 40032
+#: what each part of the voice table needs, in Discord's words
+MUTE_PERMISSIONS = {"mute_members": "Mute Members"}
+SPEAK_PERMISSIONS = {"view_channel": "View Channel", "connect": "Connect", "speak": "Speak"}
+
+
+class Caller(Protocol):
+    """How the voice table calls Discord: through the delivery's one pacer."""
+
+    async def call(self, level: int, where: Any, method: Callable[..., Awaitable[Any]], *args, **kwargs) -> Any: ...
+
+    async def dm(self, user_id: int, level: int = URGENT) -> Any: ...
+
+
+class Narrator(Protocol):
+    def say(self, guild_id: int, channel_id: int, game_id: int, text: str) -> None: ...
+
+    async def stop(self, guild_id: int, game_id: int) -> None: ...
+
+
+def missing(permissions: discord.Permissions, needed: dict[str, str]) -> list[str]:
+    """The permissions of ``needed`` that ``permissions`` lacks, in Discord's words."""
+    return [words for flag, words in needed.items() if not getattr(permissions, flag)]
+
+
+def in_words(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def voice_states(guild: discord.Guild) -> dict[int, discord.VoiceState]:
+    """Every member in a voice channel of the server, with their voice state."""
+    found: dict[int, discord.VoiceState] = {}
+    for channel in [*guild.voice_channels, *guild.stage_channels]:
+        found.update(channel.voice_states)
+    return found
+
+
+class VoiceTable:
+    """The voice channels of the games this process runs."""
+
+    def __init__(self, bot: Any, narrator: Narrator | None = None) -> None:
+        self.bot = bot
+        self.narrator = narrator
+        #: how calls reach Discord (the delivery's ``Calls``, set when the delivery is made)
+        self.calls: Caller | None = None
+        self._told: set[tuple[int, str]] = set()  # (game, what) the host was told, once each
+
+    def forget(self, game_id: int) -> None:
+        self._told = {k for k in self._told if k[0] != game_id}
+
+    # ----- the mutes -----
+    async def sync(self, row: OutboxRow) -> None:
+        """Make the mutes of a game's linked channel match the silent set of one step (a voice row
+        of the outbox): first unmute whoever the game muted and no longer silences at its table,
+        then mute the silenced who sit in the linked channel. Discord's refusals are raised, for
+        the delivery to retry, except those that will not change (told to the host once)."""
+        store = self.bot.store
+        game = await store.game(row.game_id)
+        guild = self.bot.get_guild(game.guild_id) if game is not None else None
+        if game is None or guild is None:
+            return
+        want = {int(uid) for uid in row.payload.get("silenced", [])}
+        linked = guild.get_channel(game.voice_channel_id) if game.voice_channel_id and game.status == "running" else None
+        states = voice_states(guild)
+        for uid in await store.muted_by_game(game.id):
+            state = states.get(uid)
+            if uid in want and linked is not None and state is not None and state.channel is not None \
+                    and state.channel.id == linked.id:
+                continue
+            if state is None:
+                continue  # not in voice: Discord refuses; they are unmuted when they next join
+            if state.mute and not await self._edit(game, uid, mute=False):
+                continue
+            await store.forget_muted(game.guild_id, uid, game.id)
+        if linked is None or not want:
+            return
+        if not self._may_mute(game, linked):
+            return
+        for uid in sorted(want):
+            state = states.get(uid)
+            if state is None or state.channel is None or state.channel.id != linked.id or state.mute:
+                continue
+            await store.note_muted(game.guild_id, uid, game.id, self.bot.clock.now())
+            if not await self._edit(game, uid, mute=True):
+                await store.forget_muted(game.guild_id, uid, game.id)
+
+    def _may_mute(self, game: GameRow, channel: Any) -> bool:
+        lacking = missing(channel.permissions_for(channel.guild.me), MUTE_PERMISSIONS)
+        if lacking:
+            self._tell_host_later(game, "mute", lacking)
+        return not lacking
+
+    async def _edit(self, game: GameRow, user_id: int, *, mute: bool) -> bool:
+        """Server-mute or unmute one member; False when Discord says they are not in voice."""
+        assert self.calls is not None
+        reason = f"game #{game.id}: " + ("the rules silence this player now" if mute else "may speak again")
+        try:
+            await self.calls.call(URGENT, ("voice", game.guild_id), self.bot.http.edit_member,
+                                  game.guild_id, user_id, mute=mute, reason=reason)
+        except discord.HTTPException as exc:
+            if exc.code == NOT_IN_VOICE:
+                return False
+            if isinstance(exc, discord.Forbidden):
+                self._tell_host_later(game, "mute", list(MUTE_PERMISSIONS.values()))
+                return False
+            raise
+        return True
+
+    async def on_voice_state_update(self, member: discord.Member, before: discord.VoiceState,
+                                    after: discord.VoiceState) -> None:
+        """A member joined, left or moved between voice channels: a seated player the rules
+        silence who sits down at the game's linked channel is muted; one the bot muted who is
+        anywhere else (or whose game no longer silences them) is unmuted, now that Discord can."""
+        if member.bot or after.channel is None or (before.channel is not None and before.channel.id == after.channel.id):
+            return
+        store, guild = self.bot.store, member.guild
+        muted_by = await store.mutes_of_member(guild.id, member.id)
+        wanting = [game for game in await store.active_games(guild.id)
+                   if game.status == "running" and game.voice_channel_id == after.channel.id
+                   and member.id in await self._silenced(game)]
+        if wanting and not after.mute:
+            game = wanting[0]
+            if self._may_mute(game, after.channel):
+                await store.note_muted(guild.id, member.id, game.id, self.bot.clock.now())
+                if not await self._edit(game, member.id, mute=True):
+                    await store.forget_muted(guild.id, member.id, game.id)
+        elif not wanting and muted_by:
+            game = await store.game(muted_by[0])
+            if game is not None and after.mute and not await self._edit(game, member.id, mute=False):
+                return
+            await store.forget_muted(guild.id, member.id)
+
+    async def _silenced(self, game: GameRow) -> tuple[int, ...]:
+        table = await self.bot.service.load(game.id)
+        return voice_now(table.game, table.state).silenced
+
+    # ----- the host told, once -----
+    def _tell_host_later(self, game: GameRow, what: str, lacking: list[str]) -> None:
+        if (game.id, what) in self._told:
+            return
+        self._told.add((game.id, what))
+        self.bot.loop.create_task(self.tell_host(game, what_missing(what, lacking)))
+
+    async def tell_host(self, game: GameRow, text: str) -> None:
+        """A DM to the host (best effort: logged when it cannot go)."""
+        try:
+            assert self.calls is not None
+            dm = await self.calls.dm(game.host_id)
+            await self.calls.call(URGENT, ("dm", game.host_id), dm.send, text)
+        except Exception as exc:
+            log.warning("game %s: the host could not be told about voice (%s): %s", game.id, exc, text)
+
+    async def check_at_start(self, game: GameRow) -> str | None:
+        """What the voice table cannot do in the game's linked channel, in words for the host, once
+        (None: all it needs is granted, or no channel is linked). The game goes on without it."""
+        guild = self.bot.get_guild(game.guild_id)
+        channel = guild.get_channel(game.voice_channel_id) if guild and game.voice_channel_id else None
+        if channel is None:
+            return None
+        table = await self.bot.service.load(game.id)
+        perms = channel.permissions_for(guild.me)
+        parts = []
+        if voice_muting(table.game, table.state):
+            lacking = missing(perms, MUTE_PERMISSIONS)
+            if lacking:
+                self._told.add((game.id, "mute"))
+                parts.append(what_missing("mute", lacking))
+        if table.game.narrated(table.state):
+            lacking = missing(perms, SPEAK_PERMISSIONS)
+            if lacking:
+                self._told.add((game.id, "speak"))
+                parts.append(what_missing("speak", lacking))
+        return " ".join(parts) or None
+
+    # ----- the phases said aloud -----
+    async def narrate(self, game_id: int, texts: list[str]) -> None:
+        """Say the words of public messages just posted, in the game's linked channel (never waited
+        on by a clock: the narrator queues them)."""
+        if self.narrator is None or not texts:
+            return
+        game = await self.bot.store.game(game_id)
+        if game is None or game.voice_channel_id is None:
+            return
+        guild = self.bot.get_guild(game.guild_id)
+        channel = guild.get_channel(game.voice_channel_id) if guild else None
+        if channel is None or missing(channel.permissions_for(guild.me), SPEAK_PERMISSIONS):
+            return
+        for text in texts:
+            self.narrator.say(game.guild_id, game.voice_channel_id, game_id, text)
+
+
+def voice_muting(game: games.Game | Any, state: Any) -> bool:
+    """Whether the table's options make the game mute anyone (the dead, turns, a quiet night)."""
+    options = getattr(state, "options", None)
+    return any(getattr(options, name, False) for name in ("mute_dead", "speaking_turns", "night_quiet"))
+
+
+def what_missing(what: str, lacking: list[str]) -> str:
+    """The sentence that tells the host which permission to grant, and what goes on meanwhile."""
+    if what == "mute":
+        return (f"🔇 I can't mute players in the game's voice channel: please give me **{in_words(lacking)}** "
+                "there. Until then the game goes on without muting anyone.")
+    return (f"🔈 I can't speak in the game's voice channel: please give me **{in_words(lacking)}** there. "
+            "Until then the phases are only written, not said aloud.")
