@@ -57,6 +57,9 @@ class Settings(BaseSettings):
     #: after start-up, freeze the heap out of the garbage collector's reach and collect less often
     #: (shorter pauses of the event loop with many tables)
     gc_freeze: bool = True
+    #: the phases said aloud in a game's linked voice channel (where its table asked for it, the
+    #: ``narrate`` option); off: the bot never joins a voice channel (it still mutes)
+    voice_narration: bool = True
     #: only a pause of at least this many seconds is worth a beat of its own (an edit)
     theatre_cut_seconds: float = Field(default=3.0, ge=0, le=60)
 

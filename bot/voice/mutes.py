@@ -43,9 +43,15 @@ class Caller(Protocol):
 
 
 class Narrator(Protocol):
+    """Says the phases aloud (``bot.voice.narrator``): queues and returns at once."""
+
     def say(self, guild_id: int, channel_id: int, game_id: int, text: str) -> None: ...
 
-    async def stop(self, guild_id: int, game_id: int) -> None: ...
+    def finish(self, guild_id: int, game_id: int) -> None:
+        """The game is over: say what is queued for it, then leave the channel."""
+
+    async def stop(self, guild_id: int, game_id: int) -> None:
+        """Stop now: drop what is queued for the game and leave the channel."""
 
 
 def missing(permissions: discord.Permissions, needed: dict[str, str]) -> list[str]:
@@ -89,6 +95,8 @@ class VoiceTable:
         guild = self.bot.get_guild(game.guild_id) if game is not None else None
         if game is None or guild is None:
             return
+        if game.status not in ("lobby", "running"):
+            await self._game_over(game)
         want = {int(uid) for uid in row.payload.get("silenced", [])}
         linked = guild.get_channel(game.voice_channel_id) if game.voice_channel_id and game.status == "running" else None
         states = voice_states(guild)
@@ -113,6 +121,15 @@ class VoiceTable:
             await store.note_muted(game.guild_id, uid, game.id, self.bot.clock.now())
             if not await self._edit(game, uid, mute=True):
                 await store.forget_muted(game.guild_id, uid, game.id)
+
+    async def _game_over(self, game: GameRow) -> None:
+        """The narrator leaves: after the last words of a finished game, at once for a cancelled one."""
+        if self.narrator is None:
+            return
+        if game.status == "finished":
+            self.narrator.finish(game.guild_id, game.id)
+        else:
+            await self.narrator.stop(game.guild_id, game.id)
 
     def _may_mute(self, game: GameRow, channel: Any) -> bool:
         lacking = missing(channel.permissions_for(channel.guild.me), MUTE_PERMISSIONS)

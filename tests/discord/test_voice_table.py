@@ -1,0 +1,251 @@
+"""The voice table on the real bot and simcord's Discord (issue 29): the linked voice channel,
+speaking turns, the dead muted, every path that unmutes (the end, a cancel, a removal, a restart,
+a player who left voice and came back), a missing permission, and nobody else touched."""
+
+import discord
+import pytest
+
+from bot.actor import Actor
+
+ROLES5 = ("guardian", "seer", "hollow_servant", "chronicler", "harbinger")
+
+
+class Heard:
+    """The narrator, faked: what the voice channel would hear, in order."""
+
+    def __init__(self) -> None:
+        self.lines: list[tuple[int, int, str]] = []
+        self.stopped: list[int] = []
+        self.finished: list[int] = []
+
+    def say(self, guild_id: int, channel_id: int, game_id: int, text: str) -> None:
+        self.lines.append((game_id, channel_id, text))
+
+    def finish(self, guild_id: int, game_id: int) -> None:
+        self.finished.append(game_id)
+
+    async def stop(self, guild_id: int, game_id: int) -> None:
+        self.stopped.append(game_id)
+
+
+@pytest.fixture
+def table(world):
+    """A voice channel 'Table' with the five players in it, a passer-by, and the narrator faked."""
+    w = world
+    w.vc = w.guild.create_voice_channel("Table")
+    w.other_vc = w.guild.create_voice_channel("Lounge")
+    w.passer = w.guild.add_member(w.env.create_user("passer"))
+    w.heard = Heard()
+    w.bot.voice.narrator = w.heard
+    return w
+
+
+def muted(w, member) -> bool | None:
+    """Whether Discord has the member server-muted (None: not in voice)."""
+    state = w.env.backend.get_guild(w.guild.id).voice_states.get(member.id)
+    return None if state is None else state.mute
+
+
+async def seated(w, options: str, n: int = 5, *, all_in_voice: bool = True) -> int:
+    """A Ritual of ``n`` in the host's voice channel, roles forced; everyone in voice; started."""
+    players = w.players(n)
+    if all_in_voice:
+        for m in [*players, w.passer]:
+            await m.join_voice(w.vc)
+    res = await w.host.slash(w.channel, "game new", kind="ritual", options=options)
+    for m in players[1:]:
+        await m.click(res.response, label="Join")
+    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
+    roles = {str(m.id): role for m, role in zip(players, ROLES5[:n], strict=True)}
+    await w.bot.service.start(game_id, Actor(id=w.host.id, name="host"), forced={"roles": roles})
+    await w.settle()
+    return game_id
+
+
+async def speaker(w, game_id):
+    table = await w.bot.service.load(game_id)
+    turn = table.game.speaking_turn(table.state)
+    return None if turn is None else int(turn.speaker)
+
+
+async def test_a_new_game_links_the_hosts_voice_channel_and_the_lobby_shows_who_is_in_it(table):
+    w = table
+    await w.host.join_voice(w.vc)
+    res = await w.host.slash(w.channel, "game new", kind="ritual")
+    await w.ann.click(res.response, label="Join")
+    row = await w.bot.service.game_in_channel(w.channel.id)
+    assert row.voice_channel_id == w.vc.id
+    lobby = [m for m in w.channel.history() if m.embeds and "gathering" in (m.embeds[0].title or "")][-1]
+    voice = next(f.value for f in lobby.embeds[0].fields if f.name == "Voice")
+    assert f"<#{w.vc.id}>" in voice and "in it: host" in voice and "not in it yet: ann" in voice
+    # a player may not move it; the host may, and unlink it
+    res = await w.ann.slash(w.channel, "game voice", channel=w.other_vc)
+    assert res.ephemeral and "Only the host" in res.response.content
+    await w.host.slash(w.channel, "game voice", channel=w.other_vc)
+    assert (await w.bot.store.game(row.id)).voice_channel_id == w.other_vc.id
+    await w.host.slash(w.channel, "game voice")
+    assert (await w.bot.store.game(row.id)).voice_channel_id is None
+
+
+async def test_a_forum_game_links_no_voice_channel_by_itself(table):
+    w = table
+    await w.host.join_voice(w.vc)
+    await w.host.slash(w.channel, "game new", kind="clocktower")
+    assert (await w.bot.service.game_in_channel(w.channel.id)).voice_channel_id is None
+
+
+async def test_speaking_turns_let_only_the_speaker_talk_then_everyone_for_the_vote(table, clock):
+    w = table
+    players = w.players(5)
+    game_id = await seated(w, "speaking_turns=true turn_seconds=10")
+    order = []
+    for _ in range(5):
+        now = await speaker(w, game_id)
+        assert now is not None and now not in order
+        order.append(now)
+        for m in players:
+            assert muted(w, m) is (m.id != now), (m, now)
+        assert muted(w, w.passer) is False  # a passer-by is never touched
+        board = [m for m in w.channel.history() if m.components][-1]
+        text = " ".join(e.description or "" for e in board.embeds)
+        assert f"<@{now}>" in text and "The turn ends <t:" in text
+        clock.advance(10)
+        await w.bot.service.fire_due()
+        await w.settle()
+    assert order == [m.id for m in players]  # seat order, starting with the first seat in round 1
+    assert await speaker(w, game_id) is None
+    assert all(muted(w, m) is False for m in players)  # everyone speaks for the vote
+    assert await w.bot.store.muted_by_game(game_id) == []
+    said = [text for _g, _c, text in w.heard.lines]
+    assert any("floor" in s for s in said)
+
+
+async def test_a_moderator_skips_a_turn_and_a_player_cannot(table):
+    w = table
+    game_id = await seated(w, "speaking_turns=true turn_seconds=30")
+    first = await speaker(w, game_id)
+    res = await w.ann.slash(w.channel, "mod skip-turn")
+    assert res.ephemeral and await speaker(w, game_id) == first
+    res = await w.admin.slash(w.channel, "mod skip-turn")
+    await w.settle()
+    assert "speaking turn" in res.response.content
+    now = await speaker(w, game_id)
+    assert now != first and muted(w, w.host) is True and muted(w, w.ann) is False
+
+
+async def burn(w, game_id, victim):
+    """The host performs; a PURE ritual; the Council burns ``victim``."""
+    players = w.players(5)
+    for m in players:
+        await w.bot.service.act(game_id, m.id, {"type": "vote_performer", "player": str(m.id), "target": str(w.host.id)})
+    await w.settle()
+    offers = {"guardian": "mandrake_root", "seer": "crystal_salt", "hollow_servant": "shadow_ash",
+              "chronicler": "raven_feather", "harbinger": "candle_wax"}
+    for m, role in zip(players, ROLES5, strict=True):
+        await w.bot.service.act(game_id, m.id, {"type": "offer", "player": str(m.id), "ingredient": offers[role]})
+    await w.settle()
+    state = (await w.bot.service.load(game_id)).state
+    assert state.phase == "council", state.phase
+    for m in players:
+        await w.bot.service.act(game_id, m.id, {"type": "vote_burn", "player": str(m.id), "target": str(victim.id)})
+    await w.settle()
+
+
+async def test_the_dead_fall_silent_and_speak_again_at_the_end(table):
+    w = table
+    game_id = await seated(w, "mute_dead=true")
+    assert all(muted(w, m) is False for m in w.players(5))
+    await burn(w, game_id, w.bo)
+    state = (await w.bot.service.load(game_id)).state
+    assert str(w.bo.id) in state.dead
+    assert muted(w, w.bo) is True and muted(w, w.ann) is False and muted(w, w.passer) is False
+    await w.admin.slash(w.channel, "mod end")
+    await w.settle()
+    assert muted(w, w.bo) is False
+    assert await w.bot.store.muted_by_game(game_id) == []
+
+
+async def test_a_cancel_unmutes_everyone(table):
+    w = table
+    game_id = await seated(w, "speaking_turns=true")
+    assert sum(bool(muted(w, m)) for m in w.players(5)) == 4
+    await w.host.slash(w.channel, "game cancel")
+    await w.settle()
+    assert all(muted(w, m) is False for m in w.players(5))
+    assert await w.bot.store.muted_by_game(game_id) == []
+
+
+async def test_a_removed_player_is_unmuted(table):
+    w = table
+    game_id = await seated(w, "speaking_turns=true")
+    assert muted(w, w.cy) is True
+    await w.admin.slash(w.channel, "mod remove", player=w.cy)
+    await w.settle()
+    assert muted(w, w.cy) is False
+    assert w.cy.id not in await w.bot.store.muted_by_game(game_id)
+
+
+async def test_a_restart_between_the_mute_and_the_end_still_unmutes(table, db_path, clock):
+    from support.sim import new_bot
+    w = table
+    game_id = await seated(w, "speaking_turns=true")
+    assert muted(w, w.di) is True
+    old = w.bot
+    await w.env.restart_bot(new_bot(db_path, clock))
+    await old.store.close()
+    w.bot.voice.narrator = w.heard
+    await w.settle()
+    await w.host.slash(w.channel, "game cancel")
+    await w.settle()
+    assert all(muted(w, m) is False for m in w.players(5))
+    assert await w.bot.store.muted_by_game(game_id) == []
+
+
+async def test_a_player_who_left_voice_is_unmuted_when_they_come_back(table):
+    w = table
+    game_id = await seated(w, "speaking_turns=true")
+    assert muted(w, w.di) is True
+    await w.di.leave_voice()
+    await w.host.slash(w.channel, "game cancel")
+    await w.settle()
+    assert await w.bot.store.muted_by_game(game_id) == [w.di.id]  # Discord cannot unmute them now
+    await w.di.join_voice(w.other_vc)  # any voice channel of the server, later
+    await w.settle()
+    assert muted(w, w.di) is False
+    assert await w.bot.store.muted_by_game(game_id) == []
+
+
+async def test_a_silenced_player_who_joins_late_is_muted_and_unmuted_when_they_walk_away(table):
+    w = table
+    game_id = await seated(w, "speaking_turns=true", all_in_voice=False)
+    await w.host.join_voice(w.vc)
+    await w.settle()
+    first = await speaker(w, game_id)
+    for m in w.players(5)[1:]:
+        await m.join_voice(w.vc)
+        await w.settle()
+        assert muted(w, m) is (m.id != first)
+    await w.cy.join_voice(w.other_vc)  # away from the table: not the game's to silence there
+    await w.settle()
+    assert muted(w, w.cy) is False
+
+
+async def test_without_mute_members_the_game_goes_on_and_the_host_is_told(table):
+    w = table
+    bot_role = next(r for r in w.env.backend.get_guild(w.guild.id).roles.values() if r.name == "TestBot")
+    perms = discord.Permissions(bot_role.permissions)
+    perms.mute_members = False
+    w.env.backend.edit_role(w.guild.id, bot_role.id, {"permissions": perms.value})
+    players = w.players(5)
+    for m in players:
+        await m.join_voice(w.vc)
+    res = await w.host.slash(w.channel, "game new", kind="ritual", options="speaking_turns=true")
+    for m in players[1:]:
+        await m.click(res.response, label="Join")
+    res = await w.host.click(res.response, label="Start")
+    await w.settle()
+    told = [res.response.content or ""] + [f.content or "" for f in res.followups]
+    row = await w.bot.service.game_in_channel(w.channel.id)
+    assert row.status == "running"
+    assert all(not muted(w, m) for m in players)
+    assert any("Mute Members" in t for t in told + w.dm_texts(w.host)), told
