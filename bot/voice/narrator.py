@@ -9,6 +9,7 @@ The narrator speaks only what it is given; keeping secrets out of the lines is t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 import wave
@@ -258,10 +259,8 @@ class DiscordNarrator:
                 done.set_result(error)
 
         def after(error: Exception | None) -> None:  # called on the player's thread
-            try:
+            with contextlib.suppress(RuntimeError):  # the loop has closed: nobody is waiting
                 loop.call_soon_threadsafe(settle, error)
-            except RuntimeError:
-                pass  # the loop has closed: nobody is waiting
 
         try:
             voice.play(source, after=after)
