@@ -21,7 +21,9 @@ from .play import Play
 from .service import GameService
 from .stores import open_store
 from .views import ChoiceButton, ChoiceSelect, RemoveButton, TableButton
-from .voice.mutes import Narrator, VoiceTable
+from .voice.mutes import VoiceTable
+from .voice.narrator import DiscordNarrator, Narrator
+from .voice.speech import speech_available
 
 log = logging.getLogger(__name__)
 
@@ -42,11 +44,22 @@ class StorytellerBot(commands.AutoShardedBot):
         self.use_scheduler = use_scheduler
         self.play = Play(self)
         #: the voice table (mutes and narration); tests put a recording narrator in its place
-        self.voice = VoiceTable(self, narrator)
+        self.voice = VoiceTable(self, narrator if narrator is not None else self._narrator())
         self.delivery = Delivery(self)
         self._resumed = False
         #: set once start-up recovery (timers re-armed, pending messages sent) has succeeded
         self.recovered = asyncio.Event()
+
+    def _narrator(self) -> Narrator | None:
+        """The voice that says the phases aloud, where the operator allows it and this machine can
+        speak (a local espeak-ng, ffmpeg, Opus); else narration is off and the log says why."""
+        if not self.settings.voice_narration:
+            return None
+        problem = speech_available()
+        if problem:
+            log.warning("the phases will not be said aloud: %s", problem)
+            return None
+        return DiscordNarrator(self)
 
     async def setup_hook(self) -> None:
         self.store = await retrying("opening the database", lambda: open_store(
@@ -103,6 +116,9 @@ class StorytellerBot(commands.AutoShardedBot):
         await self.service.prune(self.settings.outbox_retention_days * 86400)
 
     async def close(self) -> None:
+        close_voice = getattr(self.voice.narrator, "close", None)
+        if close_voice is not None:
+            await close_voice()
         if hasattr(self, "service"):
             self.service.timers.shutdown()
         if hasattr(self, "store"):

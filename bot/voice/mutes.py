@@ -23,6 +23,7 @@ import games
 
 from ..pacer import URGENT
 from ..store import GameRow, OutboxRow
+from .narrator import Narrator
 from .table import voice_now
 
 log = logging.getLogger(__name__)
@@ -40,18 +41,6 @@ class Caller(Protocol):
     async def call(self, level: int, where: Any, method: Callable[..., Awaitable[Any]], *args, **kwargs) -> Any: ...
 
     async def dm(self, user_id: int, level: int = URGENT) -> Any: ...
-
-
-class Narrator(Protocol):
-    """Says the phases aloud (``bot.voice.narrator``): queues and returns at once."""
-
-    def say(self, guild_id: int, channel_id: int, game_id: int, text: str) -> None: ...
-
-    def finish(self, guild_id: int, game_id: int) -> None:
-        """The game is over: say what is queued for it, then leave the channel."""
-
-    async def stop(self, guild_id: int, game_id: int) -> None:
-        """Stop now: drop what is queued for the game and leave the channel."""
 
 
 def missing(permissions: discord.Permissions, needed: dict[str, str]) -> list[str]:

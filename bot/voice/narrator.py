@@ -38,11 +38,16 @@ class NarrationFailed(RuntimeError):
 
 
 class Narrator(Protocol):
+    """Says the phases aloud (``bot.voice.narrator``); tests put a ``RecordingNarrator`` in place."""
+
     def say(self, guild_id: int, channel_id: int, game_id: int, text: str) -> None:
         """Queue a line and return at once (never awaited by a phase clock)."""
 
+    def finish(self, guild_id: int, game_id: int) -> None:
+        """The game is over: say what is queued for it, then leave if no other game speaks there."""
+
     async def stop(self, guild_id: int, game_id: int) -> None:
-        """The game ended: stop its line, drop its queued lines, leave if no other game speaks."""
+        """The game was cancelled: stop its line, drop its queued lines, leave if no other game speaks."""
 
 
 class VoiceLink(Protocol):
@@ -71,12 +76,16 @@ class RecordingNarrator:
     def __init__(self) -> None:
         self.lines: list[tuple[int, int, str]] = []  # (game_id, channel_id, text), in order
         self.stopped: list[tuple[int, int]] = []  # (guild_id, game_id), in order
+        self.finished: list[tuple[int, int]] = []  # (guild_id, game_id): left after the last words
 
     def say(self, guild_id: int, channel_id: int, game_id: int, text: str) -> None:
         self.lines.append((game_id, channel_id, text))
 
     async def stop(self, guild_id: int, game_id: int) -> None:
         self.stopped.append((guild_id, game_id))
+
+    def finish(self, guild_id: int, game_id: int) -> None:
+        self.finished.append((guild_id, game_id))
 
     def said(self, game_id: int) -> list[str]:
         return [text for game, _, text in self.lines if game == game_id]
@@ -87,6 +96,8 @@ class _Line:
     channel_id: int
     game_id: int
     text: str
+    #: the game is over once this line is reached: its narrator leaves if no other game speaks
+    final: bool = False
 
 
 @dataclass
@@ -135,13 +146,32 @@ class DiscordNarrator:
             g = self._guilds[guild_id] = _Guild()
         g.games.add(game_id)
         g.lines.append(_Line(channel_id, game_id, text))
-        while len(g.lines) > MAX_QUEUED:
-            stale = g.lines.popleft()
+        spoken = [line for line in g.lines if not line.final]
+        while len(spoken) > MAX_QUEUED:
+            stale = spoken.pop(0)
+            g.lines.remove(stale)
             log.info("Narration in guild %s fell behind; dropped %r (game %s).", guild_id, stale.text, stale.game_id)
         g.idle.clear()
         g.wake.set()
         if g.worker is None:
             g.worker = loop.create_task(self._work(guild_id, g), name=f"narrator-guild-{guild_id}")
+
+    def finish(self, guild_id: int, game_id: int) -> None:
+        """The game is over: what is queued for it is still said, then the narrator leaves the
+        channel (unless another game there still speaks). Later lines of the game are ignored."""
+        g = self._guilds.get(guild_id)
+        if g is None or game_id not in g.games:
+            self._end(game_id)
+            return
+        g.lines.append(_Line(0, game_id, "", final=True))
+        self._end(game_id)
+        g.idle.clear()
+        g.wake.set()
+
+    def _end(self, game_id: int) -> None:
+        self._ended[game_id] = None
+        while len(self._ended) > ENDED_REMEMBERED:
+            del self._ended[next(iter(self._ended))]
 
     async def stop(self, guild_id: int, game_id: int) -> None:
         self._ended[game_id] = None
@@ -200,6 +230,12 @@ class DiscordNarrator:
                     await g.wake.wait()
                     continue
                 line = g.current = g.lines.popleft()
+                if line.final:
+                    g.current = None
+                    g.games.discard(line.game_id)
+                    if not g.games:
+                        await self._leave(guild_id, g)
+                    continue
                 try:
                     await self._speak(guild_id, g, line)
                 except Exception as e:

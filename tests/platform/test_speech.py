@@ -338,3 +338,33 @@ async def test_the_recording_narrator_keeps_lines_and_stops_in_order():
     assert n.lines == [(7, 10, "Night falls."), (8, 10, "Day breaks.")]
     assert n.said(7) == ["Night falls."]
     assert n.stopped == [(1, 7)]
+
+
+async def test_finish_says_the_last_words_then_leaves():
+    fake = FakeDiscord(hold={1})
+    n = narrator(fake)
+    n.say(1, 10, 7, "one")
+    await until(lambda: 1 in fake.voices and fake.voices[1].is_playing(), "the first line playing")
+    voice = fake.voices[1]
+    n.say(1, 10, 7, "the coven wins")
+    n.finish(1, 7)
+    n.say(1, 10, 7, "a late line")  # after the end: not said
+    assert not voice.disconnected  # the last words are still to come
+    voice.release()
+    await n.wait_quiet()
+    assert voice.played == [0.1, 0.3]
+    assert voice.disconnected
+
+
+async def test_finish_leaves_only_when_no_other_game_speaks_there():
+    fake = FakeDiscord()
+    n = narrator(fake)
+    n.say(1, 10, 7, "one")
+    n.say(1, 10, 8, "two words")
+    n.finish(1, 7)
+    await n.wait_quiet()
+    voice = fake.voices[1]
+    assert voice.played == [0.1, 0.2] and not voice.disconnected
+    n.finish(1, 8)
+    await n.wait_quiet()
+    assert voice.disconnected

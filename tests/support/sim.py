@@ -18,6 +18,8 @@ def bot_settings(db_path, **overrides) -> Settings:
               "channel_calls": 100000, "discord_calls_per_second": 10000,
               "gc_freeze": False,  # (a test process makes many bots; tune_gc has its own test)
               "shard_count": 1,  # (simcord needs a sharded bot's count)
+              # simcord carries no audio: a test that listens puts a recording narrator in place
+              "voice_narration": False,
               } | overrides
     return Settings(_env_file=None, **values)
 
