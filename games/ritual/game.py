@@ -203,10 +203,10 @@ class RitualGame(Game):
             "choosing_opened",
             f"🪑 **Round {round_word(state.round)}: The Choosing.** Who will sit in the 13th Chair? "
             "Discuss, then cast your secret vote for this round's Performer."
-            + (voice.turns_intro(state) if state.turn_order else ""),
+            + (voice.turns_intro(state) if state.speakers else ""),
             title="The Choosing", opens_phase=True, data={"round": state.round}, say=voice.say_choosing(state),
         ))
-        if state.turn_order:
+        if state.speakers:
             events.append(voice.turn_event(state))
 
     def _close_choosing(self, state: RitualState, rng: Rng, events: list[Event]) -> None:
@@ -727,6 +727,8 @@ class RitualGame(Game):
         state.votes[action.player] = target
         reply = (f"Your vote for {state.name(target)} to sit in the 13th Chair is "
                  f"{'changed' if changed else 'in'}; you can change it until the phase closes.")
+        if voice.turns_running(state):
+            reply += " The vote closes after the last speaking turn."
         if self._all_acted(state, state.votes) and not voice.turns_running(state):
             self._close_choosing(state, rng, events)
             reply = f"Your vote for {state.name(target)} is in. Everyone has voted: the Choosing is over."
@@ -849,7 +851,7 @@ class RitualGame(Game):
     def _choosing_after_removal(self, state: RitualState, pid: str, rng: Rng, events: list[Event]) -> None:
         """A witch left during the Choosing: the floor moves on if it was theirs; the vote closes
         once everyone left has voted and no turn remains."""
-        speaking = voice.turns_running(state) and state.turn_order[state.turn] == pid
+        speaking = voice.turns_running(state) and state.speakers[state.turn] == pid
         if speaking:
             voice.skip_gone(state)
         if state.votes and self._all_acted(state, state.votes) and not voice.turns_running(state):

@@ -87,7 +87,7 @@ class RitualState(BaseState):
     history: list[str] = Field(default_factory=list)
     #: the Choosing's speaking order (speaking_turns) and the index of the turn running now; the
     #: turns are over once ``turn`` reaches the end of the order.
-    turn_order: list[str] = Field(default_factory=list)
+    speakers: list[str] = Field(default_factory=list)
     turn: int = 0
 
 

@@ -59,23 +59,23 @@ def seat_order(state: RitualState, living: list[str]) -> list[str]:
 def open_turns(state: RitualState, living: list[str], rng: Rng) -> None:
     """Draw the Choosing's speaking order (random order spends the rng only when turns are on)."""
     state.turn = 0
-    state.turn_order = []
+    state.speakers = []
     if not state.options.speaking_turns:
         return
     order = seat_order(state, living)
     if state.options.turn_order == "random":
         rng.shuffle(order)
-    state.turn_order = order
+    state.speakers = order
 
 
 def close_turns(state: RitualState) -> None:
-    state.turn_order = []
+    state.speakers = []
     state.turn = 0
 
 
 def turns_running(state: RitualState) -> bool:
     """A speaking turn is running: the Choosing is open and turns remain."""
-    return not state.finished and state.phase == "choosing" and state.turn < len(state.turn_order)
+    return not state.finished and state.phase == "choosing" and state.turn < len(state.speakers)
 
 
 def turn_seconds(state: RitualState) -> int:
@@ -84,37 +84,37 @@ def turn_seconds(state: RitualState) -> int:
     opts = state.options
     if opts.turn_seconds:
         return opts.turn_seconds
-    share = (opts.choosing_seconds - VOTE_SECONDS) // max(1, len(state.turn_order))
+    share = (opts.choosing_seconds - VOTE_SECONDS) // max(1, len(state.speakers))
     return max(MIN_TURN, min(MAX_TURN, share))
 
 
 def choosing_seconds(state: RitualState) -> int:
     """The Choosing's clock: its option, or long enough for every turn and a short vote after."""
     base = state.options.choosing_seconds
-    if not state.turn_order:
+    if not state.speakers:
         return base
-    return max(base, turn_seconds(state) * len(state.turn_order) + VOTE_AFTER_TURNS)
+    return max(base, turn_seconds(state) * len(state.speakers) + VOTE_AFTER_TURNS)
 
 
 def speaking_turn(state: RitualState) -> SpeakingTurn | None:
     if not turns_running(state):
         return None
-    return SpeakingTurn(index=state.turn, speaker=state.turn_order[state.turn], seconds=float(turn_seconds(state)))
+    return SpeakingTurn(index=state.turn, speaker=state.speakers[state.turn], seconds=float(turn_seconds(state)))
 
 
 def skip_gone(state: RitualState) -> None:
     """Move the floor past speakers no longer in the circle (removed, or dead)."""
-    while state.turn < len(state.turn_order) and not is_alive(state, state.turn_order[state.turn]):
+    while state.turn < len(state.speakers) and not is_alive(state, state.speakers[state.turn]):
         state.turn += 1
 
 
 def turn_event(state: RitualState) -> Event:
     """The living line under the Choosing's message: who has the floor (the bot adds the countdown)."""
-    pid = state.turn_order[state.turn]
+    pid = state.speakers[state.turn]
     name = state.name(pid)
     return public(
         "speaking_turn",
-        f"🎙️ **{name}** has the floor (turn {state.turn + 1} of {len(state.turn_order)}). Only they can speak.",
+        f"🎙️ **{name}** has the floor (turn {state.turn + 1} of {len(state.speakers)}). Only they can speak.",
         slot=f"turn:{state.round}", notify=[pid], say=f"{name}, you have the floor.",
         data={"on_phase": state.phase_seq, "turn_ends": True, "turn": state.turn, "speaker": pid,
               "seconds": turn_seconds(state)},
@@ -126,7 +126,7 @@ def floor_open_event(state: RitualState) -> Event:
     return public(
         "speaking_turn", "🗣️ **The turns are over.** Everyone may speak again: cast your vote for the Performer.",
         slot=f"turn:{state.round}", say="The turns are over. Everyone may speak. Vote for the Performer.",
-        data={"on_phase": state.phase_seq, "turn": len(state.turn_order)},
+        data={"on_phase": state.phase_seq, "turn": len(state.speakers)},
     )
 
 
@@ -153,7 +153,7 @@ def silenced(state: RitualState) -> list[str]:
 
 # ------------------------------------------------------------------ words said aloud
 def say_choosing(state: RitualState) -> str:
-    if state.turn_order:
+    if state.speakers:
         return f"Round {number_words(state.round)}. The Choosing: each witch speaks in turn, then the vote."
     return (f"Round {number_words(state.round)}. The Choosing: "
             f"{spoken_seconds(state.options.choosing_seconds)} to choose the Performer.")
@@ -179,11 +179,11 @@ def invariants(state: RitualState, events: list[Event]) -> list[str]:
     living witch's; the turns belong to the Choosing."""
     problems = [f"spoken words on a {e.audience.kind} event {e.type}" for e in events
                 if e.say and e.audience.kind not in ("public", "thread")]
-    if state.turn > len(state.turn_order):
+    if state.turn > len(state.speakers):
         problems.append("the speaking turn ran past the order")
-    if state.turn_order and state.phase != "choosing":
+    if state.speakers and state.phase != "choosing":
         problems.append("speaking turns outside the Choosing")
-    if turns_running(state) and not is_alive(state, state.turn_order[state.turn]):
+    if turns_running(state) and not is_alive(state, state.speakers[state.turn]):
         problems.append("the floor is held by a witch out of the circle")
     if set(silenced(state)) & set(state.removed):
         problems.append("a removed witch is muted")

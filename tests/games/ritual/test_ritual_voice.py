@@ -51,7 +51,7 @@ def next_round(t: Table) -> None:
 # ----------------------------------------------------------------- the order
 def test_default_game_has_no_turns_and_draws_the_same():
     t = Table(ROLES5)
-    assert t.state.turn_order == [] and GAME.speaking_turn(t.state) is None
+    assert t.state.speakers == [] and GAME.speaking_turn(t.state) is None
     assert GAME.silenced(t.state) == []
     assert not any(e.type == "speaking_turn" for e in t.events)
     assert not any(isinstance(a, TurnOver) for a in GAME.legal_actions(t.state))
@@ -62,11 +62,11 @@ def test_default_game_has_no_turns_and_draws_the_same():
 
 def test_seat_order_opens_one_seat_later_each_round():
     t = Table(ROLES5, **TURNS)
-    assert t.state.turn_order == ["a", "b", "c", "d", "e"]
+    assert t.state.speakers == ["a", "b", "c", "d", "e"]
     next_round(t)
-    assert t.state.turn_order == ["b", "c", "d", "e", "a"]
+    assert t.state.speakers == ["b", "c", "d", "e", "a"]
     next_round(t)
-    assert t.state.turn_order == ["c", "d", "e", "a", "b"]
+    assert t.state.speakers == ["c", "d", "e", "a", "b"]
 
 
 def test_seat_order_skips_the_dead_at_the_opening_seat():
@@ -75,17 +75,17 @@ def test_seat_order_skips_the_dead_at_the_opening_seat():
     t.state.deaths += 1
     t.state.round = 2
     voice.open_turns(t.state, GAME.alive(t.state), random.Random(0))
-    assert t.state.turn_order == ["c", "d", "e", "f", "g", "a"]
+    assert t.state.speakers == ["c", "d", "e", "f", "g", "a"]
 
 
 def test_random_order_uses_the_rng_only_with_turns():
-    orders = {tuple(Table(ROLES7, rng=random.Random(s), speaking_turns=True, turn_order="random").state.turn_order)
+    orders = {tuple(Table(ROLES7, rng=random.Random(s), speaking_turns=True, turn_order="random").state.speakers)
               for s in range(8)}
     assert len(orders) > 1 and all(sorted(o) == list("abcdefg") for o in orders)
     # with turns off the random order option draws nothing: the same roles and the same state
     plain = Table(ROLES7, rng=random.Random(3)).state
     off = Table(ROLES7, rng=random.Random(3), turn_order="random").state
-    assert off.turn_order == [] and off.model_dump(exclude={"options"}) == plain.model_dump(exclude={"options"})
+    assert off.speakers == [] and off.model_dump(exclude={"options"}) == plain.model_dump(exclude={"options"})
     rng_a, rng_b = random.Random(5), random.Random(5)
     start_a = GAME.setup(H.players(7), {}, rng_a).state
     start_b = GAME.setup(H.players(7), {"turn_order": "random"}, rng_b).state
@@ -162,12 +162,12 @@ def test_the_choosing_does_not_close_while_turns_remain():
         assert t.state.phase == "choosing"
     turn_over(t)  # the last turn ends, everyone has voted: the Choosing closes
     assert t.state.phase == "offering" and t.state.performer == "b"
-    assert GAME.speaking_turn(t.state) is None and t.state.turn_order == []
+    assert GAME.speaking_turn(t.state) is None and t.state.speakers == []
 
 
 def test_after_the_last_turn_the_vote_stays_open_until_all_voted():
     t = Table(ROLES5, **TURNS)
-    t.do(type="vote_performer", player="a", target="c")
+    assert "after the last speaking turn" in t.do(type="vote_performer", player="a", target="c").reply
     speakers(t)
     assert t.state.phase == "choosing" and GAME.silenced(t.state) == []
     t.each("choosing", "vote_performer", "target", {p: "c" for p in "bcde"})
