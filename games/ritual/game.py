@@ -864,7 +864,7 @@ class RitualGame(Game):
         floor; after the last turn everyone may speak, and the vote closes if everyone has voted."""
         turn = voice.speaking_turn(state)
         if turn is None or action.phase_seq != state.phase_seq or action.turn != turn.index:
-            raise IllegalAction("That speaking turn is already over.", code="stale_turn")
+            raise IllegalAction("That speaking turn is not the one running now: nothing changed.", code="stale_turn")
         events: list[Event] = []
         state.turn += 1
         voice.skip_gone(state)
