@@ -322,7 +322,7 @@ class CastleGame(Game):
         if move:
             data["move"] = move
         return public("turn", text[:MAX_TEXT], title=f"Turn {state.turns + 1}", image="tableau",
-                      opens_phase=True, data=data, notify=[state.current])
+                      opens_phase=True, data=data, notify=[state.current], say=f"{state.name(state.current)}'s turn.")
 
     def reminder_seconds(self, state: CastleState) -> float | None:
         """A turn with no timer calls its player again after ``nudge_seconds`` of quiet."""
@@ -631,7 +631,16 @@ class CastleGame(Game):
                 f"• {_character_reveal(state, p.id)}: **{spell.scores.get(p.id, 0)}**" for p in state.players]
             text = "\n".join(lines)[:MAX_TEXT]
         return public("game_over", text, title="Game over", image="tableau",
-                      data={"scores": spell.scores, "winners": state.winners, "characters": state.characters})
+                      data={"scores": spell.scores, "winners": state.winners, "characters": state.characters},
+                      say=self._say_winners(state, best))
+
+    @staticmethod
+    def _say_winners(state: CastleState, best: int) -> str:
+        """The end said aloud: who wins, as the scores' first line says."""
+        if not state.winners:
+            return "The game is over."
+        names = " and ".join(state.name(w) for w in state.winners)
+        return f"{names} win{'s' if len(state.winners) == 1 else ''} with {best} points."
 
     def _moderator_ends(self, state: CastleState, action: EndGame, rng: Rng) -> Outcome:
         return self._end_game(state, action.reason)
@@ -648,7 +657,7 @@ class CastleGame(Game):
         mapping = "; ".join(f"{k + 1}: {OUTCOME[o].title}" for k, o in enumerate(state.rituals))
         lines.append(f"The ritual cards held: {mapping}.")
         return Outcome(state=state, events=[public("game_over", "\n".join(lines)[:MAX_TEXT], title="Game over",
-                                                   image="tableau",
+                                                   image="tableau", say="The game is ended.",
                                                    data={"characters": state.characters,
                                                          "rituals": state.rituals})],
                        reply="The game is over.")

@@ -57,6 +57,7 @@ class CastleOptions(BaseModel):
     max_turns: int | None = Field(
         default=None, ge=1, le=10_000, json_schema_extra={"default_words": "no limit"},
         description="After this many turns the remaining outcome cards turn over by themselves")
+    narrate: bool = Field(True, description="Say whose turn it is, and the end, aloud in the linked voice channel")
 
 
 class CastleSetup(BaseModel):

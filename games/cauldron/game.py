@@ -32,6 +32,7 @@ from games.engine import (
     record,
 )
 
+from . import voice
 from .data import DATA, HEROES, INGREDIENT_ORDER, INGREDIENTS, MAX_PLAYERS, MIN_PLAYERS, evil_count
 from .models import (
     CauldronOptions,
@@ -313,10 +314,13 @@ class CauldronGame(Game):
                          "cannot cast tonight.")
         lines.append(f"The cauldron: {s.remaining()} cards ({len(s.deck)} in the deck, "
                      f"{len(s.revealed)} face up).")
+        if s.options.night_quiet:
+            lines.append("🤫 A quiet night: everyone is muted in the voice channel until the day breaks.")
         events.append(public("night", "\n".join(lines), title=f"Night {s.round}", opens_phase=bool(eligible),
                              data={"round": s.round, "casting": len(eligible), "poisoned_players": len(sitting),
                                    "poisoned_ingredients": list(s.poison) if s.poison_round == s.round else [],
-                                   "deck": len(s.deck), "revealed": self._revealed_counts(s)}))
+                                   "deck": len(s.deck), "revealed": self._revealed_counts(s)},
+                             say=voice.say_night(s)))
         for pid in sitting:
             events.append(private(pid, "sit_out", "☠️ The poison holds you: you cannot cast an ingredient "
                                                   "this night. Your hand waits for tomorrow."))
@@ -767,7 +771,8 @@ class CauldronGame(Game):
         events.append(public("day", text, title=f"Day {s.round}", opens_phase=True,
                              data={"round": s.round, "table": list(s.table), "deck": len(s.deck),
                                    "revealed": rc, "remaining": s.remaining(),
-                                   "poisoned_next": list(s.poison) if s.poison_round == s.round + 1 else []}))
+                                   "poisoned_next": list(s.poison) if s.poison_round == s.round + 1 else []},
+                             say=voice.say_day(s)))
 
     def _end_discussion(self, s: CauldronState, a: EndDiscussion, rng: Rng) -> Outcome:
         self._need_player(a)
@@ -894,7 +899,8 @@ class CauldronGame(Game):
         return public("game_over", "\n".join(lines), title="The cauldron is still", pause=2.0,
                       data={"outcome": s.outcome, "winners": list(s.winners), "milk": milk, "blood": blood,
                             "deck": [s.kinds[c] for c in s.deck], "revealed": [s.kinds[c] for c in s.revealed],
-                            "heroes": {pid: s.heroes[pid] for pid in s.heroes}})
+                            "heroes": {pid: s.heroes[pid] for pid in s.heroes}},
+                      say=voice.SAY_END.get(s.outcome, "The game is over."))
 
     # ================================================================== reading
 
@@ -906,6 +912,9 @@ class CauldronGame(Game):
         o = s.options
         return {"night": o.night_seconds, "day": o.day_seconds, "gaze": o.choice_seconds,
                 "yew": o.choice_seconds}.get(s.phase)
+
+    def silenced(self, s: CauldronState) -> list[str]:
+        return voice.silenced(s)
 
     def rules_summary(self) -> str:
         return (

@@ -29,6 +29,10 @@ class CauldronOptions(BaseModel):
         "return", description="Where the hero left over after Ceol goes: back into the hero deck, or out.")
     end_remaining: int = Field(5, ge=1, le=15,
                                description="The game ends when deck + revealed falls to this many cards.")
+    night_quiet: bool = Field(
+        False, description="Everyone is server-muted in the linked voice channel during the night's card "
+        "selection (and its secret choices), unmuted at day.")
+    narrate: bool = Field(True, description="Say each phase aloud in the linked voice channel.")
 
 
 class CauldronSetup(BaseModel):

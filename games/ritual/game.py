@@ -24,13 +24,15 @@ from games.engine import (
     Result,
     Rng,
     SetupError,
+    SpeakingTurn,
+    TurnOver,
     View,
     leaks,
     private,
     public,
 )
 
-from . import records
+from . import records, voice
 from . import ritual as rit
 from .data import Data, load
 from .models import (
@@ -73,7 +75,7 @@ class RitualGame(Game):
     Options = RitualOptions
     Setup = RitualSetup
     State = RitualState
-    actions = (VotePerformer, Offer, VoteBurn)
+    actions = (VotePerformer, Offer, VoteBurn, TurnOver)
 
     @property
     def data(self) -> Data:
@@ -154,7 +156,7 @@ class RitualGame(Game):
         ))
         for p in players:
             events.append(self._role_card(state, p.id))
-        self._open_choosing(state, events)
+        self._open_choosing(state, rng, events)
         return Outcome(state=state, events=events)
 
     @staticmethod
@@ -190,18 +192,22 @@ class RitualGame(Game):
                              "teammates": mates if state.options.corrupted_know_each_other else []})
 
     # ------------------------------------------------------------------ phases
-    def _open_choosing(self, state: RitualState, events: list[Event]) -> None:
+    def _open_choosing(self, state: RitualState, rng: Rng, events: list[Event]) -> None:
         state.next_phase("choosing")
         state.votes = {}
         state.offerings = {}
         state.performer = ""
         state.warded = ""
+        voice.open_turns(state, self.alive(state), rng)
         events.append(public(
             "choosing_opened",
             f"🪑 **Round {round_word(state.round)}: The Choosing.** Who will sit in the 13th Chair? "
-            "Discuss, then cast your secret vote for this round's Performer.",
-            title="The Choosing", opens_phase=True, data={"round": state.round},
+            "Discuss, then cast your secret vote for this round's Performer."
+            + (voice.turns_intro(state) if state.speakers else ""),
+            title="The Choosing", opens_phase=True, data={"round": state.round}, say=voice.say_choosing(state),
         ))
+        if state.speakers:
+            events.append(voice.turn_event(state))
 
     def _close_choosing(self, state: RitualState, rng: Rng, events: list[Event]) -> None:
         living = self.alive(state)
@@ -220,6 +226,7 @@ class RitualGame(Game):
         performer = leaders[0] if len(leaders) == 1 else rng.choice(leaders)
         state.performer = performer
         state.performed[performer] = state.performed.get(performer, 0) + 1
+        voice.close_turns(state)
         name = state.name(performer)
         if not tally:
             how = "No one voted; fate itself chooses."
@@ -230,6 +237,7 @@ class RitualGame(Game):
         events.append(public(
             "performer_chosen", f"🪑 {how} **{name}** takes the 13th Chair as this round's Performer.",
             title="The 13th Chair", data={"performer": performer, "tie": tie}, pause=2.0, notify=[performer],
+            say=f"{name} takes the thirteenth chair.",
         ))
         events.append(private(performer, "you_are_performer",
                               "🪑 **You are the Performer.** You sit in the 13th Chair. If the ritual "
@@ -241,6 +249,7 @@ class RitualGame(Game):
             f"🧪 **The Offering.** Each witch secretly places one ingredient into the cauldron for "
             f"**{name}**'s ritual.",
             title="The Offering", opens_phase=True, data={"performer": performer},
+            say=voice.say_offering(state, name),
         ))
 
     def _close_offering(self, state: RitualState, rng: Rng, events: list[Event]) -> None:
@@ -292,7 +301,7 @@ class RitualGame(Game):
         for v in visions:
             events.append(public("vision", v.pop("text"), data={"targets": v["targets"]}, pause=2.0))
         if not died:  # a backfire kills no one only when the Performer has left the circle
-            events.append(public("no_death", nar.death["nobody"], pause=1.0))
+            events.append(public("no_death", nar.death["nobody"], pause=1.0, say="No one dies."))
         if reading.dominant == "protection" and q == rit.PURE and reading.intensity != "muted" \
                 and performer and self.is_alive(state, performer) and state.options.wards_shield_council:
             state.warded = performer
@@ -334,7 +343,8 @@ class RitualGame(Game):
             shown_q = rit.BACKFIRED if reading.warded else q  # the wards broke a backfire
             templates = nar.outcome[reading.dominant]  # type: ignore[index]  # keys checked at load
             body = self._line(getattr(templates, shown_q), state).format(performer=pname) + "\n"
-        events.append(public("ritual_outcome", body + verdict, data={"quality": q}, pause=3.0))
+        events.append(public("ritual_outcome", body + verdict, data={"quality": q}, pause=3.0,
+                             say=voice.SAY_QUALITY[q]))
 
     def _ritual_deaths(self, state: RitualState, reading: rit.Reading, living: list[str], rng: Rng,
                        record: dict[str, Any], events: list[Event]) -> list[str]:
@@ -351,12 +361,14 @@ class RitualGame(Game):
                 died.append(victim)
                 kind: Literal["performer", "astray"] = "performer" if victim == performer else "astray"
                 events.append(public("death", nar.death[kind].format(victim=state.name(victim)),
-                                     data={"player": victim, "cause": "ritual"}, pause=2.0))
+                                     data={"player": victim, "cause": "ritual"}, pause=2.0,
+                                     say=f"{state.name(victim)} is dead."))
             elif performer and self.is_alive(state, performer):
                 self._kill(state, performer)
                 died.append(performer)
                 events.append(public("death", nar.death["performer"].format(victim=pname),
-                                     data={"player": performer, "cause": "ritual"}, pause=2.0))
+                                     data={"player": performer, "cause": "ritual"}, pause=2.0,
+                                     say=f"{pname} is dead."))
             chance = 0.0
             if reading.dominant in ("corruption", "misdirection"):
                 chance = 0.25
@@ -370,7 +382,8 @@ class RitualGame(Game):
                     died.append(victim)
                     record["spite"] = victim
                     events.append(public("death", nar.death["spite"].format(victim=state.name(victim)),
-                                         data={"player": victim, "cause": "spite"}, pause=2.0))
+                                         data={"player": victim, "cause": "spite"}, pause=2.0,
+                                         say=f"{state.name(victim)} is dead too."))
         for victim in died:
             if state.options.reveal_on_death:
                 events.append(self._role_reveal(state, victim))
@@ -473,7 +486,7 @@ class RitualGame(Game):
         if state.warded:
             text += f"\n🛡️ The wards shield **{state.name(state.warded)}**: they cannot be burned this round."
         events.append(public("council_opened", text, title="The Council", opens_phase=True,
-                             data={"warded": state.warded}))
+                             data={"warded": state.warded}, say=voice.say_council(state)))
 
     def _close_council(self, state: RitualState, rng: Rng, events: list[Event]) -> None:
         nar = self.data.narration.council
@@ -483,19 +496,22 @@ class RitualGame(Game):
         state.votes = {}
         burned = ""
         if not tally:
-            events.append(public("council_result", nar["empty"], data={"burned": ""}, pause=2.0))
+            events.append(public("council_result", nar["empty"], data={"burned": ""}, pause=2.0,
+                                 say="No one burns."))
         else:
             top = max(tally.values())
             leaders = [t for t, c in tally.items() if c == top]
             if len(leaders) > 1:
-                events.append(public("council_result", nar["tie"], data={"burned": "", "tie": True}, pause=2.0))
+                events.append(public("council_result", nar["tie"], data={"burned": "", "tie": True}, pause=2.0,
+                                     say="The Council cannot agree. No one burns."))
             elif leaders[0] == NONE:
-                events.append(public("council_result", nar["spare"], data={"burned": ""}, pause=2.0))
+                events.append(public("council_result", nar["spare"], data={"burned": ""}, pause=2.0,
+                                     say="No one burns."))
             else:
                 burned = leaders[0]
                 self._kill(state, burned)
                 events.append(public("council_result", nar["burn"].format(victim=state.name(burned)),
-                                     data={"burned": burned}, pause=3.0))
+                                     data={"burned": burned}, pause=3.0, say=f"{state.name(burned)} burns."))
                 if state.options.reveal_on_death:
                     events.append(self._role_reveal(state, burned))
         if state.history and burned:
@@ -541,7 +557,7 @@ class RitualGame(Game):
                          "⌛ The moon has turned too many times. Exhausted, the coven disbands with the "
                          "Hollow neither fed nor banished. **The game is a draw.**")
             return
-        self._open_choosing(state, events)
+        self._open_choosing(state, rng, events)
 
     # ------------------------------------------------------------------ winning
     def _check_win(self, state: RitualState, events: list[Event]) -> bool:
@@ -588,6 +604,7 @@ class RitualGame(Game):
         state.outcome = outcome
         state.winners = winners
         state.votes = {}
+        voice.close_turns(state)
         state.next_phase("game_over")
         events.extend(self._reveal(state, text))
 
@@ -601,7 +618,8 @@ class RitualGame(Game):
             lines.append(f"{role.icon} **{p.name}**, the {role.name} ({data.teams[role.team].name}), {fate}{star}")
         events = [public("game_over", "\n".join(lines), title="The Ritual is over",
                          data={"outcome": state.outcome, "winners": state.winners,
-                               "roles": dict(state.roles)}, pause=3.0)]
+                               "roles": dict(state.roles)}, pause=3.0,
+                         say=voice.SAY_END.get(state.outcome, "The game is over."))]
         blocks = [self._recap_block(state, rec) for rec in self.records(state)]
         chunk = "📜 **The full chronicle** (hidden corruption: under 20 PURE, over 50 BACKFIRED)"
         for block in blocks:
@@ -650,6 +668,7 @@ class RitualGame(Game):
             "vote_performer": self._vote_performer,
             "offer": self._offer,
             "vote_burn": self._vote_burn,
+            "turn_over": self._turn_over,
             "phase_timeout": self._timeout,
             "remove_player": self._remove,
             "end_game": self._end_game,
@@ -708,7 +727,9 @@ class RitualGame(Game):
         state.votes[action.player] = target
         reply = (f"Your vote for {state.name(target)} to sit in the 13th Chair is "
                  f"{'changed' if changed else 'in'}; you can change it until the phase closes.")
-        if self._all_acted(state, state.votes):
+        if voice.turns_running(state):
+            reply += " The vote closes after the last speaking turn."
+        if self._all_acted(state, state.votes) and not voice.turns_running(state):
             self._close_choosing(state, rng, events)
             reply = f"Your vote for {state.name(target)} is in. Everyone has voted: the Choosing is over."
         return Outcome(state=state, events=events, reply=reply)
@@ -821,16 +842,52 @@ class RitualGame(Game):
                             ev = self._whisper(state, mate)
                             if ev is not None:
                                 events.append(ev)
-            elif state.phase == "choosing" and state.votes and self._all_acted(state, state.votes):
-                self._close_choosing(state, rng, events)
+            elif state.phase == "choosing":
+                self._choosing_after_removal(state, pid, rng, events)
             elif state.phase == "council" and state.votes and self._all_acted(state, state.votes):
                 self._close_council(state, rng, events)
         return Outcome(state=state, events=events, reply=f"{state.name(pid)} is removed from the game.")
 
+    def _choosing_after_removal(self, state: RitualState, pid: str, rng: Rng, events: list[Event]) -> None:
+        """A witch left during the Choosing: the floor moves on if it was theirs; the vote closes
+        once everyone left has voted and no turn remains."""
+        speaking = voice.turns_running(state) and state.speakers[state.turn] == pid
+        if speaking:
+            voice.skip_gone(state)
+        if state.votes and self._all_acted(state, state.votes) and not voice.turns_running(state):
+            self._close_choosing(state, rng, events)
+        elif speaking:
+            events.append(voice.turn_event(state) if voice.turns_running(state) else voice.floor_open_event(state))
+
+    def _turn_over(self, state: RitualState, action: TurnOver, rng: Rng) -> Outcome:
+        """A speaking turn's seconds passed (or a moderator skipped it): the next living witch has the
+        floor; after the last turn everyone may speak, and the vote closes if everyone has voted."""
+        turn = voice.speaking_turn(state)
+        if turn is None or action.phase_seq != state.phase_seq or action.turn != turn.index:
+            raise IllegalAction("That speaking turn is not the one running now: nothing changed.", code="stale_turn")
+        events: list[Event] = []
+        state.turn += 1
+        voice.skip_gone(state)
+        if voice.turns_running(state):
+            events.append(voice.turn_event(state))
+        elif state.votes and self._all_acted(state, state.votes):
+            self._close_choosing(state, rng, events)
+        else:
+            events.append(voice.floor_open_event(state))
+        return Outcome(state=state, events=events, reply=f"{state.name(turn.speaker)}'s turn is over.")
+
     # ------------------------------------------------------------------ protocol
     def phase_seconds(self, state: RitualState) -> float | None:
+        if state.phase == "choosing" and not state.finished:
+            return float(voice.choosing_seconds(state))
         key = TIMED.get(state.phase)
         return float(getattr(state.options, key)) if key and not state.finished else None
+
+    def silenced(self, state: RitualState) -> list[str]:
+        return voice.silenced(state)
+
+    def speaking_turn(self, state: RitualState) -> SpeakingTurn | None:
+        return voice.speaking_turn(state)
 
     def phase_label(self, state: RitualState) -> str:
         return {"choosing": "the Choosing", "offering": "the Offering", "council": "the Council"}.get(
@@ -910,7 +967,10 @@ class RitualGame(Game):
             if len(_LEGAL_CACHE) > 512:
                 _LEGAL_CACHE.clear()
             cached = _LEGAL_CACHE[key] = self._legal_actions(state, living)
-        return list(cached)
+        turn = voice.speaking_turn(state)
+        if turn is None:
+            return list(cached)
+        return [*cached, TurnOver(phase_seq=state.phase_seq, turn=turn.index)]
 
     def _legal_actions(self, state: RitualState, living: list[str]) -> list[Action]:
         acts: list[Action] = []
@@ -1073,6 +1133,7 @@ class RitualGame(Game):
         for e in events:
             if len(e.text) > 1800 or len(e.title) > 256:
                 problems.append(f"event {e.type} is too long")
+        problems += voice.invariants(state, events)
         # private events reach only their owner's own secrets (plus teammates for the Corrupted)
         for e in events:
             if e.audience.kind == "player" and e.type == "hollow_whisper" and \

@@ -41,6 +41,17 @@ class RitualOptions(BaseModel):
     performer_tie: Literal["fewest_then_random", "random"] = Field(
         "fewest_then_random", description="Performer vote tie: who has performed least, then at random.")
     max_rounds: int = Field(12, ge=5, le=30, description="Safety limit: after this round the game is a draw.")
+    speaking_turns: bool = Field(
+        False, description="Silence rules: in The Choosing each living witch has the floor in turn (the others "
+        "are server-muted in the linked voice channel), then everyone may speak and the vote closes.")
+    turn_seconds: int = Field(
+        0, ge=0, le=120, description="Seconds of each speaking turn; 0 = fitted to The Choosing (its time less "
+        "20 s for the vote, shared among the living, 8 to 20 s each).")
+    turn_order: Literal["seat", "random"] = Field(
+        "seat", description="Speaking order: seat order, opening one seat later each round; or random each round.")
+    mute_dead: bool = Field(
+        False, description="The dead are server-muted in the linked voice channel until the game ends.")
+    narrate: bool = Field(True, description="Say each phase aloud in the linked voice channel.")
 
 
 class RitualSetup(BaseModel):
@@ -74,6 +85,10 @@ class RitualState(BaseState):
     #: the hidden record of each ritual (who offered what, numbers), one compact string per
     #: ritual (records.py); revealed at the end.
     history: list[str] = Field(default_factory=list)
+    #: the Choosing's speaking order (speaking_turns) and the index of the turn running now; the
+    #: turns are over once ``turn`` reaches the end of the order.
+    speakers: list[str] = Field(default_factory=list)
+    turn: int = 0
 
 
 class VotePerformer(Action):

@@ -1,0 +1,55 @@
+"""The voice table (issue 29): who the rules want server-muted (the quiet night) and the few words
+said aloud with the public messages. Pure functions of the state."""
+
+from __future__ import annotations
+
+from .models import CauldronState
+
+#: the phases of the night: the card selection and the secret choices of its resolution (the
+#: Cailleach's Gaze, the Yew vote); the day ends them
+NIGHT_PHASES = ("night", "gaze", "yew")
+
+_SMALL = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+          "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")
+_TENS = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+
+
+def number_words(n: int) -> str:
+    """0 to 99 in words ("thirty"), for the speech engine; larger numbers as digits."""
+    if n < 20:
+        return _SMALL[n]
+    if n < 100:
+        tens, unit = divmod(n, 10)
+        return _TENS[tens] + (f"-{_SMALL[unit]}" if unit else "")
+    return str(n)
+
+
+def spoken_seconds(seconds: int) -> str:
+    """A phase's time as said aloud: "Thirty seconds", "Two minutes"."""
+    if seconds >= 120 and seconds % 60 == 0:
+        words = f"{number_words(seconds // 60)} minutes"
+    elif seconds == 60:
+        words = "one minute"
+    else:
+        words = f"{number_words(seconds)} seconds"
+    return words[0].upper() + words[1:]
+
+
+def silenced(s: CauldronState) -> list[str]:
+    """With ``night_quiet``: every seated player not removed, from nightfall until the day breaks."""
+    if s.finished or not s.options.night_quiet or s.phase not in NIGHT_PHASES:
+        return []
+    return s.active()
+
+
+def say_night(s: CauldronState) -> str:
+    quiet = " Silence." if s.options.night_quiet else ""
+    return f"Night {number_words(s.round)}.{quiet} {spoken_seconds(s.options.night_seconds)} to cast an ingredient."
+
+
+def say_day(s: CauldronState) -> str:
+    return f"Day breaks. {spoken_seconds(s.options.day_seconds)}."
+
+
+SAY_END = {"good": "The Good win.", "evil": "The Evil win.", "draw": "The cauldron settles. A draw.",
+           "ended": "The game is ended."}
