@@ -134,20 +134,21 @@ async def test_a_moderator_skips_a_turn_and_a_player_cannot(table):
 
 
 async def burn(w, game_id, victim):
-    """The host performs; a PURE ritual; the Council burns ``victim``."""
+    """The host performs; a TAINTED ritual (the Performer lives); the Council burns ``victim``."""
     players = w.players(5)
     for m in players:
         await w.bot.service.act(game_id, m.id, {"type": "vote_performer", "player": str(m.id), "target": str(w.host.id)})
     await w.settle()
     offers = {"guardian": "mandrake_root", "seer": "crystal_salt", "hollow_servant": "shadow_ash",
-              "chronicler": "raven_feather", "harbinger": "candle_wax"}
+              "chronicler": "raven_feather", "harbinger": "iron_thorn"}
     for m, role in zip(players, ROLES5, strict=True):
         await w.bot.service.act(game_id, m.id, {"type": "offer", "player": str(m.id), "ingredient": offers[role]})
     await w.settle()
     state = (await w.bot.service.load(game_id)).state
     assert state.phase == "council", state.phase
     for m in players:
-        await w.bot.service.act(game_id, m.id, {"type": "vote_burn", "player": str(m.id), "target": str(victim.id)})
+        target = victim if m != victim else w.ann
+        await w.bot.service.act(game_id, m.id, {"type": "vote_burn", "player": str(m.id), "target": str(target.id)})
     await w.settle()
 
 
@@ -178,11 +179,12 @@ async def test_a_cancel_unmutes_everyone(table):
 async def test_a_removed_player_is_unmuted(table):
     w = table
     game_id = await seated(w, "speaking_turns=true")
-    assert muted(w, w.cy) is True
-    await w.admin.slash(w.channel, "mod remove", player=w.cy)
+    assert muted(w, w.di) is True
+    await w.admin.slash(w.channel, "mod remove", player=w.di)  # the Harbinger: the game goes on
     await w.settle()
-    assert muted(w, w.cy) is False
-    assert w.cy.id not in await w.bot.store.muted_by_game(game_id)
+    assert (await w.bot.store.game(game_id)).status == "running"
+    assert muted(w, w.di) is False and muted(w, w.cy) is True
+    assert w.di.id not in await w.bot.store.muted_by_game(game_id)
 
 
 async def test_a_restart_between_the_mute_and_the_end_still_unmutes(table, db_path, clock):
@@ -219,6 +221,7 @@ async def test_a_silenced_player_who_joins_late_is_muted_and_unmuted_when_they_w
     w = table
     game_id = await seated(w, "speaking_turns=true", all_in_voice=False)
     await w.host.join_voice(w.vc)
+    await w.host.slash(w.channel, "game voice", channel=w.vc)  # linked once the game runs
     await w.settle()
     first = await speaker(w, game_id)
     for m in w.players(5)[1:]:
@@ -249,3 +252,69 @@ async def test_without_mute_members_the_game_goes_on_and_the_host_is_told(table)
     assert row.status == "running"
     assert all(not muted(w, m) for m in players)
     assert any("Mute Members" in t for t in told + w.dm_texts(w.host)), told
+
+
+SECRET_WORDS = ("guardian", "seer", "chronicler", "hollow", "harbinger", "deceiver", "revenant", "corrupt")
+
+
+async def test_the_phases_are_said_aloud_after_their_message_never_a_secret_and_never_holding_the_clock(table, clock):
+    w = table
+    game_id = await seated(w, "")
+    row = await w.bot.store.game(game_id)
+    assert row.deadline == clock.now() + 90  # the Choosing's whole time: narration takes none of it
+    heard = [text for g, channel, text in w.heard.lines if g == game_id and channel == w.vc.id]
+    assert heard and "Choosing" in heard[0]
+    await burn(w, game_id, w.bo)
+    heard = [text for g, _c, text in w.heard.lines if g == game_id]
+    assert any("Council" in line for line in heard)
+    assert not [line for line in heard if any(word in line.lower() for word in SECRET_WORDS)]
+    await w.admin.slash(w.channel, "mod end")
+    await w.settle()
+    assert w.heard.finished == [game_id]  # the narrator leaves once the last words are said
+
+
+async def test_narrate_false_says_nothing(table):
+    w = table
+    await seated(w, "narrate=false")
+    assert w.heard.lines == []
+
+
+async def test_a_cancelled_game_stops_the_narrator_at_once(table):
+    w = table
+    game_id = await seated(w, "")
+    await w.host.slash(w.channel, "game cancel")
+    await w.settle()
+    assert w.heard.stopped == [game_id]
+
+
+async def test_the_council_is_not_said_before_the_table_sees_it(table):
+    import asyncio
+    w = table
+    game_id = await seated(w, "")
+    players = w.players(5)
+    for m in players:
+        await w.bot.service.act(game_id, m.id, {"type": "vote_performer", "player": str(m.id), "target": str(w.host.id)})
+    await w.settle()
+    board = w.bot.delivery.board
+    real_pause, held, release = board.pause, asyncio.Event(), asyncio.Event()
+
+    async def pause(event):  # the reveal stops at its first pause, before the Council's message
+        held.set()
+        await w.env.external_wait(release.wait(), reason="the test holds the reveal")
+        await real_pause(event)
+
+    offers = ["crystal_salt", "shadow_ash", "raven_feather", "iron_thorn"]
+    for m, ingredient in zip(players[1:], offers, strict=True):
+        await w.bot.service.act(game_id, m.id, {"type": "offer", "player": str(m.id), "ingredient": ingredient})
+    await w.settle()
+    offering = [m for m in w.channel.history() if m.components][-1]
+    prompt = (await w.host.click(offering, label="Make my choice")).response
+    board.pause = pause
+    await w.host.select(prompt, ["mandrake_root"])  # the last offering: the ritual unfolds
+    await held.wait()
+    assert (await w.bot.service.load(game_id)).state.phase == "council"
+    assert not any("Council" in text for _g, _c, text in w.heard.lines)  # not yet: the table has not seen it
+    release.set()
+    board.pause = real_pause
+    await w.settle()
+    assert any("Council" in text for _g, _c, text in w.heard.lines)
