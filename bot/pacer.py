@@ -20,6 +20,17 @@ from collections.abc import Awaitable, Callable, Hashable
 
 #: priorities, most urgent first
 URGENT, NARRATION, COSMETIC = 0, 1, 2
+#: the windows of the kinds of call that Discord limits otherwise than a channel's messages: a
+#: server's member edits (the voice table's server mutes) share one bucket of about ten calls in
+#: ten seconds, so a table of ten is muted at once and an eleventh waits
+KIND_WINDOWS: dict[str, tuple[int, float]] = {"voice": (10, 10.0)}
+
+
+def kind_of(key: Hashable) -> str | None:
+    """The kind of a pacer key ``((kind, id), method)``, as ``Calls.call`` makes them."""
+    if isinstance(key, tuple) and key and isinstance(key[0], tuple) and key[0]:
+        return key[0][0]
+    return None
 
 
 class Window:
@@ -69,7 +80,8 @@ class Pacer:
     def _channel(self, key: Hashable) -> Window:
         window = self._channels.get(key)
         if window is None:
-            window = self._channels[key] = Window(self.per_channel, self.channel_seconds)
+            limit, seconds = KIND_WINDOWS.get(kind_of(key), (self.per_channel, self.channel_seconds))
+            window = self._channels[key] = Window(limit, seconds)
         return window
 
     async def turn(self, priority: int, channel: Hashable) -> None:

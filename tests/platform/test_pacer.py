@@ -37,3 +37,26 @@ async def test_the_most_urgent_goes_first_and_a_full_channel_lets_others_pass():
     assert order[2:4] == [("opener", 1.0), ("prompt", 1.0)]
     assert order[4] == ("card", 11.0)
     assert pacer.served == [3, 1, 1]
+
+
+async def test_a_servers_member_edits_have_their_own_window_of_ten_in_ten_seconds():
+    """The voice table's server mutes: a table of ten goes at once, the eleventh waits ten seconds;
+    a channel's messages keep their own window."""
+    seconds = SimulatedSeconds(yields=5)
+    pacer = Pacer(per_second=50, per_channel=5, channel_seconds=5.0, clock=seconds.now, sleep=seconds.sleep)
+    times: list[float] = []
+
+    async def mute():
+        await pacer.turn(URGENT, (("voice", 1), "edit_member"))
+        times.append(seconds.t)
+
+    await asyncio.gather(*[mute() for _ in range(11)])
+    assert times[:10] == [0.0] * 10 and times[10] == 10.0
+    sends: list[float] = []
+
+    async def send():
+        await pacer.turn(URGENT, (("channel", 1), "send"))
+        sends.append(seconds.t)
+
+    await asyncio.gather(*[send() for _ in range(6)])
+    assert sends.count(sends[0]) == 5 and sends[5] == sends[0] + 5.0
