@@ -1,5 +1,6 @@
-"""The table hub: a small local page with the table's link and, per player, what the bot told them
-privately (DMs) and the threads they can read, refreshed as things change.
+"""The table hub: a small local page with the table's link, the voice channel (who sits in it, who
+is server-muted, what it heard) and, per player, what the bot told them privately (DMs) and the
+threads they can read, refreshed as things change.
 
 One simcord preview shows one channel, and a DM preview accepts only its owner, so the hub is
 where private messages are read. A thread is read here too, and played on the table: its
@@ -25,7 +26,8 @@ from aiohttp import web
 import games
 
 from . import _simcord
-from .world import NotInThread, World, display_name
+from .heard import TableNarrator
+from .world import NotInThread, World, display_name, voice_members
 
 
 class HubTable(Protocol):
@@ -35,6 +37,7 @@ class HubTable(Protocol):
     world: World
     bot: Any
     preview_url: str | None
+    narrator: TableNarrator
 
     async def open_room(self, thread_id: int, member: Any) -> str: ...
 
@@ -108,6 +111,8 @@ def markdown(text: str, names: dict[int, str], *, now: float | None = None) -> s
 #: where a picture the hub does not draw can be seen
 PICTURE_IN_THREAD = "a picture: open this thread on the table to see it"
 PICTURE_IN_DM = "a picture the hub cannot show"
+#: how many of the lines the voice channel heard the hub shows
+HEARD_SHOWN = 20
 GRIMOIRE_HINT = "; `/st grimoire`, typed on the table, shows you the grimoire with its picture"
 
 
@@ -156,6 +161,8 @@ a{color:#00a8fc} h1{font-size:1.3rem;color:#f2f3f5} h2{font-size:1.05rem;color:#
 .quote{border-left:3px solid #4e5058;padding-left:.5rem;display:inline-block}
 code{background:#1e1f22;padding:0 3px;border-radius:3px}
 .empty{color:#949ba4} ul.players li{margin:.3rem 0} .muted{color:#949ba4;font-size:.85rem}
+.voice{background:#2b2d31;border-radius:6px;padding:.5rem .75rem} .mute{color:#f23f43}
+ol.heard{padding-left:1.2rem} ol.heard time{color:#949ba4;font-size:.8rem;margin-right:.4rem}
 """
 
 
@@ -319,12 +326,35 @@ class Hub:
             "and <strong>My hand</strong>, only for the player viewing. A Clocktower Storyteller is not "
             "seated, so <strong>My hand</strong> has nothing for them: <code>/st grimoire</code> shows "
             "them the whole truth, and the Storytellers' thread is on their page below.</p>"
+            + self.voice_html() +
             "<h2>Private messages and threads, per player</h2>"
             f'<ul class="players">{"".join(rows)}</ul>'
             '<p class="muted">A player\'s page shows what the bot sent them privately. Each of their threads '
             "has <strong>Open on the table</strong>: the thread as a page of the table, where its members "
             "press its buttons, fill its forms and write. This page updates by itself when something "
             "happens. Close the table with Ctrl+C in its terminal.</p>")
+
+    def voice_html(self, count: int = HEARD_SHOWN) -> str:
+        """The voice channel: who sits in it and who Discord has server-muted now (simcord's
+        voice states), and the last lines the bot said there, newest last."""
+        world = self.table.world
+        people = [f'<li>{html.escape(name)}' + (' <strong class="mute">🔇 server-muted</strong>' if mute else
+                                                ' <span class="muted">may speak</span>') + "</li>"
+                  for name, mute in voice_members(world)]
+        lines = [f'<li><time datetime="{datetime.fromtimestamp(line.at, UTC).isoformat()}">'
+                 f'{datetime.fromtimestamp(line.at, UTC).strftime("%H:%M:%S")}</time>'
+                 f'<span class="muted">game #{line.game_id}:</span> {html.escape(line.text)}</li>'
+                 for line in self.table.narrator.last(world.voice.id, count)]
+        return (
+            f'<h2>Voice channel 🔊 {html.escape(world.voice.name or "")}</h2><div class="voice">'
+            + (f'<ul class="players in-voice">{"".join(people)}</ul>' if people
+               else '<p class="empty">Nobody is in the voice channel.</p>')
+            + f"<p><strong>Heard</strong> <span class=muted>(the last {count} lines; simcord carries no "
+            "sound, so the bot's words are written here)</span></p>"
+            + (f'<ol class="heard">{"".join(lines)}</ol>' if lines
+               else '<p class="empty">Nothing said yet. A game started with /game new here links '
+                    "this channel and says each phase aloud.</p>")
+            + "</div>")
 
     def player_html(self, member: simcord.MemberActor, *, storyteller: bool = False) -> str:
         names = self.names()

@@ -30,6 +30,7 @@ from bot.config import Settings
 from bot.views import lobby_view, phase_view
 
 from . import _simcord
+from .heard import TableNarrator
 from .hub import Hub
 from .world import GUILD_NAME, NotInThread, World, build_world, display_name, stable_id
 
@@ -139,6 +140,8 @@ class OfflineTable:
         self.open_preview = open_preview
         self.announce = announce
         self.bot: StorytellerBot | None = None
+        #: what the voice channel would hear (simcord carries no audio)
+        self.narrator = TableNarrator()
         self.env: simcord.Env | None = None
         self.world: World | None = None
         self.preview: Any = None
@@ -174,7 +177,7 @@ class OfflineTable:
         if warning:
             log.warning(warning)
             self.notes.append(warning)
-        self.bot = StorytellerBot(self.settings)
+        self.bot = StorytellerBot(self.settings, narrator=self.narrator)
         # settle_timeout: how long simcord waits, in real time, for bot timers before parking
         # them for the clock pump. Short, so a click answers at once and a reveal's pauses play
         # out in real time afterwards instead of holding the click (or timing it out).
@@ -188,6 +191,7 @@ class OfflineTable:
         self._time_context = self.env.time_context()
         self._time_context.__enter__()
         self.gate = _simcord.PreviewGate(self.env)
+        await self._join_voice()
         if self.announce:
             await self._announce()
         with contextlib.suppress(TimeoutError):  # a timer due right now; the pump takes over
@@ -382,6 +386,16 @@ class OfflineTable:
             log.error("the bot raised %s: %s", type(error).__name__, error,
                       exc_info=(type(error), error, error.__traceback__))
 
+    # ----- the voice channel -----
+    async def _join_voice(self) -> None:
+        """Every player sits in the voice channel (at each start: simcord forgets voice states,
+        and a running game's silenced players are muted again as they join)."""
+        world = self.world
+        assert world is not None
+        for member in world.players:
+            with contextlib.suppress(TimeoutError):  # a timer due right now; the pump takes over
+                await member.join_voice(world.voice)
+
     # ----- the channel -----
     async def _announce(self) -> None:
         """A welcome in #table, and after a restart the games that go on, with their buttons."""
@@ -395,6 +409,8 @@ class OfflineTable:
                 f"Players: {players}. {display_name(world.host)} is the host.\n"
                 "Choose who you are with **Viewing as** at the top of the page.\n"
                 f"Start a game: type `/game new` here. Games: {kinds}.\n"
+                f"Everyone sits in the voice channel **{world.voice.name}**; the table hub shows who is "
+                "server-muted there and what the bot says aloud.\n"
                 "Your secrets: the **My hand** and **Make my choice** buttons under each phase message "
                 "(only you see the answer). A Clocktower Storyteller is not seated: `/st grimoire` "
                 "shows them the whole truth.\n"

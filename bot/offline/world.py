@@ -1,4 +1,4 @@
-"""The offline table's simulated Discord: one guild, one game channel, the players.
+"""The offline table's simulated Discord: one guild, one game channel, its voice channel, the players.
 
 Ids are derived from names, so a restarted process rebuilds the same guild, channel and players,
 and the database's channel and user ids still match (games resume). The same name always gets
@@ -17,6 +17,7 @@ if TYPE_CHECKING:  # simcord is imported only when a table is built (see bot/off
 
 GUILD_NAME = "Offline table"
 CHANNEL_NAME = "table"
+VOICE_NAME = "table-voice"
 DEFAULT_NAMES = ["Ann", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lou",
                  "Max", "Nia", "Oz", "Pia", "Quin", "Rae", "Sol", "Tam", "Uma", "Vic", "Wes", "Xan",
                  "Yul"]
@@ -70,6 +71,8 @@ class World:
     guild: simcord.GuildHandle
     channel: simcord.ChannelHandle
     players: list[simcord.MemberActor]
+    #: the voice channel beside ``#table``, where every player sits (see ``join_voice``)
+    voice: simcord.ChannelHandle
 
     @property
     def host(self) -> simcord.MemberActor:
@@ -104,7 +107,8 @@ class World:
 
 
 def build_world(env: simcord.Env, names: list[str]) -> World:
-    """Create the guild, ``#table`` and one member per name, with ids derived from the names.
+    """Create the guild, ``#table``, its voice channel and one member per name, with ids derived
+    from the names.
 
     Call it before ``env.start()``: the bot then sees the guild in READY, as on Discord, so
     messages it delivers while starting (a restart) find their channel.
@@ -115,9 +119,23 @@ def build_world(env: simcord.Env, names: list[str]) -> World:
     with _simcord.pinned_ids(env, stable_id("channel", CHANNEL_NAME)):
         channel = guild.create_text_channel(
             CHANNEL_NAME, topic="The offline table: start a game with /game new")
+    with _simcord.pinned_ids(env, stable_id("channel", VOICE_NAME)):
+        voice = guild.create_voice_channel(VOICE_NAME)
     members = []
     for name in names:
         with _simcord.pinned_ids(env, stable_id("user", name)):
             user = env.create_user(name.lower().replace(" ", "_"), global_name=name)
         members.append(guild.add_member(user))
-    return World(env, guild, channel, members)
+    return World(env, guild, channel, members, voice)
+
+
+def voice_members(world: World) -> list[tuple[str, bool]]:
+    """Who is in the voice channel now and whether Discord has them server-muted, read from
+    simcord's voice states (what the bot did, not what a game meant to do). Seat order."""
+    states = world.guild.voice_states()
+    found = []
+    for member in world.players:
+        state = states.get(member.id)
+        if state is not None and state.channel_id == world.voice.id:
+            found.append((display_name(member), bool(state.mute)))
+    return found
