@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import random
 import sys
@@ -30,7 +31,7 @@ from support.sim import World, new_bot  # noqa: E402
 
 from bot.actor import Actor  # noqa: E402
 from bot.clock import ManualClock  # noqa: E402
-from games.engine import TurnOver  # noqa: E402
+from games.engine import GameError, TurnOver  # noqa: E402
 
 MODES = {"no voice": "", "speaking turns + the dead muted": "speaking_turns=true mute_dead=true"}
 PLAYERS = 9
@@ -103,10 +104,8 @@ async def play(w, game_id: int, clock: ManualClock, rng: random.Random) -> None:
             await service.skip(game_id, Actor(id=w.admin.id, name="admin", manage_guild=True))
         for player, actions in mine.items():
             action = rng.choice(actions)
-            try:
+            with contextlib.suppress(GameError):  # the phase moved on meanwhile
                 await service.act(game_id, int(player), action.model_dump(exclude_none=True))
-            except Exception:
-                pass  # the phase moved on meanwhile
         await w.settle()
 
 
