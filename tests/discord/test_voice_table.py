@@ -2,10 +2,13 @@
 speaking turns, the dead muted, every path that unmutes (the end, a cancel, a removal, a restart,
 a player who left voice and came back), a missing permission, and nobody else touched."""
 
+import contextlib
+
 import discord
 import pytest
 
 from bot.actor import Actor
+from games.engine import GameError
 
 ROLES5 = ("guardian", "seer", "hollow_servant", "chronicler", "harbinger")
 
@@ -318,3 +321,64 @@ async def test_the_council_is_not_said_before_the_table_sees_it(table):
     board.pause = real_pause
     await w.settle()
     assert any("Council" in text for _g, _c, text in w.heard.lines)
+
+
+async def act_at_random(w, game_id, rng) -> None:
+    """Every player who may act makes one random legal choice (a speaking turn aside)."""
+    table = await w.bot.service.load(game_id)
+    mine: dict[str, list] = {}
+    for action in table.game.legal_actions(table.state):
+        if action.type != "turn_over":
+            mine.setdefault(action.player, []).append(action)
+    for player, actions in mine.items():
+        with contextlib.suppress(GameError):  # the phase moved on meanwhile
+            await w.bot.service.act(game_id, int(player), rng.choice(actions).model_dump(exclude_none=True))
+    await w.settle()
+
+
+async def test_a_quiet_night_in_the_cauldron_mutes_the_table_until_day(table):
+    import random
+    w = table
+    players = w.players(5)
+    for m in [*players, w.passer]:
+        await m.join_voice(w.vc)
+    res = await w.host.slash(w.channel, "game new", kind="cauldron", options="night_quiet=true")
+    for m in players[1:]:
+        await m.click(res.response, label="Join")
+    await w.host.click(res.response, label="Start")
+    await w.settle()
+    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
+    assert (await w.bot.service.load(game_id)).state.phase == "night"
+    assert all(muted(w, m) is True for m in players) and muted(w, w.passer) is False
+    rng = random.Random(5)
+    for _ in range(20):
+        if (await w.bot.service.load(game_id)).state.phase == "day":
+            break
+        await act_at_random(w, game_id, rng)
+    assert (await w.bot.service.load(game_id)).state.phase == "day"
+    assert all(muted(w, m) is False for m in players)
+    said = [text for _g, _c, text in w.heard.lines]
+    assert any("Night" in s for s in said) and any("Day breaks" in s for s in said)
+
+
+async def test_without_connect_and_speak_nothing_is_said_and_the_host_is_told(table):
+    w = table
+    players = w.players(3)
+    for m in players:
+        await m.join_voice(w.vc)
+    guild = w.env.backend.get_guild(w.guild.id)
+    for role in guild.roles.values():  # the server takes Connect and Speak away from everyone, the bot too
+        if role.name in ("@everyone", "TestBot"):
+            perms = discord.Permissions(role.permissions)
+            perms.connect = perms.speak = False
+            w.env.backend.edit_role(w.guild.id, role.id, {"permissions": perms.value})
+    res = await w.host.slash(w.channel, "game new", kind="ritual", voice=w.vc)
+    for m in players[1:]:
+        await m.click(res.response, label="Join")
+    res = await w.host.click(res.response, label="Start")
+    await w.settle()
+    told = [res.response.content or ""] + [f.content or "" for f in res.followups]
+    assert any("Connect and Speak" in t for t in told), told
+    assert not any("Mute Members" in t for t in told)  # no option mutes anyone here: not asked for
+    assert w.heard.lines == []
+    assert (await w.bot.service.game_in_channel(w.channel.id)).status == "running"
