@@ -3,35 +3,18 @@ said aloud with the public messages. Pure functions of the state."""
 
 from __future__ import annotations
 
+from games.engine.spoken import number_words
+from games.engine.spoken import spoken_seconds as seconds_words
+
 from .models import CauldronState
 
 #: the phases of the night: the card selection and the secret choices of its resolution (the
 #: Cailleach's Gaze, the Yew vote); the day ends them
 NIGHT_PHASES = ("night", "gaze", "yew")
 
-_SMALL = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-          "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")
-_TENS = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
-
-
-def number_words(n: int) -> str:
-    """0 to 99 in words ("thirty"), for the speech engine; larger numbers as digits."""
-    if n < 20:
-        return _SMALL[n]
-    if n < 100:
-        tens, unit = divmod(n, 10)
-        return _TENS[tens] + (f"-{_SMALL[unit]}" if unit else "")
-    return str(n)
-
-
 def spoken_seconds(seconds: int) -> str:
-    """A phase's time as said aloud: "Thirty seconds", "Two minutes"."""
-    if seconds >= 120 and seconds % 60 == 0:
-        words = f"{number_words(seconds // 60)} minutes"
-    elif seconds == 60:
-        words = "one minute"
-    else:
-        words = f"{number_words(seconds)} seconds"
+    """A phase's time as said aloud at the start of a sentence: "Thirty seconds", "Two minutes"."""
+    words = seconds_words(seconds)
     return words[0].upper() + words[1:]
 
 

@@ -6,6 +6,7 @@ Pure functions of the state; the handlers that call them are ``RitualGame``'s (g
 from __future__ import annotations
 
 from games.engine import Event, Rng, SpeakingTurn, public
+from games.engine.spoken import number_words, spoken_seconds
 
 from .models import RitualState
 
@@ -15,33 +16,6 @@ VOTE_SECONDS = 20
 MIN_TURN, MAX_TURN = 8, 20
 #: the least time left for the vote after the last turn (the Choosing's clock grows to allow it)
 VOTE_AFTER_TURNS = 15
-
-_SMALL = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-          "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")
-_TENS = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
-
-
-def number_words(n: int) -> str:
-    """0 to 999 in words ("forty-five"), for the speech engine; larger numbers as digits."""
-    if n < 20:
-        return _SMALL[n]
-    if n < 100:
-        tens, unit = divmod(n, 10)
-        return _TENS[tens] + (f"-{_SMALL[unit]}" if unit else "")
-    if n < 1000:
-        hundreds, rest = divmod(n, 100)
-        return f"{_SMALL[hundreds]} hundred" + (f" and {number_words(rest)}" if rest else "")
-    return str(n)
-
-
-def spoken_seconds(seconds: int) -> str:
-    """A phase's time as said aloud: "ninety seconds", "two minutes"."""
-    if seconds >= 120 and seconds % 60 == 0:
-        return f"{number_words(seconds // 60)} minutes"
-    if seconds == 60:
-        return "one minute"
-    return f"{number_words(seconds)} second{'s' if seconds != 1 else ''}"
-
 
 def is_alive(state: RitualState, pid: str) -> bool:
     return pid not in state.dead and pid not in state.removed
