@@ -382,3 +382,22 @@ async def test_without_connect_and_speak_nothing_is_said_and_the_host_is_told(ta
     assert not any("Mute Members" in t for t in told)  # no option mutes anyone here: not asked for
     assert w.heard.lines == []
     assert (await w.bot.service.game_in_channel(w.channel.id)).status == "running"
+
+
+async def test_a_pause_holds_the_speaking_turn_and_the_resume_gives_a_whole_turn(table, clock):
+    w = table
+    game_id = await seated(w, "speaking_turns=true turn_seconds=10")
+    first = await speaker(w, game_id)
+    clock.advance(4)
+    await w.admin.slash(w.channel, "mod pause")
+    assert (await w.bot.store.game(game_id)).turn_deadline is None
+    clock.advance(60)
+    await w.bot.service.fire_due()
+    await w.settle()
+    assert await speaker(w, game_id) == first  # the floor did not move while paused
+    await w.admin.slash(w.channel, "mod resume")
+    assert (await w.bot.store.game(game_id)).turn_deadline == clock.now() + 10
+    clock.advance(10)
+    await w.bot.service.fire_due()
+    await w.settle()
+    assert await speaker(w, game_id) != first
