@@ -10,6 +10,7 @@ import logging
 import discord
 
 import games
+from games.clocktower.rules import WHISPER_KEY
 from games.engine import SUBSTITUTE
 
 from ..pacer import COSMETIC, URGENT
@@ -51,6 +52,8 @@ class Threads:
         tellers = await self.storytellers_of(game_row)
         needed = list(dict.fromkeys([*members, *tellers]))
         found = await store.group_thread(game_row.id, key)
+        if found is None and key.startswith(WHISPER_KEY):
+            found = await self.reopen_whisper(game_row.id, key, needed, level)
         if found is not None:
             thread_id, known = found
             thread = self.bot.get_channel(thread_id) or await call(
@@ -76,6 +79,25 @@ class Threads:
         if added != known:
             await store.set_group_thread(game_row.id, key, thread.id, added)
         return thread
+
+    async def reopen_whisper(self, game_id: int, key: str, needed: list[int], level: int):
+        """A whisper declared again by the same people (theirs broke): the thread of their earlier
+        whisper, unarchived and unlocked, is theirs again, so the declaration costs one call and not
+        a new thread plus one call per member. The earlier whisper's record gives the thread up (its
+        members emptied), so the thread has one record that keeps who is in it. An open whisper is
+        never matched: the rules refuse a second open whisper with exactly the same players."""
+        store = self.bot.store
+        for other, thread_id, known in await store.group_threads(game_id):
+            if not other.startswith(WHISPER_KEY) or not known or set(known) != set(needed):
+                continue
+            thread = self.bot.get_channel(thread_id) or await self.calls.call(
+                level, ("thread", thread_id), self.bot.fetch_channel, thread_id)
+            if getattr(thread, "archived", False) or getattr(thread, "locked", False):
+                await self.calls.call(level, ("thread", thread_id), thread.edit, archived=False, locked=False)
+            await store.set_group_thread(game_id, key, thread_id, known)
+            await store.set_group_thread(game_id, other, thread_id, [])
+            return thread_id, known
+        return None
 
     async def public_thread(self, game_row, key: str, level: int = URGENT):
         """A public thread of the game (a forum game's announcement thread), made on its first
@@ -113,8 +135,8 @@ class Threads:
         call = self.calls.call
         tellers = await self.storytellers_of(game_row)
         for key, thread_id, known in await self.bot.store.group_threads(game_id):
-            if key.startswith(PUBLIC_THREAD):
-                continue
+            if key.startswith(PUBLIC_THREAD) or (key.startswith(WHISPER_KEY) and not known):
+                continue  # (a whisper record with nobody: its thread went to a later whisper)
             try:
                 thread = self.bot.get_channel(thread_id) or await call(
                     COSMETIC, ("thread", thread_id), self.bot.fetch_channel, thread_id)
@@ -134,7 +156,7 @@ class Threads:
     # ----- the night's closing of talk -----
     async def set_talk(self, row: OutboxRow) -> None:
         """Night closes public talk and whispers: after the message saying so, the town square is
-        closed to the seated players (a per-member overwrite, or the thread locked when the town
+        closed (one overwrite on @everyone, see ``close_square``, or the thread locked when the town
         square is a thread) and the open whispers' threads are locked; dawn opens them again.
         Where the bot lacks the permission it tells the Storytellers which one, once per game."""
         data = row.payload.get("data") or {}
@@ -148,10 +170,7 @@ class Threads:
             if isinstance(channel, discord.Thread):
                 await self.calls.call(COSMETIC, ("thread", channel.id), channel.edit, locked=closed)
             else:
-                # the seats as the game has them now (Travellers and substitutes included)
-                for player in data.get("players", []):
-                    if str(player).isdigit():
-                        await self.mute(channel, int(player), closed)
+                await self.close_square(channel, game_row, data.get("players", []), closed)
         except discord.Forbidden:
             missing.append(f"Manage Permissions in <#{game_row.channel_id}> (or Manage Threads, when the town "
                            "square is a thread)")
@@ -178,22 +197,53 @@ class Threads:
                                          "I will do it from the next night; until then, please remind the town "
                                          "that talk is closed at night.")
 
-    async def mute(self, channel, user_id: int, closed: bool) -> None:
-        """A seated player may not post in the town square at night (their other overwrites kept)."""
-        member = channel.guild.get_member(user_id)
-        if member is None:
-            try:
-                member = await self.calls.call(COSMETIC, ("guild", channel.guild.id), channel.guild.fetch_member,
-                                               user_id)
-            except discord.NotFound:
-                return  # they left the server
-        overwrite = channel.overwrites_for(member)
+    async def close_square(self, channel, game_row, players: list, closed: bool) -> None:
+        """The town square's night in a constant number of calls, whatever the number of seats:
+        one overwrite on @everyone denies Send Messages at dusk and is taken back at dawn. The bot
+        and the Storytellers keep their voice with a member overwrite each that allows it, set at
+        the first dusk and kept (later nights find it in place and make no call). Spectators are
+        silenced at night too, and a role that allows Send Messages in this channel outranks the
+        @everyone deny (the README's "The night's closing" weighs this against a role per game).
+        Per-member denies left by an older version are taken back at dawn."""
+        everyone = channel.guild.default_role
+        if closed:
+            for uid in dict.fromkeys([self.bot.user.id, *await self.storytellers_of(game_row)]):
+                await self.set_send(channel, uid, True)
+        else:  # the seats as the game has them now (Travellers and substitutes included)
+            for player in players:
+                if str(player).isdigit():
+                    await self.mute(channel, int(player), False)
+        overwrite = channel.overwrites_for(everyone)
         wanted = False if closed else None
+        if overwrite.send_messages is not wanted:
+            overwrite.update(send_messages=wanted)
+            await self.calls.call(COSMETIC, ("channel", channel.id), channel.set_permissions, everyone,
+                                  overwrite=None if overwrite.is_empty() else overwrite)
+
+    async def mute(self, channel, user_id: int, closed: bool) -> None:
+        """A member overwrite that denies (or no longer denies) a player Send Messages in the town
+        square, their other overwrites kept: the older night's closing, and a substitute's handover
+        of it. No call where nothing changes."""
+        await self.set_send(channel, user_id, False if closed else None)
+
+    async def set_send(self, channel, user_id: int, wanted: bool | None) -> None:
+        """One member's Send Messages overwrite in a channel, set by id (no member fetched), their
+        other overwrites kept; no call where it is already so."""
+        overwrite = channel.overwrites_for(discord.Object(id=user_id))
         if overwrite.send_messages is wanted:
             return
         overwrite.update(send_messages=wanted)
-        await self.calls.call(COSMETIC, ("channel", channel.id), channel.set_permissions, member,
-                              overwrite=None if overwrite.is_empty() else overwrite)
+        http = self.bot.http
+        try:
+            if overwrite.is_empty():
+                await self.calls.call(COSMETIC, ("channel", channel.id), http.delete_channel_permissions,
+                                      channel.id, user_id)
+            else:
+                allow, deny = overwrite.pair()
+                await self.calls.call(COSMETIC, ("channel", channel.id), http.edit_channel_permissions,
+                                      channel.id, user_id, str(allow.value), str(deny.value), 1)
+        except discord.NotFound:
+            return  # they left the server
 
     # ----- a substitute takes a seat -----
     async def hand_over_seats(self, unit: list[OutboxRow]) -> None:
