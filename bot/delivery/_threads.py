@@ -90,10 +90,9 @@ class Threads:
         for other, thread_id, known in await store.group_threads(game_id):
             if not other.startswith(WHISPER_KEY) or not known or set(known) != set(needed):
                 continue
-            thread = self.bot.get_channel(thread_id) or await self.calls.call(
-                level, ("thread", thread_id), self.bot.fetch_channel, thread_id)
-            if getattr(thread, "archived", False) or getattr(thread, "locked", False):
-                await self.calls.call(level, ("thread", thread_id), thread.edit, archived=False, locked=False)
+            # by id: an archived thread is in no cache, and fetching it would be a second call
+            await self.calls.call(level, ("thread", thread_id), self.bot.http.edit_channel, thread_id,
+                                  archived=False, locked=False)
             await store.set_group_thread(game_id, key, thread_id, known)
             await store.set_group_thread(game_id, other, thread_id, [])
             return thread_id, known
