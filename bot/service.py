@@ -776,10 +776,10 @@ class GameService:
         return out
 
     # ----- timers -----
-    async def on_deadline(self, game_id: int, phase_seq: int, chain: int | None = None) -> bool:
+    async def on_deadline(self, game_id: int, phase_seq: int) -> bool:
         """A phase's deadline passed: close it, and each next phase already overdue too (a fixed
-        schedule after downtime; at most ``chain``, else ``CHAIN_LIMIT``), in order, each in its
-        own transaction with its messages. Stale or paused timers do nothing.
+        schedule after downtime), in order, each in its own transaction with its messages. Stale
+        or paused timers do nothing.
 
         The chain is closed here, not by a timer: a job armed under this job's name while it runs
         is skipped by the scheduler, which left the rest of the chain to the sweep.
@@ -790,7 +790,7 @@ class GameService:
         closed = 0
         try:
             async with self.lock(game_id):
-                while closed < (chain or self.CHAIN_LIMIT):
+                while closed < self.CHAIN_LIMIT:
                     row = await self.store.game(game_id)
                     if row is None or row.status != "running" or row.paused or row.deadline is None:
                         break
@@ -929,9 +929,9 @@ class GameService:
 
     async def fire_due(self, rounds: int = 50) -> int:
         """Resolve every running game whose deadline has passed (start-up, the sweep, tests), in
-        deadline order across games, one phase per game per round, so a game on a fixed schedule
-        with several boundaries due closes them in order among the others'. Every phase is
-        closed, each in its own transaction, before any of their messages is delivered."""
+        deadline order (a game on a fixed schedule with several boundaries due closes them in a
+        row, in order). Every phase is closed, each in its own transaction, before any of their
+        messages is delivered."""
         fired = 0
         with self.held_notifications():
             try:
@@ -941,7 +941,7 @@ class GameService:
                     # claimed, so another process sweeping the same shards (a takeover) skips them
                     for game_id, phase_seq in await self.store.claim_due(now, now + self.CLAIM_SECONDS,
                                                                          shards=self.shards):
-                        closed += await self.on_deadline(game_id, phase_seq, chain=1)
+                        closed += await self.on_deadline(game_id, phase_seq)
                     fired += closed
                     if not closed:
                         break
