@@ -954,7 +954,9 @@ class GameService:
         return fired
 
     async def rearm_all(self) -> int:
-        """At start-up: re-arm each running game's timer from the database; overdue ones fire now."""
+        """At start-up: close every overdue phase now (one batch: all closed before any is
+        delivered, no timer job racing it), then re-arm each running game's timer from the database."""
+        await self.fire_due()
         armed = 0
         for row in await self.store.active_games(shards=self.shards):
             if row.status == "running" and not row.paused and row.deadline is not None:
@@ -964,7 +966,6 @@ class GameService:
                 self.timers.arm_reminder(row.id, row.phase_seq, row.remind_at)
             if row.status == "running" and not row.paused and row.turn_deadline is not None:
                 self.timers.arm_turn(row.id, row.phase_seq, row.turn_deadline)
-        await self.fire_due()
         return armed
 
     async def prune(self, retention_seconds: float) -> int:

@@ -33,20 +33,20 @@ async def tables_due_together(w, clock) -> list[int]:
     return started
 
 
-def record_commits(w) -> list[tuple[int, int]]:
-    """(game id, HTTP requests made so far) at each commit of a step."""
-    commits: list[tuple[int, int]] = []
+def record_commits(w) -> list[tuple[int, int, float | None, float | None]]:
+    """(game id, HTTP requests made so far, deadline, waiting seconds) at each commit of a step."""
+    commits: list[tuple[int, int, float | None, float | None]] = []
     real = w.bot.store.commit_step
 
     async def commit_step(game_id, **kwargs):
         await real(game_id, **kwargs)
-        commits.append((game_id, len(w.env.http_requests)))
+        commits.append((game_id, len(w.env.http_requests), kwargs["deadline"], kwargs.get("waiting_seconds")))
 
     w.bot.store.commit_step = commit_step
     return commits
 
 
-@pytest.mark.parametrize("path", ["sweep", "timer jobs"])
+@pytest.mark.parametrize("path", ["sweep", "start-up", "timer jobs"])
 async def test_every_due_phase_is_closed_in_deadline_order_before_any_message_is_sent(world, clock, path):
     w = world
     ids = await tables_due_together(w, clock)
@@ -56,22 +56,22 @@ async def test_every_due_phase_is_closed_in_deadline_order_before_any_message_is
     sent_before = len(w.env.http_requests)
     if path == "sweep":
         await w.bot.service.fire_due()
+    elif path == "start-up":
+        await w.bot.service.rearm_all()
     else:  # the timer jobs of one moment, in deadline order (Timers sorts them: tested below)
         await w.bot.service.on_deadlines([(gid, before[gid]) for gid in ids])
-    assert [gid for gid, _ in commits] == ids  # one commit each, earliest deadline first
-    assert all(sent == sent_before for _, sent in commits), "a message went out before every phase was closed"
-    for gid in ids:
-        row = await w.bot.store.game(gid)
-        assert row.phase_seq != before[gid]
-        assert row.deadline is None and row.waiting_seconds == VOTE_SECONDS  # waits for its message
-
-    clock.advance(7)  # the messages are posted later than the closing
+    if path != "start-up":  # (start-up goes on re-arming timers while the messages go out)
+        clock.advance(7)  # the messages are posted later than the closing
+    assert [gid for gid, *_ in commits] == ids  # one commit each, earliest deadline first
+    assert all(sent == sent_before for _, sent, *_ in commits), "a message went out before every phase was closed"
+    assert all(deadline is None and waiting == VOTE_SECONDS  # each new phase waits for its message
+               for *_, deadline, waiting in commits)
     posted_at = clock.now()
     await w.settle()
     assert len(w.env.http_requests) > sent_before
     for gid in ids:
         row = await w.bot.store.game(gid)
-        assert row.waiting_seconds is None
+        assert row.phase_seq != before[gid] and row.waiting_seconds is None
         assert row.deadline == pytest.approx(posted_at + VOTE_SECONDS)  # the clock runs from the post
 
 
