@@ -6,12 +6,14 @@ Nothing here knows Discord: cogs and views turn clicks into calls, and ``Deliver
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import logging
 import secrets
 import weakref
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import games
@@ -194,6 +196,13 @@ def new_seed() -> int:
 Notice = Callable[[TimerChange], str]
 
 
+@dataclass
+class Held:
+    """The games whose delivery a batch holds back (in the order they committed), until released."""
+    games: dict[int, None] = field(default_factory=dict)
+    released: bool = False
+
+
 class GameService:
     #: how long after a failed timeout (a locked, read-only or full database) it is tried again
     RETRY_SECONDS = 5.0
@@ -213,7 +222,8 @@ class GameService:
         #: that message is posted (``start_clock``, called by the delivery); without a delivery,
         #: at the commit
         self.clock_waits_for_opener = clock_waits_for_opener
-        self.timers = Timers(clock, self.on_deadline, self.on_reminder, self.on_turn)
+        self.timers = Timers(clock, self.on_deadline, self.on_reminder, self.on_turn,
+                             fire_many=self.on_deadlines)
         #: one lock per game, alive only while someone holds or waits on it (no growth per game ever run)
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         #: the last committed state of each running game, written only after its commit, so a
@@ -223,6 +233,10 @@ class GameService:
         #: bumped by every write to a game: a reader only caches what it read if none came between
         self._generation: dict[int, int] = {}
         self._notify = on_messages or (lambda game_id: None)
+        #: the games whose delivery waits for the end of ``held_notifications`` (None: not held);
+        #: a context variable, so only the batch's own commits wait, never another game's click
+        self._held: contextvars.ContextVar[Held | None] = contextvars.ContextVar(
+            f"held-{id(self)}", default=None)
         #: game -> the latest phase whose opening message is known to be posted (``opener_unposted``)
         self._posted: dict[int, int] = {}
         #: called with a game's id when it finishes or is cancelled (to free what is kept per game)
@@ -233,6 +247,32 @@ class GameService:
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
         return lock
+
+    def _messages_ready(self, game_id: int) -> None:
+        """The game has new outbox rows: delivery starts now, or at the end of the hold."""
+        held = self._held.get()
+        if held is None or held.released:  # (a task started within a hold may outlive it)
+            self._notify(game_id)
+        else:
+            held.games[game_id] = None
+
+    @contextmanager
+    def held_notifications(self) -> Iterator[None]:
+        """Within it, the commits of this task wait to be delivered until it ends, then all go at
+        once: many stages due together are closed first, none held back by Discord on the way."""
+        outer = self._held.get()
+        if outer is not None and not outer.released:  # already held by an outer batch
+            yield
+            return
+        held = Held()
+        token = self._held.set(held)
+        try:
+            yield
+        finally:
+            self._held.reset(token)
+            held.released = True
+            for game_id in held.games:
+                self._notify(game_id)
 
     def _bump(self, game_id: int) -> None:
         self._generation[game_id] = self._generation.get(game_id, 0) + 1
@@ -517,7 +557,7 @@ class GameService:
             self._bump(game_id)
             await self._saving(self.store.set_voice_channel(game_id, channel_id, self.clock.now(), messages))
             if messages:
-                self._notify(game_id)
+                self._messages_ready(game_id)
             return row
 
     async def set_thread_channel(self, game_id: int, actor: Actor, channel_id: int) -> GameRow:
@@ -562,7 +602,7 @@ class GameService:
             except MovedOn:
                 raise LobbyError("That game is already over.") from None
             self._game_over(game_id)
-            self._notify(game_id)
+            self._messages_ready(game_id)
             return row
 
     # ----- play -----
@@ -693,7 +733,7 @@ class GameService:
         else:
             self._game_over(row.id)
         if messages:
-            self._notify(row.id)
+            self._messages_ready(row.id)
 
     def _remind_at(self, game: Game, state: Any, paused: bool) -> float | None:
         """When a quiet game calls its player again: counted from now, so any action restarts it."""
@@ -802,7 +842,7 @@ class GameService:
                         exc_info=not is_store_error(exc))
             return False
         if sent and messages:
-            self._notify(game_id)
+            self._messages_ready(game_id)
         return sent
 
     async def on_turn(self, game_id: int, phase_seq: int) -> bool:
@@ -878,31 +918,45 @@ class GameService:
             return False
         return await self.on_deadline(game_id, row.phase_seq)
 
+    async def on_deadlines(self, due: list[tuple[int, int]]) -> int:
+        """Several phases fell due together (timer jobs of the same moment): close them all, in
+        the order given (their deadlines), before any of their messages is delivered."""
+        closed = 0
+        with self.held_notifications():
+            for game_id, phase_seq in due:
+                closed += await self.on_deadline(game_id, phase_seq)
+        return closed
+
     async def fire_due(self, rounds: int = 50) -> int:
-        """Resolve every running game whose deadline has passed (start-up, the sweep, tests); a
-        game on a fixed schedule may have several boundaries due, resolved in order."""
+        """Resolve every running game whose deadline has passed (start-up, the sweep, tests), in
+        deadline order (a game on a fixed schedule with several boundaries due closes them in a
+        row, in order). Every phase is closed, each in its own transaction, before any of their
+        messages is delivered."""
         fired = 0
-        try:
-            for _ in range(rounds):
-                now = self.clock.now()
-                closed = 0
-                # claimed, so another process sweeping the same shards (a takeover) skips them
-                for game_id, phase_seq in await self.store.claim_due(now, now + self.CLAIM_SECONDS,
-                                                                     shards=self.shards):
-                    closed += await self.on_deadline(game_id, phase_seq)
-                fired += closed
-                if not closed:
-                    break
-            for game_id, phase_seq in await self.store.due_reminders(self.clock.now(), shards=self.shards):
-                await self.on_reminder(game_id, phase_seq)
-            for game_id, phase_seq in await self.store.due_turns(self.clock.now(), shards=self.shards):
-                await self.on_turn(game_id, phase_seq)
-        except StoreRefused as exc:
-            log.warning("the sweep of overdue phases was refused (%s); the next sweep tries again", exc)
+        with self.held_notifications():
+            try:
+                for _ in range(rounds):
+                    now = self.clock.now()
+                    closed = 0
+                    # claimed, so another process sweeping the same shards (a takeover) skips them
+                    for game_id, phase_seq in await self.store.claim_due(now, now + self.CLAIM_SECONDS,
+                                                                         shards=self.shards):
+                        closed += await self.on_deadline(game_id, phase_seq)
+                    fired += closed
+                    if not closed:
+                        break
+                for game_id, phase_seq in await self.store.due_reminders(self.clock.now(), shards=self.shards):
+                    await self.on_reminder(game_id, phase_seq)
+                for game_id, phase_seq in await self.store.due_turns(self.clock.now(), shards=self.shards):
+                    await self.on_turn(game_id, phase_seq)
+            except StoreRefused as exc:
+                log.warning("the sweep of overdue phases was refused (%s); the next sweep tries again", exc)
         return fired
 
     async def rearm_all(self) -> int:
-        """At start-up: re-arm each running game's timer from the database; overdue ones fire now."""
+        """At start-up: close every overdue phase now (one batch: all closed before any is
+        delivered, no timer job racing it), then re-arm each running game's timer from the database."""
+        await self.fire_due()
         armed = 0
         for row in await self.store.active_games(shards=self.shards):
             if row.status == "running" and not row.paused and row.deadline is not None:
@@ -912,7 +966,6 @@ class GameService:
                 self.timers.arm_reminder(row.id, row.phase_seq, row.remind_at)
             if row.status == "running" and not row.paused and row.turn_deadline is not None:
                 self.timers.arm_turn(row.id, row.phase_seq, row.turn_deadline)
-        await self.fire_due()
         return armed
 
     async def prune(self, retention_seconds: float) -> int:
@@ -956,7 +1009,7 @@ class GameService:
             self.timers.cancel(game_id)
         self.timers.arm_reminder(game_id, seq, remind_at)
         self.timers.arm_turn(game_id, seq, turn_ends)
-        self._notify(game_id)
+        self._messages_ready(game_id)
         return change
 
     def _turn_ends(self, table: Table, *, paused: bool, waiting: float | None) -> float | None:

@@ -5,10 +5,15 @@ database, and overdue phases resolve at once. A timeout the database refuses is 
 seconds later (``retry``), and a sweep every minute (``every``) closes any phase whose deadline
 passed with no job to close it, so no fault leaves a phase open for good. Deadlines are read from an injected clock, so a test
 can jump 72 hours with ``ManualClock.advance`` and call ``GameService.fire_due``.
+
+Deadline jobs that fire within ``BATCH_SECONDS`` of each other (many games whose dawn falls
+together) are gathered and handed over as one batch (``fire_many``), in deadline order, so the
+service closes every one of them before any of their messages is delivered.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
@@ -20,12 +25,22 @@ from .clock import Clock
 log = logging.getLogger(__name__)
 
 Fire = Callable[[int, int], Awaitable[None]]
+#: closes a batch of due phases: [(game id, phase)], in deadline order
+FireMany = Callable[[list[tuple[int, int]]], Awaitable[None]]
 
 
 class Timers:
-    def __init__(self, clock: Clock, fire: Fire, remind: Fire | None = None, turn: Fire | None = None) -> None:
+    #: deadline jobs firing within this many seconds of the first are closed as one batch
+    BATCH_SECONDS = 0.05
+
+    def __init__(self, clock: Clock, fire: Fire, remind: Fire | None = None, turn: Fire | None = None,
+                 *, fire_many: FireMany | None = None) -> None:
         self.clock = clock
         self._fire = fire
+        self._fire_many = fire_many or self._each
+        #: deadline jobs fired and waiting for their batch (game id -> phase), and the batch's task
+        self._gathered: dict[int, int] = {}
+        self._batch: asyncio.Task | None = None
         self._remind = remind
         self._turn = turn
         self.scheduler = AsyncIOScheduler(timezone=UTC)
@@ -40,17 +55,42 @@ class Timers:
     def shutdown(self) -> None:
         if self.scheduler.running:
             self.scheduler.shutdown(wait=False)
+        if self._batch is not None:
+            self._batch.cancel()
 
     def arm(self, game_id: int, phase_seq: int, deadline: float) -> None:
         delay = max(0.0, deadline - self.clock.now())
         self.armed[game_id] = (phase_seq, deadline)
         self.retries.pop(game_id, None)
-        self._once(f"game-{game_id}", delay, self._fire, game_id, phase_seq)
+        self._once(f"game-{game_id}", delay, self._gather, game_id, phase_seq)
 
     def retry(self, game_id: int, phase_seq: int, delay: float) -> None:
         """Fire the phase's timeout again in ``delay`` seconds (it failed to close the phase)."""
         self.retries[game_id] = phase_seq
-        self._once(f"game-{game_id}", delay, self._fire, game_id, phase_seq)
+        self._once(f"game-{game_id}", delay, self._gather, game_id, phase_seq)
+
+    async def _gather(self, game_id: int, phase_seq: int) -> None:
+        """A deadline job fired: its phase waits a moment for the others due with it."""
+        self._gathered[game_id] = phase_seq
+        if self._batch is None:
+            self._batch = asyncio.get_running_loop().create_task(self._close_gathered())
+
+    async def _close_gathered(self) -> None:
+        """Hand every phase gathered in the last ``BATCH_SECONDS`` over as one batch, in deadline order."""
+        try:
+            await asyncio.sleep(self.BATCH_SECONDS)
+        finally:
+            due, self._gathered, self._batch = self._gathered, {}, None
+        order = sorted(due.items(), key=lambda item: (self.armed.get(item[0], (0, 0.0))[1], item[0]))
+        try:
+            await self._fire_many(order)
+        except Exception:
+            log.exception("closing %d due phase(s) failed", len(order))
+
+    async def _each(self, due: list[tuple[int, int]]) -> None:
+        """Without ``fire_many``: each due phase is fired on its own, in order."""
+        for game_id, phase_seq in due:
+            await self._run(self._fire, f"game-{game_id}", game_id, phase_seq)
 
     def arm_reminder(self, game_id: int, phase_seq: int, at: float | None) -> None:
         """Call ``remind(game_id, phase_seq)`` at ``at`` (None: no reminder); one per game."""
@@ -97,6 +137,7 @@ class Timers:
 
     def cancel(self, game_id: int) -> None:
         self.retries.pop(game_id, None)
+        self._gathered.pop(game_id, None)
         self.armed.pop(game_id, None)
         if self.scheduler.running:
             for job in (f"game-{game_id}", f"remind-{game_id}", f"turn-{game_id}"):
