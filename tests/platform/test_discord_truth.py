@@ -142,7 +142,10 @@ async def test_a_routes_headers_narrow_its_window_and_its_429_closes_it():
     assert sorted(times.values()) == [0.0, 0.0, 8.0]
     other = await paced(pacer, seconds, [(f"o{i}", URGENT, (("channel", 2), "send")) for i in range(5)])
     assert set(other.values()) == {8.0}  # another channel keeps the guess of 5 per 5 seconds
-    pacer.learn(key, limit=50, reset_after=0.5)  # never widened past the guess
+    pacer.learn(key, limit=50, reset_after=0.5)  # a looser answer never widens a learned window
+    seconds.t = 50.0
+    times = await paced(pacer, seconds, [(f"e{i}", COSMETIC, key) for i in range(3)])
+    assert sorted(times.values()) == [50.0, 50.0, 58.0]
     seconds.t = 100.0
     pacer.learn(key, retry_after=3.0)
     times = await paced(pacer, seconds, [("late", URGENT, key)])
