@@ -61,7 +61,7 @@ class Window:
         while self.times and self.times[0] <= now - self.seconds:
             self.times.popleft()
         at = now if len(self.times) < self.limit else self.times[-self.limit] + self.seconds
-        return max(at, self.closed_until)
+        return at if at >= self.closed_until else self.closed_until
 
     def take(self, now: float) -> None:
         self.times.append(now)
@@ -145,8 +145,10 @@ class Pacer:
             if future.done():  # cancelled while waiting
                 continue
             window = self._channel(channel)
-            slowed = self._slowed.get(priority)
-            channel_at = max(window.free_at(now), slowed.free_at(now) if slowed else now)
+            channel_at = window.free_at(now)
+            slowed = self._slowed.get(priority) if self._slowed else None
+            if slowed is not None:
+                channel_at = max(channel_at, slowed.free_at(now))
             if channel_at > now:  # this channel (or priority) is full: the next waiter may go instead
                 held.append(item)
                 next_at = channel_at if next_at is None else min(next_at, channel_at)
