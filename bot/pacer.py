@@ -8,6 +8,11 @@ Interaction responses and follow-ups are not paced: Discord does not count them 
 
 Both limits are sliding windows ("at most N calls in any W seconds"), so a burst never goes over,
 not even at the edge of a second.
+
+Discord's answer is the truth: the numbers above are a first guess, and ``learn`` corrects them from
+a refusal's rate-limit headers (a route's own limit, a 429's wait, a global 429 lowering the whole
+budget for a while). ``ease`` slows what can wait as the invalid requests near Discord's ban
+(``bot.discord_health``): cosmetic edits first, then narration.
 """
 
 from __future__ import annotations
@@ -24,6 +29,14 @@ URGENT, NARRATION, COSMETIC = 0, 1, 2
 #: server's member edits (the voice table's server mutes) share one bucket of about ten calls in
 #: ten seconds, so a table of ten is muted at once and an eleventh waits
 KIND_WINDOWS: dict[str, tuple[int, float]] = {"voice": (10, 10.0)}
+#: after a global 429 the budget is halved for this long
+GLOBAL_EASE_SECONDS = 60.0
+#: the pace of what can wait when the invalid requests pass a share of Discord's limit:
+#: (share, {priority: (calls, seconds)}), the highest share passed applies
+STRAINED: tuple[tuple[float, dict[int, tuple[int, float]]], ...] = (
+    (0.5, {COSMETIC: (1, 1.0)}),
+    (0.9, {COSMETIC: (1, 10.0), NARRATION: (1, 1.0)}),
+)
 
 
 def kind_of(key: Hashable) -> str | None:
@@ -40,14 +53,15 @@ class Window:
         self.limit = limit
         self.seconds = seconds
         self.times: deque[float] = deque()
+        #: nothing goes before this time (Discord said to wait)
+        self.closed_until = 0.0
 
     def free_at(self, now: float) -> float:
         """When the next call may go (``now`` if it may go now)."""
         while self.times and self.times[0] <= now - self.seconds:
             self.times.popleft()
-        if len(self.times) < self.limit:
-            return now
-        return self.times[0] + self.seconds
+        at = now if len(self.times) < self.limit else self.times[-self.limit] + self.seconds
+        return at if at >= self.closed_until else self.closed_until
 
     def take(self, now: float) -> None:
         self.times.append(now)
@@ -72,6 +86,11 @@ class Pacer:
         self._runner_at = 0.0  # when the runner wakes next
         #: calls let through so far, by priority (for the benches and the operator's log)
         self.served = [0, 0, 0]
+        #: priority -> the slower pace it keeps while Discord's invalid requests are many (``ease``)
+        self._slowed: dict[int, Window] = {}
+        self._strain = 0.0
+        self._total_limit = self.total.limit  # the budget to come back to after a global 429
+        self._total_back_at: float | None = None
 
     @property
     def waiting(self) -> int:
@@ -114,6 +133,8 @@ class Pacer:
         again (None when no one waits)."""
         held: list[tuple[int, int, Hashable, asyncio.Future]] = []
         next_at: float | None = None
+        if self._total_back_at is not None and now >= self._total_back_at:
+            self.total.limit, self._total_back_at = self._total_limit, None
         while self._queue:
             total_at = self.total.free_at(now)
             if total_at > now:
@@ -125,12 +146,17 @@ class Pacer:
                 continue
             window = self._channel(channel)
             channel_at = window.free_at(now)
-            if channel_at > now:  # this channel is full: the next waiter may go instead
+            slowed = self._slowed.get(priority) if self._slowed else None
+            if slowed is not None:
+                channel_at = max(channel_at, slowed.free_at(now))
+            if channel_at > now:  # this channel (or priority) is full: the next waiter may go instead
                 held.append(item)
                 next_at = channel_at if next_at is None else min(next_at, channel_at)
                 continue
             self.total.take(now)
             window.take(now)
+            if slowed is not None:
+                slowed.take(now)
             self.served[priority] += 1
             future.set_result(None)
         for item in held:
@@ -145,3 +171,39 @@ class Pacer:
             self._channels = {k: w for k, w in self._channels.items()
                               if w.times and w.times[-1] > now - w.seconds}
             self._prune_at = max(4096, 2 * len(self._channels))
+
+    # ----- what Discord's answers teach -----
+    def learn(self, key: Hashable, *, retry_after: float | None = None, is_global: bool = False,
+              limit: int | None = None, reset_after: float | None = None) -> None:
+        """Correct the windows from Discord's answer to a call of ``key``: a global 429 closes the
+        whole budget for ``retry_after`` and halves it for a while; a route's 429 closes its window
+        for ``retry_after``; a route's ``limit`` (calls per ``reset_after`` seconds) narrows its
+        window, never widens it (the guess stays the ceiling)."""
+        now = self.now()
+        if is_global:
+            self.total.closed_until = max(self.total.closed_until, now + (retry_after or 1.0))
+            self.total.limit = max(1, self._total_limit // 2)
+            self._total_back_at = now + GLOBAL_EASE_SECONDS
+            return
+        window = self._channel(key)
+        if limit is not None and limit >= 1 and reset_after is not None and reset_after > 0:
+            window.limit = min(window.limit, limit)
+            window.seconds = max(window.seconds, reset_after)
+        if retry_after:
+            window.closed_until = max(window.closed_until, now + retry_after)
+
+    def ease(self, strain: float) -> None:
+        """Slow what can wait when ``strain`` (the share of Discord's invalid-request limit used)
+        is high: the pace of the highest share of ``STRAINED`` passed, or none below them all."""
+        paces: dict[int, tuple[int, float]] = {}
+        for share, pace in STRAINED:
+            if strain >= share:
+                paces = pace
+        if paces != {p: (w.limit, w.seconds) for p, w in self._slowed.items()}:
+            self._slowed = {p: Window(*pace) for p, pace in paces.items()}
+        self._strain = strain
+
+    @property
+    def strain(self) -> float:
+        """The strain last given to ``ease``."""
+        return self._strain

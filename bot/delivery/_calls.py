@@ -1,14 +1,17 @@
 """Talking to Discord: every call through the one pacer, a refusal sorted into Retry or GiveUp,
-and the keyword arguments of one message."""
+what Discord's refusals teach (``DiscordHealth``, the pacer's ``learn``), and the keyword arguments
+of one message."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 import aiohttp
 import discord
 
+from ..discord_health import DiscordHealth
 from ..pacer import URGENT, Pacer
 from ._ports import Bot
 from ._rules import GiveUp, Retry
@@ -66,18 +69,66 @@ def with_mentions(kwargs: dict[str, Any], ids: list[int]) -> dict[str, Any]:
                                                         users=[discord.Object(i) for i in ids])}
 
 
-class Calls:
-    """Every call delivery makes to Discord goes through ``call``, paced by ``pacer``."""
+def rate_limits(exc: BaseException) -> dict[str, Any]:
+    """What a refusal says about Discord's limits, from its ``X-RateLimit-*`` headers (and a
+    ``RateLimited``'s wait): the keyword arguments of ``Pacer.learn``, plus ``shared``."""
+    if isinstance(exc, discord.RateLimited):
+        return {"retry_after": exc.retry_after, "shared": False}
+    response = getattr(exc, "response", None)
+    headers = {str(k).lower(): v for k, v in (getattr(response, "headers", None) or {}).items()}
+    scope = str(headers.get("x-ratelimit-scope", "")).lower()
+    learned: dict[str, Any] = {
+        "is_global": scope == "global" or str(headers.get("x-ratelimit-global", "")).lower() == "true",
+        "shared": scope == "shared",
+    }
+    for name, header, kind in (("retry_after", "retry-after", float), ("limit", "x-ratelimit-limit", int),
+                               ("reset_after", "x-ratelimit-reset-after", float)):
+        with contextlib.suppress(KeyError, ValueError, TypeError):  # absent or not a number
+            learned[name] = kind(headers[header])
+    return learned
 
-    def __init__(self, bot: Bot, pacer: Pacer) -> None:
+
+class Calls:
+    """Every call delivery makes to Discord goes through ``call``, paced by ``pacer``; ``health``
+    keeps what Discord's refusals say (invalid requests, a refused token)."""
+
+    def __init__(self, bot: Bot, pacer: Pacer, health: DiscordHealth | None = None) -> None:
         self.bot = bot
         self.pacer = pacer
+        self.health = health or DiscordHealth()
+
+    @property
+    def stopped(self) -> bool:
+        """Discord refused the token: nothing more is sent until a restart with a new one."""
+        return self.health.token_refused
 
     async def call(self, level: int, where: Any, method, *args, **kwargs):
         """One call to Discord, ``method(*args, **kwargs)``, when the pacer lets it go. Each kind
         of call to a channel has its own window, as Discord keeps a bucket per route."""
-        await self.pacer.turn(level, (where, getattr(method, "__name__", "")))
-        return await method(*args, **kwargs)
+        if self.stopped:  # another 401 would only count toward the ban
+            raise Retry("Discord refused the bot's token; not sent")
+        if self.pacer.strain:  # slowed for Discord's invalid requests: as they age, less so
+            self.pacer.ease(self.health.strain)
+        key = (where, getattr(method, "__name__", ""))
+        await self.pacer.turn(level, key)
+        try:
+            return await method(*args, **kwargs)
+        except (discord.HTTPException, discord.RateLimited) as exc:
+            self.heed(key, exc)
+            raise
+
+    def heed(self, key: Any, exc: discord.HTTPException | discord.RateLimited) -> None:
+        """Count a refusal toward Discord's ban and let the pacer learn from it."""
+        status = exc.status if isinstance(exc, discord.HTTPException) else 429
+        limits = rate_limits(exc)
+        shared = limits.pop("shared")
+        if self.health.note(status, shared=shared):
+            self.pacer.ease(self.health.strain)
+        if status != 429:  # only a 429 says to wait
+            limits.pop("retry_after", None)
+            limits["is_global"] = False
+        if status == 429 or "limit" in limits:
+            self.pacer.learn(key, **limits)
 
     async def channel(self, channel_id: int, level: int = URGENT):
         channel = self.bot.get_channel(channel_id)

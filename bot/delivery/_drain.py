@@ -71,6 +71,8 @@ class Delivery:
     # ----- what the rest of the bot calls -----
     def kick(self, game_id: int) -> None:
         """Make sure the game's pending messages are being delivered."""
+        if self.calls.stopped:  # Discord refused the token: the rows wait in the outbox
+            return
         self._again.add(game_id)
         task = self._tasks.get(game_id)
         if task is None or task.done():
