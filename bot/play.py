@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -68,7 +69,7 @@ class Play:
         #: selections of multi-field prompts waiting for their submit button (game, user, seq, action)
         self.partial: dict[tuple[int, int, int, str], dict[str, Any]] = {}
         self._sheet_locks: dict[int, asyncio.Lock] = {}  # game -> its sign-up sheet's edits, in turn
-        self._sheet_edited: dict[int, float] = {}  # game -> loop time of its sheet's last edit
+        self._sheet_edited: dict[int, float] = {}  # game -> time.monotonic() of its sheet's last edit
         self._sheet_held: dict[int, asyncio.TimerHandle] = {}  # game -> its held edit's window end
         self._sheet_tasks: set[asyncio.Task] = set()  # held edits under way
         #: options a sign-up sheet shows first, by a name instead of their value: option -> its
@@ -222,11 +223,12 @@ class Play:
         lock = self._sheet_locks.setdefault(game_id, asyncio.Lock())
         async with lock:  # the last edit shows the latest sign-ups
             slot = await self.bot.store.slot(game_id, LOBBY_SLOT)
-            loop = asyncio.get_running_loop()
-            left = self._sheet_edited.get(game_id, -1e9) + self.bot.settings.living_edit_seconds - loop.time()
-            if slot is not None and left > 0:
+            window = self.bot.settings.living_edit_seconds
+            left = self._sheet_edited.get(game_id, -window) + window - time.monotonic()
+            if slot is not None and window > 0 and left > 0:
                 if game_id not in self._sheet_held:
-                    self._sheet_held[game_id] = loop.call_later(left, self._sheet_due, game_id)
+                    self._sheet_held[game_id] = asyncio.get_running_loop().call_later(
+                        min(left, window), self._sheet_due, game_id)
                 await reply(interaction, f"{said} (The sign-up sheet above follows in a moment.)", ephemeral=False)
                 return
             embed = await self.lobby_embed(game_id)
@@ -235,7 +237,7 @@ class Play:
                 return
             await reply(interaction, said, embed=embed, view=lobby_view(game_id), ephemeral=False)
             await self.remember_lobby(interaction, game_id)
-            self._sheet_edited[game_id] = loop.time()
+            self._sheet_edited[game_id] = time.monotonic()
 
     async def _edit_sheet(self, game_id: int, slot: Slot, embed: discord.Embed) -> bool:
         """Edit the sign-up sheet in place; False when it is gone (deleted, or not ours to edit)."""
@@ -245,7 +247,7 @@ class Play:
         except discord.HTTPException as exc:
             log.info("game %s: sign-up sheet not edited (%s); posting it again", game_id, exc)
             return False
-        self._sheet_edited[game_id] = asyncio.get_running_loop().time()
+        self._sheet_edited[game_id] = time.monotonic()
         return True
 
     def _sheet_due(self, game_id: int) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Coroutine
 from typing import Any
 
@@ -40,7 +41,9 @@ class Delivery:
         self._retries: dict[int, asyncio.TimerHandle] = {}
         self._attempts: dict[int, int] = {}  # outbox row id -> failed attempts so far
         self._side: set[asyncio.Task] = set()  # edits that must not hold up the channel
-        self._edited: dict[tuple[int, str], float] = {}  # (game, slot) -> loop time of its last edit
+        #: (game, slot) -> when its line was last edited (``time.monotonic``: the event loop's time
+        #: may be a test's virtual one)
+        self._edited: dict[tuple[int, str], float] = {}
         self._held: dict[tuple[int, str], asyncio.TimerHandle] = {}  # a counting line's window end
         settings = bot.settings
         self.calls = Calls(bot, Pacer(settings.discord_calls_per_second, settings.channel_calls,
@@ -159,14 +162,14 @@ class Delivery:
         nothing comes after it in the channel. The window's end kicks the game again, and the
         newest text of the line goes (the older rows of its slot are superseded by then)."""
         key = (row.game_id, row.slot)
-        if not alone or not counting(row) or key not in self._edited:
+        window = self.bot.settings.living_edit_seconds
+        if window <= 0 or not alone or not counting(row) or key not in self._edited:
             return False
-        loop = asyncio.get_running_loop()
-        left = self._edited[key] + self.bot.settings.living_edit_seconds - loop.time()
+        left = self._edited[key] + window - time.monotonic()
         if left <= 0:
             return False
         if key not in self._held:
-            self._held[key] = loop.call_later(left, self._release, key)
+            self._held[key] = asyncio.get_running_loop().call_later(min(left, window), self._release, key)
         return True
 
     def _shown(self, row: OutboxRow) -> None:
@@ -178,7 +181,7 @@ class Delivery:
         if held is not None:
             held.cancel()
         if counting(row):
-            self._edited[key] = asyncio.get_running_loop().time()
+            self._edited[key] = time.monotonic()
         else:
             self._edited.pop(key, None)
 
