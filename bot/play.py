@@ -261,7 +261,7 @@ class Play:
     async def _held_sheet(self, game_id: int) -> None:
         """The held edit of a sign-up sheet, with the sign-ups as they are now (none once the game
         has started: the start closed the sheet)."""
-        async with self._sheet_locks.setdefault(game_id, asyncio.Lock()):
+        async with self._sheet_locks.get(game_id) or asyncio.Lock():  # (none left once the game is over)
             row = await self.bot.store.game(game_id)
             slot = await self.bot.store.slot(game_id, LOBBY_SLOT)
             if row is None or row.status != "lobby" or slot is None:
