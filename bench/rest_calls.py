@@ -5,6 +5,11 @@ clicking "Make my choice" and choosing at random (tests/support/sim.py). Interac
 follow-ups are not counted: they do not count against Discord's global limit. Issue 10's budget:
 at most 8 calls per Ritual round at 7 players, at most 6 per Cauldron round.
 
+Each game is played twice side by side: with living lines edited on every change
+(``living_edit_seconds`` 0) and with them coalesced. A round's clicks all come within one window
+there (simcord plays them at once; the window is past simcord's settle timeout, so it ends only
+when the game is over), so this is the burst case: a slower table gets an edit per window.
+
     .venv/bin/python bench/rest_calls.py [--games 3] [--chatter] [--dm-only]
 """
 
@@ -52,10 +57,16 @@ def kind_of(method: str, path: str, dm_channels: set[str]) -> str | None:
     return f"{method} {parts[0]}"
 
 
-async def one_game(kind: str, seed: int, *, chatter: bool = False, dm_only: bool = False) -> tuple[int, Counter]:
+#: the coalescing window of the side that coalesces: longer than a simcord settle (5 s)
+BURST_WINDOW = 10.0
+
+
+async def one_game(kind: str, seed: int, *, chatter: bool = False, dm_only: bool = False,
+                   window: float = 0.0) -> tuple[int, Counter]:
     players, options = GAMES[kind]
     folder = Path(tempfile.mkdtemp(prefix="rest-"))
-    bot = new_bot(folder / "bot.db", ManualClock(), **({"ride_seconds": 0} if dm_only else {}))
+    bot = new_bot(folder / "bot.db", ManualClock(), living_edit_seconds=window,
+                  **({"ride_seconds": 0} if dm_only else {}))
     env = Env(bot)
     await env.start()
     try:
@@ -66,6 +77,9 @@ async def one_game(kind: str, seed: int, *, chatter: bool = False, dm_only: bool
         game_id, _accepted = await play_by_clicking(w, members, kind, options, random.Random(seed),
                                                     chatter=chatter)
         await w.settle()
+        if window:
+            await env.advance_time(window)  # the held edits of the last window go out
+            await w.settle()
         row = await bot.store.game(game_id)
         rounds = max(1, int(json.loads(row.state).get("round", 1)))
         dm_channels = {str(m.user.dm_channel.id) for m in members if m.user.dm_channel is not None}
@@ -85,19 +99,23 @@ async def main_async(games_per_kind: int, chatter: bool, dm_only: bool) -> None:
           "a quiet channel (the next phase edited into the board)",
           "; every private message a DM" if dm_only else "; private messages ride on open interactions")
     for kind in GAMES:
-        per_round: list[float] = []
-        totals: Counter = Counter()
-        all_rounds = 0
-        for seed in range(1, games_per_kind + 1):
-            rounds, counted = await one_game(kind, seed, chatter=chatter, dm_only=dm_only)
-            per_round.append(sum(counted.values()) / rounds)
-            totals.update(counted)
-            all_rounds += rounds
-        budget = BUDGET.get(kind)
-        by_kind = ", ".join(f"{name} {count / all_rounds:.1f}" for name, count in totals.most_common())
-        print(f"{kind}: {statistics.median(per_round):.1f} calls per round (median of {games_per_kind} "
-              f"games, {all_rounds} rounds)" + (f"; budget {budget}" if budget else ""))
-        print(f"  per round by kind: {by_kind}")
+        medians = []
+        for window, label in ((0.0, "every change edited"), (BURST_WINDOW, "living lines coalesced")):
+            per_round: list[float] = []
+            totals: Counter = Counter()
+            all_rounds = 0
+            for seed in range(1, games_per_kind + 1):
+                rounds, counted = await one_game(kind, seed, chatter=chatter, dm_only=dm_only, window=window)
+                per_round.append(sum(counted.values()) / rounds)
+                totals.update(counted)
+                all_rounds += rounds
+            budget = BUDGET.get(kind)
+            medians.append(statistics.median(per_round))
+            by_kind = ", ".join(f"{name} {count / all_rounds:.1f}" for name, count in totals.most_common())
+            print(f"{kind}, {label}: {medians[-1]:.1f} calls per round (median of {games_per_kind} "
+                  f"games, {all_rounds} rounds)" + (f"; budget {budget}" if budget else ""))
+            print(f"  per round by kind: {by_kind}")
+        print(f"  {kind}: coalesced / every change = {medians[1] / medians[0]:.2f}")
 
 
 def main() -> None:

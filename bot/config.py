@@ -62,6 +62,9 @@ class Settings(BaseSettings):
     voice_narration: bool = True
     #: only a pause of at least this many seconds is worth a beat of its own (an edit)
     theatre_cut_seconds: float = Field(default=3.0, ge=0, le=60)
+    #: a living line that only counts (a ready count, a vote tally, a sign-up sheet) is edited at
+    #: most once in this many seconds, with the newest text at the window's end; 0: every change
+    living_edit_seconds: float = Field(default=3.0, ge=0, le=60)
 
     @model_validator(mode="after")
     def _check_shards(self) -> Settings:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -54,6 +55,7 @@ class PlayBot(Protocol):
     service: GameService
     store: Store
     delivery: Any  # note_prompt, forget_prompt
+    settings: Any  # living_edit_seconds
 
     def get_user(self, user_id: int, /) -> discord.User | None: ...
     def get_channel(self, channel_id: int, /) -> Any: ...
@@ -67,6 +69,9 @@ class Play:
         #: selections of multi-field prompts waiting for their submit button (game, user, seq, action)
         self.partial: dict[tuple[int, int, int, str], dict[str, Any]] = {}
         self._sheet_locks: dict[int, asyncio.Lock] = {}  # game -> its sign-up sheet's edits, in turn
+        self._sheet_edited: dict[int, float] = {}  # game -> time.monotonic() of its sheet's last edit
+        self._sheet_held: dict[int, asyncio.TimerHandle] = {}  # game -> its held edit's window end
+        self._sheet_tasks: set[asyncio.Task] = set()  # held edits under way
         #: options a sign-up sheet shows first, by a name instead of their value: option -> its
         #: name from (game, options); filled by the feature packages at setup
         self.option_names: dict[str, Callable[[Any, dict[str, Any]], str]] = {}
@@ -78,6 +83,7 @@ class Play:
     def forget(self, game_id: int) -> None:
         """The game is over: drop its half-made choices."""
         self._sheet_locks.pop(game_id, None)
+        self._sheet_edited.pop(game_id, None)
         for key in [k for k in self.partial if k[0] == game_id]:
             del self.partial[key]
 
@@ -211,24 +217,56 @@ class Play:
 
     async def show_signups(self, interaction: discord.Interaction, game_id: int, said: str) -> None:
         """Answer a sign-up change with its line, and edit the game's one sign-up sheet in place. The
-        sheet goes out with the answer when there is none yet (or it was deleted), and stays the one."""
+        sheet goes out with the answer when there is none yet (or it was deleted), and stays the one.
+        An edit within ``living_edit_seconds`` of the last one waits for that window's end, so a rush
+        of joins is one edit, showing the sign-ups as they are then."""
         lock = self._sheet_locks.setdefault(game_id, asyncio.Lock())
         async with lock:  # the last edit shows the latest sign-ups
             slot = await self.bot.store.slot(game_id, LOBBY_SLOT)
+            window = self.bot.settings.living_edit_seconds
+            left = self._sheet_edited.get(game_id, -window) + window - time.monotonic()
+            if slot is not None and window > 0 and left > 0:
+                if game_id not in self._sheet_held:
+                    self._sheet_held[game_id] = asyncio.get_running_loop().call_later(
+                        min(left, window), self._sheet_due, game_id)
+                await reply(interaction, f"{said} (The sign-up sheet above follows in a moment.)", ephemeral=False)
+                return
             embed = await self.lobby_embed(game_id)
-            edited = False
-            if slot is not None:
-                try:
-                    message = self.bot.get_partial_messageable(slot.channel_id).get_partial_message(slot.message_id)
-                    await message.edit(embed=embed)
-                    edited = True
-                except discord.HTTPException as exc:  # deleted, or not ours to edit: a new sheet
-                    log.info("game %s: sign-up sheet not edited (%s); posting it again", game_id, exc)
-            if edited:
+            if slot is not None and await self._edit_sheet(game_id, slot, embed):
                 await reply(interaction, f"{said} (The sign-up sheet above is up to date.)", ephemeral=False)
                 return
             await reply(interaction, said, embed=embed, view=lobby_view(game_id), ephemeral=False)
             await self.remember_lobby(interaction, game_id)
+            self._sheet_edited[game_id] = time.monotonic()
+
+    async def _edit_sheet(self, game_id: int, slot: Slot, embed: discord.Embed) -> bool:
+        """Edit the sign-up sheet in place; False when it is gone (deleted, or not ours to edit)."""
+        try:
+            message = self.bot.get_partial_messageable(slot.channel_id).get_partial_message(slot.message_id)
+            await message.edit(embed=embed)
+        except discord.HTTPException as exc:
+            log.info("game %s: sign-up sheet not edited (%s); posting it again", game_id, exc)
+            return False
+        self._sheet_edited[game_id] = time.monotonic()
+        return True
+
+    def _sheet_due(self, game_id: int) -> None:
+        """A sign-up sheet's window is over: its held edit goes now."""
+        self._sheet_held.pop(game_id, None)
+        self._sheet_edited.pop(game_id, None)
+        task = asyncio.get_running_loop().create_task(self._held_sheet(game_id))
+        self._sheet_tasks.add(task)
+        task.add_done_callback(self._sheet_tasks.discard)
+
+    async def _held_sheet(self, game_id: int) -> None:
+        """The held edit of a sign-up sheet, with the sign-ups as they are now (none once the game
+        has started: the start closed the sheet)."""
+        async with self._sheet_locks.get(game_id) or asyncio.Lock():  # (none left once the game is over)
+            row = await self.bot.store.game(game_id)
+            slot = await self.bot.store.slot(game_id, LOBBY_SLOT)
+            if row is None or row.status != "lobby" or slot is None:
+                return
+            await self._edit_sheet(game_id, slot, await self.lobby_embed(game_id))
 
     async def _close_lobby(self, game_id: int) -> None:
         slot = await self.bot.store.slot(game_id, LOBBY_SLOT)

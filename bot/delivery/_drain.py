@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Coroutine
 from typing import Any
 
@@ -21,7 +22,7 @@ from ._board import Board
 from ._calls import Calls, classify
 from ._ports import Bot
 from ._private import Private, Ride
-from ._rules import GiveUp, Retry, groupable, lane, priority, units
+from ._rules import GiveUp, Retry, counting, groupable, lane, priority, units
 from ._send import Sender
 from ._threads import Threads
 
@@ -40,6 +41,10 @@ class Delivery:
         self._retries: dict[int, asyncio.TimerHandle] = {}
         self._attempts: dict[int, int] = {}  # outbox row id -> failed attempts so far
         self._side: set[asyncio.Task] = set()  # edits that must not hold up the channel
+        #: (game, slot) -> when its line was last edited (``time.monotonic``: the event loop's time
+        #: may be a test's virtual one)
+        self._edited: dict[tuple[int, str], float] = {}
+        self._held: dict[tuple[int, str], asyncio.TimerHandle] = {}  # a counting line's window end
         settings = bot.settings
         self.calls = Calls(bot, Pacer(settings.discord_calls_per_second, settings.channel_calls,
                                       settings.channel_window_seconds))
@@ -105,6 +110,8 @@ class Delivery:
         """The game is over: drop what was kept for its notices (its last messages still go)."""
         self.private.forget(game_id)
         self.threads.forget(game_id)
+        for key in [k for k in self._edited if k[0] == game_id and k not in self._held]:
+            del self._edited[key]
 
     @property
     def rides(self) -> dict[int, Ride]:
@@ -151,6 +158,41 @@ class Delivery:
 
         self._retries[game_id] = asyncio.get_running_loop().call_later(delay, again)
 
+    def _hold(self, row: OutboxRow, alone: bool) -> bool:
+        """Whether a living line waits for its window (``living_edit_seconds`` after its last
+        edit) to end, so a burst of clicks is one edit: only a line that counts, and only while
+        nothing comes after it in the channel. The window's end kicks the game again, and the
+        newest text of the line goes (the older rows of its slot are superseded by then)."""
+        key = (row.game_id, row.slot)
+        window = self.bot.settings.living_edit_seconds
+        if window <= 0 or not alone or not counting(row) or key not in self._edited:
+            return False
+        left = self._edited[key] + window - time.monotonic()
+        if left <= 0:
+            return False
+        if key not in self._held:
+            self._held[key] = asyncio.get_running_loop().call_later(min(left, window), self._release, key)
+        return True
+
+    def _shown(self, row: OutboxRow) -> None:
+        """A living line was edited: a line that counts starts its window now (a held edit it
+        carried is done); one that called someone starts none, so the line after it (the end of
+        the speaking turns) shows at once too."""
+        key = (row.game_id, row.slot)
+        held = self._held.pop(key, None)
+        if held is not None:
+            held.cancel()
+        if counting(row):
+            self._edited[key] = time.monotonic()
+        else:
+            self._edited.pop(key, None)
+
+    def _release(self, key: tuple[int, str]) -> None:
+        """A living line's window is over: its held edit goes now."""
+        self._held.pop(key, None)
+        self._edited.pop(key, None)
+        self.kick(key[0])
+
     def _backoff(self, row_id: int) -> float:
         attempts = self._attempts[row_id] = self._attempts.get(row_id, 0) + 1
         return min(self.retry_base * 2 ** (attempts - 1), self.bot.settings.delivery_retry_max_seconds)
@@ -170,7 +212,8 @@ class Delivery:
                 urgency = [priority(u) for u in found]
                 for i in range(len(found) - 2, -1, -1):
                     urgency[i] = min(urgency[i], urgency[i + 1])
-                for unit, level in zip(found, urgency, strict=True):
+                lanes = [lane(u[0]) for u in found]
+                for index, (unit, level) in enumerate(zip(found, urgency, strict=True)):
                     head = unit[0]
                     try:
                         if head.target == "channel":  # first, even while the channel waits
@@ -182,7 +225,10 @@ class Delivery:
                         elif head.op == "refresh":
                             await self.board.refresh(head, level)
                         elif head.op == "slot":
+                            if self._hold(head, lane(head) not in lanes[index + 1:]):
+                                continue
                             await self.board.show_in_slot(head, level)
+                            self._shown(head)
                         elif groupable(head):
                             await self.board.deliver_group(unit, level)
                         else:

@@ -96,6 +96,12 @@ def units(rows: list[OutboxRow]) -> tuple[list[list[OutboxRow]], list[OutboxRow]
     return out, superseded
 
 
+def counting(row: OutboxRow) -> bool:
+    """A living line that only counts (a ready count, a vote tally): it calls no one and says
+    nothing aloud, so its edits may wait a few seconds and go as one."""
+    return row.op == "slot" and not row.payload.get("notify") and not row.payload.get("say")
+
+
 def priority(unit: list[OutboxRow]) -> int:
     """What players wait on (an opening message, a private prompt or card) goes first."""
     if unit[0].op == "refresh":
