@@ -20,6 +20,8 @@ def bot_settings(db_path, **overrides) -> Settings:
               "shard_count": 1,  # (simcord needs a sharded bot's count)
               # simcord carries no audio: a test that listens puts a recording narrator in place
               "voice_narration": False,
+              # living lines edited at once (test_living_coalesced sets its own window)
+              "living_edit_seconds": 0,
               } | overrides
     return Settings(_env_file=None, **values)
 
