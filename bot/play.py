@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -18,6 +17,7 @@ import games
 from games.engine import NO_ONE, GameError, Prompt, rng_for
 
 from .delivery import paused_ends, schedule_of
+from .edit_windows import EditWindows
 from .interactions import acknowledge, actor_of, guarded, reply, update_message
 from .render import duration, relative_time
 from .service import NOT_OPEN_YET, GameService, LobbyError, NoGameHere, NotAllowed, quoted
@@ -69,8 +69,8 @@ class Play:
         #: selections of multi-field prompts waiting for their submit button (game, user, seq, action)
         self.partial: dict[tuple[int, int, int, str], dict[str, Any]] = {}
         self._sheet_locks: dict[int, asyncio.Lock] = {}  # game -> its sign-up sheet's edits, in turn
-        self._sheet_edited: dict[int, float] = {}  # game -> time.monotonic() of its sheet's last edit
-        self._sheet_held: dict[int, asyncio.TimerHandle] = {}  # game -> its held edit's window end
+        #: a sign-up sheet is edited at most once per ``living_edit_seconds``
+        self.sheet_windows = EditWindows(lambda: self.bot.settings.living_edit_seconds)
         self._sheet_tasks: set[asyncio.Task] = set()  # held edits under way
         #: options a sign-up sheet shows first, by a name instead of their value: option -> its
         #: name from (game, options); filled by the feature packages at setup
@@ -83,7 +83,7 @@ class Play:
     def forget(self, game_id: int) -> None:
         """The game is over: drop its half-made choices."""
         self._sheet_locks.pop(game_id, None)
-        self._sheet_edited.pop(game_id, None)
+        self.sheet_windows.forget(lambda key: key == game_id)
         for key in [k for k in self.partial if k[0] == game_id]:
             del self.partial[key]
 
@@ -223,12 +223,7 @@ class Play:
         lock = self._sheet_locks.setdefault(game_id, asyncio.Lock())
         async with lock:  # the last edit shows the latest sign-ups
             slot = await self.bot.store.slot(game_id, LOBBY_SLOT)
-            window = self.bot.settings.living_edit_seconds
-            left = self._sheet_edited.get(game_id, -window) + window - time.monotonic()
-            if slot is not None and window > 0 and left > 0:
-                if game_id not in self._sheet_held:
-                    self._sheet_held[game_id] = asyncio.get_running_loop().call_later(
-                        min(left, window), self._sheet_due, game_id)
+            if slot is not None and self.sheet_windows.wait(game_id, lambda: self._sheet_due(game_id)):
                 await reply(interaction, f"{said} (The sign-up sheet above follows in a moment.)", ephemeral=False)
                 return
             embed = await self.lobby_embed(game_id)
@@ -237,7 +232,7 @@ class Play:
                 return
             await reply(interaction, said, embed=embed, view=lobby_view(game_id), ephemeral=False)
             await self.remember_lobby(interaction, game_id)
-            self._sheet_edited[game_id] = time.monotonic()
+            self.sheet_windows.edited(game_id)
 
     async def _edit_sheet(self, game_id: int, slot: Slot, embed: discord.Embed) -> bool:
         """Edit the sign-up sheet in place; False when it is gone (deleted, or not ours to edit)."""
@@ -247,13 +242,11 @@ class Play:
         except discord.HTTPException as exc:
             log.info("game %s: sign-up sheet not edited (%s); posting it again", game_id, exc)
             return False
-        self._sheet_edited[game_id] = time.monotonic()
+        self.sheet_windows.edited(game_id)
         return True
 
     def _sheet_due(self, game_id: int) -> None:
         """A sign-up sheet's window is over: its held edit goes now."""
-        self._sheet_held.pop(game_id, None)
-        self._sheet_edited.pop(game_id, None)
         task = asyncio.get_running_loop().create_task(self._held_sheet(game_id))
         self._sheet_tasks.add(task)
         task.add_done_callback(self._sheet_tasks.discard)

@@ -549,6 +549,9 @@ class GameService:
             row = await self._game_or_refuse(game_id)
             if actor.id != row.host_id and not await self.is_moderator(row, actor):
                 raise NotAllowed("Only the host or a moderator can change the game's voice channel.")
+            if games.get(row.kind).storytellers:
+                raise LobbyError(f"{games.get(row.kind).title} is played in text, with no voice table: "
+                                 "there is nothing to link.")
             messages = []
             if row.status == "running":
                 table = await self.load(game_id)

@@ -94,22 +94,20 @@ class Timers:
 
     def arm_reminder(self, game_id: int, phase_seq: int, at: float | None) -> None:
         """Call ``remind(game_id, phase_seq)`` at ``at`` (None: no reminder); one per game."""
-        job = f"remind-{game_id}"
-        if at is None or self._remind is None:
-            if self.scheduler.running and self.scheduler.get_job(job):
-                self.scheduler.remove_job(job)
-            return
-        self._once(job, max(0.0, at - self.clock.now()), self._remind, game_id, phase_seq)
+        self._at(f"remind-{game_id}", at, self._remind, game_id, phase_seq)
 
     def arm_turn(self, game_id: int, phase_seq: int, at: float | None) -> None:
         """Call ``turn(game_id, phase_seq)`` when the speaking turn ends at ``at`` (None: no
         turn runs); one per game."""
-        job = f"turn-{game_id}"
-        if at is None or self._turn is None:
+        self._at(f"turn-{game_id}", at, self._turn, game_id, phase_seq)
+
+    def _at(self, job: str, at: float | None, call: Fire | None, game_id: int, phase_seq: int) -> None:
+        """The job ``job`` calls ``call`` at ``at``; None (or no call): the job is removed."""
+        if at is None or call is None:
             if self.scheduler.running and self.scheduler.get_job(job):
                 self.scheduler.remove_job(job)
             return
-        self._once(job, max(0.0, at - self.clock.now()), self._turn, game_id, phase_seq)
+        self._once(job, max(0.0, at - self.clock.now()), call, game_id, phase_seq)
 
     def _once(self, job: str, delay: float, call: Fire, game_id: int, phase_seq: int) -> None:
         """Run ``call(game_id, phase_seq)`` once in ``delay`` seconds, as the job ``job`` (replacing

@@ -111,9 +111,10 @@ class Tables(commands.Cog):
             await self.service.set_voice_channel(row.id, actor_of(interaction), channel.id if channel else None)
             said = (f"🔊 Game #{row.id} is played in {channel.mention}." if channel else
                     f"🔇 Game #{row.id} has no voice channel now: I mute no one and say nothing aloud.")
-            await reply(interaction, said, ephemeral=False)
-            if row.status == "lobby":
+            if row.status == "lobby":  # the answer, with the sign-up sheet's Voice line brought up to date
                 await self.bot.play.show_signups(interaction, row.id, said)
+            else:
+                await reply(interaction, said, ephemeral=False)
         await guarded(interaction, None, work, public=True)
 
     async def _in_channel(self, interaction: discord.Interaction):

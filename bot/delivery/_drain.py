@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Coroutine
 from typing import Any
 
@@ -14,6 +13,7 @@ import discord
 
 from games.engine import Event
 
+from ..edit_windows import EditWindows
 from ..pacer import URGENT, Pacer
 from ..service import is_store_error
 from ..store import OutboxRow
@@ -41,10 +41,8 @@ class Delivery:
         self._retries: dict[int, asyncio.TimerHandle] = {}
         self._attempts: dict[int, int] = {}  # outbox row id -> failed attempts so far
         self._side: set[asyncio.Task] = set()  # edits that must not hold up the channel
-        #: (game, slot) -> when its line was last edited (``time.monotonic``: the event loop's time
-        #: may be a test's virtual one)
-        self._edited: dict[tuple[int, str], float] = {}
-        self._held: dict[tuple[int, str], asyncio.TimerHandle] = {}  # a counting line's window end
+        #: a living line that only counts is edited at most once per ``living_edit_seconds``
+        self.windows = EditWindows(lambda: self.bot.settings.living_edit_seconds)
         settings = bot.settings
         self.calls = Calls(bot, Pacer(settings.discord_calls_per_second, settings.channel_calls,
                                       settings.channel_window_seconds))
@@ -110,8 +108,7 @@ class Delivery:
         """The game is over: drop what was kept for its notices (its last messages still go)."""
         self.private.forget(game_id)
         self.threads.forget(game_id)
-        for key in [k for k in self._edited if k[0] == game_id and k not in self._held]:
-            del self._edited[key]
+        self.windows.forget(lambda key: key[0] == game_id)
 
     @property
     def rides(self) -> dict[int, Ride]:
@@ -159,39 +156,21 @@ class Delivery:
         self._retries[game_id] = asyncio.get_running_loop().call_later(delay, again)
 
     def _hold(self, row: OutboxRow, alone: bool) -> bool:
-        """Whether a living line waits for its window (``living_edit_seconds`` after its last
-        edit) to end, so a burst of clicks is one edit: only a line that counts, and only while
-        nothing comes after it in the channel. The window's end kicks the game again, and the
-        newest text of the line goes (the older rows of its slot are superseded by then)."""
-        key = (row.game_id, row.slot)
-        window = self.bot.settings.living_edit_seconds
-        if window <= 0 or not alone or not counting(row) or key not in self._edited:
-            return False
-        left = self._edited[key] + window - time.monotonic()
-        if left <= 0:
-            return False
-        if key not in self._held:
-            self._held[key] = asyncio.get_running_loop().call_later(min(left, window), self._release, key)
-        return True
+        """Whether a living line waits for its window to end, so a burst of clicks is one edit:
+        only a line that counts, and only while nothing comes after it in the channel. The
+        window's end kicks the game again, and the newest text of the line goes (the older rows
+        of its slot are superseded by then)."""
+        return alone and counting(row) and self.windows.wait((row.game_id, row.slot),
+                                                             lambda: self.kick(row.game_id))
 
     def _shown(self, row: OutboxRow) -> None:
-        """A living line was edited: a line that counts starts its window now (a held edit it
-        carried is done); one that called someone starts none, so the line after it (the end of
-        the speaking turns) shows at once too."""
+        """A living line was edited: a line that counts starts its window now; one that called
+        someone starts none, so the line after it (the end of the speaking turns) shows at once."""
         key = (row.game_id, row.slot)
-        held = self._held.pop(key, None)
-        if held is not None:
-            held.cancel()
         if counting(row):
-            self._edited[key] = time.monotonic()
+            self.windows.edited(key)
         else:
-            self._edited.pop(key, None)
-
-    def _release(self, key: tuple[int, str]) -> None:
-        """A living line's window is over: its held edit goes now."""
-        self._held.pop(key, None)
-        self._edited.pop(key, None)
-        self.kick(key[0])
+            self.windows.clear(key)
 
     def _backoff(self, row_id: int) -> float:
         attempts = self._attempts[row_id] = self._attempts.get(row_id, 0) + 1

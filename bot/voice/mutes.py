@@ -13,13 +13,12 @@ the edits of one server share one window of the pacer (``VOICE_WINDOW``)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 import discord
-
-import games
 
 from ..pacer import URGENT
 from ..store import GameRow, OutboxRow
@@ -69,6 +68,7 @@ class VoiceTable:
         #: how calls reach Discord (the delivery's ``Calls``, set when the delivery is made)
         self.calls: Caller | None = None
         self._told: set[tuple[int, str]] = set()  # (game, what) the host was told, once each
+        self._telling: set[asyncio.Task] = set()  # DMs to hosts under way (kept until done)
 
     def forget(self, game_id: int) -> None:
         self._told = {k for k in self._told if k[0] != game_id}
@@ -175,7 +175,9 @@ class VoiceTable:
         if (game.id, what) in self._told:
             return
         self._told.add((game.id, what))
-        self.bot.loop.create_task(self.tell_host(game, what_missing(what, lacking)))
+        task = asyncio.get_running_loop().create_task(self.tell_host(game, what_missing(what, lacking)))
+        self._telling.add(task)
+        task.add_done_callback(self._telling.discard)
 
     async def tell_host(self, game: GameRow, text: str) -> None:
         """A DM to the host (best effort: logged when it cannot go)."""
@@ -196,7 +198,7 @@ class VoiceTable:
         table = await self.bot.service.load(game.id)
         perms = channel.permissions_for(guild.me)
         parts = []
-        if voice_muting(table.game, table.state):
+        if table.game.mutes_anyone(table.state):
             lacking = missing(perms, MUTE_PERMISSIONS)
             if lacking:
                 self._told.add((game.id, "mute"))
@@ -223,12 +225,6 @@ class VoiceTable:
             return
         for text in texts:
             self.narrator.say(game.guild_id, game.voice_channel_id, game_id, text)
-
-
-def voice_muting(game: games.Game | Any, state: Any) -> bool:
-    """Whether the table's options make the game mute anyone (the dead, turns, a quiet night)."""
-    options = getattr(state, "options", None)
-    return any(getattr(options, name, False) for name in ("mute_dead", "speaking_turns", "night_quiet"))
 
 
 def what_missing(what: str, lacking: list[str]) -> str:

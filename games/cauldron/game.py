@@ -916,6 +916,9 @@ class CauldronGame(Game):
     def silenced(self, s: CauldronState) -> list[str]:
         return voice.silenced(s)
 
+    def mutes_anyone(self, s: CauldronState) -> bool:
+        return s.options.night_quiet
+
     def rules_summary(self) -> str:
         return (
             "**Ireland Cauldron** (5-10 players). You are a hero of Ireland, Good or Evil (floor(n/3) Evil), "

@@ -413,6 +413,11 @@ class Game(ABC):
         ``TurnOver(phase_seq, turn=index)``, as a moderator's skip does."""
         return None
 
+    def mutes_anyone(self, state: Any) -> bool:
+        """Whether the table's options let the rules silence anyone (``silenced``) at some point of
+        the game: the bot then checks, at the start, that it may mute in the voice channel."""
+        return False
+
     def narrated(self, state: Any) -> bool:
         """Whether the table asked for the phases to be spoken aloud (events' ``say``) in the
         game's linked voice channel (the ``narrate`` option where a game has one)."""

@@ -10,9 +10,8 @@ import asyncio
 import json
 
 import pytest
-from support.sim import close_made_bots, new_bot, open_and_start
+from support.sim import a_cauldron_day, close_made_bots, new_bot, open_and_start
 
-from bot.actor import Actor
 from games.engine import private, public
 
 WINDOW = 10.0  # past simcord's settle timeout: only advance_time ends it
@@ -38,23 +37,6 @@ def edits_of(w, message_id, since):
 
 def now_of(w, message_id):
     return next(m for m in w.channel.history() if m.id == message_id)
-
-
-async def a_cauldron_day(w, members):
-    res = await w.host.slash(w.channel, "game new", kind="cauldron")
-    for m in members[1:]:
-        await m.click(res.response, label="Join")
-    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
-    # every hand is Brigid's: the first night opens no pending choice, and day comes
-    hands = {str(m.id): ["brigid", "ceol", "thistle"] for m in members}
-    await w.bot.service.start(game_id, Actor(id=w.host.id, name="host"), forced={"hands": hands})
-    await w.settle()
-    for m in members:
-        await w.bot.service.act(game_id, m.id, {"type": "play", "player": str(m.id), "card": "brigid"})
-    await w.settle()
-    assert (await w.bot.service.load(game_id)).state.phase == "day"
-    return game_id, next(m for m in reversed(w.channel.history())
-                         if any("End discussion" in str(r) for r in m.components))
 
 
 async def test_a_burst_of_ready_clicks_is_two_edits_ending_on_the_true_count(world):

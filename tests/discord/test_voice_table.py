@@ -401,3 +401,22 @@ async def test_a_pause_holds_the_speaking_turn_and_the_resume_gives_a_whole_turn
     await w.bot.service.fire_due()
     await w.settle()
     assert await speaker(w, game_id) != first
+
+
+async def test_a_forum_game_refuses_a_voice_channel_in_words(table):
+    w = table
+    await w.host.slash(w.channel, "game new", kind="clocktower")
+    res = await w.host.slash(w.channel, "game voice", channel=w.vc)
+    assert res.ephemeral and "played in text" in res.response.content
+    assert (await w.bot.service.game_in_channel(w.channel.id)).voice_channel_id is None
+
+
+async def test_linking_in_the_lobby_answers_once_with_the_sheet_up_to_date(table):
+    w = table
+    await w.host.slash(w.channel, "game new", kind="ritual")
+    before = len(w.channel.history())
+    await w.host.slash(w.channel, "game voice", channel=w.vc)
+    said = [m for m in w.channel.history()[before:] if "is played in" in (m.content or "")]
+    assert len(said) == 1
+    lobby = [m for m in w.channel.history() if m.embeds and "gathering" in (m.embeds[0].title or "")][-1]
+    assert f"<#{w.vc.id}>" in next(f.value for f in lobby.embeds[0].fields if f.name == "Voice")

@@ -189,3 +189,24 @@ async def play_by_clicking(w, members, kind, options, rng, max_rounds=400, chatt
             await w.settle()
             idle = 0
     return game_id, accepted
+
+
+async def a_cauldron_day(w, members):
+    """An Ireland Cauldron of ``members`` at its first day: (game id, the day's message with its
+    End discussion button)."""
+    from bot.actor import Actor
+
+    res = await w.host.slash(w.channel, "game new", kind="cauldron")
+    for m in members[1:]:
+        await m.click(res.response, label="Join")
+    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
+    # every hand is Brigid's: the first night opens no pending choice, and day comes
+    hands = {str(m.id): ["brigid", "ceol", "thistle"] for m in members}
+    await w.bot.service.start(game_id, Actor(id=w.host.id, name="host"), forced={"hands": hands})
+    await w.settle()
+    for m in members:
+        await w.bot.service.act(game_id, m.id, {"type": "play", "player": str(m.id), "card": "brigid"})
+    await w.settle()
+    assert (await w.bot.service.load(game_id)).state.phase == "day"
+    return game_id, next(m for m in reversed(w.channel.history())
+                         if any("End discussion" in str(r) for r in m.components))

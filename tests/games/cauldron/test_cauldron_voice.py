@@ -100,3 +100,8 @@ def test_random_play_with_night_quiet_keeps_every_invariant():
                     if e.type == "game_over":
                         ends.add(e.say)
     assert ends
+
+
+def test_only_a_quiet_night_mutes_anyone():
+    assert GAME.mutes_anyone(h.new_game(5, options={"night_quiet": True}).state)
+    assert not GAME.mutes_anyone(h.new_game(5).state)

@@ -319,3 +319,10 @@ def test_the_invariants_catch_a_secret_in_spoken_words():
     assert any("secret" in p for p in GAME.check_invariants(t.state, [bad]))
     whisper = bad.model_copy(update={"audience": H.private_to(t.events, "a")[0].audience, "say": "hello"})
     assert any("spoken" in p for p in GAME.check_invariants(t.state, [whisper]))
+
+
+def test_speaking_turns_or_the_dead_muted_mute_anyone():
+    roles = ["guardian", "seer", "hollow_servant"]
+    assert not GAME.mutes_anyone(Table(roles).state)
+    assert GAME.mutes_anyone(Table(roles, speaking_turns=True).state)
+    assert GAME.mutes_anyone(Table(roles, mute_dead=True).state)

@@ -1,0 +1,58 @@
+"""At most one edit of a living message per short window: a burst of changes (ready clicks,
+votes, sign-ups) goes to Discord as one edit at the window's end, showing the newest text.
+
+Time is ``time.monotonic``, not the event loop's: a test's loop may run on virtual time."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Hashable
+
+
+class EditWindows:
+    """The edit windows of living messages, by key (a game's slot, a game's sign-up sheet)."""
+
+    def __init__(self, seconds: Callable[[], float]) -> None:
+        #: the window's length, read at each use (0: every change is edited at once)
+        self.seconds = seconds
+        self._edited: dict[Hashable, float] = {}  # key -> when it was last edited
+        self._held: dict[Hashable, asyncio.TimerHandle] = {}  # key -> its held edit's window end
+
+    def wait(self, key: Hashable, release: Callable[[], object]) -> bool:
+        """Whether an edit of ``key`` must wait for its window to end; the first edit to wait arms
+        ``release`` for that end (which then finds the newest text to show)."""
+        window = self.seconds()
+        if window <= 0 or key not in self._edited:
+            return False
+        left = self._edited[key] + window - time.monotonic()
+        if left <= 0:
+            return False
+        if key not in self._held:
+            self._held[key] = asyncio.get_running_loop().call_later(min(left, window), self._end, key, release)
+        return True
+
+    def edited(self, key: Hashable) -> None:
+        """``key`` was just edited: its window starts now (a held edit it carried is done)."""
+        self._cancel(key)
+        self._edited[key] = time.monotonic()
+
+    def clear(self, key: Hashable) -> None:
+        """``key`` has no window (its last edit called someone: the next one shows at once)."""
+        self._cancel(key)
+        self._edited.pop(key, None)
+
+    def forget(self, belongs: Callable[[Hashable], bool]) -> None:
+        """Drop the windows of keys that ``belongs`` (a game that is over), except held edits."""
+        for key in [k for k in self._edited if belongs(k) and k not in self._held]:
+            del self._edited[key]
+
+    def _cancel(self, key: Hashable) -> None:
+        held = self._held.pop(key, None)
+        if held is not None:
+            held.cancel()
+
+    def _end(self, key: Hashable, release: Callable[[], object]) -> None:
+        self._held.pop(key, None)
+        self._edited.pop(key, None)
+        release()
