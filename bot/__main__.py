@@ -1,11 +1,14 @@
 """Start the bot: ``python -m bot`` (needs DISCORD_TOKEN) or ``python -m bot --offline``; copy its
 games to another database: ``python -m bot migrate-db --from sqlite:///data/storyteller.db --to
-postgresql://...``."""
+postgresql://...``; print the invite address: ``python -m bot invite``; send the slash commands to
+Discord: ``python -m bot sync [--guild ID]``."""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
+import signal
 import sys
 
 from pydantic import ValidationError
@@ -31,6 +34,10 @@ def main(argv: list[str] | None = None) -> int:
         argv = sys.argv[1:]
     if argv[:1] == ["migrate-db"]:
         return migrate_main(argv[1:])
+    if argv[:1] == ["invite"]:
+        return invite_main(argv[1:])
+    if argv[:1] == ["sync"]:
+        return sync_main(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
     parser.add_argument("--offline", action="store_true",
                         help="play in a browser on this computer, with no Discord token")
@@ -60,19 +67,133 @@ def main(argv: list[str] | None = None) -> int:
 
     bot = StorytellerBot(settings)
     try:
-        bot.run(settings.discord_token, log_handler=None)
+        asyncio.run(run_bot(bot, settings.discord_token))
     except Exception as exc:  # a bad token or a closed network: say so plainly
-        import discord
-
-        if isinstance(exc, discord.LoginFailure):
-            print("Discord refused the token in DISCORD_TOKEN. Copy it again from the Developer Portal.",
-                  file=sys.stderr)
-            return 2
-        if isinstance(exc, discord.PrivilegedIntentsRequired):
-            print("The bot asked for an intent that is not enabled in the Developer Portal.", file=sys.stderr)
-            return 2
-        raise
+        problem = login_problem(exc)
+        if problem is None:
+            raise
+        print(problem, file=sys.stderr)
+        return 2
     return 0
+
+
+def login_problem(exc: BaseException) -> str | None:
+    """What Discord refused at login, in words (None: something else)."""
+    import discord
+
+    if isinstance(exc, discord.LoginFailure):
+        return "Discord refused the token in DISCORD_TOKEN. Copy it again from the Developer Portal."
+    if isinstance(exc, discord.PrivilegedIntentsRequired):
+        return "The bot asked for an intent that is not enabled in the Developer Portal."
+    return None
+
+
+async def run_bot(bot, token: str) -> None:
+    """Run the bot until Discord closes it, or until SIGTERM (systemd, containers) or SIGINT
+    (Ctrl+C): then it stops cleanly (``StorytellerBot.shut_down``)."""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    async with bot:
+        running = asyncio.create_task(bot.start(token))
+        stopping = asyncio.create_task(stop.wait())
+        await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        if running.done():
+            stopping.cancel()
+            running.result()  # raises what ended it (a refused token...)
+            return
+        logging.getLogger("bot").info("stopping: closing the gateway, finishing the sends under way")
+        await bot.shut_down()
+        try:
+            await asyncio.wait_for(running, 10)
+        except Exception as exc:  # the connection ended as it was closed
+            logging.getLogger("bot").debug("gateway closed with %s", exc)
+
+
+def invite_main(argv: list[str]) -> int:
+    """``invite``: the address that adds the bot to a server with the permissions it checks."""
+    from .permissions import BadToken, client_id_of, invite_text
+
+    parser = argparse.ArgumentParser(prog="python -m bot invite", description=invite_main.__doc__)
+    parser.add_argument("--client-id", type=int, default=None,
+                        help="the Application ID (Developer Portal, General Information); read from "
+                             "DISCORD_TOKEN when not given")
+    parser.add_argument("--no-voice", action="store_true",
+                        help="leave out Connect, Speak and Mute Members (no voice table)")
+    args = parser.parse_args(argv)
+    client_id = args.client_id
+    if client_id is None:
+        try:
+            token = Settings().discord_token
+        except ValidationError as exc:
+            print(f"The settings in .env are not valid:\n{exc}", file=sys.stderr)
+            return 2
+        if not token:
+            print("I need the bot's application id: pass --client-id with the Application ID from the "
+                  "Developer Portal (General Information), or set DISCORD_TOKEN in .env.", file=sys.stderr)
+            return 2
+        try:
+            client_id = client_id_of(token)
+        except BadToken as exc:
+            print(exc, file=sys.stderr)
+            return 2
+    if client_id <= 0:
+        print("--client-id must be the Application ID, a positive number.", file=sys.stderr)
+        return 2
+    print(invite_text(client_id, voice=not args.no_voice))
+    return 0
+
+
+def sync_main(argv: list[str]) -> int:
+    """``sync``: send the slash commands to Discord, globally or to one server, and exit. Run it
+    once after installing or upgrading the bot (or set SYNC_COMMANDS=true)."""
+    parser = argparse.ArgumentParser(prog="python -m bot sync", description=sync_main.__doc__)
+    parser.add_argument("--guild", type=int, default=None,
+                        help="a server id: sync there only (shown at once); without it, globally")
+    args = parser.parse_args(argv)
+    try:
+        settings = Settings()
+    except ValidationError as exc:
+        print(f"The settings in .env are not valid:\n{exc}", file=sys.stderr)
+        return 2
+    if not settings.discord_token:
+        print("No DISCORD_TOKEN is set: put the bot's token in .env, then run this again.", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=settings.log_level.upper(),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        synced = asyncio.run(sync_commands(settings, args.guild))
+    except Exception as exc:
+        problem = login_problem(exc)
+        if problem is None:
+            import discord
+
+            if not isinstance(exc, discord.HTTPException):
+                raise
+            problem = f"Discord refused the commands ({exc.status}: {exc.text})."
+        print(problem, file=sys.stderr)
+        return 2
+    where = f"to the server {args.guild} (shown there at once)" if args.guild else \
+        "globally (every server the bot is in)"
+    print(f"Synced {len(synced)} command(s) {where}:")
+    for command in sorted(synced, key=lambda c: c.name):
+        print(f"  {'/' if command.type.value == 1 else ''}{command.name}")
+    return 0
+
+
+async def sync_commands(settings: Settings, guild_id: int | None):
+    """Log in (no gateway, no database), add the commands, sync them; the synced commands."""
+    from .client import StorytellerBot
+
+    class CommandsOnly(StorytellerBot):
+        async def setup_hook(self) -> None:
+            await self.add_commands()
+
+    bot = CommandsOnly(settings, sync_commands=False, use_scheduler=False)
+    async with bot:
+        await bot.login(settings.discord_token)
+        return await bot.sync_tree(guild_id)
 
 
 def migrate_main(argv: list[str]) -> int:

@@ -32,7 +32,7 @@ class StorytellerBot(commands.AutoShardedBot):
     """The bot: one process runs every shard, or those of SHARD_IDS (several processes on one
     PostgreSQL database, each owning its shards' games)."""
 
-    def __init__(self, settings: Settings, *, clock: Clock | None = None, sync_commands: bool = True,
+    def __init__(self, settings: Settings, *, clock: Clock | None = None, sync_commands: bool | None = None,
                  use_scheduler: bool = True, narrator: Narrator | None = None, **kwargs) -> None:
         intents = kwargs.pop("intents", None) or discord.Intents.default()
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
@@ -40,7 +40,8 @@ class StorytellerBot(commands.AutoShardedBot):
                          shard_ids=settings.shard_id_list, **kwargs)
         self.settings = settings
         self.clock = clock or SystemClock()
-        self.sync_commands = sync_commands
+        #: sync the command tree at start (None: as SYNC_COMMANDS says, see ``syncs_at_start``)
+        self.sync_commands = syncs_at_start(settings) if sync_commands is None else sync_commands
         self.use_scheduler = use_scheduler
         self.play = Play(self)
         #: the voice table (mutes and narration); tests put a recording narrator in its place
@@ -68,21 +69,29 @@ class StorytellerBot(commands.AutoShardedBot):
                                    clock_waits_for_opener=True, shards=self.settings.shards)
         self.service.on_game_over += [self.delivery.forget, self.play.forget, self.voice.forget]
         self.service.RETRY_SECONDS = self.settings.timeout_retry_seconds
+        await self.add_commands()
+        if self.use_scheduler:
+            self.service.timers.start()
+            self.service.timers.every(self.settings.sweep_seconds, self.sweep, "sweep")
+        if self.sync_commands:
+            await self.sync_tree(self.settings.dev_guild_id)
+
+    async def add_commands(self) -> None:
+        """The cogs, each game's own commands and the persistent components (``python -m bot sync``
+        adds only these, with no database)."""
         self.add_dynamic_items(TableButton, ChoiceSelect, ChoiceButton, RemoveButton)
         await self.add_cog(Tables(self))
         await self.add_cog(Moderation(self))
         await self.add_cog(Seats(self))
         await setup_features(self)  # each game's own commands and components
-        if self.use_scheduler:
-            self.service.timers.start()
-            self.service.timers.every(self.settings.sweep_seconds, self.sweep, "sweep")
-        if self.sync_commands:
-            if self.settings.dev_guild_id:
-                guild = discord.Object(id=self.settings.dev_guild_id)
-                self.tree.copy_global_to(guild=guild)
-                await self.tree.sync(guild=guild)
-            else:
-                await self.tree.sync()
+
+    async def sync_tree(self, guild_id: int | None = None) -> list[discord.app_commands.AppCommand]:
+        """Send the command tree to Discord: to one server (shown at once), or globally."""
+        if guild_id:
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            return await self.tree.sync(guild=guild)
+        return await self.tree.sync()
 
     async def on_voice_state_update(self, member: discord.Member, before: discord.VoiceState,
                                     after: discord.VoiceState) -> None:
@@ -115,7 +124,41 @@ class StorytellerBot(commands.AutoShardedBot):
         await self.delivery.kick_pending()
         await self.service.prune(self.settings.outbox_retention_days * 86400)
 
+    async def shut_down(self) -> bool:
+        """A clean stop (SIGTERM, SIGINT): the gateway closed (no new click comes in), then
+        ``finish_sends``, then ``close``. True when every send under way finished in time."""
+        for shard in list(self.shards.values()):
+            try:
+                await shard.disconnect()
+            except Exception as exc:  # closing anyway
+                log.warning("shard %s did not close cleanly: %s", shard.id, exc)
+        finished = await self.finish_sends(self.settings.stop_grace_seconds)
+        await self.close()
+        log_stopped(finished)
+        return finished
+
+    async def finish_sends(self, grace: float) -> bool:
+        """No new phase closes (the timers stop); the sends under way get ``grace`` seconds to
+        finish, and those still going are cancelled: their rows stay in the outbox, sent at the
+        next start. True when every send finished in time."""
+        if hasattr(self, "service"):
+            self.service.timers.shutdown()
+        try:
+            await asyncio.wait_for(self.delivery.wait_idle(), grace)
+        except TimeoutError:
+            log.warning("stopping: sends still under way after %.0f s were cut short; they stay in the "
+                        "outbox for the next start", grace)
+            return False
+        return True
+
     async def close(self) -> None:
+        if hasattr(self, "store"):
+            try:  # at once, not when their lease runs out: another process may take them over now
+                released = await self.store.release_claims()
+                if released:
+                    log.info("stopping: released the claims on %d game(s)", released)
+            except Exception as exc:
+                log.warning("stopping: claims not released (%s); they lapse with their lease", exc)
         close_voice = getattr(self.voice.narrator, "close", None)
         if close_voice is not None:
             await close_voice()
@@ -124,6 +167,19 @@ class StorytellerBot(commands.AutoShardedBot):
         if hasattr(self, "store"):
             await self.store.close()
         await super().close()
+
+
+def log_stopped(finished: bool) -> None:
+    """The last line of a clean stop, for the operator (and the test that stops a real process)."""
+    log.info("stopped cleanly: %s; claims released", "every send under way finished" if finished else
+             "the sends cut short stay in the outbox for the next start")
+
+
+def syncs_at_start(settings: Settings) -> bool:
+    """SYNC_COMMANDS, in the one process that runs shard 0 (or every shard): several processes
+    syncing at once only race each other into Discord's rate limit."""
+    ids = settings.shard_id_list
+    return settings.sync_commands and (ids is None or 0 in ids)
 
 
 #: the youngest generation's threshold: collections of it are rarer (every 10,000 allocations

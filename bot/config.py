@@ -26,6 +26,12 @@ class Settings(BaseSettings):
     shard_ids: str = ""
     #: when set, slash commands are synced to this guild at start-up (instant) instead of globally.
     dev_guild_id: int | None = None
+    #: sync the slash commands at start (only the process running shard 0, or every shard); off:
+    #: run ``python -m bot sync`` once after installing or upgrading the bot
+    sync_commands: bool = False
+    #: on SIGTERM or SIGINT, how long the sends under way get to finish before the bot closes
+    #: (what is not sent stays in the outbox for the next start)
+    stop_grace_seconds: float = Field(default=5.0, ge=0, le=120)
     #: multiplies the theatrical pauses between reveal messages (0 turns them off).
     pause_scale: float = Field(default=1.0, ge=0, le=5)
     log_level: str = "INFO"

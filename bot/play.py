@@ -19,6 +19,7 @@ from games.engine import NO_ONE, GameError, Prompt, rng_for
 from .delivery import paused_ends, schedule_of
 from .edit_windows import EditWindows
 from .interactions import acknowledge, actor_of, guarded, reply, update_message
+from .permissions import named
 from .render import duration, relative_time
 from .service import NOT_OPEN_YET, GameService, LobbyError, NoGameHere, NotAllowed, quoted
 from .store import Slot, Store
@@ -27,12 +28,10 @@ from .views import lobby_view, prompts_view
 log = logging.getLogger(__name__)
 
 #: what a game with Storytellers needs in its town square, and where its private threads live
-TOWN_PERMISSIONS = {"view_channel": "View Channel", "send_messages": "Send Messages", "embed_links": "Embed Links",
-                    "attach_files": "Attach Files", "read_message_history": "Read Message History",
-                    "send_messages_in_threads": "Send Messages in Threads",
-                    "create_public_threads": "Create Public Threads"}
-THREAD_PERMISSIONS = {"view_channel": "View Channel", "create_private_threads": "Create Private Threads",
-                      "send_messages_in_threads": "Send Messages in Threads", "manage_threads": "Manage Threads"}
+#: (names from the one permission table, ``bot.permissions``, that the invite asks for too)
+TOWN_PERMISSIONS = named("view_channel", "send_messages", "embed_links", "attach_files", "read_message_history",
+                         "send_messages_in_threads", "create_public_threads")
+THREAD_PERMISSIONS = named("view_channel", "create_private_threads", "send_messages_in_threads", "manage_threads")
 #: the sign-up message's slot, and what it shows once the game has begun
 LOBBY_SLOT = "lobby"
 STARTED_EMBED = discord.Embed(title="The game has begun.", description="Sign-ups are closed. Good luck.",

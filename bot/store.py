@@ -403,7 +403,38 @@ class Store:
                 yield Many("UPDATE games SET claimed_until = ? WHERE id = ?", [(until, gid) for gid, _seq in due])
             return due
 
-        return await self._transaction(write())
+        due = await self._transaction(write())
+        held = self._held_claims()
+        for gid in [g for g, mine in held.items() if mine < now]:  # lapsed: no longer ours
+            del held[gid]
+        held.update({gid: until for gid, _seq in due})
+        return due
+
+    def _held_claims(self) -> dict[int, float]:
+        """The claims this store made (game id -> until), for ``release_claims``."""
+        if "_claims" not in self.__dict__:
+            self._claims: dict[int, float] = {}
+        return self._claims
+
+    async def release_claims(self) -> int:
+        """Release the claims this process still holds (a phase it claimed but did not close): at a
+        clean stop, so that another process may close those phases at once rather than when the
+        lease runs out. A claim another process made since, or one a commit released, is left as
+        it is. Returns how many were released."""
+        held = self._held_claims()
+        if not held:
+            return 0
+
+        def write() -> Body:
+            released = 0
+            for gid, until in held.items():
+                released += yield Exec("UPDATE games SET claimed_until = NULL WHERE id = ? AND claimed_until = ?",
+                                       (gid, until))
+            return released
+
+        released = await self._transaction(write())
+        held.clear()
+        return released
 
     async def set_status(self, game_id: int, status: str, now: float,
                          messages: list[NewMessage] = ()) -> None:

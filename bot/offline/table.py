@@ -177,7 +177,8 @@ class OfflineTable:
         if warning:
             log.warning(warning)
             self.notes.append(warning)
-        self.bot = StorytellerBot(self.settings, narrator=self.narrator)
+        # (one process, inside the simulation: it syncs its commands at start, as simcord expects)
+        self.bot = StorytellerBot(self.settings, narrator=self.narrator, sync_commands=True)
         # settle_timeout: how long simcord waits, in real time, for bot timers before parking
         # them for the clock pump. Short, so a click answers at once and a reveal's pauses play
         # out in real time afterwards instead of holding the click (or timing it out).

@@ -21,6 +21,7 @@ from typing import Any, Protocol
 import discord
 
 from ..pacer import URGENT
+from ..permissions import named
 from ..store import GameRow, OutboxRow
 from .narrator import Narrator
 from .table import voice_now
@@ -30,8 +31,8 @@ log = logging.getLogger(__name__)
 #: Discord's code for editing the voice state of a member who is not in voice
 NOT_IN_VOICE = 40032
 #: what each part of the voice table needs, in Discord's words
-MUTE_PERMISSIONS = {"mute_members": "Mute Members"}
-SPEAK_PERMISSIONS = {"view_channel": "View Channel", "connect": "Connect", "speak": "Speak"}
+MUTE_PERMISSIONS = named("mute_members")
+SPEAK_PERMISSIONS = named("view_channel", "connect", "speak")
 
 
 class Caller(Protocol):

@@ -22,6 +22,8 @@ def bot_settings(db_path, **overrides) -> Settings:
               "voice_narration": False,
               # living lines edited at once (test_living_coalesced sets its own window)
               "living_edit_seconds": 0,
+              # simcord's actors invoke only synced commands (strict_sync), as Discord shows them
+              "sync_commands": True,
               } | overrides
     return Settings(_env_file=None, **values)
 
