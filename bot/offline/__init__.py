@@ -111,3 +111,7 @@ async def serve(settings: Settings, names: list[str], *, port: int = 8765,
         await table.stop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(sig)
+        if stop.is_set():
+            from bot.client import log_stopped
+
+            log_stopped(table.finished_sends)

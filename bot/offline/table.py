@@ -153,6 +153,7 @@ class OfflineTable:
         self._tasks: list[asyncio.Task] = []
         self._time_context: Any = None
         self._stopping = False
+        self.finished_sends = True  # whether the sends under way at the stop finished in time
         self._stopped = asyncio.Event()
         self._error_cursor = 0
         self._env_started = False
@@ -228,6 +229,8 @@ class OfflineTable:
                 lock = self.gate.lock if self.gate else asyncio.Lock()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(lock.acquire(), 10)  # let an in-flight click finish
+                if self.bot is not None:  # the sends under way finish while simcord still answers
+                    self.finished_sends = await self.bot.finish_sends(self.settings.stop_grace_seconds)
                 try:
                     await self.env.shutdown()
                 except Exception:

@@ -1,0 +1,101 @@
+"""SIGTERM (and SIGINT) stop a real bot process cleanly: the offline table, which runs the same
+bot on simcord, started as ``python -m bot --offline`` in a subprocess."""
+
+import asyncio
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.actor import Actor
+from bot.clock import SystemClock
+from bot.offline.world import CHANNEL_NAME, GUILD_NAME, VOICE_NAME, stable_id
+from bot.service import GameService
+from bot.store import SqliteStore
+
+NAMES = ("Ann", "Bo", "Cy")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def start_table(db_path) -> subprocess.Popen:
+    """``python -m bot --offline`` on ``db_path``, returned once it says it is open."""
+    env = {**os.environ, "DATABASE_PATH": str(db_path), "DISCORD_TOKEN": "", "LOG_LEVEL": "INFO"}
+    proc = subprocess.Popen([sys.executable, "-m", "bot", "--offline", "--port", "0", "--names", ",".join(NAMES)],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        if "Stop with Ctrl+C" in line:
+            return proc
+    proc.kill()
+    pytest.fail(f"the offline table did not open:\n{proc.stderr.read()}")
+
+
+async def seed(db_path) -> tuple[int, int]:
+    """Two running games of the offline guild, written before the process starts: one whose
+    start's messages wait in the outbox (the process sends them), and one overdue whose state the
+    bot cannot read, so that the process claims it and holds the claim (its lease is a minute).
+    Returns their ids."""
+    store = await SqliteStore.open(db_path)
+    try:
+        service = GameService(store, SystemClock())
+        guild = stable_id("guild", GUILD_NAME)
+        players = [Actor(id=stable_id("user", name), name=name) for name in NAMES]
+        ids = []
+        for channel in (stable_id("channel", CHANNEL_NAME), stable_id("channel", VOICE_NAME) + 1):
+            row = await service.new_game(kind="ritual", guild_id=guild, channel_id=channel, host=players[0])
+            for player in players[1:]:
+                await service.join(row.id, player)
+            await service.start(row.id, players[0])
+            ids.append(row.id)
+    finally:
+        await store.close()
+    played, stuck = ids
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("UPDATE outbox SET delivered_at = 1 WHERE game_id = ?", (stuck,))
+        conn.execute("UPDATE games SET state = '{not a state', deadline = ?, paused = 0 WHERE id = ?",
+                     (time.time() - 60, stuck))
+    return played, stuck
+
+
+def read(db_path, sql, *args):
+    with sqlite3.connect(db_path, timeout=10) as conn:
+        return conn.execute(sql, args).fetchall()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_stops_the_bot_cleanly(tmp_path, sig):
+    db = tmp_path / "cli.db"
+    played, stuck = asyncio.run(seed(db))
+    acknowledged = read(db, "SELECT id FROM outbox WHERE game_id = ? ORDER BY id", played)
+    assert acknowledged
+    proc = start_table(db)
+    deadline = time.monotonic() + 20
+    while not read(db, "SELECT claimed_until FROM games WHERE id = ? AND claimed_until IS NOT NULL", stuck):
+        assert time.monotonic() < deadline, "the process never claimed the overdue game"
+        time.sleep(0.1)
+    assert read(db, "SELECT claimed_until FROM games WHERE id = ?", stuck)[0][0] > time.time() + 30  # its lease
+
+    started = time.monotonic()
+    proc.send_signal(sig)
+    try:
+        _, err = proc.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        pytest.fail("the process did not stop within 20 s")
+    rc, took = proc.returncode, time.monotonic() - started
+    assert rc == 0, err
+    assert took < 8, err
+    assert "stopped cleanly" in err
+    assert read(db, "SELECT id FROM games WHERE claimed_until IS NOT NULL") == []
+    # every acknowledged row is still there: sent, or waiting for the next start
+    rows = read(db, "SELECT id, delivered_at, failure FROM outbox WHERE game_id = ? ORDER BY id", played)
+    assert [r[0] for r in rows[:len(acknowledged)]] == [r[0] for r in acknowledged]
+    assert all(failure is None for _, _, failure in rows), rows
