@@ -182,15 +182,23 @@ def sync_main(argv: list[str]) -> int:
     return 0
 
 
-async def sync_commands(settings: Settings, guild_id: int | None):
-    """Log in (no gateway, no database), add the commands, sync them; the synced commands."""
+def commands_only(settings: Settings):
+    """The bot with its commands and nothing else: no database, no timers, no sync at start."""
     from .client import StorytellerBot
 
     class CommandsOnly(StorytellerBot):
         async def setup_hook(self) -> None:
             await self.add_commands()
 
-    bot = CommandsOnly(settings, sync_commands=False, use_scheduler=False)
+        async def on_ready(self) -> None:  # (a sync never connects to the gateway: no recovery)
+            pass
+
+    return CommandsOnly(settings, sync_commands=False, use_scheduler=False)
+
+
+async def sync_commands(settings: Settings, guild_id: int | None):
+    """Log in (no gateway, no database), add the commands, sync them; the synced commands."""
+    bot = commands_only(settings)
     async with bot:
         await bot.login(settings.discord_token)
         return await bot.sync_tree(guild_id)
