@@ -99,3 +99,41 @@ def test_a_signal_stops_the_bot_cleanly(tmp_path, sig):
     rows = read(db, "SELECT id, delivered_at, failure FROM outbox WHERE game_id = ? ORDER BY id", played)
     assert [r[0] for r in rows[:len(acknowledged)]] == [r[0] for r in acknowledged]
     assert all(failure is None for _, _, failure in rows), rows
+
+
+class Gateway:
+    """A bot as ``run_bot`` sees it: connected until ``shut_down`` closes it."""
+
+    def __init__(self):
+        self.closed = asyncio.Event()
+        self.calls = []
+
+    async def __aenter__(self):
+        return self
+
+    async def __aexit__(self, *exc):
+        self.calls.append("exit")
+
+    async def start(self, token):
+        self.calls.append(f"start {token}")
+        await self.closed.wait()
+
+    async def shut_down(self):
+        self.calls.append("shut_down")
+        self.closed.set()
+        return True
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_the_discord_bot_stops_cleanly_on_a_signal(sig):
+    """``python -m bot`` (``run_bot``) turns SIGTERM and SIGINT into ``shut_down``, then returns."""
+    from bot.__main__ import run_bot
+
+    bot = Gateway()
+
+    async def main():
+        asyncio.get_running_loop().call_later(0.2, os.kill, os.getpid(), sig)
+        await asyncio.wait_for(run_bot(bot, "token"), 5)
+
+    asyncio.run(main())
+    assert bot.calls == ["start token", "shut_down", "exit"]
