@@ -72,7 +72,8 @@ MESSAGE_EMBEDS = 10
 
 
 def sheet_messages(sheet) -> list[list[discord.Embed]]:
-    """``/game script``: a script sheet (``games.clocktower.script_text.Sheet``) as messages of
+    """``/game script``: a script sheet (a game's ``script_sheet``: a title and titled sections of
+    lines) as messages of
     embeds, one embed per section (a long section in several, cut between lines), each message
     within Discord's limits; nothing is cut off."""
     colour = discord.Colour.dark_teal()
@@ -91,6 +92,12 @@ def sheet_messages(sheet) -> list[list[discord.Embed]]:
             messages.append([])
         messages[-1].append(embed)
     return messages
+
+
+def scripted_titles() -> str:
+    """The installed games that have a script (``script_sheet``), by title."""
+    return " and ".join(games.get(name).title for name in games.available()
+                        if hasattr(games.get(name), "script_sheet")) or "no game installed here"
 
 
 def linked_voice(interaction: discord.Interaction, kind: str, named: discord.VoiceChannel | None) -> int | None:
@@ -228,8 +235,8 @@ class Tables(commands.Cog):
             await self.bot.play.show_private(interaction, row.id, with_view=True)
         await guarded(interaction, None, work)
 
-    @game.command(name="script", description="The game's script: each character's ability, the jinxes and the "
-                  "night order (Blood on the Clocktower)")
+    @game.command(name="script", description="The game's script, in a game that has one: each character's "
+                  "ability, the jinxes and the night order")
     @app_commands.describe(public="Post it in the channel for everyone (the Storytellers); else only you see it")
     async def script(self, interaction: discord.Interaction, public: bool = False) -> None:
         async def work() -> None:
@@ -238,7 +245,7 @@ class Tables(commands.Cog):
             sheet_of = getattr(game, "script_sheet", None)  # only a game with a script has one
             if sheet_of is None:
                 raise NoGameHere(f"The game here is {game.title}, which has no script: `/game script` is for "
-                                 "Blood on the Clocktower.")
+                                 f"{scripted_titles()}.")
             state = (await self.service.load(row.id)).state if row.status == "running" else None
             sheet = sheet_of(row.options, state)
             to_all, note = public, None
