@@ -14,3 +14,4 @@ class ClocktowerBot(Protocol):
     store: Store
     play: Any  # start_game, seated_table
     delivery: Any  # sync_storytellers
+    tree: Any  # the members' menus (the "Whisper" entry)

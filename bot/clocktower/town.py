@@ -1,5 +1,6 @@
-"""The town's own commands in a Clocktower game: /whisper, /neighbour, /announce, /exile; and the
-listener that breaks a whisper when one of its players speaks in the town square.
+"""The town's own commands in a Clocktower game: /whisper (and a member's "Whisper" menu),
+/neighbour, /announce, /exile; and the listener that breaks a whisper when one of its players
+speaks in the town square.
 
 Each command tells the game where it was used (the town square, the announcement thread, another
 thread of the game): the rules decide what counts where, and refuse in words what does not.
@@ -18,6 +19,7 @@ from discord.ext import commands
 import games
 from games.engine import GameError
 
+from ..cogs.menus import add_user_menu, member_here, remove_menu
 from ..delivery import PUBLIC_THREAD
 from ..interactions import guarded, reply
 from ..service import NoGameHere, NotSaved
@@ -40,6 +42,14 @@ class Town(commands.Cog):
         self.bot = bot
         #: channel id -> (until, game id or None, place)
         self._places: dict[int, tuple[float, int | None, str]] = {}
+        self._menus: list[app_commands.ContextMenu] = []
+
+    async def cog_load(self) -> None:
+        self._menus = [add_user_menu(self.bot.tree, "Whisper", self.whisper_with)]
+
+    async def cog_unload(self) -> None:
+        for menu in self._menus:
+            remove_menu(self.bot.tree, menu)
 
     @property
     def service(self):
@@ -76,6 +86,11 @@ class Town(commands.Cog):
         chosen = [str(m.id) for m in (player, player2, player3, player4, player5) if m is not None]
         await guarded(interaction, None, lambda: self._act(interaction, {"type": "whisper", "players": chosen},
                                                            with_place=True))
+
+    async def whisper_with(self, interaction: discord.Interaction, member: discord.Member | discord.User) -> None:
+        """A member's menu, "Whisper": ``/whisper player:`` that member, the same work and answer."""
+        await guarded(interaction, None, lambda: self._act(
+            interaction, {"type": "whisper", "players": [str(member_here(interaction, member).id)]}, with_place=True))
 
     @app_commands.command(name="neighbour", description="Whisper a neighbour: at most 15 words, once a day "
                           "each, not announced")

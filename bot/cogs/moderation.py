@@ -1,4 +1,5 @@
-"""Moderator commands for every game: host, storyteller role, or Manage Server."""
+"""Moderator commands for every game: host, storyteller role, or Manage Server; and a member's
+"Remove from game" menu, which is /mod remove on that member."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from ..interactions import actor_of, guarded, reply
 from ..render import duration, relative_time
 from ..service import GameService, NeedsConfirmation, TimerChange
 from ..views import removal_view
+from .menus import add_user_menu, member_here, remove_menu
 
 
 def deadlines(ends: list, deadline: float) -> str:
@@ -51,6 +53,7 @@ class ModerationBot(Protocol):
     """What the moderator commands use of the bot."""
 
     service: GameService
+    tree: app_commands.CommandTree
 
 
 class Moderation(commands.Cog):
@@ -58,6 +61,14 @@ class Moderation(commands.Cog):
 
     def __init__(self, bot: ModerationBot) -> None:
         self.bot = bot
+        self._menus: list[app_commands.ContextMenu] = []
+
+    async def cog_load(self) -> None:
+        self._menus = [add_user_menu(self.bot.tree, "Remove from game", self.remove_from_game)]
+
+    async def cog_unload(self) -> None:
+        for menu in self._menus:
+            remove_menu(self.bot.tree, menu)
 
     async def _game_id(self, interaction: discord.Interaction) -> int:
         return (await self.bot.service.game_in_channel(interaction.channel_id)).id
@@ -151,15 +162,20 @@ class Moderation(commands.Cog):
 
     @mod.command(name="remove", description="Remove an absent player, as the game's rules allow")
     async def remove(self, interaction: discord.Interaction, player: discord.Member) -> None:
-        async def work() -> None:
-            game_id = await self._game_id(interaction)
-            try:
-                outcome = await self.bot.service.remove(game_id, actor_of(interaction), player.id)
-            except NeedsConfirmation as exc:
-                await reply(interaction, f"{player.display_name}: {exc}", view=removal_view(game_id, player.id))
-                return
-            await reply(interaction, outcome.reply or f"{player.display_name} was removed.")
-        await guarded(interaction, None, work)
+        await guarded(interaction, None, lambda: self._remove(interaction, player))
+
+    async def remove_from_game(self, interaction: discord.Interaction, member: discord.Member | discord.User) -> None:
+        """A member's menu, "Remove from game": ``/mod remove player:`` that member, the same work."""
+        await guarded(interaction, None, lambda: self._remove(interaction, member_here(interaction, member)))
+
+    async def _remove(self, interaction: discord.Interaction, player: discord.Member) -> None:
+        game_id = await self._game_id(interaction)
+        try:
+            outcome = await self.bot.service.remove(game_id, actor_of(interaction), player.id)
+        except NeedsConfirmation as exc:
+            await reply(interaction, f"{player.display_name}: {exc}", view=removal_view(game_id, player.id))
+            return
+        await reply(interaction, outcome.reply or f"{player.display_name} was removed.")
 
     @mod.command(name="grimoire", description="Every secret of the game, privately (moderators who are not playing)")
     async def grimoire(self, interaction: discord.Interaction) -> None:

@@ -1,4 +1,5 @@
-"""Slash commands of the lobby and the table: /game ..., /vote, /storyteller."""
+"""Slash commands of the lobby and the table: /game ..., /vote, /storyteller; and a member's
+"Vote for" menu, which is /vote on that member."""
 
 from __future__ import annotations
 
@@ -13,9 +14,10 @@ from games.engine.options import describe
 
 from ..interactions import actor_of, guarded, reply
 from ..render import chunks
-from ..service import GameService
+from ..service import GameService, NoGameHere, NotAllowed
 from ..store import Store
 from ..views import lobby_view
+from .menus import add_user_menu, member_here, remove_menu
 
 
 class TablesBot(Protocol):
@@ -24,6 +26,7 @@ class TablesBot(Protocol):
     service: GameService
     store: Store
     play: Any  # lobby_embed, remember_lobby, show_signups, start_game, status_text, show_private, vote...
+    tree: app_commands.CommandTree
 
 
 async def kind_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -62,6 +65,41 @@ def rules_messages(game) -> list[list[discord.Embed]]:
     return messages
 
 
+#: Discord's limits on a message's embeds: a description, all of a message's embeds together, how many
+EMBED_DESCRIPTION = 4096
+MESSAGE_EMBEDS_CHARS = 6000
+MESSAGE_EMBEDS = 10
+
+
+def sheet_messages(sheet) -> list[list[discord.Embed]]:
+    """``/game script``: a script sheet (a game's ``script_sheet``: a title and titled sections of
+    lines) as messages of
+    embeds, one embed per section (a long section in several, cut between lines), each message
+    within Discord's limits; nothing is cut off."""
+    colour = discord.Colour.dark_teal()
+    embeds: list[discord.Embed] = []
+    for section in sheet.sections:
+        pieces = chunks("\n".join(section.lines) or "\u200b", EMBED_DESCRIPTION)
+        for index, piece in enumerate(pieces):
+            title = section.title if index == 0 else f"{section.title} (continued)"
+            embeds.append(discord.Embed(title=title[:256], description=piece, colour=colour))
+    if embeds:
+        embeds[0].set_author(name=f"📜 {sheet.title}"[:256])
+    messages: list[list[discord.Embed]] = [[]]
+    for embed in embeds:
+        size = sum(len(e) for e in messages[-1])
+        if messages[-1] and (len(messages[-1]) == MESSAGE_EMBEDS or size + len(embed) > MESSAGE_EMBEDS_CHARS):
+            messages.append([])
+        messages[-1].append(embed)
+    return messages
+
+
+def scripted_titles() -> str:
+    """The installed games that have a script (``script_sheet``), by title."""
+    return " and ".join(games.get(name).title for name in games.available()
+                        if hasattr(games.get(name), "script_sheet")) or "no game installed here"
+
+
 def linked_voice(interaction: discord.Interaction, kind: str, named: discord.VoiceChannel | None) -> int | None:
     """The voice channel a new game is played in: the one named, else, for a quick game (not a
     forum game run by Storytellers), the one its host is in now."""
@@ -79,6 +117,14 @@ class Tables(commands.Cog):
 
     def __init__(self, bot: TablesBot) -> None:
         self.bot = bot
+        self._menus: list[app_commands.ContextMenu] = []
+
+    async def cog_load(self) -> None:
+        self._menus = [add_user_menu(self.bot.tree, "Vote for", self.vote_for)]
+
+    async def cog_unload(self) -> None:
+        for menu in self._menus:
+            remove_menu(self.bot.tree, menu)
 
     @property
     def service(self):
@@ -189,6 +235,30 @@ class Tables(commands.Cog):
             await self.bot.play.show_private(interaction, row.id, with_view=True)
         await guarded(interaction, None, work)
 
+    @game.command(name="script", description="The game's script, in a game that has one: each character's "
+                  "ability, the jinxes and the night order")
+    @app_commands.describe(public="Post it in the channel for everyone (the Storytellers); else only you see it")
+    async def script(self, interaction: discord.Interaction, public: bool = False) -> None:
+        async def work() -> None:
+            row = await self.service.game_here(interaction.channel_id, getattr(interaction.channel, "parent_id", None))
+            game = games.get(row.kind)
+            sheet_of = getattr(game, "script_sheet", None)  # only a game with a script has one
+            if sheet_of is None:
+                raise NoGameHere(f"The game here is {game.title}, which has no script: `/game script` is for "
+                                 f"{scripted_titles()}.")
+            state = (await self.service.load(row.id)).state if row.status == "running" else None
+            sheet = sheet_of(row.options, state)
+            to_all, note = public, None
+            if public:
+                try:
+                    await self.service.require_storyteller(row, actor_of(interaction))
+                except NotAllowed:
+                    to_all = False
+                    note = "Only this game's Storytellers post the script for everyone; here it is for you."
+            for index, embeds in enumerate(sheet_messages(sheet)):
+                await reply(interaction, note if index == 0 else None, embeds=embeds, ephemeral=not to_all)
+        await guarded(interaction, None, work, public=public)
+
     @app_commands.command(name="vote", description="Vote in whatever vote this channel's game has open")
     @app_commands.describe(target="Who you vote for (leave it out to vote for no one, where the vote allows it)",
                            choice="What you vote for, in a vote that is not for a player (an ingredient...)")
@@ -197,6 +267,11 @@ class Tables(commands.Cog):
                    choice: app_commands.Range[str, 1, 100] | None = None) -> None:
         await guarded(interaction, None,
                       lambda: self.bot.play.vote(interaction, target.id if target else None, choice))
+
+    async def vote_for(self, interaction: discord.Interaction, member: discord.Member | discord.User) -> None:
+        """A member's menu, "Vote for": ``/vote target:`` that member, the same work and answer."""
+        await guarded(interaction, None,
+                      lambda: self.bot.play.vote(interaction, member_here(interaction, member).id, None))
 
     @vote.autocomplete("choice")
     async def vote_choice_autocomplete(self, interaction: discord.Interaction,

@@ -72,6 +72,7 @@ from .night import night_prompts
 from .options import Options, SetupOptions, settings_of
 from .rules import DEALT_TEAMS, character_id, chars, illegal, need_phase
 from .script import Script, ScriptError, builtin_script, parse_script
+from .script_text import Sheet, script_sheet, sheet_of_state
 from .stages import day_ends, night_ends, stage_seconds, stages
 from .state import ClocktowerState, LunaticInfo, Seat
 from .talk import breaks_whisper, spoke_matters, talk_moves, whisper_recap
@@ -262,6 +263,15 @@ class Clocktower(Game):
 
     def parse_pool(self, text: str, script: Script) -> tuple[str, ...]:
         return read_pool(text, script)
+
+    def script_sheet(self, options: dict[str, Any] | None, state: ClocktowerState | None) -> Sheet:
+        """``/game script``: the script as a player reads it, from the dealt game's state, or
+        before the deal from the table's options (the script loaded, the Djinn if it is on)."""
+        if state is not None:
+            return sheet_of_state(state)
+        setup = self.parse_options(options)
+        script = read_script(setup)
+        return script_sheet(script, fabled=["djinn"] if setup.djinn and "djinn" in script.all_ids() else [])
 
     def _setup(self, players: list[Player], options: SetupOptions, rng: Rng,
                forced: ForcedDeal) -> Outcome:
