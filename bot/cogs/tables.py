@@ -10,11 +10,12 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
+from games.engine.errors import GameError
 from games.engine.options import describe
 
 from ..interactions import actor_of, guarded, reply
 from ..render import chunks
-from ..service import GameService, NoGameHere, NotAllowed
+from ..service import GameService, NoGameHere
 from ..store import Store
 from ..views import lobby_view
 from .menus import add_user_menu, member_here, remove_menu
@@ -248,16 +249,23 @@ class Tables(commands.Cog):
                                  f"{scripted_titles()}.")
             state = (await self.service.load(row.id)).state if row.status == "running" else None
             sheet = sheet_of(row.options, state)
-            to_all, note = public, None
-            if public:
-                try:
-                    await self.service.require_storyteller(row, actor_of(interaction))
-                except NotAllowed:
-                    to_all = False
-                    note = "Only this game's Storytellers post the script for everyone; here it is for you."
+            note = None
+            if public and not to_all:
+                note = "Only this game's Storytellers post the script for everyone; here it is for you."
             for index, embeds in enumerate(sheet_messages(sheet)):
                 await reply(interaction, note if index == 0 else None, embeds=embeds, ephemeral=not to_all)
-        await guarded(interaction, None, work, public=public)
+        # decided before the work, so that a slow answer's deferral is public only for a Storyteller
+        to_all = public and await self._storyteller_here(interaction)
+        await guarded(interaction, None, work, public=to_all)
+
+    async def _storyteller_here(self, interaction: discord.Interaction) -> bool:
+        """Whether the asker is a Storyteller of this channel's game (False when there is none)."""
+        try:
+            row = await self.service.game_here(interaction.channel_id, getattr(interaction.channel, "parent_id", None))
+            await self.service.require_storyteller(row, actor_of(interaction))
+        except GameError:
+            return False
+        return True
 
     @app_commands.command(name="vote", description="Vote in whatever vote this channel's game has open")
     @app_commands.describe(target="Who you vote for (leave it out to vote for no one, where the vote allows it)",
