@@ -18,6 +18,7 @@ from .config import Settings
 from .delivery import Delivery
 from .features import setup_features
 from .play import Play
+from .postgres import GameListener, PostgresStore
 from .service import GameService
 from .stores import open_store
 from .views import ChoiceButton, ChoiceSelect, RemoveButton, TableButton
@@ -68,6 +69,7 @@ class StorytellerBot(commands.AutoShardedBot):
                                    clock_waits_for_opener=True, shards=self.settings.shards)
         self.service.on_game_over += [self.delivery.forget, self.play.forget, self.voice.forget]
         self.service.RETRY_SECONDS = self.settings.timeout_retry_seconds
+        self.listener = await self._hand_over_games()
         self.add_dynamic_items(TableButton, ChoiceSelect, ChoiceButton, RemoveButton)
         await self.add_cog(Tables(self))
         await self.add_cog(Moderation(self))
@@ -83,6 +85,22 @@ class StorytellerBot(commands.AutoShardedBot):
                 await self.tree.sync(guild=guild)
             else:
                 await self.tree.sync()
+
+    async def _hand_over_games(self) -> GameListener | None:
+        """Several processes on PostgreSQL: a game this one commits to but does not own (a DM
+        click reaches shard 0 only) is handed to its owner by NOTIFY, and this one listens for
+        its own. Listening before the recovery reads the database, nothing committed after that
+        read goes unheard (and what was committed before it, the recovery finds)."""
+        if self.settings.shards is None or not isinstance(self.store, PostgresStore):
+            return None
+        self.service.hand_over = self.store.notify_game
+        listener = GameListener(self.store.url, self.service.adopt, on_again=self.sweep)
+        listener.start()
+        try:
+            await asyncio.wait_for(listener.listening.wait(), 10)
+        except TimeoutError:  # it keeps trying; meanwhile the sweep finds handed-over work
+            log.warning("not listening for handed-over games yet; the sweep covers them meanwhile")
+        return listener
 
     async def on_voice_state_update(self, member: discord.Member, before: discord.VoiceState,
                                     after: discord.VoiceState) -> None:
@@ -119,6 +137,8 @@ class StorytellerBot(commands.AutoShardedBot):
         close_voice = getattr(self.voice.narrator, "close", None)
         if close_voice is not None:
             await close_voice()
+        if getattr(self, "listener", None) is not None:
+            await self.listener.stop()
         if hasattr(self, "service"):
             self.service.timers.shutdown()
         if hasattr(self, "store"):

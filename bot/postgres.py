@@ -8,7 +8,11 @@ starting together migrate once) and recorded in ``schema_migrations``.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import re
+from collections.abc import Awaitable, Callable
 from functools import lru_cache
 from typing import Any
 
@@ -19,7 +23,11 @@ try:
 except ImportError:  # pragma: no cover - the message is the point
     asyncpg = None
 
+log = logging.getLogger(__name__)
+
 PG_MIGRATIONS = MIGRATIONS / "postgresql"
+#: the channel on which a process that committed to another's game tells its owner (payload: game id)
+GAME_CHANNEL = "storyteller_game"
 #: the advisory lock held while migrating ("STOR")
 MIGRATION_LOCK = 0x53544F52
 
@@ -66,8 +74,10 @@ class PostgresStore(Store):
 
     SKIP_LOCKED = " FOR UPDATE SKIP LOCKED"
 
-    def __init__(self, pool) -> None:
+    def __init__(self, pool, url: str | None = None) -> None:
         self.pool = pool
+        #: where the pool connects (a listener opens its own connection there)
+        self.url = url
 
     @classmethod
     async def open(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> PostgresStore:
@@ -77,7 +87,7 @@ class PostgresStore(Store):
                 "pip install 'storyteller-bot[postgresql]'")
         with cls.refusals():
             pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size)
-        return await cls(pool)._ready()
+        return await cls(pool, url)._ready()
 
     @refusing
     async def _disconnect(self) -> None:
@@ -124,6 +134,14 @@ class PostgresStore(Store):
         async with self.pool.acquire() as conn, conn.transaction():
             return await _run_body(conn, body)
 
+    async def notify_game(self, game_id: int) -> None:
+        """Tell the game's owner (``GameListener``) that it has work: timers to arm, messages to
+        send. Never raises: a notice lost here is found by the owner's sweep."""
+        try:
+            await self.pool.execute("SELECT pg_notify($1, $2)", GAME_CHANNEL, str(game_id))
+        except Exception as exc:
+            log.warning("game %s: the owner was not notified (%s); its sweep will find the work", game_id, exc)
+
     async def after_copy(self) -> None:
         for table in ("games", "actions", "game_records", "outbox"):
             await self._read(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
@@ -142,3 +160,91 @@ class PostgresStore(Store):
     def _channel_busy(self, exc: BaseException) -> bool:
         return (asyncpg is not None and isinstance(exc, asyncpg.UniqueViolationError)
                 and exc.constraint_name == "games_one_active_per_channel")
+
+
+class GameListener:
+    """A connection of its own LISTENing on ``GAME_CHANNEL``: every game id heard is handed to
+    ``on_game`` (which checks it owns the game). A lost connection is made again, after which
+    ``on_again`` runs (what was notified meanwhile is in the database: the sweep finds it)."""
+
+    #: how often an idle connection is checked (a server gone silent shows itself here)
+    CHECK_SECONDS = 10.0
+
+    def __init__(self, url: str, on_game: Callable[[int], Awaitable[Any]], *,
+                 on_again: Callable[[], Awaitable[Any]] | None = None, retry_seconds: float = 1.0) -> None:
+        self.url = url
+        self.on_game = on_game
+        self.on_again = on_again
+        self.retry_seconds = retry_seconds
+        #: set while listening (tests wait on it)
+        self.listening = asyncio.Event()
+        self.connection = None
+        self._task: asyncio.Task | None = None
+        self._handling: set[asyncio.Task] = set()
+
+    def start(self) -> None:
+        if asyncpg is None:
+            raise PostgresUnavailable("asyncpg is not installed")
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        for task in list(self._handling):
+            task.cancel()
+
+    async def _run(self) -> None:
+        delay, first = self.retry_seconds, True
+        while True:
+            try:
+                await self._listen(again=not first)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("listening for handed-over games failed (%s); again in %.0f s", exc, delay)
+            else:
+                log.warning("the connection listening for handed-over games was lost; again in %.0f s", delay)
+            first = False
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 30.0)
+
+    async def _listen(self, *, again: bool) -> None:
+        """Listen until the connection is lost."""
+        conn = await asyncpg.connect(self.url)
+        try:
+            await conn.add_listener(GAME_CHANNEL, self._heard)
+            self.connection = conn
+            self.listening.set()
+            if again and self.on_again is not None:
+                await self._catch_up()
+            while True:  # (a sleep, not a wait on the connection: an idle bot stays idle)
+                await asyncio.sleep(self.CHECK_SECONDS)
+                if conn.is_closed():
+                    return
+                await asyncio.wait_for(conn.execute("SELECT 1"), self.CHECK_SECONDS)
+        finally:
+            self.listening.clear()
+            self.connection = None
+            if not conn.is_closed():
+                conn.terminate()
+
+    async def _catch_up(self) -> None:
+        try:
+            await self.on_again()
+        except Exception as exc:  # the periodic sweep comes anyway
+            log.warning("catching up after listening again failed (%s)", exc)
+
+    def _heard(self, _conn, _pid, _channel, payload: str) -> None:
+        if not payload.isdigit():
+            return
+        task = asyncio.get_running_loop().create_task(self._handle(int(payload)))
+        self._handling.add(task)
+        task.add_done_callback(self._handling.discard)
+
+    async def _handle(self, game_id: int) -> None:
+        try:
+            await self.on_game(game_id)
+        except Exception as exc:  # the owner's sweep is the net
+            log.warning("game %s: handed over, but not taken up (%s); the sweep will", game_id, exc)
