@@ -48,6 +48,8 @@ class StorytellerBot(commands.AutoShardedBot):
         self.voice = VoiceTable(self, narrator if narrator is not None else self._narrator())
         self.delivery = Delivery(self)
         self._resumed = False
+        #: hears of the games other processes hand to this one (PostgreSQL, several processes)
+        self.listener = None
         #: set once start-up recovery (timers re-armed, pending messages sent) has succeeded
         self.recovered = asyncio.Event()
 
@@ -95,11 +97,7 @@ class StorytellerBot(commands.AutoShardedBot):
             return None
         self.service.hand_over = self.store.notify_game
         listener = GameListener(self.store.url, self.service.adopt, on_again=self.sweep)
-        listener.start()
-        try:
-            await asyncio.wait_for(listener.listening.wait(), 10)
-        except TimeoutError:  # it keeps trying; meanwhile the sweep finds handed-over work
-            log.warning("not listening for handed-over games yet; the sweep covers them meanwhile")
+        await listener.start()  # (if it cannot yet, it keeps trying; the sweep covers meanwhile)
         return listener
 
     async def on_voice_state_update(self, member: discord.Member, before: discord.VoiceState,
@@ -129,6 +127,8 @@ class StorytellerBot(commands.AutoShardedBot):
     async def sweep(self) -> None:
         """The safety net, every ``sweep_seconds``: close any phase whose deadline passed with no
         timer to close it, send what is pending, and prune old delivered messages."""
+        if self.listener is not None:
+            await self.listener.check()
         await self.service.fire_due()
         await self.delivery.kick_pending()
         await self.service.prune(self.settings.outbox_retention_days * 86400)
@@ -137,7 +137,7 @@ class StorytellerBot(commands.AutoShardedBot):
         close_voice = getattr(self.voice.narrator, "close", None)
         if close_voice is not None:
             await close_voice()
-        if getattr(self, "listener", None) is not None:
+        if self.listener is not None:
             await self.listener.stop()
         if hasattr(self, "service"):
             self.service.timers.shutdown()

@@ -9,7 +9,6 @@ starting together migrate once) and recorded in ``schema_migrations``.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import re
 from collections.abc import Awaitable, Callable
@@ -164,10 +163,11 @@ class PostgresStore(Store):
 
 class GameListener:
     """A connection of its own LISTENing on ``GAME_CHANNEL``: every game id heard is handed to
-    ``on_game`` (which checks it owns the game). A lost connection is made again, after which
-    ``on_again`` runs (what was notified meanwhile is in the database: the sweep finds it)."""
+    ``on_game`` (which checks it owns the game). A lost connection (closed, or found dead by
+    ``check``, which the sweep calls) is made again, then ``on_again`` runs: what was notified
+    meanwhile is in the database, and the sweep finds it. No task runs while all is well."""
 
-    #: how often an idle connection is checked (a server gone silent shows itself here)
+    #: how long a check of the connection may take before it counts as dead
     CHECK_SECONDS = 10.0
 
     def __init__(self, url: str, on_game: Callable[[int], Awaitable[Any]], *,
@@ -176,72 +176,96 @@ class GameListener:
         self.on_game = on_game
         self.on_again = on_again
         self.retry_seconds = retry_seconds
-        #: set while listening (tests wait on it)
+        #: set while listening
         self.listening = asyncio.Event()
         self.connection = None
-        self._task: asyncio.Task | None = None
-        self._handling: set[asyncio.Task] = set()
+        self._stopped = False
+        self._again: asyncio.Task | None = None
+        self._tasks: set[asyncio.Task] = set()
 
-    def start(self) -> None:
+    async def start(self) -> bool:
+        """Listen; when the database cannot be reached now, keep trying in the background.
+        Returns whether it listens."""
         if asyncpg is None:
             raise PostgresUnavailable("asyncpg is not installed")
-        self._task = asyncio.get_running_loop().create_task(self._run())
+        try:
+            await self._connect()
+        except Exception as exc:
+            log.warning("not listening for handed-over games yet (%s); trying again", exc)
+            self._listen_again(catch_up=False)
+        return self.listening.is_set()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-        for task in list(self._handling):
-            task.cancel()
+        self._stopped = True
+        for task in [self._again, *self._tasks]:
+            if task is not None:
+                task.cancel()
+        await self._drop()
 
-    async def _run(self) -> None:
-        delay, first = self.retry_seconds, True
-        while True:
+    async def check(self) -> bool:
+        """Whether the connection answers; a dead one is dropped and made again."""
+        conn = self.connection
+        if conn is not None and not conn.is_closed():
             try:
-                await self._listen(again=not first)
-            except asyncio.CancelledError:
-                raise
+                await asyncio.wait_for(conn.execute("SELECT 1"), self.CHECK_SECONDS)
+                return True
             except Exception as exc:
-                log.warning("listening for handed-over games failed (%s); again in %.0f s", exc, delay)
-            else:
-                log.warning("the connection listening for handed-over games was lost; again in %.0f s", delay)
-            first = False
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, 30.0)
+                log.warning("the connection listening for handed-over games is dead (%s)", exc)
+        await self._drop()
+        self._listen_again()
+        return False
 
-    async def _listen(self, *, again: bool) -> None:
-        """Listen until the connection is lost."""
+    async def _connect(self) -> None:
         conn = await asyncpg.connect(self.url)
         try:
+            conn.add_termination_listener(self._lost)
             await conn.add_listener(GAME_CHANNEL, self._heard)
-            self.connection = conn
-            self.listening.set()
-            if again and self.on_again is not None:
-                await self._catch_up()
-            while True:  # (a sleep, not a wait on the connection: an idle bot stays idle)
-                await asyncio.sleep(self.CHECK_SECONDS)
-                if conn.is_closed():
-                    return
-                await asyncio.wait_for(conn.execute("SELECT 1"), self.CHECK_SECONDS)
-        finally:
-            self.listening.clear()
-            self.connection = None
-            if not conn.is_closed():
-                conn.terminate()
+        except BaseException:
+            conn.terminate()
+            raise
+        self.connection = conn
+        self.listening.set()
 
-    async def _catch_up(self) -> None:
-        try:
-            await self.on_again()
-        except Exception as exc:  # the periodic sweep comes anyway
-            log.warning("catching up after listening again failed (%s)", exc)
+    async def _drop(self) -> None:
+        conn, self.connection = self.connection, None
+        self.listening.clear()
+        if conn is not None and not conn.is_closed():
+            conn.terminate()
+
+    def _lost(self, conn) -> None:
+        if conn is self.connection:
+            self.connection = None
+            self.listening.clear()
+            log.warning("the connection listening for handed-over games was lost")
+            self._listen_again()
+
+    def _listen_again(self, *, catch_up: bool = True) -> None:
+        if self._stopped or (self._again is not None and not self._again.done()):
+            return
+        self._again = asyncio.get_running_loop().create_task(self._reconnect(catch_up))
+
+    async def _reconnect(self, catch_up: bool) -> None:
+        delay = self.retry_seconds
+        while not self._stopped:
+            try:
+                await self._connect()
+                break
+            except Exception as exc:
+                log.warning("listening for handed-over games failed (%s); again in %.0f s", exc, delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 30.0)
+        if catch_up and self.on_again is not None:
+            try:
+                await self.on_again()
+            except Exception as exc:  # the periodic sweep comes anyway
+                log.warning("catching up after listening again failed (%s)", exc)
 
     def _heard(self, _conn, _pid, _channel, payload: str) -> None:
         if not payload.isdigit():
             return
         task = asyncio.get_running_loop().create_task(self._handle(int(payload)))
-        self._handling.add(task)
-        task.add_done_callback(self._handling.discard)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def _handle(self, game_id: int) -> None:
         try:

@@ -34,7 +34,7 @@ async def simcord_bot(db_path, clock):
     """The process attached to simcord: shard 1 of 2, owner of the shard-1 server's game."""
     bot = new_bot(db_path, clock, shard_count=2, shard_ids="1")
     yield bot
-    await bot.close()
+    await bot.listener.stop()
     await close_made_bots()
 
 
@@ -222,24 +222,32 @@ async def test_the_listener_listens_again_after_its_connection_is_lost(postgres_
         caught_up.append(True)
 
     listener = GameListener(postgres_url, heard.put, on_again=again, retry_seconds=0.05)
-    listener.CHECK_SECONDS = 0.05
-    listener.start()
+    assert await listener.start()
     try:
-        await asyncio.wait_for(listener.listening.wait(), 5)
         conn = await asyncpg.connect(postgres_url)
         try:
             await conn.execute("SELECT pg_notify($1, '7')", GAME_CHANNEL)
             assert await asyncio.wait_for(heard.get(), 5) == 7
+            # the server ends its connection: it is made again at once, and the sweep catches up
             await conn.execute("SELECT pg_terminate_backend($1)", listener.connection.get_server_pid())
-            for _ in range(250):
-                await asyncio.sleep(0.02)
-                if caught_up and listener.listening.is_set():
-                    break
-            assert caught_up == [True] and listener.listening.is_set()
+            await asyncio.wait_for(until_true(lambda: caught_up and listener.listening.is_set()), 5)
             await conn.execute("SELECT pg_notify($1, 'not a game')", GAME_CHANNEL)
             await conn.execute("SELECT pg_notify($1, '8')", GAME_CHANNEL)
             assert await asyncio.wait_for(heard.get(), 5) == 8
+            # a connection found dead by the sweep's check is made again too
+            listener.connection.terminate()
+            await listener.check()
+            await asyncio.wait_for(until_true(lambda: len(caught_up) == 2 and listener.listening.is_set()), 5)
+            assert await listener.check()
+            await conn.execute("SELECT pg_notify($1, '9')", GAME_CHANNEL)
+            assert await asyncio.wait_for(heard.get(), 5) == 9
         finally:
             await conn.close()
     finally:
         await listener.stop()
+    assert listener.connection is None
+
+
+async def until_true(check):
+    while not check():
+        await asyncio.sleep(0.01)
