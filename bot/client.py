@@ -129,6 +129,9 @@ class StorytellerBot(commands.AutoShardedBot):
         timer to close it, send what is pending, and prune old delivered messages."""
         if self.listener is not None:
             await self.listener.check()
+        if self.settings.shards is not None:  # another process may have committed to them (DM clicks)
+            for game_id in await self.store.games_with_pending_messages(shards=self.settings.shards):
+                await self.service.adopt(game_id)
         await self.service.fire_due()
         await self.delivery.kick_pending()
         await self.service.prune(self.settings.outbox_retention_days * 86400)

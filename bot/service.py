@@ -820,6 +820,8 @@ class GameService:
                     if row.deadline > self.clock.now() + 0.5:  # extended meanwhile, or not due yet: re-arm
                         self.timers.arm(game_id, row.phase_seq, row.deadline)
                         break
+                    if self.shards is not None:  # another process may have committed to it (a DM click)
+                        self._cache.pop(game_id, None)
                     outcome = await self._apply(game_id, None, {"type": "phase_timeout", "phase_seq": phase_seq},
                                                 anchor=row.deadline)
                     closed += 1

@@ -24,9 +24,11 @@ from bot.postgres import GAME_CHANNEL, GameListener
 
 
 @pytest.fixture
-def db_path(postgres_url):
-    """NOTIFY is PostgreSQL's: these tests run there only."""
-    return postgres_url
+def db_path(request, tmp_path):
+    """NOTIFY is PostgreSQL's: these tests run there, unless one asks for SQLite."""
+    if getattr(request, "param", "postgresql") == "sqlite":
+        return tmp_path / "bot.db"
+    return request.getfixturevalue("postgres_url")
 
 
 @pytest.fixture
@@ -34,7 +36,8 @@ async def simcord_bot(db_path, clock):
     """The process attached to simcord: shard 1 of 2, owner of the shard-1 server's game."""
     bot = new_bot(db_path, clock, shard_count=2, shard_ids="1")
     yield bot
-    await bot.listener.stop()
+    if bot.listener is not None:
+        await bot.listener.stop()
     await close_made_bots()
 
 
@@ -43,7 +46,8 @@ async def shard_zero(simcord_env, db_path, clock):
     bot = new_bot(db_path, clock, shard_count=2, shard_ids="0")
     await join_as_shard_zero(simcord_env, bot)
     yield bot
-    await bot.listener.stop()
+    if bot.listener is not None:
+        await bot.listener.stop()
 
 
 async def join_as_shard_zero(env, bot):
@@ -68,7 +72,6 @@ async def join_as_shard_zero(env, bot):
         for guild in list(env.backend.guilds.values()):
             router.feed("GUILD_CREATE", serializers.guild_create_payload(env.backend, guild))
     await env.settle()
-    assert bot.listener is not None and bot.listener.listening.is_set()
 
 
 def rest_calls(bot):
@@ -149,6 +152,7 @@ async def test_a_dm_click_for_another_shards_game_is_armed_and_delivered_by_its_
     env, owner = simcord_env, simcord_env.bot
     table = Table(env)
     await env.settle()
+    assert owner.listener.listening.is_set() and shard_zero.listener.listening.is_set()
     game_id = await table.start()
     assert env.bot.get_guild(table.guild.id).shard_id == 1 and shard_zero.get_guild(table.guild.id) is None
     await table.vote_in_channel(table.host, "red")
@@ -170,6 +174,40 @@ async def test_a_dm_click_for_another_shards_game_is_armed_and_delivered_by_its_
     assert game_id not in shard_zero.service.timers.armed
     assert sent_by_zero == []
     assert not shard_zero.delivery._tasks
+
+
+@pytest.mark.parametrize("db_path", ["sqlite"], indirect=True)
+async def test_on_sqlite_the_other_process_only_commits_and_the_owners_sweep_delivers(
+        simcord_env, shard_zero, clock):
+    env, owner = simcord_env, simcord_env.bot
+    assert owner.listener is None and shard_zero.listener is None  # nothing to listen with
+    table = Table(env)
+    await env.settle()
+    game_id = await table.start()
+    await table.vote_in_channel(table.host, "red")
+    await table.vote_in_channel(table.ann, "red")
+    sent_by_zero = rest_calls(shard_zero)
+
+    answer = await table.vote_by_dm(table.bo, "blue")
+    assert "vote is in" in answer.content
+    await asyncio.sleep(0.1)
+    await table.settle()
+    assert not any("Round 1: red wins" in t for t in table.texts())  # no one told the owner
+    await owner.sweep()
+    await table.settle()
+    assert any("Round 1: red wins" in t for t in table.texts())
+    assert owner.service.timers.armed[game_id][0] == 2
+    assert sent_by_zero == [] and game_id not in shard_zero.service.timers.armed
+
+    # round 2: a vote in the channel (the owner caches the game), one by DM; the owner's timeout
+    # counts both (it reads the game again: another process may have committed to it)
+    await table.vote_in_channel(table.host, "blue")
+    assert "Your vote is in; you can change it" in (await table.vote_by_dm(table.bo, "blue")).content
+    clock.advance(61)
+    assert await owner.service.fire_due() == 1
+    await table.settle()
+    assert any("Round 2: blue wins" in t for t in table.texts())
+    assert sent_by_zero == []
 
 
 async def test_the_player_is_told_their_dm_choice_counted_and_the_owner_counts_on_from_it(
