@@ -18,6 +18,7 @@ from .config import Settings
 from .delivery import Delivery
 from .features import setup_features
 from .play import Play
+from .postgres import GameListener, PostgresStore
 from .service import GameService
 from .stores import open_store
 from .views import ChoiceButton, ChoiceSelect, RemoveButton, TableButton
@@ -48,6 +49,8 @@ class StorytellerBot(commands.AutoShardedBot):
         self.voice = VoiceTable(self, narrator if narrator is not None else self._narrator())
         self.delivery = Delivery(self)
         self._resumed = False
+        #: hears of the games other processes hand to this one (PostgreSQL, several processes)
+        self.listener = None
         #: set once start-up recovery (timers re-armed, pending messages sent) has succeeded
         self.recovered = asyncio.Event()
 
@@ -69,6 +72,7 @@ class StorytellerBot(commands.AutoShardedBot):
                                    clock_waits_for_opener=True, shards=self.settings.shards)
         self.service.on_game_over += [self.delivery.forget, self.play.forget, self.voice.forget]
         self.service.RETRY_SECONDS = self.settings.timeout_retry_seconds
+        self.listener = await self._hand_over_games()
         await self.add_commands()
         if self.use_scheduler:
             self.service.timers.start()
@@ -92,6 +96,18 @@ class StorytellerBot(commands.AutoShardedBot):
             self.tree.copy_global_to(guild=guild)
             return await self.tree.sync(guild=guild)
         return await self.tree.sync()
+
+    async def _hand_over_games(self) -> GameListener | None:
+        """Several processes on PostgreSQL: a game this one commits to but does not own (a DM
+        click reaches shard 0 only) is handed to its owner by NOTIFY, and this one listens for
+        its own. Listening before the recovery reads the database, nothing committed after that
+        read goes unheard (and what was committed before it, the recovery finds)."""
+        if self.settings.shards is None or not isinstance(self.store, PostgresStore):
+            return None
+        self.service.hand_over = self.store.notify_game
+        listener = GameListener(self.store.url, self.service.adopt, on_again=self.sweep)
+        await listener.start()  # (if it cannot yet, it keeps trying; the sweep covers meanwhile)
+        return listener
 
     async def on_voice_state_update(self, member: discord.Member, before: discord.VoiceState,
                                     after: discord.VoiceState) -> None:
@@ -120,6 +136,11 @@ class StorytellerBot(commands.AutoShardedBot):
     async def sweep(self) -> None:
         """The safety net, every ``sweep_seconds``: close any phase whose deadline passed with no
         timer to close it, send what is pending, and prune old delivered messages."""
+        if self.listener is not None:
+            await self.listener.check()
+        if self.settings.shards is not None:  # another process may have committed to them (DM clicks)
+            for game_id in await self.store.games_with_pending_messages(shards=self.settings.shards):
+                await self.service.adopt(game_id)
         await self.service.fire_due()
         await self.delivery.kick_pending()
         await self.service.prune(self.settings.outbox_retention_days * 86400)
@@ -152,6 +173,13 @@ class StorytellerBot(commands.AutoShardedBot):
         return True
 
     async def close(self) -> None:
+        close_voice = getattr(self.voice.narrator, "close", None)
+        if close_voice is not None:
+            await close_voice()
+        if self.listener is not None:
+            await self.listener.stop()
+        if hasattr(self, "service"):
+            self.service.timers.shutdown()  # (first: a sweep still running could claim again)
         if hasattr(self, "store"):
             try:  # at once, not when their lease runs out: another process may take them over now
                 released = await self.store.release_claims()
@@ -159,12 +187,6 @@ class StorytellerBot(commands.AutoShardedBot):
                     log.info("stopping: released the claims on %d game(s)", released)
             except Exception as exc:
                 log.warning("stopping: claims not released (%s); they lapse with their lease", exc)
-        close_voice = getattr(self.voice.narrator, "close", None)
-        if close_voice is not None:
-            await close_voice()
-        if hasattr(self, "service"):
-            self.service.timers.shutdown()
-        if hasattr(self, "store"):
             await self.store.close()
         await super().close()
 

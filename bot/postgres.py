@@ -8,7 +8,10 @@ starting together migrate once) and recorded in ``schema_migrations``.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import re
+from collections.abc import Awaitable, Callable
 from functools import lru_cache
 from typing import Any
 
@@ -19,7 +22,11 @@ try:
 except ImportError:  # pragma: no cover - the message is the point
     asyncpg = None
 
+log = logging.getLogger(__name__)
+
 PG_MIGRATIONS = MIGRATIONS / "postgresql"
+#: the channel on which a process that committed to another's game tells its owner (payload: game id)
+GAME_CHANNEL = "storyteller_game"
 #: the advisory lock held while migrating ("STOR")
 MIGRATION_LOCK = 0x53544F52
 
@@ -66,8 +73,10 @@ class PostgresStore(Store):
 
     SKIP_LOCKED = " FOR UPDATE SKIP LOCKED"
 
-    def __init__(self, pool) -> None:
+    def __init__(self, pool, url: str | None = None) -> None:
         self.pool = pool
+        #: where the pool connects (a listener opens its own connection there)
+        self.url = url
 
     @classmethod
     async def open(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> PostgresStore:
@@ -77,7 +86,7 @@ class PostgresStore(Store):
                 "pip install 'storyteller-bot[postgresql]'")
         with cls.refusals():
             pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size)
-        return await cls(pool)._ready()
+        return await cls(pool, url)._ready()
 
     @refusing
     async def _disconnect(self) -> None:
@@ -124,6 +133,14 @@ class PostgresStore(Store):
         async with self.pool.acquire() as conn, conn.transaction():
             return await _run_body(conn, body)
 
+    async def notify_game(self, game_id: int) -> None:
+        """Tell the game's owner (``GameListener``) that it has work: timers to arm, messages to
+        send. Never raises: a notice lost here is found by the owner's sweep."""
+        try:
+            await self.pool.execute("SELECT pg_notify($1, $2)", GAME_CHANNEL, str(game_id))
+        except Exception as exc:
+            log.warning("game %s: the owner was not notified (%s); its sweep will find the work", game_id, exc)
+
     async def after_copy(self) -> None:
         for table in ("games", "actions", "game_records", "outbox"):
             await self._read(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
@@ -142,3 +159,116 @@ class PostgresStore(Store):
     def _channel_busy(self, exc: BaseException) -> bool:
         return (asyncpg is not None and isinstance(exc, asyncpg.UniqueViolationError)
                 and exc.constraint_name == "games_one_active_per_channel")
+
+
+class GameListener:
+    """A connection of its own LISTENing on ``GAME_CHANNEL``: every game id heard is handed to
+    ``on_game`` (which checks it owns the game). A lost connection (closed, or found dead by
+    ``check``, which the sweep calls) is made again, then ``on_again`` runs: what was notified
+    meanwhile is in the database, and the sweep finds it. No task runs while all is well."""
+
+    #: how long a check of the connection may take before it counts as dead
+    CHECK_SECONDS = 10.0
+
+    def __init__(self, url: str, on_game: Callable[[int], Awaitable[Any]], *,
+                 on_again: Callable[[], Awaitable[Any]] | None = None, retry_seconds: float = 1.0) -> None:
+        self.url = url
+        self.on_game = on_game
+        self.on_again = on_again
+        self.retry_seconds = retry_seconds
+        #: set while listening
+        self.listening = asyncio.Event()
+        self.connection = None
+        self._stopped = False
+        self._again: asyncio.Task | None = None
+        self._tasks: set[asyncio.Task] = set()
+
+    async def start(self) -> bool:
+        """Listen; when the database cannot be reached now, keep trying in the background.
+        Returns whether it listens."""
+        if asyncpg is None:
+            raise PostgresUnavailable("asyncpg is not installed")
+        try:
+            await self._connect()
+        except Exception as exc:
+            log.warning("not listening for handed-over games yet (%s); trying again", exc)
+            self._listen_again(catch_up=False)
+        return self.listening.is_set()
+
+    async def stop(self) -> None:
+        self._stopped = True
+        for task in [self._again, *self._tasks]:
+            if task is not None:
+                task.cancel()
+        await self._drop()
+
+    async def check(self) -> bool:
+        """Whether the connection answers; a dead one is dropped and made again."""
+        conn = self.connection
+        if conn is not None and not conn.is_closed():
+            try:
+                await asyncio.wait_for(conn.execute("SELECT 1"), self.CHECK_SECONDS)
+                return True
+            except Exception as exc:
+                log.warning("the connection listening for handed-over games is dead (%s)", exc)
+        await self._drop()
+        self._listen_again()
+        return False
+
+    async def _connect(self) -> None:
+        conn = await asyncpg.connect(self.url)
+        try:
+            conn.add_termination_listener(self._lost)
+            await conn.add_listener(GAME_CHANNEL, self._heard)
+        except BaseException:
+            conn.terminate()
+            raise
+        self.connection = conn
+        self.listening.set()
+
+    async def _drop(self) -> None:
+        conn, self.connection = self.connection, None
+        self.listening.clear()
+        if conn is not None and not conn.is_closed():
+            conn.terminate()
+
+    def _lost(self, conn) -> None:
+        if conn is self.connection:
+            self.connection = None
+            self.listening.clear()
+            log.warning("the connection listening for handed-over games was lost")
+            self._listen_again()
+
+    def _listen_again(self, *, catch_up: bool = True) -> None:
+        if self._stopped or (self._again is not None and not self._again.done()):
+            return
+        self._again = asyncio.get_running_loop().create_task(self._reconnect(catch_up))
+
+    async def _reconnect(self, catch_up: bool) -> None:
+        delay = self.retry_seconds
+        while not self._stopped:
+            try:
+                await self._connect()
+                break
+            except Exception as exc:
+                log.warning("listening for handed-over games failed (%s); again in %.0f s", exc, delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 30.0)
+        if catch_up and self.on_again is not None:
+            try:
+                await self.on_again()
+            except Exception as exc:  # the periodic sweep comes anyway
+                log.warning("catching up after listening again failed (%s)", exc)
+
+    def _heard(self, _conn, _pid, _channel, payload: str) -> None:
+        if not payload.isdigit():
+            return
+        task = asyncio.get_running_loop().create_task(self._handle(int(payload)))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _handle(self, game_id: int) -> None:
+        try:
+            await self.on_game(game_id)
+        except Exception as exc:  # the owner's sweep is the net
+            log.warning("game %s: handed over, but not taken up (%s); the sweep will", game_id, exc)

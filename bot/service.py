@@ -192,6 +192,10 @@ def new_seed() -> int:
     return secrets.randbits(31)
 
 
+async def _nobody(game_id: int) -> None:
+    """No one to tell: the owner's sweep finds the game's work (SQLite: one process)."""
+
+
 #: a moderator's notice to the table about the timer, worded from where the timer stands
 Notice = Callable[[TimerChange], str]
 
@@ -241,6 +245,14 @@ class GameService:
         self._posted: dict[int, int] = {}
         #: called with a game's id when it finishes or is cancelled (to free what is kept per game)
         self.on_game_over: list[Callable[[int], None]] = []
+        #: awaited with the id of a game this process committed to but does not own (a DM click
+        #: reaches shard 0's process only): tells the owner at once (PostgreSQL's NOTIFY); by
+        #: default nothing, and the owner's sweep finds the work. Never raises.
+        self.hand_over: Callable[[int], Awaitable[None]] = _nobody
+
+    def owns(self, row: GameRow) -> bool:
+        """Whether this process owns the game: it runs the shard of the game's server."""
+        return self.shards is None or (row.guild_id >> 22) % self.shards.count in self.shards.ids
 
     def lock(self, game_id: int) -> asyncio.Lock:
         lock = self._locks.get(game_id)
@@ -343,7 +355,8 @@ class GameService:
                 "cancelled": "That game was cancelled.",
             }.get(row.status, "That game is not running."))
         table = Table(row, game, game.load_state(row.state))
-        if self._generation.get(game_id, 0) == generation and not self.lock(game_id).locked():
+        if self._generation.get(game_id, 0) == generation and not self.lock(game_id).locked() \
+                and self.owns(row):  # (another process's game moves on there: read it each time)
             self._cache[game_id] = table  # nothing was written since the read
         return table
 
@@ -721,6 +734,11 @@ class GameService:
             raise GameMovedOn("That was NOT recorded: the game moved on at that moment. Look again and "
                               "try once more.") from None
         self._bump(row.id)
+        if not self.owns(row):  # committed here, armed and delivered by its owner
+            if state.finished or status not in (None, "running"):
+                self._game_over(row.id)
+            await self.hand_over(row.id)
+            return
         if status in (None, "running") and not state.finished:
             self._cache[row.id] = Table(
                 replace(row, state=None, phase_seq=state.phase_seq, deadline=deadline,
@@ -802,6 +820,8 @@ class GameService:
                     if row.deadline > self.clock.now() + 0.5:  # extended meanwhile, or not due yet: re-arm
                         self.timers.arm(game_id, row.phase_seq, row.deadline)
                         break
+                    if self.shards is not None:  # another process may have committed to it (a DM click)
+                        self._cache.pop(game_id, None)
                     outcome = await self._apply(game_id, None, {"type": "phase_timeout", "phase_seq": phase_seq},
                                                 anchor=row.deadline)
                     closed += 1
@@ -962,14 +982,36 @@ class GameService:
         await self.fire_due()
         armed = 0
         for row in await self.store.active_games(shards=self.shards):
-            if row.status == "running" and not row.paused and row.deadline is not None:
-                self.timers.arm(row.id, row.phase_seq, row.deadline)
-                armed += 1
-            if row.status == "running" and not row.paused and row.remind_at is not None:
-                self.timers.arm_reminder(row.id, row.phase_seq, row.remind_at)
-            if row.status == "running" and not row.paused and row.turn_deadline is not None:
-                self.timers.arm_turn(row.id, row.phase_seq, row.turn_deadline)
+            armed += self._arm_from(row)
         return armed
+
+    def _arm_from(self, row: GameRow) -> bool:
+        """Arm the game's timers as its row says (none while paused); returns whether a phase
+        deadline was armed."""
+        running = row.status == "running" and not row.paused
+        if running and row.deadline is not None:
+            self.timers.arm(row.id, row.phase_seq, row.deadline)
+        else:
+            self.timers.cancel(row.id)
+        self.timers.arm_reminder(row.id, row.phase_seq, row.remind_at if running else None)
+        self.timers.arm_turn(row.id, row.phase_seq, row.turn_deadline if running else None)
+        return running and row.deadline is not None
+
+    async def adopt(self, game_id: int) -> bool:
+        """Another process committed to a game of ours (``hand_over``): read it again, arm its
+        timers from the database and deliver its messages. Returns whether it is ours."""
+        async with self.lock(game_id):
+            self._cache.pop(game_id, None)
+            self._bump(game_id)
+            row = await self.store.game(game_id)
+            if row is None or not self.owns(row):
+                return False
+            if row.status in ("lobby", "running"):
+                self._arm_from(row)
+            else:
+                self._game_over(game_id)
+        self._messages_ready(game_id)
+        return True
 
     async def prune(self, retention_seconds: float) -> int:
         """Drop outbox rows delivered longer ago than ``retention_seconds``."""

@@ -79,11 +79,22 @@ class Server:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError("PostgreSQL stopped at start-up:\n" + (self.folder / "server.log").read_text())
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", self.port)) == 0:
-                    return
+            if self._answers():
+                return
             time.sleep(0.05)
         raise RuntimeError("PostgreSQL did not start within 30 s")
+
+    def _answers(self) -> bool:
+        """Whether the server takes a query: an open port is not enough, since PostgreSQL
+        listens before it has finished starting ("the database system is starting up")."""
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", self.port)) != 0:
+                return False
+        try:
+            self.sql("SELECT 1")
+        except RuntimeError:
+            return False
+        return True
 
     def stop(self) -> None:
         if self.process is not None:

@@ -43,6 +43,8 @@ def new_bot(db_path, clock, **overrides) -> StorytellerBot:
 async def close_made_bots() -> None:
     while MADE:
         made = MADE.pop()
+        if getattr(made, "listener", None) is not None:
+            await made.listener.stop()
         if hasattr(made, "store"):
             await made.store.close()
         if hasattr(made, "service"):
