@@ -110,6 +110,7 @@ class Delivery:
         open it, see ``Threads.leave_square``)."""
         self.private.forget(game_id)
         self.threads.forget(game_id)
+        self.board.forget(game_id)
         self.windows.forget(lambda key: key[0] == game_id)
         self._beside(self._leave_square(game_id))
 
