@@ -8,7 +8,8 @@ games (15 players, one Storyteller, each game in its own channel), begins night 
 it; then the clock jumps to dawn and every game's night is closed at once. Measured: the seconds
 from the first closing to the last game's dawn committed ("closing"), to every message of the
 dawns delivered ("delivered"), and the REST calls per game's dawn (simcord's request log, not
-counting interaction answers, which do not count against Discord's limit).
+counting interaction answers, which do not count against Discord's limit), by kind (method and
+route, ids left out).
 
     .venv/bin/python bench/shared_dawns.py [--games 100] [--players 15] [--rounds 1]
 """
@@ -17,7 +18,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import itertools
+import re
 import statistics
 import sys
 import tempfile
@@ -73,6 +76,13 @@ def counted_calls(env: Env, since: int) -> int:
                if not r.path.startswith(("/interactions/", "/webhooks/", "/applications/")))
 
 
+def calls_by_kind(env: Env, since: int) -> collections.Counter:
+    """The counted calls since ``since`` by method and route, ids left out."""
+    return collections.Counter(f"{r.method} {re.sub(r'[0-9]{5,}', '{id}', r.path)}"
+                               for r in env.http_requests[since:]
+                               if not r.path.startswith(("/interactions/", "/webhooks/", "/applications/")))
+
+
 async def close_with_delivery_running(bot) -> None:
     """Before issue 30: each due game closed on its own, its delivery kicked at its commit."""
     service = bot.service
@@ -126,7 +136,8 @@ async def one_world(mode: str, args: argparse.Namespace) -> dict:
         moved = sum([(await bot.store.game(gid)).phase_seq != before[gid] for gid in ids])
         assert moved == len(ids), f"only {moved} of {len(ids)} dawns closed"
         return {"closing": closing, "delivered": delivered, "commits": len(committed),
-                "calls_per_dawn": counted_calls(env, since) / len(ids)}
+                "calls_per_dawn": counted_calls(env, since) / len(ids),
+                "by_kind": calls_by_kind(env, since), "games": len(ids)}
     finally:
         await env.shutdown()
         await bot.close()
@@ -140,7 +151,7 @@ async def main_async(args: argparse.Namespace) -> None:
             results[mode].append(await one_world(mode, args))
     print(f"{args.games} Clocktower games, {args.players} players each, dawn of night 1 due together "
           f"(median of {args.rounds} round(s))")
-    median = {mode: {key: statistics.median(x[key] for x in runs) for key in runs[0]}
+    median = {mode: {key: statistics.median(x[key] for x in runs) for key in runs[0] if key != "by_kind"}
               for mode, runs in results.items()}
     for mode, label in LABELS.items():
         m = median[mode]
@@ -148,6 +159,10 @@ async def main_async(args: argparse.Namespace) -> None:
               f"{m['delivered']:.2f} s, {m['calls_per_dawn']:.1f} calls per game's dawn")
     for mode in ("held", "timers"):
         print(f"  closing, running / {LABELS[mode]}: {median['running']['closing'] / median[mode]['closing']:.1f}x")
+    last = results["held"][-1]
+    print(f"  calls per game's dawn by kind ({LABELS['held']}, last round):")
+    for kind, count in last["by_kind"].most_common():
+        print(f"    {count / last['games']:6.2f}  {kind}")
 
 
 def main() -> None:

@@ -56,6 +56,13 @@ class Board:
         self.done = done
         self.pause = pause
         self.close_prompts = close_prompts
+        #: (game, message) -> the closed face a refresh last gave it: a second refresh that would
+        #: close the same message the same way (two stages' refreshes caught up together, as after
+        #: downtime or a shared dawn) makes no call; any other edit of the message forgets it
+        self.closed_faces: dict[tuple[int, int], tuple[str, int]] = {}
+
+    def forget(self, game_id: int) -> None:
+        self.closed_faces = {k: v for k, v in self.closed_faces.items() if k[0] != game_id}
 
     async def deliver_group(self, unit: list[OutboxRow], level: int) -> None:
         """A commit's channel events as one message, shown in beats (a send or an edit, then edits
@@ -110,6 +117,7 @@ class Board:
                                      await schedule_now(service, game_row))
             try:
                 if message is not None:
+                    self.closed_faces.pop((head.game_id, message.id), None)
                     try:
                         await self.calls.call(level, where, message.edit, **kwargs)
                     except discord.NotFound:
@@ -161,6 +169,10 @@ class Board:
         label = (phase_label([Event.model_validate(p) for p in board.shown])
                  if board is not None and board.shown and board.message_id == slot.message_id else "")
         content, still_open = countdown(game_row, seq, self.bot.clock.now(), label, plan)
+        face = (row.game_id, slot.message_id)
+        if not still_open and self.closed_faces.get(face) == (content, slot.last_message_id):
+            await self.done([row])  # closed so already: nothing to send
+            return
         channel = self.bot.get_partial_messageable(slot.channel_id)
         where = ("channel", slot.channel_id)
         call = self.calls.call
@@ -174,7 +186,10 @@ class Board:
                 await call(level, where, channel.get_partial_message(slot.message_id).edit, content=content)
                 await call(level, where, channel.get_partial_message(slot.last_message_id).edit, view=None)
             if still_open:
+                self.closed_faces.pop(face, None)
                 await self.retime(row.game_id, game_row, game, level)
+            else:
+                self.closed_faces[face] = (content, slot.last_message_id)
         except Exception as exc:
             raise classify(exc, "channel") from exc
         await self.done([row])

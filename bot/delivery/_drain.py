@@ -105,10 +105,20 @@ class Delivery:
         return set(self._retries)
 
     def forget(self, game_id: int) -> None:
-        """The game is over: drop what was kept for its notices (its last messages still go)."""
+        """The game is over: drop what was kept for its notices (its last messages still go), and
+        leave its town square as it was found (a game cancelled at night has no last word to
+        open it, see ``Threads.leave_square``)."""
         self.private.forget(game_id)
         self.threads.forget(game_id)
+        self.board.forget(game_id)
         self.windows.forget(lambda key: key[0] == game_id)
+        self._beside(self._leave_square(game_id))
+
+    async def _leave_square(self, game_id: int) -> None:
+        try:
+            await self.threads.leave_square(game_id)
+        except Exception as exc:  # best effort: the Storytellers can take the overwrites back by hand
+            log.warning("game %s: the town square was not left as it was found: %s", game_id, exc)
 
     @property
     def rides(self) -> dict[int, Ride]:

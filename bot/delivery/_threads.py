@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 
 import discord
 
 import games
 from games.clocktower.rules import WHISPER_KEY
-from games.engine import SUBSTITUTE
+from games.engine import SUBSTITUTE, GameError
 
 from ..pacer import COSMETIC, URGENT
 from ..service import STORYTELLERS_KEY
@@ -22,12 +23,25 @@ from ._rules import PUBLIC_THREAD, Retry
 
 log = logging.getLogger(__name__)
 
+#: how long a quiet thread of the game stays open (minutes): a week, Discord's longest, so a
+#: player's threads stay in their sidebar through a forum game's quiet days (Discord allows 60,
+#: 1440, 4320 and 10080; its default is a day)
+WEEK_MINUTES = 10080
+#: the record of the town square's Send Messages allows the game itself set for the night (the
+#: bot's and the Storytellers'), kept beside the game's threads with the town square as its
+#: "thread": what it lists is taken back, and only that, so the channel is left as it was found
+SQUARE_ALLOWS = "square:allowed"
+#: the forum tags a game's post carries: the day it is in, and "Ended"
+ENDED_TAG = "Ended"
+DAY_TAG = re.compile(r"Day \d+")
+
 
 class Threads:
     def __init__(self, bot: Bot, calls: Calls) -> None:
         self.bot = bot
         self.calls = calls
         self.told_host: set[tuple[int, str]] = set()  # (game, target) problems told, once each
+        self.leaving: set[int] = set()  # games whose town square is being left (``leave_square``)
 
     def forget(self, game_id: int) -> None:
         self.told_host = {k for k in self.told_host if k[0] != game_id}
@@ -64,7 +78,8 @@ class Threads:
             title = ", ".join(names.get(m, str(m)) for m in members) if members else "Storytellers"
             thread = await call(level, ("channel", channel.id), channel.create_thread,
                                 name=f"🔒 {title} · game {game_row.id}"[:100],
-                                type=discord.ChannelType.private_thread, invitable=False)
+                                type=discord.ChannelType.private_thread, invitable=False,
+                                auto_archive_duration=WEEK_MINUTES)
             known = []
             await store.set_group_thread(game_row.id, key, thread.id, known)
         added = list(known)
@@ -92,7 +107,7 @@ class Threads:
                 continue
             # by id: an archived thread is in no cache, and fetching it would be a second call
             await self.calls.call(level, ("thread", thread_id), self.bot.http.edit_channel, thread_id,
-                                  archived=False, locked=False)
+                                  archived=False, locked=False, auto_archive_duration=WEEK_MINUTES)
             await store.set_group_thread(game_id, key, thread_id, known)
             await store.set_group_thread(game_id, other, thread_id, [])
             return thread_id, known
@@ -113,7 +128,7 @@ class Threads:
             channel = await self.calls.channel(game_row.threads_under, level)
         thread = await self.calls.call(level, ("channel", channel.id), channel.create_thread,
                                        name=f"📣 {key[len(PUBLIC_THREAD):].capitalize()} · game {game_row.id}"[:100],
-                                       type=discord.ChannelType.public_thread)
+                                       type=discord.ChannelType.public_thread, auto_archive_duration=WEEK_MINUTES)
         await store.set_group_thread(game_row.id, key, thread.id, [])
         return thread
 
@@ -127,14 +142,15 @@ class Threads:
 
     async def sync_storytellers(self, game_id: int, removed: int | None = None) -> None:
         """After a co-Storyteller is added or removed: every private thread of the game gets its
-        Storytellers now (best effort: the next message to a thread reconciles it anyway)."""
+        Storytellers now, and in the town square at night a new one is given their voice and a
+        removed one loses it (best effort: the next message to a thread reconciles it anyway)."""
         game_row = await self.bot.store.game(game_id)
         if game_row is None:
             return
         call = self.calls.call
         tellers = await self.storytellers_of(game_row)
         for key, thread_id, known in await self.bot.store.group_threads(game_id):
-            if key.startswith(PUBLIC_THREAD) or (key.startswith(WHISPER_KEY) and not known):
+            if key.startswith(PUBLIC_THREAD) or key == SQUARE_ALLOWS or (key.startswith(WHISPER_KEY) and not known):
                 continue  # (a whisper record with nobody: its thread went to a later whisper)
             try:
                 thread = self.bot.get_channel(thread_id) or await call(
@@ -151,6 +167,21 @@ class Threads:
                     await self.bot.store.set_group_thread(game_id, key, thread_id, added)
             except Exception as exc:
                 log.warning("game %s: Storytellers of thread %s not updated yet: %s", game_id, thread_id, exc)
+        try:
+            await self.square_voices(game_row, removed)
+        except Exception as exc:
+            log.warning("game %s: the Storytellers' voice in the town square not updated yet: %s", game_id, exc)
+
+    async def square_voices(self, game_row, removed: int | None) -> None:
+        """The town square's allows follow the Storytellers: a removed one's allow is taken back
+        (if the game set it), and at night a new one gets theirs at once."""
+        channel = await self.calls.channel(game_row.channel_id, COSMETIC)
+        if isinstance(channel, discord.Thread):
+            return  # a thread town square is locked at night: no allows
+        if removed is not None:
+            await self.take_back_allows(channel, game_row.id, [removed])
+        if channel.overwrites_for(channel.guild.default_role).send_messages is False:  # night
+            await self.allow_voices(channel, game_row)
 
     # ----- the night's closing of talk -----
     async def set_talk(self, row: OutboxRow) -> None:
@@ -167,9 +198,12 @@ class Threads:
         try:
             channel = await self.calls.channel(game_row.channel_id, COSMETIC)
             if isinstance(channel, discord.Thread):
-                await self.calls.call(COSMETIC, ("thread", channel.id), channel.edit, locked=closed)
+                if game_row.status == "running":
+                    await self.edit_post(channel, game_row, closed)
             else:
                 await self.close_square(channel, game_row, data.get("players", []), closed)
+            if game_row.status != "running":  # the game's last word: what it set is taken back
+                await self.leave_square(game_row.id)
         except discord.Forbidden:
             missing.append(f"Manage Permissions in <#{game_row.channel_id}> (or Manage Threads, when the town "
                            "square is a thread)")
@@ -200,24 +234,131 @@ class Threads:
         """The town square's night in a constant number of calls, whatever the number of seats:
         one overwrite on @everyone denies Send Messages at dusk and is taken back at dawn. The bot
         and the Storytellers keep their voice with a member overwrite each that allows it, set at
-        the first dusk and kept (later nights find it in place and make no call). Spectators are
-        silenced at night too, and a role that allows Send Messages in this channel outranks the
-        @everyone deny (the README's "The night's closing" weighs this against a role per game).
-        Per-member denies left by an older version are taken back at dawn."""
-        everyone = channel.guild.default_role
+        the first dusk and kept (later nights find it in place and make no call) until the game
+        ends or the Storyteller is removed (``allow_voices``). Spectators are silenced at night
+        too, and a role that allows Send Messages in this channel outranks the @everyone deny
+        (the README's "The night's closing" weighs this against a role per game). Per-member
+        denies left by an older version are taken back at dawn."""
         if closed:
-            for uid in dict.fromkeys([self.bot.user.id, *await self.storytellers_of(game_row)]):
-                await self.set_send(channel, uid, True)
+            await self.allow_voices(channel, game_row)
         else:  # the seats as the game has them now (Travellers and substitutes included)
             for player in players:
                 if str(player).isdigit():
                     await self.mute(channel, int(player), False)
+        await self.set_everyone(channel, False if closed else None)
+
+    async def set_everyone(self, channel, wanted: bool | None) -> None:
+        """The @everyone overwrite's Send Messages (False: the night's deny; None: no word on it),
+        its other permissions kept; no call where it is already so."""
+        everyone = channel.guild.default_role
         overwrite = channel.overwrites_for(everyone)
-        wanted = False if closed else None
-        if overwrite.send_messages is not wanted:
-            overwrite.update(send_messages=wanted)
-            await self.calls.call(COSMETIC, ("channel", channel.id), channel.set_permissions, everyone,
-                                  overwrite=None if overwrite.is_empty() else overwrite)
+        if overwrite.send_messages is wanted:
+            return
+        overwrite.update(send_messages=wanted)
+        await self.calls.call(COSMETIC, ("channel", channel.id), channel.set_permissions, everyone,
+                              overwrite=None if overwrite.is_empty() else overwrite)
+
+    async def allow_voices(self, channel, game_row) -> None:
+        """The bot and the Storytellers allowed Send Messages in the town square (one overwrite
+        each, by id), and each allow the game set recorded, so that only those are taken back."""
+        store = self.bot.store
+        found = await store.group_thread(game_row.id, SQUARE_ALLOWS)
+        allowed = list(found[1]) if found is not None else []
+        for uid in dict.fromkeys([self.bot.user.id, *await self.storytellers_of(game_row)]):
+            if channel.overwrites_for(discord.Object(id=uid)).send_messages is not True:
+                await self.set_send(channel, uid, True)
+                if uid not in allowed:
+                    allowed.append(uid)
+        if found is None or allowed != found[1]:
+            await store.set_group_thread(game_row.id, SQUARE_ALLOWS, channel.id, allowed)
+
+    async def take_back_allows(self, channel, game_id: int, only: list[int] | None = None) -> None:
+        """The town square's Send Messages allows the game set (``only`` these, or all), taken
+        back: each member's other overwrites stay as they were."""
+        store = self.bot.store
+        found = await store.group_thread(game_id, SQUARE_ALLOWS)
+        if found is None:
+            return
+        kept = []
+        for uid in found[1]:
+            if only is None or uid in only:
+                await self.set_send(channel, uid, None)
+            else:
+                kept.append(uid)
+        if kept != found[1]:
+            await store.set_group_thread(game_id, SQUARE_ALLOWS, found[0], kept)
+
+    async def edit_post(self, post: discord.Thread, game_row, closed: bool) -> None:
+        """A town square that is a thread: locked at dusk, unlocked at dawn, in one call that also
+        keeps it open for a week and, in a forum, tags the post with the day (``post_tags``)."""
+        changes: dict = {"locked": closed}
+        if not closed:
+            changes["auto_archive_duration"] = WEEK_MINUTES
+            day = await self.day_of(game_row.id)
+            tags = await self.post_tags(post, f"Day {day}", game_row.id) if day else None
+            if tags is not None:
+                changes["applied_tags"] = tags
+        await self.calls.call(COSMETIC, ("thread", post.id), post.edit, **changes)
+
+    async def day_of(self, game_id: int) -> int | None:
+        """The game's day now (None when its state cannot be read)."""
+        try:
+            table = await self.bot.service.load(game_id)
+        except GameError:
+            return None
+        day = getattr(table.state, "day", None)
+        return day if isinstance(day, int) and day > 0 else None
+
+    async def post_tags(self, post: discord.Thread, name: str, game_id: int) -> list | None:
+        """A forum post's tags with the game's tag ``name`` ("Day 2", "Ended") in place of the
+        game's earlier one, the post's other tags kept; the tag is made in the forum if it has
+        none (Manage Channels). None when there is nothing to change or the tag cannot be had
+        (no permission, or the forum is full): the game goes on untagged, with one log line."""
+        forum = post.parent
+        if not isinstance(forum, discord.ForumChannel):
+            return None
+        tag = discord.utils.get(forum.available_tags, name=name)
+        if tag is None:
+            try:
+                tag = await self.calls.call(COSMETIC, ("channel", forum.id), forum.create_tag, name=name)
+            except discord.HTTPException as exc:
+                if (game_id, "tags") not in self.told_host:
+                    self.told_host.add((game_id, "tags"))
+                    log.info("game %s: forum post %s not tagged %r (Discord: %s %s); the game goes on untagged",
+                             game_id, post.id, name, exc.status, exc.text or exc.code)
+                return None
+        current = list(post.applied_tags)
+        kept = [t for t in current if t.name != ENDED_TAG and not DAY_TAG.fullmatch(t.name)]
+        wanted = [*kept[:4], tag]  # Discord allows 5 tags on a post
+        if {t.id for t in wanted} == {t.id for t in current}:
+            return None
+        return wanted
+
+    async def leave_square(self, game_id: int) -> None:
+        """The game is over (finished or cancelled): the town square is left as the game found it.
+        The night's @everyone deny and the allows the game set are taken back (a cancel at night
+        would leave them); a thread town square is unlocked and, in a forum, tagged "Ended". It
+        does nothing twice (it runs from the game's last message and from its end)."""
+        if game_id in self.leaving:
+            return
+        self.leaving.add(game_id)
+        try:
+            game_row = await self.bot.store.game(game_id)
+            if game_row is None or not games.get(game_row.kind).storytellers:
+                return
+            channel = await self.calls.channel(game_row.channel_id, COSMETIC)
+            if isinstance(channel, discord.Thread):
+                changes: dict = {"locked": False} if channel.locked else {}
+                tags = await self.post_tags(channel, ENDED_TAG, game_id)
+                if tags is not None:
+                    changes["applied_tags"] = tags
+                if changes:
+                    await self.calls.call(COSMETIC, ("thread", channel.id), channel.edit, **changes)
+            elif await self.bot.store.group_thread(game_id, SQUARE_ALLOWS) is not None:  # it closed a night
+                await self.set_everyone(channel, None)
+                await self.take_back_allows(channel, game_id)
+        finally:
+            self.leaving.discard(game_id)
 
     async def mute(self, channel, user_id: int, closed: bool) -> None:
         """A member overwrite that denies (or no longer denies) a player Send Messages in the town

@@ -4,6 +4,8 @@ costs the same few calls at 7 seats (the fewest a game takes) and at 15, with no
 
 import re
 
+import discord
+import pytest
 from support.clocktower_helpers import SEATS, advance, state_of, texts
 
 
@@ -164,3 +166,59 @@ async def test_players_are_closed_out_at_night_and_storytellers_never(world, clo
     assert not await can_post(members[1], w.channel)
     # the bot still speaks at night (its own allow): the night's messages reached the town square
     assert any("night" in t.lower() for t in texts(w.channel)[-5:])
+
+
+def overwrites_of(w, channel_id=None):
+    """The town square's overwrites as Discord keeps them: target id -> (allow, deny)."""
+    channel = w.env.backend.get_channel(channel_id or w.channel.id)
+    return {o.target_id: (o.allow, o.deny) for o in channel.overwrites if o.allow or o.deny}
+
+
+async def test_a_removed_co_storyteller_loses_the_nights_voice_and_a_new_one_gets_it_at_once(world, clock):
+    w = world
+    members = await begun_with(w, 7)
+    cohost = w.guild.add_member(w.env.create_user("co"))
+    res = await w.host.slash(w.channel, "st cohost add", member=cohost)  # at night: their voice at once
+    assert "now a Storyteller" in res.response.content
+    await w.settle()
+    assert await can_post(cohost, w.channel) and not await can_post(members[0], w.channel)
+    res = await w.host.slash(w.channel, "st cohost remove", member=cohost)
+    await w.settle()
+    assert cohost.id not in overwrites_of(w)  # the allow the game set is taken back
+    assert not await can_post(cohost, w.channel)  # a spectator again: closed out at night
+    assert await can_post(w.host, w.channel)
+    await advance(w, clock, 24)  # dawn: everyone speaks, the removed one too
+    assert await can_post(cohost, w.channel) and await can_post(members[0], w.channel)
+    await advance(w, clock, 48)  # night 2: they are not given a voice again
+    assert not await can_post(cohost, w.channel) and await can_post(w.host, w.channel)
+
+
+async def ended_at_night(w, clock, how):
+    """A game whose town square had an overwrite of its own before (ann may not add reactions, the
+    host could already post): begun, a day gone by, then ended at night 2 by ``how``."""
+    for who, overwrite in ((w.ann, discord.PermissionOverwrite(add_reactions=False)),
+                           (w.host, discord.PermissionOverwrite(send_messages=True))):
+        allow, deny = overwrite.pair()
+        await w.bot.http.edit_channel_permissions(w.channel.id, who.id, str(allow.value), str(deny.value), 1)
+    await w.settle()
+    found = overwrites_of(w)
+    members = await begun_with(w, 7)
+    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
+    await advance(w, clock, 24 + 48)  # night 2: the square closed again
+    assert overwrites_of(w) != found
+    if how == "win":
+        res = await w.host.slash(w.channel, "st win", team="good", reason="The Demon is dead.")
+    else:
+        res = await w.host.slash(w.channel, "game cancel")
+    assert "Done" in res.response.content or "cancel" in res.response.content.lower(), res.response.content
+    await w.settle()
+    return game_id, members, found
+
+
+@pytest.mark.parametrize("how", ["win", "cancel"])
+async def test_the_games_end_leaves_the_town_square_as_it_was_found(world, clock, how):
+    w = world
+    game_id, members, found = await ended_at_night(w, clock, how)
+    assert (await w.bot.store.game(game_id)).status == ("finished" if how == "win" else "cancelled")
+    assert overwrites_of(w) == found  # the night's deny and the bot's allow gone, the host's own kept
+    assert await can_post(members[0], w.channel) and await can_post(w.host, w.channel)

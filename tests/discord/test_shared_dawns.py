@@ -130,3 +130,20 @@ async def test_timer_jobs_due_in_the_same_moment_are_closed_as_one_batch_in_dead
         assert batches == [[(2, 7), (1, 2), (3, 5)]]
     finally:
         timers.shutdown()
+
+
+async def test_a_dawn_caught_up_after_its_night_edits_each_closed_message_once(world, clock):
+    """A Clocktower night whose reminder, lock and dawn all fall due together (downtime, or games
+    started together): each closed message is edited once, not once per stage that closed it."""
+    from support.clocktower_helpers import begun
+
+    w = world
+    await begun(w, 7)
+    since = len(w.env.http_requests)
+    clock.advance(24 * 3600)  # the reminder stage, the lock and dawn, all due
+    await w.bot.service.fire_due()
+    await w.settle()
+    edits = [(r.path, repr(r.json)) for r in w.env.http_requests[since:] if r.method == "PATCH"
+             and "/messages/" in r.path]
+    assert edits and len(edits) == len(set(edits)), edits
+    assert any("Day 1 dawns" in t for t in w.channel_texts())
