@@ -13,6 +13,11 @@ Discord's answer is the truth: the numbers above are a first guess, and ``learn`
 a refusal's rate-limit headers (a route's own limit, a 429's wait, a global 429 lowering the whole
 budget for a while). ``ease`` slows what can wait as the invalid requests near Discord's ban
 (``bot.discord_health``): cosmetic edits first, then narration.
+
+Several processes on one token share its global budget through the database (``budget``, a
+``bot.token_budget.TokenBudget``): a call goes when this process's windows allow it and the
+process holds one of the token's calls of this second. The channels' windows stay per process
+(a channel's games belong to one process).
 """
 
 from __future__ import annotations
@@ -20,8 +25,13 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
+import math
 from collections import deque
 from collections.abc import Awaitable, Callable, Hashable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .token_budget import TokenBudget
 
 #: priorities, most urgent first
 URGENT, NARRATION, COSMETIC = 0, 1, 2
@@ -91,6 +101,9 @@ class Pacer:
         self._strain = 0.0
         self._total_limit = self.total.limit  # the budget to come back to after a global 429
         self._total_back_at: float | None = None
+        #: the token's budget shared with other processes (None: this process is alone on the token)
+        self.budget: TokenBudget | None = None
+        self._ask_budget = False  # the budget's credit ran out while someone could go
 
     @property
     def waiting(self) -> int:
@@ -122,6 +135,11 @@ class Pacer:
             next_at = self._release(self.now())
             if next_at is None:
                 return
+            if self._ask_budget and self.budget is not None:
+                self._runner_at = -math.inf  # asking the database: a new arrival must not cancel it
+                self._ask_budget = False
+                await self.budget.refill(self.waiting, self.total.limit)
+                continue
             self._runner_at = next_at
             await self.sleep(max(0.0, next_at - self.now()))
 
@@ -133,6 +151,7 @@ class Pacer:
         again (None when no one waits)."""
         held: list[tuple[int, int, Hashable, asyncio.Future]] = []
         next_at: float | None = None
+        self._ask_budget = False
         if self._total_back_at is not None and now >= self._total_back_at:
             self.total.limit, self._total_back_at = self._total_limit, None
         while self._queue:
@@ -153,7 +172,14 @@ class Pacer:
                 held.append(item)
                 next_at = channel_at if next_at is None else min(next_at, channel_at)
                 continue
+            shared_at = self._shared_at(now)
+            if shared_at is not None:  # the token's budget is spent, or must be asked for first
+                held.append(item)
+                next_at = shared_at if next_at is None else min(next_at, shared_at)
+                break
             self.total.take(now)
+            if self.budget is not None:
+                self.budget.spend()
             window.take(now)
             if slowed is not None:
                 slowed.take(now)
@@ -163,6 +189,17 @@ class Pacer:
             heapq.heappush(self._queue, item)
         self._forget_idle(now)
         return next_at if self._queue else None
+
+    def _shared_at(self, now: float) -> float | None:
+        """None when the token's shared budget lets a call go now; else when to try again (now,
+        with ``_ask_budget`` set, when the database must be asked first)."""
+        if self.budget is None:
+            return None
+        wait = self.budget.wait()
+        if wait is None:
+            self._ask_budget = True
+            return now
+        return now + wait if wait > 0 else None
 
     def _forget_idle(self, now: float) -> None:
         """Drop the windows of channels quiet for longer than their window (no growth per channel);
