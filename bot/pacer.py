@@ -155,7 +155,7 @@ class Pacer:
         if self._total_back_at is not None and now >= self._total_back_at:
             self.total.limit, self._total_back_at = self._total_limit, None
         while self._queue:
-            total_at = self.total.free_at(now)
+            total_at = self.total.free_at(now) if self.budget is None else max(now, self.total.closed_until)
             if total_at > now:
                 next_at = total_at
                 break
@@ -177,8 +177,9 @@ class Pacer:
                 held.append(item)
                 next_at = shared_at if next_at is None else min(next_at, shared_at)
                 break
-            self.total.take(now)
-            if self.budget is not None:
+            if self.budget is None:
+                self.total.take(now)
+            else:  # the shared count replaces this process's own (both would strand calls)
                 self.budget.spend()
             window.take(now)
             if slowed is not None:
