@@ -73,6 +73,10 @@ class Window:
         at = now if len(self.times) < self.limit else self.times[-self.limit] + self.seconds
         return at if at >= self.closed_until else self.closed_until
 
+    def room(self, now: float) -> int:
+        """How many calls may go now."""
+        return max(0, self.limit - len(self.times)) if self.free_at(now) <= now else 0
+
     def take(self, now: float) -> None:
         self.times.append(now)
 
@@ -138,7 +142,9 @@ class Pacer:
             if self._ask_budget and self.budget is not None:
                 self._runner_at = -math.inf  # asking the database: a new arrival must not cancel it
                 self._ask_budget = False
-                await self.budget.refill(self.waiting, self.total.limit)
+                # no more than this process's own second lets go now: a call taken and not spent
+                # in its second is lost to every process
+                await self.budget.refill(min(self.waiting, self.total.room(self.now())), self.total.limit)
                 continue
             self._runner_at = next_at
             await self.sleep(max(0.0, next_at - self.now()))
@@ -155,7 +161,7 @@ class Pacer:
         if self._total_back_at is not None and now >= self._total_back_at:
             self.total.limit, self._total_back_at = self._total_limit, None
         while self._queue:
-            total_at = self.total.free_at(now) if self.budget is None else max(now, self.total.closed_until)
+            total_at = self.total.free_at(now)
             if total_at > now:
                 next_at = total_at
                 break
@@ -177,9 +183,8 @@ class Pacer:
                 held.append(item)
                 next_at = shared_at if next_at is None else min(next_at, shared_at)
                 break
-            if self.budget is None:
-                self.total.take(now)
-            else:  # the shared count replaces this process's own (both would strand calls)
+            self.total.take(now)
+            if self.budget is not None:
                 self.budget.spend()
             window.take(now)
             if slowed is not None:
