@@ -15,7 +15,7 @@ budget for a while). ``ease`` slows what can wait as the invalid requests near D
 (``bot.discord_health``): cosmetic edits first, then narration.
 
 Several processes on one token share its global budget through the database (``budget``, a
-``bot.token_budget.TokenBudget``): a call goes when this process's windows allow it and the
+``SharedBudget`` such as ``bot.token_budget.TokenBudget``): a call goes when this process's windows allow it and the
 process holds one of the token's calls of this second. The channels' windows stay per process
 (a channel's games belong to one process).
 """
@@ -28,10 +28,7 @@ import itertools
 import math
 from collections import deque
 from collections.abc import Awaitable, Callable, Hashable
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .token_budget import TokenBudget
+from typing import Protocol
 
 #: priorities, most urgent first
 URGENT, NARRATION, COSMETIC = 0, 1, 2
@@ -54,6 +51,19 @@ def kind_of(key: Hashable) -> str | None:
     if isinstance(key, tuple) and key and isinstance(key[0], tuple) and key[0]:
         return key[0][0]
     return None
+
+
+class SharedBudget(Protocol):
+    """The token's budget shared with other processes (``bot.token_budget.TokenBudget``)."""
+
+    def wait(self) -> float | None:
+        """Seconds before a call may go (0: now), or None: ``refill`` first."""
+
+    def spend(self) -> None:
+        """One call goes now."""
+
+    async def refill(self, want: int, limit: int) -> None:
+        """Take up to ``want`` of the ``limit`` calls of this second."""
 
 
 class Window:
@@ -106,7 +116,7 @@ class Pacer:
         self._total_limit = self.total.limit  # the budget to come back to after a global 429
         self._total_back_at: float | None = None
         #: the token's budget shared with other processes (None: this process is alone on the token)
-        self.budget: TokenBudget | None = None
+        self.budget: SharedBudget | None = None
         self._ask_budget = False  # the budget's credit ran out while someone could go
 
     @property
