@@ -21,6 +21,7 @@ from .play import Play
 from .postgres import GameListener, PostgresStore
 from .service import GameService
 from .stores import open_store
+from .token_budget import TokenBudget
 from .views import ChoiceButton, ChoiceSelect, RemoveButton, TableButton
 from .voice.mutes import VoiceTable
 from .voice.narrator import DiscordNarrator, Narrator
@@ -70,6 +71,7 @@ class StorytellerBot(commands.AutoShardedBot):
             self.settings.database_url or self.settings.database_path, synchronous=self.settings.sqlite_synchronous))
         self.service = GameService(self.store, self.clock, on_messages=self.delivery.kick,
                                    clock_waits_for_opener=True, shards=self.settings.shards)
+        self.share_token_budget()
         self.service.on_game_over += [self.delivery.forget, self.play.forget, self.voice.forget]
         self.service.RETRY_SECONDS = self.settings.timeout_retry_seconds
         self.listener = await self._hand_over_games()
@@ -108,6 +110,17 @@ class StorytellerBot(commands.AutoShardedBot):
         listener = GameListener(self.store.url, self.service.adopt, on_again=self.sweep)
         await listener.start()  # (if it cannot yet, it keeps trying; the sweep covers meanwhile)
         return listener
+
+    def share_token_budget(self) -> None:
+        """Processes that split the shards share the token's calls through the database; one that
+        runs every shard paces in memory alone (``bot.token_budget``)."""
+        shards = self.settings.shards
+        if shards is None:
+            return
+        share = len(shards.ids) / shards.count
+        self.delivery.pacer.budget = TokenBudget(self.store, share=share, block=self.settings.discord_calls_block)
+        log.info("the token's %g calls a second are shared with the other processes through the database",
+                 self.settings.discord_calls_per_second)
 
     async def on_voice_state_update(self, member: discord.Member, before: discord.VoiceState,
                                     after: discord.VoiceState) -> None:

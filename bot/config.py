@@ -50,6 +50,9 @@ class Settings(BaseSettings):
     outbox_retention_days: float = Field(default=7.0, ge=0)
     #: the most calls per second the bot makes to Discord on its own (Discord allows 50 per token)
     discord_calls_per_second: float = Field(default=50.0, ge=1, le=10000)
+    #: processes sharing the token (SHARD_IDS) share those calls through the database, taking this
+    #: many at a time: fewer database asks, but a block taken and not used is lost for its second
+    discord_calls_block: int = Field(default=5, ge=1, le=1000)
     #: the most calls to one channel (or DM, or thread) in ``channel_window_seconds``
     channel_calls: int = Field(default=5, ge=1, le=1_000_000)
     channel_window_seconds: float = Field(default=5.0, gt=0, le=60)

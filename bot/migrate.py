@@ -32,11 +32,12 @@ TABLES: dict[str, tuple[str, ...]] = {
     "group_threads": ("game_id", "key", "thread_id", "members"),
     "dm_channels": ("user_id", "channel_id"),
     "voice_mutes": ("guild_id", "user_id", "game_id", "muted_at"),
+    "token_budget": ("window_id", "spent", "granted"),
 }
 #: the order rows are read in (a stable order, so the batches cover each table once)
 KEYS = {"guild_settings": "guild_id", "lobby_players": "game_id, user_id", "game_storytellers": "game_id, user_id",
         "message_slots": "game_id, slot", "group_threads": "game_id, key", "dm_channels": "user_id",
-        "voice_mutes": "guild_id, user_id, game_id"}
+        "voice_mutes": "guild_id, user_id, game_id", "token_budget": "window_id"}
 BATCH = 500
 
 

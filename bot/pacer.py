@@ -13,6 +13,11 @@ Discord's answer is the truth: the numbers above are a first guess, and ``learn`
 a refusal's rate-limit headers (a route's own limit, a 429's wait, a global 429 lowering the whole
 budget for a while). ``ease`` slows what can wait as the invalid requests near Discord's ban
 (``bot.discord_health``): cosmetic edits first, then narration.
+
+Several processes on one token share its global budget through the database (``budget``, a
+``SharedBudget`` such as ``bot.token_budget.TokenBudget``): a call goes when this process's windows allow it and the
+process holds one of the token's calls of this second. The channels' windows stay per process
+(a channel's games belong to one process).
 """
 
 from __future__ import annotations
@@ -20,8 +25,10 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
+import math
 from collections import deque
 from collections.abc import Awaitable, Callable, Hashable
+from typing import Protocol
 
 #: priorities, most urgent first
 URGENT, NARRATION, COSMETIC = 0, 1, 2
@@ -46,6 +53,19 @@ def kind_of(key: Hashable) -> str | None:
     return None
 
 
+class SharedBudget(Protocol):
+    """The token's budget shared with other processes (``bot.token_budget.TokenBudget``)."""
+
+    def wait(self) -> float | None:
+        """Seconds before a call may go (0: now), or None: ``refill`` first."""
+
+    def spend(self) -> None:
+        """One call goes now."""
+
+    async def refill(self, want: int, limit: int) -> None:
+        """Take up to ``want`` of the ``limit`` calls of this second."""
+
+
 class Window:
     """At most ``limit`` calls in any ``seconds``."""
 
@@ -62,6 +82,10 @@ class Window:
             self.times.popleft()
         at = now if len(self.times) < self.limit else self.times[-self.limit] + self.seconds
         return at if at >= self.closed_until else self.closed_until
+
+    def room(self, now: float) -> int:
+        """How many calls may go now."""
+        return max(0, self.limit - len(self.times)) if self.free_at(now) <= now else 0
 
     def take(self, now: float) -> None:
         self.times.append(now)
@@ -91,6 +115,9 @@ class Pacer:
         self._strain = 0.0
         self._total_limit = self.total.limit  # the budget to come back to after a global 429
         self._total_back_at: float | None = None
+        #: the token's budget shared with other processes (None: this process is alone on the token)
+        self.budget: SharedBudget | None = None
+        self._ask_budget = False  # the budget's credit ran out while someone could go
 
     @property
     def waiting(self) -> int:
@@ -122,6 +149,13 @@ class Pacer:
             next_at = self._release(self.now())
             if next_at is None:
                 return
+            if self._ask_budget and self.budget is not None:
+                self._runner_at = -math.inf  # asking the database: a new arrival must not cancel it
+                self._ask_budget = False
+                # no more than this process's own second lets go now: a call taken and not spent
+                # in its second is lost to every process
+                await self.budget.refill(min(self.waiting, self.total.room(self.now())), self.total.limit)
+                continue
             self._runner_at = next_at
             await self.sleep(max(0.0, next_at - self.now()))
 
@@ -133,6 +167,7 @@ class Pacer:
         again (None when no one waits)."""
         held: list[tuple[int, int, Hashable, asyncio.Future]] = []
         next_at: float | None = None
+        self._ask_budget = False
         if self._total_back_at is not None and now >= self._total_back_at:
             self.total.limit, self._total_back_at = self._total_limit, None
         while self._queue:
@@ -153,7 +188,14 @@ class Pacer:
                 held.append(item)
                 next_at = channel_at if next_at is None else min(next_at, channel_at)
                 continue
+            shared_at = self._shared_at(now)
+            if shared_at is not None:  # the token's budget is spent, or must be asked for first
+                held.append(item)
+                next_at = shared_at if next_at is None else min(next_at, shared_at)
+                break
             self.total.take(now)
+            if self.budget is not None:
+                self.budget.spend()
             window.take(now)
             if slowed is not None:
                 slowed.take(now)
@@ -163,6 +205,17 @@ class Pacer:
             heapq.heappush(self._queue, item)
         self._forget_idle(now)
         return next_at if self._queue else None
+
+    def _shared_at(self, now: float) -> float | None:
+        """None when the token's shared budget lets a call go now; else when to try again (now,
+        with ``_ask_budget`` set, when the database must be asked first)."""
+        if self.budget is None:
+            return None
+        wait = self.budget.wait()
+        if wait is None:
+            self._ask_budget = True
+            return now
+        return now + wait if wait > 0 else None
 
     def _forget_idle(self, now: float) -> None:
         """Drop the windows of channels quiet for longer than their window (no growth per channel);

@@ -254,6 +254,20 @@ def _insert_messages(game_id: int, phase_seq: int | None, step: int | None, mess
               m.image, m.picture, step, m.op, m.slot, now) for m in messages])
 
 
+#: take a block of a window's calls: the whole block while it fits, else what is left, nothing
+#: once the window is full (no row returned); SET reads the row as it was, so ``granted`` is this
+#: block. Arguments: window, want, want, limit x 5.
+TAKE_CALLS = (
+    "INSERT INTO token_budget (window_id, spent, granted) VALUES (?, ?, ?) "
+    "ON CONFLICT (window_id) DO UPDATE SET "
+    "granted = CASE WHEN token_budget.spent + excluded.spent <= CAST(? AS INTEGER) THEN excluded.spent "
+    "ELSE CAST(? AS INTEGER) - token_budget.spent END, "
+    "spent = CASE WHEN token_budget.spent + excluded.spent <= CAST(? AS INTEGER) "
+    "THEN token_budget.spent + excluded.spent ELSE CAST(? AS INTEGER) END "
+    "WHERE token_budget.spent < CAST(? AS INTEGER) "
+    "RETURNING granted")
+
+
 def migration_files(folder: Path = MIGRATIONS) -> list[tuple[int, Path]]:
     found = []
     for path in sorted(folder.glob("*.sql")):
@@ -735,6 +749,17 @@ class Store:
         replay needs only the seed and the log); what was sent is only a record of delivery."""
         return await self._write(
             "DELETE FROM outbox WHERE delivered_at IS NOT NULL AND delivered_at < ?", (before,))
+
+    # ----- the token's calls, shared by the processes (bot.token_budget) -----
+    async def take_calls(self, window: int, want: int, limit: int) -> int:
+        """Take up to ``want`` of the ``limit`` calls of ``window`` in one atomic statement (it
+        returns its one row, so it goes through ``_read``); how many were taken (0: it is full)."""
+        rows = await self._read(TAKE_CALLS, (window, want, want, limit, limit, limit, limit, limit))
+        return rows[0][0] if rows else 0
+
+    async def forget_calls_before(self, window: int) -> int:
+        """Drop the counts of the windows before ``window``."""
+        return await self._write("DELETE FROM token_budget WHERE window_id < ?", (window,))
 
     # ----- living messages -----
     async def slot(self, game_id: int, slot: str) -> Slot | None:

@@ -1,0 +1,151 @@
+"""Two bot processes on one token: the calls per second they make together, side by side in one run.
+
+Each process is a real OS process with the real ``Pacer`` (limit 50 a second), calling as fast as
+it is let for ``--seconds`` (20 callers, channels never full; a "call" is the moment it was let
+go, no Discord needed). The ways of pacing, each with both processes busy and with one idle:
+
+- ``per process``: today's pacing before issue 30: each process its own 50 a second;
+- ``static share``: each process a fixed half (25 a second), the alternative design;
+- ``shared, PostgreSQL`` / ``shared, SQLite``: the token's budget counted on the database the
+  processes share (``bot.token_budget``), blocks of ``--block`` calls.
+
+Printed per row: the calls per second of the two together (mean over the whole seconds), the most
+in one clock second (what the shared count bounds) and in any one-second stretch (sliding), and
+the database asks per second. Without ``--url`` it starts its own PostgreSQL from the machine's
+binaries.
+
+    .venv/bin/python bench/two_processes.py [--seconds 5] [--block 5] [--url postgresql://...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from bot.pacer import URGENT, Pacer  # noqa: E402
+from bot.stores import open_store  # noqa: E402
+from bot.token_budget import TokenBudget  # noqa: E402
+
+LIMIT = 50
+CALLERS = 20
+
+
+async def worker(mode: str, url: str, start_at: float, seconds: float, busy: bool, block: int) -> dict:
+    """One process: call as fast as ``mode`` lets it from ``start_at`` for ``seconds``."""
+    store = await open_store(url) if mode == "shared" else None
+    pacer = Pacer(per_second=LIMIT // 2 if mode == "static" else LIMIT, per_channel=10**9)
+    budget = None
+    if store is not None:
+        budget = pacer.budget = TokenBudget(store, share=0.5, block=block)
+    stamps: list[float] = []
+    end = start_at + seconds
+
+    async def caller(channel: int) -> None:
+        while time.time() < end:
+            await pacer.turn(URGENT, channel)
+            stamps.append(time.time())
+
+    await asyncio.sleep(max(0.0, start_at - time.time()))
+    if busy:
+        await asyncio.gather(*(caller(i) for i in range(CALLERS)))
+    else:
+        await asyncio.sleep(seconds)
+    if store is not None:
+        await store.close()
+    return {"stamps": [t for t in stamps if t < end], "asks": budget.asks if budget else 0}
+
+
+def run_pair(mode: str, url: str, seconds: float, busy: tuple[bool, bool], block: int) -> dict:
+    start_at = time.time() + 2.0  # both processes up and connected by then
+    procs = [subprocess.Popen([sys.executable, __file__, "worker", mode, url, str(start_at), str(seconds),
+                               str(int(b)), str(block)], stdout=subprocess.PIPE, text=True) for b in busy]
+    results = [json.loads(p.communicate(timeout=120)[0]) for p in procs]
+    stamps = sorted(t for r in results for t in r["stamps"])
+    whole = range(int(start_at) + 1, int(start_at + seconds))
+    per_second = Counter(int(t) for t in stamps)
+    return {
+        "mean": sum(per_second[s] for s in whole) / len(whole),
+        "max_second": max(per_second.values(), default=0),
+        "max_sliding": max_sliding(stamps),
+        "asks": sum(r["asks"] for r in results) / seconds,
+    }
+
+
+def max_sliding(stamps: list[float]) -> int:
+    """The most calls in any one-second stretch."""
+    most, first = 0, 0
+    for last, t in enumerate(stamps):
+        while stamps[first] <= t - 1.0:
+            first += 1
+        most = max(most, last - first + 1)
+    return most
+
+
+async def prepare(url: str) -> None:
+    await (await open_store(url)).close()  # migrated once, before two processes open it
+
+
+def new_database(server) -> str:
+    """A database of its own (the server may still be starting up when its port opens)."""
+    for _ in range(50):
+        try:
+            return server.new_database()
+        except RuntimeError as exc:
+            if "starting up" not in str(exc):
+                raise
+            time.sleep(0.2)
+    return server.new_database()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--block", type=int, default=5)
+    parser.add_argument("--url", help="a PostgreSQL database to use (default: a server of its own)")
+    args = parser.parse_args()
+    server = None
+    pg_url = args.url
+    if pg_url is None:
+        from support.postgres import Server, binaries
+
+        bindir = binaries()
+        if bindir is None:
+            sys.exit("PostgreSQL's server binaries are not installed (apt-get install -y postgresql), or give --url")
+        server = Server(bindir, durable=True)
+        server.start()
+        pg_url = new_database(server)
+    folder = tempfile.mkdtemp(prefix="two-processes-")
+    lite = str(Path(folder) / "bot.db")
+    try:
+        for url in (pg_url, lite):
+            asyncio.run(prepare(url))
+        rows = [("per process (today)", "alone", lite), ("static share", "static", lite),
+                ("shared, PostgreSQL", "shared", pg_url), ("shared, SQLite", "shared", lite)]
+        print(f"two processes, limit {LIMIT}/s, {args.seconds:g} s each, block {args.block}")
+        print(f"{'pacing':<22}{'load':<12}{'calls/s':>9}{'max/clock s':>13}{'max/any 1 s':>13}{'db asks/s':>11}")
+        for name, mode, url in rows:
+            for load, busy in (("both busy", (True, True)), ("one idle", (True, False))):
+                r = run_pair(mode, url, args.seconds, busy, args.block)
+                print(f"{name:<22}{load:<12}{r['mean']:>9.1f}{r['max_second']:>13}{r['max_sliding']:>13}"
+                      f"{r['asks']:>11.1f}")
+    finally:
+        if server is not None:
+            server.stop()
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["worker"]:
+    _mode, _url, _start, _seconds, _busy, _block = sys.argv[2:8]
+    print(json.dumps(asyncio.run(worker(_mode, _url, float(_start), float(_seconds), _busy == "1", int(_block)))))
+elif __name__ == "__main__":
+    main()
