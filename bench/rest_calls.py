@@ -2,15 +2,25 @@
 
 The real StorytellerBot plays whole seeded games on simcord's simulated Discord, every player
 clicking "Make my choice" and choosing at random (tests/support/sim.py). Interaction responses and
-follow-ups are not counted: they do not count against Discord's global limit. Issue 10's budget:
-at most 8 calls per Ritual round at 7 players, at most 6 per Cauldron round.
+follow-ups (``/interactions``, ``/webhooks``) are counted apart and left out of the budget: Discord
+does not count them toward the global limit of 50 calls a second (and the pacer leaves them out of
+its budget too). Issue 30's budget: at most 8 calls per Ritual round at 7 players in every mode,
+at most 6 per Cauldron round.
+
+The Ritual is played in its three modes side by side: a quiet channel (the next phase edited into
+the board), a table that talks in the channel (each phase a new message), and every private message
+by DM (``ride_seconds`` 0: none rides on a player's open interaction). Opening a player's DM
+channel is shown apart too: the bot does it once per player ever (the channel is kept in the
+database), while each game here starts with an empty database.
 
 Each game is played twice side by side: with living lines edited on every change
 (``living_edit_seconds`` 0) and with them coalesced. A round's clicks all come within one window
 there (simcord plays them at once; the window is past simcord's settle timeout, so it ends only
 when the game is over), so this is the burst case: a slower table gets an edit per window.
 
-    .venv/bin/python bench/rest_calls.py [--games 3] [--chatter] [--dm-only]
+    .venv/bin/python bench/rest_calls.py [--games 3] [--kinds ritual,cauldron,castle] [--chatter] [--dm-only]
+
+(``--chatter`` and ``--dm-only`` set the mode of the other games; the Ritual plays all three.)
 """
 
 from __future__ import annotations
@@ -36,17 +46,24 @@ import bot.service as service_module  # noqa: E402
 from bot.clock import ManualClock  # noqa: E402
 
 BUDGET = {"ritual": 8, "cauldron": 6}
+#: interaction responses and follow-ups: counted, outside Discord's global limit and the budget
+INTERACTION = "interaction (outside the global limit)"
+OPEN_DM = "open DM"
+#: the Ritual's modes: (label, one_game's keyword arguments)
+RITUAL_MODES = (("quiet channel", {}), ("people talk", {"chatter": True}), ("DM only", {"dm_only": True}))
 GAMES = {"ritual": (7, "choosing_seconds=30 offering_seconds=30 council_seconds=30"),
          "cauldron": (7, ""), "castle": (4, "")}
 
 
 def kind_of(method: str, path: str, dm_channels: set[str]) -> str | None:
     """What a REST call was for; None for calls that are not bot-initiated."""
-    if path.startswith(("/interactions/", "/webhooks/", "/applications/")):
+    if path.startswith(("/interactions/", "/webhooks/")):
+        return INTERACTION
+    if path.startswith("/applications/"):
         return None
     parts = path.strip("/").split("/")
     if parts[:2] == ["users", "@me"] and parts[-1] == "channels":
-        return "open DM"
+        return OPEN_DM
     if parts[0] == "users":
         return "fetch user"
     if parts[0] == "channels" and len(parts) >= 3 and parts[2] == "messages":
@@ -94,38 +111,75 @@ async def one_game(kind: str, seed: int, *, chatter: bool = False, dm_only: bool
         await bot.close()
 
 
-async def main_async(games_per_kind: int, chatter: bool, dm_only: bool) -> None:
+def budgeted(counted: Counter) -> int:
+    """The calls that count toward Discord's global limit."""
+    return sum(n for name, n in counted.items() if name != INTERACTION)
+
+
+async def measure(kind: str, games_per_kind: int, window: float, **mode) -> dict:
+    """Median calls per round over seeded games, and the totals by kind."""
+    per_round, without_dm, interactions = [], [], []
+    totals: Counter = Counter()
+    all_rounds = 0
+    for seed in range(1, games_per_kind + 1):
+        rounds, counted = await one_game(kind, seed, window=window, **mode)
+        per_round.append(budgeted(counted) / rounds)
+        without_dm.append((budgeted(counted) - counted[OPEN_DM]) / rounds)
+        interactions.append(counted[INTERACTION] / rounds)
+        totals.update(counted)
+        all_rounds += rounds
+    return {"median": statistics.median(per_round), "without_dm": statistics.median(without_dm),
+            "interactions": statistics.median(interactions), "totals": totals, "rounds": all_rounds}
+
+
+def by_kind(result: dict) -> str:
+    return ", ".join(f"{name} {count / result['rounds']:.1f}" for name, count in result["totals"].most_common())
+
+
+async def ritual_modes(games_per_kind: int) -> None:
+    """The Ritual in its three modes, side by side."""
+    print(f"ritual, 7 players, calls per round toward the global limit (median of {games_per_kind} "
+          f"games); budget {BUDGET['ritual']} in every mode")
+    print(f"  {'mode':<14} {'every change':>13} {'coalesced':>10} {'no DM opening':>14} {'interactions':>13}")
+    for label, mode in RITUAL_MODES:
+        every = await measure("ritual", games_per_kind, 0.0, **mode)
+        coalesced = await measure("ritual", games_per_kind, BURST_WINDOW, **mode)
+        print(f"  {label:<14} {every['median']:>13.1f} {coalesced['median']:>10.1f} "
+              f"{coalesced['without_dm']:>14.1f} {coalesced['interactions']:>13.1f}")
+        print(f"    by kind: {by_kind(coalesced)}")
+
+
+async def main_async(games_per_kind: int, kinds: list[str], chatter: bool, dm_only: bool) -> None:
+    if "ritual" in kinds:
+        await ritual_modes(games_per_kind)
+    others = [k for k in kinds if k != "ritual"]
+    if not others:
+        return
     print("a table that talks in the channel (each phase a new message)" if chatter else
           "a quiet channel (the next phase edited into the board)",
           "; every private message a DM" if dm_only else "; private messages ride on open interactions")
-    for kind in GAMES:
+    for kind in others:
         medians = []
         for window, label in ((0.0, "every change edited"), (BURST_WINDOW, "living lines coalesced")):
-            per_round: list[float] = []
-            totals: Counter = Counter()
-            all_rounds = 0
-            for seed in range(1, games_per_kind + 1):
-                rounds, counted = await one_game(kind, seed, chatter=chatter, dm_only=dm_only, window=window)
-                per_round.append(sum(counted.values()) / rounds)
-                totals.update(counted)
-                all_rounds += rounds
+            result = await measure(kind, games_per_kind, window, chatter=chatter, dm_only=dm_only)
             budget = BUDGET.get(kind)
-            medians.append(statistics.median(per_round))
-            by_kind = ", ".join(f"{name} {count / all_rounds:.1f}" for name, count in totals.most_common())
-            print(f"{kind}, {label}: {medians[-1]:.1f} calls per round (median of {games_per_kind} "
-                  f"games, {all_rounds} rounds)" + (f"; budget {budget}" if budget else ""))
-            print(f"  per round by kind: {by_kind}")
+            medians.append(result["median"])
+            print(f"{kind}, {label}: {result['median']:.1f} calls per round (median of {games_per_kind} "
+                  f"games, {result['rounds']} rounds)" + (f"; budget {budget}" if budget else "")
+                  + f"; interactions {result['interactions']:.1f} more")
+            print(f"  per round by kind: {by_kind(result)}")
         print(f"  {kind}: coalesced / every change = {medians[1] / medians[0]:.2f}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=3)
+    parser.add_argument("--kinds", default=",".join(GAMES), help="the games to play, comma-separated")
     parser.add_argument("--chatter", action="store_true",
                         help="someone writes in the channel before each phase's choices")
     parser.add_argument("--dm-only", action="store_true", help="no private message rides on an interaction")
     args = parser.parse_args()
-    asyncio.run(main_async(args.games, args.chatter, args.dm_only))
+    asyncio.run(main_async(args.games, args.kinds.split(","), args.chatter, args.dm_only))
 
 
 if __name__ == "__main__":

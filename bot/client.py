@@ -49,11 +49,20 @@ class StorytellerBot(commands.AutoShardedBot):
         #: the voice table (mutes and narration); tests put a recording narrator in its place
         self.voice = VoiceTable(self, narrator if narrator is not None else self._narrator())
         self.delivery = Delivery(self)
+        self._hear_discord()
         self._resumed = False
         #: hears of the games other processes hand to this one (PostgreSQL, several processes)
         self.listener = None
         #: set once start-up recovery (timers re-armed, pending messages sent) has succeeded
         self.recovered = asyncio.Event()
+
+    def _hear_discord(self) -> None:
+        """Every answer from Discord heard where discord.py's session receives it, the 429s it
+        retries by itself included (``bot.discord_health``); a global 429 closes the pacer's budget."""
+        calls = self.delivery.calls
+        calls.health.on_global.append(lambda wait: calls.pacer.learn("global", retry_after=wait, is_global=True))
+        if self.http.http_trace is None:
+            self.http.http_trace = calls.health.trace()
 
     def _narrator(self) -> Narrator | None:
         """The voice that says the phases aloud, where the operator allows it and this machine can

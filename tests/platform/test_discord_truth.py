@@ -3,10 +3,13 @@ and the pacer corrected by Discord's rate-limit headers (issue 30, item 6)."""
 
 import asyncio
 import logging
+from types import SimpleNamespace
 
 import discord
 import pytest
+from multidict import CIMultiDict
 from support.seconds import SimulatedSeconds
+from yarl import URL
 
 from bot.delivery._calls import Calls, rate_limits
 from bot.delivery._rules import Retry
@@ -198,3 +201,75 @@ async def test_calls_count_refusals_teach_the_pacer_and_send_nothing_after_a_401
     with pytest.raises(Retry):
         await calls.call(URGENT, ("channel", 7), refusing(refusal(500)))
     assert len(made) == 4  # the call after the 401 never reached Discord
+
+
+# ----- every answer heard at discord.py's session -----
+
+def headers(**named: str) -> CIMultiDict:
+    """Response headers, case-insensitive as aiohttp gives them."""
+    return CIMultiDict({k.replace("_", "-"): v for k, v in named.items()})
+
+
+def test_every_answer_is_counted_where_it_counts_and_interactions_apart():
+    health = DiscordHealth()
+    health.heard("POST", "https://discord.com/api/v10/channels/1/messages", 200, headers())
+    health.heard("PATCH", "https://discord.com/api/v10/channels/1/messages/2", 429, headers(Retry_After="1"))
+    health.heard("POST", "https://discord.com/api/v10/interactions/5/tok/callback", 204, headers())
+    health.heard("POST", "https://discord.com/api/v10/webhooks/6/tok?wait=1", 403, headers())
+    assert health.calls == {"global": 2, "interaction": 2}
+    assert health.count == 2  # the 429 (no scope: the bot's own) and the interaction's 403
+
+
+def test_a_shared_429_is_heard_but_not_counted_and_a_header_in_any_case_is_read():
+    health = DiscordHealth()
+    assert not health.heard("POST", "/api/v10/channels/1/messages", 429, headers(**{"x-ratelimit-scope": "shared"}))
+    assert health.heard("POST", "/api/v10/channels/1/messages", 429, headers(**{"X-RateLimit-Scope": "user"}))
+    assert health.count == 1 and health.calls["global"] == 2
+
+
+def test_a_global_429_is_told_to_the_listeners_with_its_wait(caplog):
+    health = DiscordHealth()
+    waits = []
+    health.on_global.append(waits.append)
+    with caplog.at_level(logging.WARNING, logger="bot.discord_health"):
+        health.heard("POST", "/api/v10/channels/1/messages", 429, headers(X_RateLimit_Global="true", Retry_After="3"))
+        health.heard("POST", "/api/v10/channels/1/messages", 429, headers(X_RateLimit_Scope="global"))
+        health.heard("POST", "/api/v10/channels/1/messages", 429, headers(X_RateLimit_Scope="user", Retry_After="9"))
+    assert waits == [3.0, 1.0]  # no wait given: a second
+    assert "global rate limit" in caplog.records[0].getMessage()
+
+
+def test_each_buckets_latest_headers_are_kept():
+    health = DiscordHealth()
+    health.heard("POST", "/api/v10/channels/1/messages", 200, headers(
+        X_RateLimit_Bucket="abc", X_RateLimit_Limit="5", X_RateLimit_Remaining="4", X_RateLimit_Reset_After="1.5"))
+    health.heard("POST", "/api/v10/channels/1/messages", 200, headers(
+        X_RateLimit_Bucket="abc", X_RateLimit_Limit="5", X_RateLimit_Remaining="x", X_RateLimit_Reset_After="1"))
+    assert health.buckets == {"abc": (5, 4, 1.5)}  # a header that is not a number changes nothing
+
+
+def test_a_refusal_raised_after_the_session_heard_it_is_not_counted_twice():
+    health = DiscordHealth()
+    assert health.note(403) and health.count == 1  # nothing heard at the session yet: counted here
+    health.heard("POST", "/api/v10/channels/1/messages", 403, headers())
+    assert health.note(403)  # still invalid (the pacer eases), but counted once, when heard
+    assert health.count == 2
+
+
+async def test_the_bot_installs_the_hook_on_its_session_and_a_global_429_closes_the_pacer(tmp_path):
+    from support.sim import bot_settings
+
+    from bot.client import StorytellerBot
+
+    bot = StorytellerBot(bot_settings(tmp_path / "bot.db"), use_scheduler=False)
+    trace = bot.http.http_trace
+    assert trace is not None
+    [hook] = trace.on_request_end
+    response = SimpleNamespace(status=429, headers=headers(X_RateLimit_Scope="global", Retry_After="2"))
+    params = SimpleNamespace(method="POST", url=URL("https://discord.com/api/v10/channels/1/messages"),
+                             response=response)
+    await hook(None, None, params)
+    assert bot.delivery.calls.health.count == 1
+    pacer = bot.delivery.calls.pacer
+    assert pacer.total.limit == pacer._total_limit // 2
+    await bot.http.close()
