@@ -59,7 +59,7 @@ def face_path(face: Face) -> str:
 @cache
 def charmap(face: Face) -> frozenset[int]:
     """The code points ``face`` has a glyph for (its cmap: no .notdef)."""
-    from fontTools.ttLib import TTFont
+    from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
 
     with TTFont(face_path(face), fontNumber=face.index, lazy=True) as tt:
         return frozenset(tt.getBestCmap())
@@ -70,7 +70,7 @@ def face_font(face: Face, size: int) -> ImageFont.FreeTypeFont:
     f = ImageFont.truetype(face_path(face), size, index=face.index)
     axes = f.get_variation_axes()
     if axes:  # every variable face here has one axis, the weight
-        f.set_variation_by_axes([min(max(WEIGHT, int(a["minimum"])), int(a["maximum"])) for a in axes])
+        f.set_variation_by_axes([min(max(WEIGHT, a["minimum"] or 0), a["maximum"] or WEIGHT) for a in axes])
     return f
 
 
@@ -86,7 +86,10 @@ def face_of(ch: str) -> Face:
     return next((face for face in FACES if point in charmap(face)), FACES[0])
 
 
-@lru_cache(maxsize=4096)
+MEMORY = 4096  # texts whose runs (and their measures) are remembered, per size
+
+
+@lru_cache(maxsize=MEMORY)
 def runs(text: str) -> tuple[tuple[Face, str], ...]:
     """``text`` cut into (face, piece) runs, each piece drawn by one face."""
     out: list[tuple[Face, str]] = []
@@ -109,30 +112,38 @@ class TextFont:
     def __init__(self, size: int) -> None:
         self.size = size
         self.ascent, self.descent = face_font(FACES[0], size).getmetrics()
+        self._runs: dict[str, tuple[tuple[float, ImageFont.FreeTypeFont, str], ...]] = {}
 
-    def _placed(self, text: str) -> list[tuple[float, ImageFont.FreeTypeFont, str]]:
-        """Each run's font and piece, with its pen position from the start of the text."""
-        pen, out = 0.0, []
-        for face, piece in runs(text):
-            f = face_font(face, self.size)
-            out.append((pen, f, piece))
-            pen += f.getlength(piece)
-        return out
+    def _placed(self, text: str) -> tuple[tuple[float, ImageFont.FreeTypeFont, str], ...]:
+        """Each run's font and piece, with its pen position from the start of the text (remembered:
+        the pictures measure the same words many times)."""
+        if text not in self._runs:
+            if len(self._runs) >= MEMORY:
+                self._runs.clear()
+            pen, out = 0.0, []
+            for face, piece in runs(text):
+                f = face_font(face, self.size)
+                out.append((pen, f, piece))
+                pen += f.getlength(piece)
+            out.append((pen, face_font(FACES[0], self.size), ""))  # where the pen ends
+            self._runs[text] = tuple(out)
+        return self._runs[text]
 
     def getlength(self, text: str) -> float:
-        return sum(f.getlength(piece) for _, f, piece in self._placed(text)) if text else 0.0
+        """The advance of ``text``: where the pen ends (the last, empty, entry of ``_placed``)."""
+        return self._placed(text)[-1][0]
 
     def _origin(self, text: str, anchor: str) -> tuple[float, float]:
         """Where the pen starts (left end of the baseline) for ``anchor``, from the anchor point."""
         h, v = anchor[0], anchor[1]
-        dx = {"l": 0.0, "m": -self.getlength(text) / 2, "r": -self.getlength(text)}[h]
+        dx = 0.0 if h == "l" else -self.getlength(text) / (2 if h == "m" else 1)
         dy = {"a": self.ascent, "m": (self.ascent - self.descent) / 2, "s": 0.0, "d": -self.descent}[v]
         return dx, dy
 
     def getbbox(self, text: str, anchor: str = "la", stroke_width: int = 0) -> Box:
         """The ink box of ``text`` drawn at (0, 0) with ``anchor``, as Pillow's ``getbbox``."""
         ox, oy = self._origin(text, anchor)
-        boxes = [(pen + x0, y0, pen + x1, y1) for pen, f, piece in self._placed(text)
+        boxes = [(pen + x0, y0, pen + x1, y1) for pen, f, piece in self._placed(text) if piece
                  for x0, y0, x1, y1 in [f.getbbox(piece, anchor="ls", stroke_width=stroke_width)]]
         if not boxes:
             return (ox, oy, ox, oy)
@@ -142,7 +153,7 @@ class TextFont:
     def draw(self, draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, fill: Any,
              anchor: str = "la", stroke_width: int = 0, stroke_fill: Any = None) -> None:
         ox, oy = self._origin(text, anchor)
-        for pen, f, piece in self._placed(text):
+        for pen, f, piece in self._placed(text)[:-1]:
             draw.text((xy[0] + ox + pen, xy[1] + oy), piece, font=f, fill=fill, anchor="ls",
                       stroke_width=stroke_width, stroke_fill=stroke_fill)
 
