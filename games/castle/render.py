@@ -1,4 +1,4 @@
-"""Draw the tableau as a PNG with Pillow (no font files: Pillow's built-in scalable font).
+"""Draw the tableau as a PNG with Pillow, in the Noto fonts of ``games/engine/fonts.py`` (any script).
 
 Reads only ``public_tableau`` (what the table may see), so a face-down shrine's faction or an
 unrevealed outcome is never drawn before the end of the game.
@@ -7,10 +7,12 @@ unrevealed outcome is never drawn before the end of the game.
 from __future__ import annotations
 
 import io
-from functools import cache
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
+
+from games.engine.fonts import TextFont
+from games.engine.fonts import font as _noto
 
 from .data import ARCANUM, COUNTRY, FACTION, OUTCOME, REGALIA_BY_ID, ROWS
 from .rules import is_on
@@ -63,9 +65,8 @@ OUTCOME_FILL = {"banished": (40, 128, 74), "released": (160, 34, 34), "dominate"
                 "devour": (186, 98, 22)}
 
 
-@cache
-def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
+def font(size: int) -> TextFont:
+    return _noto(size)
 
 
 def _hex(colour: str) -> tuple[int, int, int]:
@@ -123,29 +124,29 @@ def _centre_text(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, floa
                  fill: tuple[int, int, int], bold: bool = False) -> None:
     f = font(size)
     # centre on the cap height (as "H" stands), so words with and without descenders line up
-    _, cap_top, _, cap_bottom = draw.textbbox((0, 0), "H", font=f)
-    left, _, right, _ = draw.textbbox((0, 0), text, font=f)
+    _, cap_top, _, cap_bottom = f.getbbox("H")
+    left, _, right, _ = f.getbbox(text)
     x = box[0] + (box[2] - box[0] - (right - left)) / 2 - left
     y = box[1] + (box[3] - box[1] - (cap_bottom - cap_top)) / 2 - cap_top
-    draw.text((x, y), text, font=f, fill=fill, stroke_width=1 if bold else 0, stroke_fill=fill)
+    f.draw(draw, (x, y), text, fill, stroke_width=1 if bold else 0, stroke_fill=fill)
 
 
 def _left_text(draw: ImageDraw.ImageDraw, at: tuple[float, float, float], text: str, size: int,
                fill: tuple[int, int, int], bold: bool = False) -> None:
     """``text`` from x = ``at[0]``, centred (on its cap height) between y = ``at[1]`` and ``at[2]``."""
     f = font(size)
-    _, cap_top, _, cap_bottom = draw.textbbox((0, 0), "H", font=f)
-    left = draw.textbbox((0, 0), text, font=f)[0]
-    draw.text((at[0] - left, at[1] + (at[2] - at[1] - (cap_bottom - cap_top)) / 2 - cap_top), text, font=f,
-              fill=fill, stroke_width=1 if bold else 0, stroke_fill=fill)
+    _, cap_top, _, cap_bottom = f.getbbox("H")
+    left = f.getbbox(text)[0]
+    f.draw(draw, (at[0] - left, at[1] + (at[2] - at[1] - (cap_bottom - cap_top)) / 2 - cap_top), text, fill,
+           stroke_width=1 if bold else 0, stroke_fill=fill)
 
 
 def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: float) -> str:
     """``text``, shortened with an ellipsis if needed to fit ``width`` pixels."""
     f = font(size)
-    if draw.textlength(text, font=f) <= width:
+    if f.getlength(text) <= width:
         return text
-    while text and draw.textlength(text + "…", font=f) > width:
+    while text and f.getlength(text + "…") > width:
         text = text[:-1]
     return text.rstrip() + "…"
 
@@ -210,8 +211,8 @@ def _mark(draw: ImageDraw.ImageDraw, cx: float, cy: float, on: bool) -> None:
         draw.ellipse((cx - 16, cy - 16, cx + 16, cy + 16), outline=OFF, width=6)
 
 
-CHIP_W, CHIP_GAP = 38, 6  # a regalia's initial on a purple chip, in place of its name in a long outcome title
-OUTCOME_PAD = 6  # the least room left and right of an outcome's words in its box
+CHIP_W, CHIP_GAP = 38, 4  # a regalia's initial on a purple chip, in place of its name in a long outcome title
+OUTCOME_PAD = 5  # the least room left and right of an outcome's words in its box
 
 
 def outcome_form(draw: ImageDraw.ImageDraw, outcome: str, face_up: bool, width: float) -> tuple[str | None, str]:
@@ -220,7 +221,7 @@ def outcome_form(draw: ImageDraw.ImageDraw, outcome: str, face_up: bool, width: 
     regalia's chip and the title's last word ("dominates", "devoured")."""
     o = OUTCOME[outcome]
     words = o.title if face_up else f"({o.title})"
-    if o.regalia is None or draw.textlength(words, font=font(LABEL)) <= width:
+    if o.regalia is None or font(LABEL).getlength(words) <= width:
         return None, words
     word = o.title.split()[-1]
     return REGALIA_BY_ID[o.regalia].name[0], word if face_up else f"({word})"
@@ -229,7 +230,7 @@ def outcome_form(draw: ImageDraw.ImageDraw, outcome: str, face_up: bool, width: 
 def outcome_width(draw: ImageDraw.ImageDraw, form: tuple[str | None, str]) -> float:
     """The drawn width of an ``outcome_form``."""
     chip, words = form
-    return (CHIP_W + CHIP_GAP if chip else 0) + draw.textlength(words, font=font(LABEL))
+    return (CHIP_W + CHIP_GAP if chip else 0) + font(LABEL).getlength(words)
 
 
 def _outcome(draw: ImageDraw.ImageDraw, r: dict[str, Any], box: tuple[int, int, int, int]) -> None:
@@ -274,9 +275,9 @@ def _heading_x(draw: ImageDraw.ImageDraw, marks: list[int]) -> float:
     wider than the columns): the middle of the starts that put every mark under its word."""
     f, lo, hi, at = font(LABEL), -1e9, 1e9, 0.0
     for arc, mark in zip(ROWS, marks, strict=True):
-        w = draw.textlength(ARCANUM[arc].name, font=f)
+        w = f.getlength(ARCANUM[arc].name)
         lo, hi = max(lo, mark - at - w + 6), min(hi, mark - at - 6)
-        at += w + draw.textlength(" ", font=f)
+        at += w + f.getlength(" ")
     return (lo + hi) / 2 if lo <= hi else marks[1] - at / 2
 
 
@@ -286,7 +287,7 @@ def _corner(draw: ImageDraw.ImageDraw, pub: dict[str, Any], title: str) -> str:
     if pub.get("revealed"):
         return "the end"
     tail = title.rsplit(": ", 1)[-1]
-    if draw.textlength(tail, font=font(LABEL)) > room:
+    if font(LABEL).getlength(tail) > room:
         tail = tail.split()[-1]
     return _fit(draw, tail, LABEL, room)
 
@@ -325,15 +326,15 @@ def draw_tableau(pub: dict[str, Any], title: str = "Castle of Magic", cast: bool
     caption = "gold: the spell cast" if cast else "gold: the spell as the shrines stand"
     _left_text(draw, (MARGIN, *CAPTION_BAND), caption, LABEL, GOLD)
     cy = sum(CAPTION_BAND) / 2
-    key_x = WIDTH - MARGIN - 2 * (38 + 8) - draw.textlength("on", font=font(LABEL)) \
-        - draw.textlength("off", font=font(LABEL)) - 24
+    key_x = WIDTH - MARGIN - 2 * (38 + 8) - font(LABEL).getlength("on") \
+        - font(LABEL).getlength("off") - 24
     for on, word in ((True, "on"), (False, "off")):
         _mark(draw, key_x + 19, cy, on)
         _left_text(draw, (key_x + 46, *CAPTION_BAND), word, LABEL, INK)
-        key_x += 46 + draw.textlength(word, font=font(LABEL)) + 24
+        key_x += 46 + font(LABEL).getlength(word) + 24
     # the ritual cards: two halves of four rows, each headed by its marks' arcana
     heading = " ".join(ARCANUM[arc].name for arc in ROWS)
-    head_w = draw.textlength(heading, font=font(LABEL))
+    head_w = font(LABEL).getlength(heading)
     for half in range(2):
         card = 1 + half * RIT_PER_COL
         x, _, right, _ = ritual_row_box(card)
@@ -350,7 +351,7 @@ def draw_tableau(pub: dict[str, Any], title: str = "Castle of Magic", cast: bool
         x, y, right, bottom = legend_box(n, len(pub["players"]))
         _pawn(draw, x + 31, (y + bottom) / 2, colours[p["id"]], initials[p["id"]], r=26)
         tail = (" (left)" if p["removed"] else "") + (" (to play)" if p["current"] else "")
-        room = right - x - 82 - draw.textlength(tail, font=font(LABEL))
+        room = right - x - 82 - font(LABEL).getlength(tail)
         label = _fit(draw, p["name"], LABEL, room) + tail
         ink = GOLD if p["current"] else (DIM if p["removed"] else INK)
         _left_text(draw, (x + 70, y, bottom), label, LABEL, ink, bold=p["current"])

@@ -1,7 +1,7 @@
 """Draw the Storyteller's grimoire as a PNG: a seating circle readable on a phone.
 
-Pillow's built-in scalable font only (no font files), as ``games/castle/render.py``. The input is
-plain data (see ``draw_grimoire``); this module reads no game state, so it can be drawn off the
+Names and words in the Noto fonts of ``games/engine/fonts.py`` (any script, and emoji), as
+``games/castle/render.py``. The input is plain data (see ``draw_grimoire``); this module reads no game state, so it can be drawn off the
 bot's event loop. Geometry is in pure helpers (``seat_centre``, ``token_radius``, ``ring_radius``)
 so tests can find a seat's token on the picture.
 
@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import io
 import math
-from functools import cache
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
+
+from games.engine.fonts import TextFont
+from games.engine.fonts import font as _noto
 
 SIZE = 1200
 MARGIN = 10  # between the outermost drawing and the canvas edge
@@ -53,9 +55,8 @@ LEADER = (92, 86, 112)
 PILL_INK = (40, 32, 24)
 
 
-@cache
-def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
+def font(size: int) -> TextFont:
+    return _noto(size)
 
 
 def text_width(text: str, size: int) -> float:
@@ -125,7 +126,7 @@ def _centre_radius(count: int, size: int) -> float:
 
 def _text_centred(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int,
                   fill: tuple[int, int, int]) -> None:
-    draw.text(xy, text, font=font(size), fill=fill, anchor="mm")
+    font(size).draw(draw, xy, text, fill, anchor="mm")
 
 
 def _fit_size(text: str, sizes: tuple[int, ...], width: float) -> int:

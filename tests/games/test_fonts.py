@@ -1,0 +1,130 @@
+"""Every name shows in the pictures: no glyph of "José", "Юля", "李雷", "Ωmega" or "Ann 🎲" is a box."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+import support.castle_helpers as H
+from PIL import Image, ImageDraw
+
+from games.castle import GAME, render
+from games.clocktower import picture
+from games.engine import fonts
+
+NAMES = ["José", "Юля", "李雷", "Ωmega", "Ann 🎲"]
+MISSING = "\U0010fffd"  # a private-use code point no face has: drawn as each face's box (.notdef)
+
+
+def _ink(paint) -> bytes:
+    """What ``paint(draw)`` puts on a blank canvas, cropped to its ink (size and pixels); b"" for none."""
+    img = Image.new("L", (400, 200), 0)
+    paint(ImageDraw.Draw(img))
+    box = img.getbbox()
+    if box is None:
+        return b""
+    crop = img.crop(box)
+    return repr(crop.size).encode() + crop.tobytes()
+
+
+def _boxes(size: int) -> set[bytes]:
+    """What each face draws for a character it does not have: a box, or nothing (Noto Sans Symbols)."""
+    return {_ink(lambda d, f=f: d.text((50, 150), MISSING, font=f, fill=255, anchor="ls"))
+            for f in (fonts.face_font(face, size) for face in fonts.FACES)}
+
+
+def _drawn_texts(monkeypatch) -> list[str]:
+    """Every text the pictures hand to the fonts from now on."""
+    texts: list[str] = []
+    real = fonts.TextFont.draw
+
+    def spy(self, draw, xy, text, fill, *args, **kwargs):
+        texts.append(text)
+        return real(self, draw, xy, text, fill, *args, **kwargs)
+
+    monkeypatch.setattr(fonts.TextFont, "draw", spy)
+    return texts
+
+
+def _covered(text: str) -> None:
+    """Each character of ``text`` is in the character map of the face chosen to draw it."""
+    for face, piece in fonts.runs(text):
+        for ch in piece:
+            assert ord(ch) in fonts.charmap(face), f"{ch!r} ({ord(ch):X}) of {text!r} has no glyph in {face.name}"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_character_has_a_glyph_in_its_face(name):
+    _covered(name)
+    assert "".join(piece for _, piece in fonts.runs(name)) == name
+
+
+def test_each_script_goes_to_the_face_that_has_it():
+    assert [(face.name, piece) for face, piece in fonts.runs("Ann 🎲 李雷 Юля")] == [
+        ("Noto Sans", "Ann "), ("Noto Emoji", "🎲"), ("Noto Sans", " "), ("Noto Sans CJK", "李雷"),
+        ("Noto Sans", " Юля")]
+
+
+@pytest.mark.parametrize("ch", sorted(set("".join(NAMES)) - {" "}))
+def test_no_character_is_drawn_as_a_box(ch):
+    """Measured on the drawn pixels: the character as the pictures draw it is not any face's box."""
+    drawn = _ink(lambda d: fonts.font(40).draw(d, (50, 150), ch, 255, anchor="ls"))
+    assert drawn not in _boxes(40)
+
+
+def test_a_missing_character_is_drawn_as_a_box():
+    """The check above can fail: a character no face has comes out as the first face's box."""
+    drawn = _ink(lambda d: fonts.font(40).draw(d, (50, 150), MISSING, 255, anchor="ls"))
+    assert drawn in _boxes(40)
+
+
+def test_mixed_text_is_measured_as_drawn():
+    f = fonts.font(30)
+    left, _, right, _ = f.getbbox("Ann 🎲 李雷")
+    assert f.getlength("Ann 🎲 李雷") == pytest.approx(sum(fonts.face_font(face, 30).getlength(piece)
+                                                           for face, piece in fonts.runs("Ann 🎲 李雷")))
+    assert 0 <= left < right <= f.getlength("Ann 🎲 李雷") + 2
+
+
+def _grimoire(names: list[str]) -> Image.Image:
+    data = picture.sample_grimoire(5)
+    for seat, name in zip(data["seats"], names, strict=True):
+        seat["name"] = name
+    return picture.draw_grimoire_image(data)
+
+
+def test_the_grimoire_draws_every_name_with_glyphs(monkeypatch):
+    texts = _drawn_texts(monkeypatch)
+    img = _grimoire(NAMES)
+    for k, name in enumerate(NAMES):
+        assert any(text.endswith(f"{k + 1} · {name}") for text in texts), name
+    for text in texts:
+        _covered(text)
+    # each banner differs from the same banner with the name as boxes
+    boxed = _grimoire([MISSING * len(name) for name in NAMES])
+    for k in range(len(NAMES)):
+        cx, cy = picture.seat_centre(k, len(NAMES))
+        r = picture.token_radius(len(NAMES))
+        box = (cx - r, round(cy + 0.55 * r), cx + r, round(cy + r + picture.BANNER_OVERHANG))
+        assert img.crop(box).tobytes() != boxed.crop(box).tobytes(), NAMES[k]
+
+
+def _tableau(names: list[str]) -> Image.Image:
+    state, _ = H.new_game(5)
+    for player, name in zip(state.players, names, strict=True):
+        player.name = name
+    return Image.open(io.BytesIO(GAME.render(state, "tableau"))).convert("RGB")
+
+
+def test_the_castle_tableau_draws_every_name_with_glyphs(monkeypatch):
+    texts = _drawn_texts(monkeypatch)
+    img = _tableau(NAMES)
+    for name in NAMES:
+        assert any(text.startswith(name) for text in texts), name
+    for text in texts:
+        _covered(text)
+    boxed = _tableau([MISSING * len(name) for name in NAMES])
+    for n in range(len(NAMES)):
+        x0, y0, x1, y1 = render.legend_box(n, len(NAMES))
+        box = (x0 + 70, y0, x1, y1)  # the name, right of the pawn
+        assert img.crop(box).tobytes() != boxed.crop(box).tobytes(), NAMES[n]
