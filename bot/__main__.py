@@ -5,11 +5,11 @@ postgresql://...``."""
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 
 from pydantic import ValidationError
 
+from . import logs
 from .config import Settings
 
 NO_TOKEN = """\
@@ -43,8 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValidationError as exc:
         print(f"The settings in .env are not valid:\n{exc}", file=sys.stderr)
         return 2
-    logging.basicConfig(level=settings.log_level.upper(),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logs.setup(settings)
     if args.offline:
         try:
             from .offline import run_offline

@@ -17,6 +17,8 @@ from .cogs.tables import Tables
 from .config import Settings
 from .delivery import Delivery
 from .features import setup_features
+from .health import HealthServer, serve_health
+from .logs import set_shard_count
 from .play import Play
 from .service import GameService
 from .stores import open_store
@@ -49,6 +51,8 @@ class StorytellerBot(commands.AutoShardedBot):
         self._resumed = False
         #: set once start-up recovery (timers re-armed, pending messages sent) has succeeded
         self.recovered = asyncio.Event()
+        #: ``/healthz`` and ``/metrics`` on HEALTH_PORT (None when it is not set)
+        self.health: HealthServer | None = None
 
     def _narrator(self) -> Narrator | None:
         """The voice that says the phases aloud, where the operator allows it and this machine can
@@ -62,6 +66,7 @@ class StorytellerBot(commands.AutoShardedBot):
         return DiscordNarrator(self)
 
     async def setup_hook(self) -> None:
+        self.health = await serve_health(self)  # first: it says "not ready" while the rest starts
         self.store = await retrying("opening the database", lambda: open_store(
             self.settings.database_url or self.settings.database_path, synchronous=self.settings.sqlite_synchronous))
         self.service = GameService(self.store, self.clock, on_messages=self.delivery.kick,
@@ -92,6 +97,7 @@ class StorytellerBot(commands.AutoShardedBot):
             log.warning("voice state of %s in %s not handled: %s", member.id, member.guild.id, exc)
 
     async def on_ready(self) -> None:
+        set_shard_count(self.shard_count)  # the log's shard of a server, now that the count is known
         if self._resumed:
             return
         self._resumed = True
@@ -116,6 +122,8 @@ class StorytellerBot(commands.AutoShardedBot):
         await self.service.prune(self.settings.outbox_retention_days * 86400)
 
     async def close(self) -> None:
+        if self.health is not None:
+            await self.health.stop()
         close_voice = getattr(self.voice.narrator, "close", None)
         if close_voice is not None:
             await close_voice()

@@ -15,6 +15,8 @@ import time
 from collections import deque
 from collections.abc import Callable
 
+from . import metrics
+
 log = logging.getLogger(__name__)
 
 #: Discord's limit of invalid requests, and the window it counts them in
@@ -56,6 +58,7 @@ class DiscordHealth:
 
     def note(self, status: int, *, shared: bool = False) -> bool:
         """An answer from Discord; returns whether it counts as invalid."""
+        metrics.discord_answer(status)
         if status not in INVALID or (status == 429 and shared):
             return False
         self._times.append(self.clock())

@@ -23,6 +23,8 @@ import itertools
 from collections import deque
 from collections.abc import Awaitable, Callable, Hashable
 
+from . import metrics
+
 #: priorities, most urgent first
 URGENT, NARRATION, COSMETIC = 0, 1, 2
 #: the windows of the kinds of call that Discord limits otherwise than a channel's messages: a
@@ -158,6 +160,7 @@ class Pacer:
             if slowed is not None:
                 slowed.take(now)
             self.served[priority] += 1
+            metrics.discord_call(kind_of(channel))
             future.set_result(None)
         for item in held:
             heapq.heappush(self._queue, item)
