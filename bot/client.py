@@ -34,6 +34,9 @@ class StorytellerBot(commands.AutoShardedBot):
     """The bot: one process runs every shard, or those of SHARD_IDS (several processes on one
     PostgreSQL database, each owning its shards' games)."""
 
+    #: start ``/healthz`` and ``/metrics`` at setup (the offline table starts them itself)
+    serves_health = True
+
     def __init__(self, settings: Settings, *, clock: Clock | None = None, sync_commands: bool = True,
                  use_scheduler: bool = True, narrator: Narrator | None = None, **kwargs) -> None:
         intents = kwargs.pop("intents", None) or discord.Intents.default()
@@ -66,7 +69,8 @@ class StorytellerBot(commands.AutoShardedBot):
         return DiscordNarrator(self)
 
     async def setup_hook(self) -> None:
-        self.health = await serve_health(self)  # first: it says "not ready" while the rest starts
+        if self.serves_health:  # first: it says "not ready" while the rest starts
+            self.health = await serve_health(self)
         self.store = await retrying("opening the database", lambda: open_store(
             self.settings.database_url or self.settings.database_path, synchronous=self.settings.sqlite_synchronous))
         self.service = GameService(self.store, self.clock, on_messages=self.delivery.kick,

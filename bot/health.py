@@ -32,8 +32,10 @@ class HealthPortBusy(RuntimeError):
     """HEALTH_PORT could not be bound (in use, or not allowed)."""
 
 
-async def database_problem(bot: Any, timeout: float = DATABASE_SECONDS) -> str | None:
-    """Why the database does not answer (None: it answered ``SELECT 1`` in time)."""
+async def database_problem(bot: Any, timeout: float | None = None) -> str | None:
+    """Why the database does not answer (None: it answered ``SELECT 1`` within ``timeout``, by
+    default ``DATABASE_SECONDS``)."""
+    timeout = DATABASE_SECONDS if timeout is None else timeout
     store = getattr(bot, "store", None)
     if store is None:
         return "the database is not open yet"

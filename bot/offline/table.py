@@ -27,6 +27,7 @@ import simcord
 import games
 from bot.client import StorytellerBot
 from bot.config import Settings
+from bot.health import serve_health
 from bot.views import lobby_view, phase_view
 
 from . import _simcord
@@ -178,6 +179,8 @@ class OfflineTable:
             log.warning(warning)
             self.notes.append(warning)
         self.bot = StorytellerBot(self.settings, narrator=self.narrator)
+        self.bot.serves_health = False  # served here, outside simcord's simulated time (HEALTH_PORT)
+        self.bot.health = await serve_health(self.bot)
         # settle_timeout: how long simcord waits, in real time, for bot timers before parking
         # them for the clock pump. Short, so a click answers at once and a reveal's pauses play
         # out in real time afterwards instead of holding the click (or timing it out).
