@@ -20,6 +20,7 @@ import urllib.error
 import urllib.request
 import uuid
 from pathlib import Path
+from types import SimpleNamespace
 from urllib.parse import urlsplit
 
 import pytest
@@ -27,9 +28,13 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from bot import health, metrics
 from bot.client import StorytellerBot
-from bot.clock import SystemClock
+from bot.clock import ManualClock, SystemClock
+from bot.config import Settings
 from bot.discord_health import DiscordHealth
 from bot.health import HealthServer
+from bot.metrics import Metrics
+from bot.store import NewMessage
+from bot.stores import open_store
 from bot.timers import Timers
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -271,3 +276,30 @@ async def test_timer_lag_is_measured_when_a_job_fires(health_settings):
         await server.stop()
     assert count == 1
     assert 0 <= late < 5
+
+
+async def test_the_database_numbers_on_each_engine_and_of_this_process_shards(store_url):
+    """The games by kind and state and the outbox, read at scrape time: on SQLite and PostgreSQL,
+    and only the servers of this process's shards when it runs some of them."""
+    store = await open_store(store_url)
+    try:
+        on_shard = {shard: next(g for g in range(1 << 22, 1 << 30, 1 << 22) if (g >> 22) % 2 == shard)
+                    for shard in (0, 1)}
+        for channel, guild in enumerate((on_shard[0], on_shard[0], on_shard[1])):
+            await store.create_game(kind="ritual", guild_id=guild, channel_id=100 + channel, host_id=7, seed=1,
+                                    options={}, min_players=3, max_players=9, now=1000.0)
+        await store.set_status(1, "cancelled", 1001.0, messages=[NewMessage("channel", None, "{}")])
+        clock = ManualClock(1030.0)
+        for shard_ids, running, pending in ((None, {"lobby": 2, "cancelled": 1}, 1),
+                                            ("1", {"lobby": 1}, 0)):
+            settings = Settings(_env_file=None, shard_count=2 if shard_ids else None, shard_ids=shard_ids or "")
+            numbers = Metrics()
+            await numbers.read_database(SimpleNamespace(store=store, settings=settings, clock=clock))
+            sample = numbers.registry.get_sample_value
+            assert {state: sample("storyteller_games", {"kind": "ritual", "state": state})
+                    for state in running} == running
+            assert sample("storyteller_games", {"kind": "ritual", "state": "running"}) is None
+            assert sample("storyteller_outbox_pending") == pending
+            assert sample("storyteller_outbox_oldest_seconds") == (29.0 if pending else 0.0)
+    finally:
+        await store.close()
