@@ -16,6 +16,7 @@ the process's health server; with none installed (HEALTH_PORT unset) they do not
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from datetime import UTC, datetime
 from typing import Any
@@ -81,13 +82,15 @@ class Metrics:
     async def scrape(self, bot: Any) -> bytes:
         """The text exposition of every instrument, with the database's and the pacer's numbers
         read now. A database that does not answer in ``DATABASE_SECONDS`` leaves its numbers out
-        (``storyteller_database_up`` 0); the rest is still served."""
+        (the games gone, the outbox's NaN, ``storyteller_database_up`` 0); the rest is still served."""
         self.read_pacer(getattr(getattr(bot, "delivery", None), "pacer", None))
         try:
             await asyncio.wait_for(self.read_database(bot), DATABASE_SECONDS)
             self.database_up.set(1)
         except Exception:
             self.games.clear()
+            self.outbox_pending.set(math.nan)
+            self.outbox_oldest.set(math.nan)
             self.database_up.set(0)
         return generate_latest(self.registry)
 

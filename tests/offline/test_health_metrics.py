@@ -225,6 +225,7 @@ async def test_healthz_is_503_with_the_database_closed_or_silent(open_table, hea
         # the metrics are still served, without the database's numbers
         status, text = await asyncio.to_thread(get, server.url + "/metrics")
         assert status == 200 and b"storyteller_database_up 0.0" in text
+        assert b"storyteller_outbox_pending NaN" in text and b"storyteller_games{" not in text
     assert metrics.installed() is None  # the table's stop took its metrics' hooks down
 
 
