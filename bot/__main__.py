@@ -13,6 +13,7 @@ import sys
 
 from pydantic import ValidationError
 
+from . import logs
 from .config import Settings
 
 NO_TOKEN = """\
@@ -51,8 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValidationError as exc:
         print(f"The settings in .env are not valid:\n{exc}", file=sys.stderr)
         return 2
-    logging.basicConfig(level=settings.log_level.upper(),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logs.setup(settings)
     if args.offline:
         try:
             from .offline import run_offline
@@ -161,8 +161,7 @@ def sync_main(argv: list[str]) -> int:
     if not settings.discord_token:
         print("No DISCORD_TOKEN is set: put the bot's token in .env, then run this again.", file=sys.stderr)
         return 2
-    logging.basicConfig(level=settings.log_level.upper(),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logs.setup(settings)
     try:
         synced = asyncio.run(sync_commands(settings, args.guild))
     except Exception as exc:

@@ -17,6 +17,8 @@ from .cogs.tables import Tables
 from .config import Settings
 from .delivery import Delivery
 from .features import setup_features
+from .health import HealthServer, serve_health
+from .logs import set_shard_count
 from .play import Play
 from .postgres import GameListener, PostgresStore
 from .service import GameService
@@ -33,6 +35,9 @@ log = logging.getLogger(__name__)
 class StorytellerBot(commands.AutoShardedBot):
     """The bot: one process runs every shard, or those of SHARD_IDS (several processes on one
     PostgreSQL database, each owning its shards' games)."""
+
+    #: start ``/healthz`` and ``/metrics`` at setup (the offline table starts them itself)
+    serves_health = True
 
     def __init__(self, settings: Settings, *, clock: Clock | None = None, sync_commands: bool | None = None,
                  use_scheduler: bool = True, narrator: Narrator | None = None, **kwargs) -> None:
@@ -55,6 +60,8 @@ class StorytellerBot(commands.AutoShardedBot):
         self.listener = None
         #: set once start-up recovery (timers re-armed, pending messages sent) has succeeded
         self.recovered = asyncio.Event()
+        #: ``/healthz`` and ``/metrics`` on HEALTH_PORT (None when it is not set)
+        self.health: HealthServer | None = None
 
     def _hear_discord(self) -> None:
         """Every answer from Discord heard where discord.py's session receives it, the 429s it
@@ -76,6 +83,8 @@ class StorytellerBot(commands.AutoShardedBot):
         return DiscordNarrator(self)
 
     async def setup_hook(self) -> None:
+        if self.serves_health:  # first: it says "not ready" while the rest starts
+            self.health = await serve_health(self)
         self.store = await retrying("opening the database", lambda: open_store(
             self.settings.database_url or self.settings.database_path, synchronous=self.settings.sqlite_synchronous))
         self.service = GameService(self.store, self.clock, on_messages=self.delivery.kick,
@@ -139,6 +148,7 @@ class StorytellerBot(commands.AutoShardedBot):
             log.warning("voice state of %s in %s not handled: %s", member.id, member.guild.id, exc)
 
     async def on_ready(self) -> None:
+        set_shard_count(self.shard_count)  # the log's shard of a server, now that the count is known
         if self._resumed:
             return
         self._resumed = True
@@ -195,6 +205,8 @@ class StorytellerBot(commands.AutoShardedBot):
         return True
 
     async def close(self) -> None:
+        if self.health is not None:
+            await self.health.stop()
         close_voice = getattr(self.voice.narrator, "close", None)
         if close_voice is not None:
             await close_voice()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from .shards import Shards
@@ -74,6 +74,17 @@ class Settings(BaseSettings):
     #: a living line that only counts (a ready count, a vote tally, a sign-up sheet) is edited at
     #: most once in this many seconds, with the newest text at the window's end; 0: every change
     living_edit_seconds: float = Field(default=3.0, ge=0, le=60)
+    #: the port of ``/healthz`` and ``/metrics`` (bot.health); empty: no endpoint. 0: any free port
+    health_port: int | None = Field(default=None, ge=0, le=65535)
+    #: the address the endpoint listens on: loopback unless a monitor on another machine needs it
+    health_host: str = "127.0.0.1"
+    #: ``text`` log lines, or ``json``: one object per line with the game, server, shard and action
+    log_format: Literal["text", "json"] = "text"
+
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _lower_log_format(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
 
     @model_validator(mode="after")
     def _check_shards(self) -> Settings:

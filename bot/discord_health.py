@@ -26,6 +26,8 @@ from typing import Any
 import aiohttp
 from yarl import URL
 
+from . import metrics
+
 log = logging.getLogger(__name__)
 
 #: Discord's limit of invalid requests, and the window it counts them in
@@ -99,6 +101,8 @@ class DiscordHealth:
     def note(self, status: int, *, shared: bool = False) -> bool:
         """A refusal raised to the bot; returns whether it counts as invalid. Once the session hook
         hears the answers (``heard``), it has counted this one already and it is not counted again."""
+        if not self._hearing:  # (else the session hook has heard it already)
+            metrics.discord_answer(status)
         if status not in INVALID or (status == 429 and shared):
             return False
         if self._hearing:
@@ -110,6 +114,8 @@ class DiscordHealth:
         counts, its rate-limit headers kept, a global 429 passed on. Returns whether it counts as
         invalid."""
         self._hearing = True
+        if status >= 400:
+            metrics.discord_answer(status)
         path = path_of(url)
         self.calls["interaction" if path.startswith(INTERACTION_PATHS) else "global"] += 1
         scope = scope_of(status, headers)

@@ -30,6 +30,8 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Hashable
 from typing import Protocol
 
+from . import metrics
+
 #: priorities, most urgent first
 URGENT, NARRATION, COSMETIC = 0, 1, 2
 #: the windows of the kinds of call that Discord limits otherwise than a channel's messages: a
@@ -200,6 +202,7 @@ class Pacer:
             if slowed is not None:
                 slowed.take(now)
             self.served[priority] += 1
+            metrics.discord_call(kind_of(channel))
             future.set_result(None)
         for item in held:
             heapq.heappush(self._queue, item)

@@ -35,6 +35,7 @@ from games.engine import (
     to_group,
 )
 
+from . import logs, metrics
 from .actor import Actor
 from .clock import Clock
 from .shards import Shards
@@ -658,11 +659,13 @@ class GameService:
             await self.require_storyteller(table.row, actor)
             return await self._apply(game_id, actor.id, {**action, "player": str(actor.id)}, storyteller=True)
 
+    @logs.game_scope  # its log lines carry the game and the action
     async def _apply(self, game_id: int, actor_id: int | None, action: dict[str, Any], *,
                      storyteller: bool = False, anchor: float | None = None) -> Outcome:
         """Apply and commit one action; the caller holds the game's lock. ``anchor``: the deadline
         that closed the phase (a game with a fixed schedule starts the next phase from it)."""
         table = await self._load_for_write(game_id)
+        logs.bind(guild_id=table.row.guild_id)
         try:
             parsed = table.game.parse_action(action)
             if isinstance(parsed, StorytellerAction) and not storyteller:
@@ -721,6 +724,7 @@ class GameService:
         substitutes = [(int(e.data["old"]), int(e.data["new"]), state.name(e.data["new"]))
                        for e in outcome.events if e.type == SUBSTITUTE and e.audience.kind == "public"
                        and str(e.data.get("old", "")).isdigit() and str(e.data.get("new", "")).isdigit()]
+        started = metrics.now()
         try:
             await self._saving(self.store.commit_step(
                 row.id, state=state.model_dump_json(), phase_seq=state.phase_seq, step=state.step,
@@ -733,6 +737,7 @@ class GameService:
             self._bump(row.id)
             raise GameMovedOn("That was NOT recorded: the game moved on at that moment. Look again and "
                               "try once more.") from None
+        metrics.observe_commit(row.kind, started)
         self._bump(row.id)
         if not self.owns(row):  # committed here, armed and delivered by its owner
             if state.finished or status not in (None, "running"):

@@ -20,6 +20,7 @@ from datetime import UTC, datetime, timedelta
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
+from . import metrics
 from .clock import Clock
 
 log = logging.getLogger(__name__)
@@ -44,6 +45,7 @@ class Timers:
         self._remind = remind
         self._turn = turn
         self.scheduler = AsyncIOScheduler(timezone=UTC)
+        metrics.watch_scheduler(self.scheduler)  # how late each job fires
         self.armed: dict[int, tuple[int, float]] = {}
         #: games whose timeout failed and is to be tried again (game id -> phase)
         self.retries: dict[int, int] = {}

@@ -14,6 +14,7 @@ import discord
 from games.engine import Event
 
 from ..edit_windows import EditWindows
+from ..logs import game_scope
 from ..pacer import URGENT, Pacer
 from ..service import is_store_error
 from ..store import OutboxRow
@@ -186,6 +187,7 @@ class Delivery:
         attempts = self._attempts[row_id] = self._attempts.get(row_id, 0) + 1
         return min(self.retry_base * 2 ** (attempts - 1), self.bot.settings.delivery_retry_max_seconds)
 
+    @game_scope  # its log lines carry the game
     async def _drain(self, game_id: int) -> None:
         store = self.bot.store
         try:

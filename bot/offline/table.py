@@ -27,6 +27,7 @@ import simcord
 import games
 from bot.client import StorytellerBot
 from bot.config import Settings
+from bot.health import serve_health
 from bot.views import lobby_view, phase_view
 
 from . import _simcord
@@ -180,6 +181,8 @@ class OfflineTable:
             self.notes.append(warning)
         # (one process, inside the simulation: it syncs its commands at start, as simcord expects)
         self.bot = StorytellerBot(self.settings, narrator=self.narrator, sync_commands=True)
+        self.bot.serves_health = False  # served here, outside simcord's simulated time (HEALTH_PORT)
+        self.bot.health = await serve_health(self.bot)
         # settle_timeout: how long simcord waits, in real time, for bot timers before parking
         # them for the clock pump. Short, so a click answers at once and a reveal's pauses play
         # out in real time afterwards instead of holding the click (or timing it out).
