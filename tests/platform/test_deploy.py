@@ -151,7 +151,7 @@ def test_the_compose_health_checks_ask_the_bots_own_port_and_a_stop_waits_for_it
             assert mapping.rsplit(":", 1)[1] == str(settings.health_port)
             assert settings.health_host == "0.0.0.0", "a published port needs the endpoint on every address"
         grace = float(service["stop_grace_period"].rstrip("s"))
-        assert grace > settings.shutdown_seconds
+        assert grace > settings.stop_grace_seconds
 
 
 @pytest.mark.parametrize("path", ["Dockerfile", "compose.yaml"])
