@@ -81,6 +81,12 @@ class Settings(BaseSettings):
     #: ``text`` log lines, or ``json``: one object per line with the game, server, shard and action
     log_format: Literal["text", "json"] = "text"
 
+    @field_validator("shard_count", "dev_guild_id", "health_port", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, value: object) -> object:
+        """``DEV_GUILD_ID=`` (as in .env.example) means "not set", not "not a number"."""
+        return None if isinstance(value, str) and not value.strip() else value
+
     @field_validator("log_format", mode="before")
     @classmethod
     def _lower_log_format(cls, value: object) -> object:
