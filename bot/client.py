@@ -20,7 +20,7 @@ from .features import setup_features
 from .health import HealthServer, serve_health
 from .logs import set_shard_count
 from .play import Play
-from .postgres import GameListener, PostgresStore
+from .postgres import GameListener, PostgresStore, game_channel
 from .service import GameService
 from .stores import open_store
 from .token_budget import TokenBudget
@@ -125,7 +125,8 @@ class StorytellerBot(commands.AutoShardedBot):
         if self.settings.shards is None or not isinstance(self.store, PostgresStore):
             return None
         self.service.hand_over = self.store.notify_game
-        listener = GameListener(self.store.url, self.service.adopt, on_again=self.sweep)
+        listener = GameListener(self.store.url, self.service.adopt, on_again=self.sweep,
+                                channels=tuple(game_channel(shard) for shard in sorted(self.settings.shards.ids)))
         await listener.start()  # (if it cannot yet, it keeps trying; the sweep covers meanwhile)
         return listener
 

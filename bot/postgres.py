@@ -27,6 +27,11 @@ log = logging.getLogger(__name__)
 PG_MIGRATIONS = MIGRATIONS / "postgresql"
 #: the channel on which a process that committed to another's game tells its owner (payload: game id)
 GAME_CHANNEL = "storyteller_game"
+
+
+def game_channel(shard: int) -> str:
+    """The channel a shard's owner listens on: a notice wakes only the process that runs it."""
+    return f"{GAME_CHANNEL}_{shard}"
 #: the advisory lock held while migrating ("STOR")
 MIGRATION_LOCK = 0x53544F52
 
@@ -133,11 +138,12 @@ class PostgresStore(Store):
         async with self.pool.acquire() as conn, conn.transaction():
             return await _run_body(conn, body)
 
-    async def notify_game(self, game_id: int) -> None:
-        """Tell the game's owner (``GameListener``) that it has work: timers to arm, messages to
-        send. Never raises: a notice lost here is found by the owner's sweep."""
+    async def notify_game(self, game_id: int, shard: int) -> None:
+        """Tell the game's owner (``GameListener`` on the shard's channel) that it has work:
+        timers to arm, messages to send. Never raises: a notice lost here is found by the owner's
+        sweep."""
         try:
-            await self.pool.execute("SELECT pg_notify($1, $2)", GAME_CHANNEL, str(game_id))
+            await self.pool.execute("SELECT pg_notify($1, $2)", game_channel(shard), str(game_id))
         except Exception as exc:
             log.warning("game %s: the owner was not notified (%s); its sweep will find the work", game_id, exc)
 
@@ -162,7 +168,8 @@ class PostgresStore(Store):
 
 
 class GameListener:
-    """A connection of its own LISTENing on ``GAME_CHANNEL``: every game id heard is handed to
+    """A connection of its own LISTENing on its shards' channels (``game_channel``; by default
+    ``GAME_CHANNEL``): every game id heard is handed to
     ``on_game`` (which checks it owns the game). A lost connection (closed, or found dead by
     ``check``, which the sweep calls) is made again, then ``on_again`` runs: what was notified
     meanwhile is in the database, and the sweep finds it. No task runs while all is well."""
@@ -171,8 +178,10 @@ class GameListener:
     CHECK_SECONDS = 10.0
 
     def __init__(self, url: str, on_game: Callable[[int], Awaitable[Any]], *,
-                 on_again: Callable[[], Awaitable[Any]] | None = None, retry_seconds: float = 1.0) -> None:
+                 on_again: Callable[[], Awaitable[Any]] | None = None, retry_seconds: float = 1.0,
+                 channels: tuple[str, ...] = (GAME_CHANNEL,)) -> None:
         self.url = url
+        self.channels = channels
         self.on_game = on_game
         self.on_again = on_again
         self.retry_seconds = retry_seconds
@@ -219,7 +228,8 @@ class GameListener:
         conn = await asyncpg.connect(self.url)
         try:
             conn.add_termination_listener(self._lost)
-            await conn.add_listener(GAME_CHANNEL, self._heard)
+            for channel in self.channels:
+                await conn.add_listener(channel, self._heard)
         except BaseException:
             conn.terminate()
             raise

@@ -193,7 +193,7 @@ def new_seed() -> int:
     return secrets.randbits(31)
 
 
-async def _nobody(game_id: int) -> None:
+async def _nobody(game_id: int, shard: int) -> None:
     """No one to tell: the owner's sweep finds the game's work (SQLite: one process)."""
 
 
@@ -249,7 +249,7 @@ class GameService:
         #: awaited with the id of a game this process committed to but does not own (a DM click
         #: reaches shard 0's process only): tells the owner at once (PostgreSQL's NOTIFY); by
         #: default nothing, and the owner's sweep finds the work. Never raises.
-        self.hand_over: Callable[[int], Awaitable[None]] = _nobody
+        self.hand_over: Callable[[int, int], Awaitable[None]] = _nobody
 
     def owns(self, row: GameRow) -> bool:
         """Whether this process owns the game: it runs the shard of the game's server."""
@@ -742,7 +742,7 @@ class GameService:
         if not self.owns(row):  # committed here, armed and delivered by its owner
             if state.finished or status not in (None, "running"):
                 self._game_over(row.id)
-            await self.hand_over(row.id)
+            await self.hand_over(row.id, self.shards.of(row.guild_id))  # (owns() is True without shards)
             return
         if status in (None, "running") and not state.finished:
             self._cache[row.id] = Table(

@@ -14,6 +14,10 @@ class Shards:
     count: int
     ids: frozenset[int]
 
+    def of(self, guild_id: int) -> int:
+        """The shard of a server."""
+        return (guild_id >> 22) % self.count
+
     def where(self, column: str = "guild_id") -> tuple[str, tuple]:
         """The SQL condition (with its arguments) that keeps this process's games."""
         marks = ", ".join("?" * len(self.ids))

@@ -20,7 +20,8 @@ from simcord.gateway import ShardRouter
 from simcord.http import FakeHTTPClient
 from support.sim import close_made_bots, new_bot
 
-from bot.postgres import GAME_CHANNEL, GameListener
+from bot.postgres import GAME_CHANNEL, GameListener, game_channel
+from bot.stores import open_store
 
 
 @pytest.fixture
@@ -289,3 +290,24 @@ async def test_the_listener_listens_again_after_its_connection_is_lost(postgres_
 async def until_true(check):
     while not check():
         await asyncio.sleep(0.01)
+
+
+async def test_a_notice_wakes_only_the_process_that_runs_the_games_shard(postgres_url):
+    """Each process listens on its own shards' channels: a hand-over costs one read, by the owner,
+    not one by every process."""
+    heard = {0: asyncio.Queue(), 1: asyncio.Queue()}
+    listeners = {shard: GameListener(postgres_url, heard[shard].put, channels=(game_channel(shard),))
+                 for shard in (0, 1)}
+    for listener in listeners.values():
+        assert await listener.start()
+    store = await open_store(postgres_url)
+    try:
+        await store.notify_game(11, 1)
+        assert await asyncio.wait_for(heard[1].get(), 5) == 11
+        await store.notify_game(12, 0)
+        assert await asyncio.wait_for(heard[0].get(), 5) == 12
+        assert heard[0].empty() and heard[1].empty()  # neither heard the other's notice
+    finally:
+        await store.close()
+        for listener in listeners.values():
+            await listener.stop()
