@@ -10,23 +10,13 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from support.offline_process import start_offline
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def start(tmp_path, *args):
-    env = {**os.environ, "DATABASE_PATH": str(tmp_path / "cli.db"), "DISCORD_TOKEN": "", "LOG_LEVEL": "WARNING"}
-    proc = subprocess.Popen([sys.executable, "-m", "bot", "--offline", "--port", "0", *args], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    lines = []
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        lines.append(line)
-        if "Stop with Ctrl+C" in line:
-            break
+    proc, lines = start_offline(tmp_path / "cli.db", *args)
     out = "".join(lines)
     urls = re.findall(r"http://127\.0\.0\.1:\d+/\S+", out)
     if len(urls) != 2:

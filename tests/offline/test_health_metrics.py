@@ -10,12 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import signal
 import socket
 import subprocess
-import sys
-import time
 import urllib.error
 import urllib.request
 import uuid
@@ -25,6 +22,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
+from support.offline_process import start_offline
 
 from bot import health, metrics
 from bot.client import StorytellerBot
@@ -118,20 +116,9 @@ class Page:
 
 
 def start_table(tmp_path: Path, health_port: int) -> tuple[subprocess.Popen, str]:
-    env = {**os.environ, "DATABASE_PATH": str(tmp_path / "table.db"), "DISCORD_TOKEN": "",
-           "LOG_LEVEL": "WARNING", "HEALTH_PORT": str(health_port), "PAUSE_SCALE": "0"}
-    proc = subprocess.Popen([sys.executable, "-m", "bot", "--offline", "--port", "0", "--names", "Ann,Bo,Cy",
-                             "--players", "3"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    lines = []
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        lines.append(line)
-        if "Health and metrics:" in line:
-            break
+    proc, lines = start_offline(tmp_path / "table.db", "--names", "Ann,Bo,Cy", "--players", "3",
+                                env={"HEALTH_PORT": str(health_port), "PAUSE_SCALE": "0"},
+                                until="Health and metrics:")
     preview = next((w for line in lines for w in line.split() if w.startswith("http://") and "#" in w), None)
     if preview is None or not lines[-1].startswith("Health and metrics:"):
         proc.kill()

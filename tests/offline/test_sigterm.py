@@ -6,11 +6,11 @@ import os
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+from support.offline_process import start_offline
 
 from bot.actor import Actor
 from bot.clock import SystemClock
@@ -24,18 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def start_table(db_path) -> subprocess.Popen:
     """``python -m bot --offline`` on ``db_path``, returned once it says it is open."""
-    env = {**os.environ, "DATABASE_PATH": str(db_path), "DISCORD_TOKEN": "", "LOG_LEVEL": "INFO"}
-    proc = subprocess.Popen([sys.executable, "-m", "bot", "--offline", "--port", "0", "--names", ",".join(NAMES)],
-                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        if "Stop with Ctrl+C" in line:
-            return proc
-    proc.kill()
-    pytest.fail(f"the offline table did not open:\n{proc.stderr.read()}")
+    return start_offline(db_path, "--names", ",".join(NAMES), env={"LOG_LEVEL": "INFO"})[0]
 
 
 async def seed(db_path) -> tuple[int, int]:

@@ -90,20 +90,21 @@ def test_what_the_image_copies_is_a_bot_that_starts_and_migrates(tmp_path):
     app = tmp_path / "app"
     replay_copies(app)
     assert (app / "scripts/setup-venv.sh").exists()
+    fresh = tmp_path / "fresh.db"
     script = (
         "import asyncio, bot.client, bot.store\n"
         "from bot.stores import open_store\n"
-        "assert bot.store.MIGRATIONS.is_dir() and str(bot.store.MIGRATIONS).startswith(%r)\n"
+        f"assert bot.store.MIGRATIONS.is_dir() and str(bot.store.MIGRATIONS).startswith({str(app)!r})\n"
         "async def main():\n"
-        "    store = await open_store(%r)\n"
+        f"    store = await open_store({str(fresh)!r})\n"
         "    await store.close()\n"
-        "asyncio.run(main())\n" % (str(app), str(tmp_path / "fresh.db"))
+        "asyncio.run(main())\n"
     )
     env = {**os.environ, "PYTHONPATH": str(app)}
     done = subprocess.run([sys.executable, "-c", script], cwd=app, env=env, capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 0, done.stderr
-    assert (tmp_path / "fresh.db").stat().st_size > 0
+    assert fresh.stat().st_size > 0
     # with no token the image's command says what to do, in words
     done = subprocess.run([sys.executable, "-m", "bot"], cwd=app, capture_output=True, text=True, timeout=60,
                           env={**env, "DISCORD_TOKEN": ""})
