@@ -103,8 +103,8 @@ def _mine(shards: Shards | None, column: str = "guild_id") -> tuple[str, tuple]:
 
 @dataclass(frozen=True)
 class CallGrant:
-    """What an ask of the token bucket gave: ``calls`` (the whole block, or 0) and, when 0, the
-    seconds ``wait`` until the block is there."""
+    """What an ask of the token bucket gave: ``calls`` (the whole block, or 0) and the seconds
+    ``wait`` until a block as big is there (after this one, when it was given)."""
 
     calls: int
     wait: float
@@ -776,13 +776,12 @@ class Store:
     async def take_calls(self, bucket: str, want: int, rate: float, capacity: float) -> CallGrant:
         """Take a block of ``want`` calls (at most ``capacity``) from the token bucket ``bucket``,
         refilled at ``rate`` a second up to ``capacity``, in one atomic statement (it returns its
-        row, so it goes through ``_read``): all of them, or none and how long until they are there."""
+        row, so it goes through ``_read``): all of them or none, and how long until (another)
+        ``want`` are there."""
         rows = await self._read(TAKE_CALLS.format(now=self.CLOCK),
                                 (bucket, capacity, want, rate, capacity, want))
         granted, tokens = rows[0]
-        if granted:
-            return CallGrant(granted, 0.0)
-        return CallGrant(0, max(0.0, want - tokens) / rate)
+        return CallGrant(granted, max(0.0, want - tokens) / rate)
 
     # ----- living messages -----
     async def slot(self, game_id: int, slot: str) -> Slot | None:
