@@ -4,7 +4,7 @@ Discord gives a bot token about 50 calls a second in all, however many processes
 (``SHARD_IDS``). Each process's ``Pacer`` keeps its own windows; the token's global budget is one
 token bucket, one row on the database the processes already share. A process takes a block of
 calls (what is waiting, at most ``block``) with one atomic statement (``Store.take_calls``), so the
-database is asked once per block, not once per call. The statement refills the bucket by the
+database is asked per block, not per call. The statement refills the bucket by the
 database's own clock (PostgreSQL's ``clock_timestamp()``), so the processes' clocks need not agree.
 It takes the block only when it is all there; otherwise it says how long until it is, and the
 process sleeps exactly that long (no polling). An idle process takes nothing, so a busy one may use
@@ -12,16 +12,20 @@ the whole budget.
 
 The arithmetic (limit L calls a second, block k):
 
-- capacity C = k (the bucket holds one block at most) and rate r = (L - C) / (1 + HOLD);
+- capacity C = k + 1 (one block, and one call more, so what refills while an ask travels is not
+  lost) and rate r = (L - C) / (1 + HOLD);
 - a block is spent within HOLD seconds of the moment it was asked for, or not at all;
 - so the calls spent in any one-second stretch were taken in a stretch of 1 + HOLD seconds, and
-  a bucket gives at most C + r x (1 + HOLD) = L in any such stretch: any one-second stretch holds
+  the bucket gives at most C + r x (1 + HOLD) = L in any such stretch: any one-second stretch holds
   at most L calls across all processes, not only each clock second.
 
-With L = 50, k = 5 and HOLD = 0.02 s: C = 5, r = 44.1 calls a second (88% of the limit, the price
-of the guarantee), and a busy process asks about 9 times a second. An answer later than HOLD is
-not spent (its calls are lost, never over the budget); after a few late answers in a row the
-process keeps to its static share, as when the database cannot answer.
+With L = 50, k = 5 and HOLD = 0.02 s: C = 6, r = 43.1 calls a second (86% of the limit, the price
+of the guarantee). A busy process asks about 9 times a second, and with another busy process about
+twice as often (both are told when the next block is there; one of them gets it). An answer later
+than HOLD is not spent (its calls are lost, never over the budget); after a few late answers in a
+row the process keeps to its static share, as when the database cannot answer. The capacity is at
+most half the limit (a small budget takes small blocks), and with L = 1 the rate is half a call a
+second: C + r x (1 + HOLD) = 1.5, and calls are whole.
 
 When the database cannot answer, the process paces itself at a static share of the budget (the
 limit times its shards over all shards), says so once in the log, and asks the database again a
