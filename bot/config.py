@@ -50,8 +50,8 @@ class Settings(BaseSettings):
     outbox_retention_days: float = Field(default=7.0, ge=0)
     #: the most calls per second the bot makes to Discord on its own (Discord allows 50 per token)
     discord_calls_per_second: float = Field(default=50.0, ge=1, le=10000)
-    #: processes sharing the token (SHARD_IDS) share those calls through the database, taking this
-    #: many at a time: fewer database asks, but a block taken and not used is lost for its second
+    #: processes sharing the token (SHARD_IDS) share those calls through the database's token
+    #: bucket, taking this many at a time: fewer database asks, but a lower rate (``bot.token_budget``)
     discord_calls_block: int = Field(default=5, ge=1, le=1000)
     #: the most calls to one channel (or DM, or thread) in ``channel_window_seconds``
     channel_calls: int = Field(default=5, ge=1, le=1_000_000)

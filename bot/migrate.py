@@ -32,12 +32,12 @@ TABLES: dict[str, tuple[str, ...]] = {
     "group_threads": ("game_id", "key", "thread_id", "members"),
     "dm_channels": ("user_id", "channel_id"),
     "voice_mutes": ("guild_id", "user_id", "game_id", "muted_at"),
-    "token_budget": ("window_id", "spent", "granted"),
+    "token_budget": ("bucket", "tokens", "refilled_at", "granted"),
 }
 #: the order rows are read in (a stable order, so the batches cover each table once)
 KEYS = {"guild_settings": "guild_id", "lobby_players": "game_id, user_id", "game_storytellers": "game_id, user_id",
         "message_slots": "game_id, slot", "group_threads": "game_id, key", "dm_channels": "user_id",
-        "voice_mutes": "guild_id, user_id, game_id", "token_budget": "window_id"}
+        "voice_mutes": "guild_id, user_id, game_id", "token_budget": "bucket"}
 BATCH = 500
 
 

@@ -77,6 +77,10 @@ class PostgresStore(Store):
     """A pool of asyncpg connections; one transaction takes one connection for its length."""
 
     SKIP_LOCKED = " FOR UPDATE SKIP LOCKED"
+    #: the token bucket's clock: ``clock_timestamp()``, the time it is read, not ``now()``, the time
+    #: the transaction began: ``TAKE_CALLS`` reads it once, after the bucket's row is locked, so an
+    #: ask that waited on another's lock refills from that one's time, never from before it
+    CLOCK = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) AS DOUBLE PRECISION)"
 
     def __init__(self, pool, url: str | None = None) -> None:
         self.pool = pool

@@ -102,6 +102,15 @@ def _mine(shards: Shards | None, column: str = "guild_id") -> tuple[str, tuple]:
 
 
 @dataclass(frozen=True)
+class CallGrant:
+    """What an ask of the token bucket gave: ``calls`` (the whole block, or 0) and the seconds
+    ``wait`` until a block as big is there (after this one, when it was given)."""
+
+    calls: int
+    wait: float
+
+
+@dataclass(frozen=True)
 class Exec:
     """One statement; the body is sent back how many rows it changed."""
 
@@ -254,18 +263,28 @@ def _insert_messages(game_id: int, phase_seq: int | None, step: int | None, mess
               m.image, m.picture, step, m.op, m.slot, now) for m in messages])
 
 
-#: take a block of a window's calls: the whole block while it fits, else what is left, nothing
-#: once the window is full (no row returned); SET reads the row as it was, so ``granted`` is this
-#: block. Arguments: window, want, want, limit x 5.
+#: take a block of ``want`` calls from the token's bucket in one atomic statement: refill by the
+#: database's clock (``{now}``, read once, after the row is locked), capped at the capacity; take
+#: the block only when it is all there, else change nothing but the refill. The first ask of a
+#: bucket makes its row full. A clock that went back refills nothing (and counts on from its new
+#: time). Arguments: bucket, capacity, want, rate, capacity, want. (``WHERE true``: SQLite's
+#: upsert after a SELECT needs it.)
 TAKE_CALLS = (
-    "INSERT INTO token_budget (window_id, spent, granted) VALUES (?, ?, ?) "
-    "ON CONFLICT (window_id) DO UPDATE SET "
-    "granted = CASE WHEN token_budget.spent + excluded.spent <= CAST(? AS INTEGER) THEN excluded.spent "
-    "ELSE CAST(? AS INTEGER) - token_budget.spent END, "
-    "spent = CASE WHEN token_budget.spent + excluded.spent <= CAST(? AS INTEGER) "
-    "THEN token_budget.spent + excluded.spent ELSE CAST(? AS INTEGER) END "
-    "WHERE token_budget.spent < CAST(? AS INTEGER) "
-    "RETURNING granted")
+    "INSERT INTO token_budget (bucket, tokens, refilled_at, granted) "
+    "SELECT b.bucket, CASE WHEN b.cap >= b.want THEN b.cap - b.want ELSE b.cap END, {now}, "
+    "CASE WHEN b.cap >= b.want THEN b.want ELSE 0 END "
+    "FROM (SELECT CAST(? AS TEXT) AS bucket, CAST(? AS DOUBLE PRECISION) AS cap, "
+    "CAST(? AS INTEGER) AS want) AS b WHERE true "
+    "ON CONFLICT (bucket) DO UPDATE SET (tokens, refilled_at, granted) = ("
+    "SELECT CASE WHEN s.avail >= s.want THEN s.avail - s.want ELSE s.avail END, s.t, "
+    "CASE WHEN s.avail >= s.want THEN s.want ELSE 0 END "
+    "FROM (SELECT d.t, d.want, CASE WHEN token_budget.tokens + d.rate * d.dt > d.cap THEN d.cap "
+    "ELSE token_budget.tokens + d.rate * d.dt END AS avail "
+    "FROM (SELECT p.t, p.want, p.rate, p.cap, "
+    "CASE WHEN p.t > token_budget.refilled_at THEN p.t - token_budget.refilled_at ELSE 0 END AS dt "
+    "FROM (SELECT {now} AS t, CAST(? AS DOUBLE PRECISION) AS rate, CAST(? AS DOUBLE PRECISION) AS cap, "
+    "CAST(? AS INTEGER) AS want) AS p) AS d) AS s) "
+    "RETURNING granted, tokens")
 
 
 def migration_files(folder: Path = MIGRATIONS) -> list[tuple[int, Path]]:
@@ -284,6 +303,9 @@ class Store:
     """Every query of the bot, on an engine's ``_read``, ``_write`` and ``_transaction``."""
 
     closed = False
+    #: the database's clock in seconds since 1970, read once per statement: SQLite's 'now' holds
+    #: still for the length of a statement (and the processes sharing a SQLite file share a machine)
+    CLOCK = "((julianday('now') - 2440587.5) * 86400.0)"
 
     @staticmethod
     def refusal(exc: BaseException) -> str | None:
@@ -751,15 +773,15 @@ class Store:
             "DELETE FROM outbox WHERE delivered_at IS NOT NULL AND delivered_at < ?", (before,))
 
     # ----- the token's calls, shared by the processes (bot.token_budget) -----
-    async def take_calls(self, window: int, want: int, limit: int) -> int:
-        """Take up to ``want`` of the ``limit`` calls of ``window`` in one atomic statement (it
-        returns its one row, so it goes through ``_read``); how many were taken (0: it is full)."""
-        rows = await self._read(TAKE_CALLS, (window, want, want, limit, limit, limit, limit, limit))
-        return rows[0][0] if rows else 0
-
-    async def forget_calls_before(self, window: int) -> int:
-        """Drop the counts of the windows before ``window``."""
-        return await self._write("DELETE FROM token_budget WHERE window_id < ?", (window,))
+    async def take_calls(self, bucket: str, want: int, rate: float, capacity: float) -> CallGrant:
+        """Take a block of ``want`` calls (at most ``capacity``) from the token bucket ``bucket``,
+        refilled at ``rate`` a second up to ``capacity``, in one atomic statement (it returns its
+        row, so it goes through ``_read``): all of them or none, and how long until (another)
+        ``want`` are there."""
+        rows = await self._read(TAKE_CALLS.format(now=self.CLOCK),
+                                (bucket, capacity, want, rate, capacity, want))
+        granted, tokens = rows[0]
+        return CallGrant(granted, max(0.0, want - tokens) / rate)
 
     # ----- living messages -----
     async def slot(self, game_id: int, slot: str) -> Slot | None:

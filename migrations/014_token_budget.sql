@@ -1,8 +1,10 @@
 -- One budget of Discord calls per token (issue 30): the processes that share a token (SHARD_IDS)
--- count its calls of each one-second window here, a block at a time (``bot.token_budget``).
--- ``granted`` is the last block taken, so the taking statement can return it.
+-- take its calls from one token bucket here, a block at a time (``bot.token_budget``).
+-- ``tokens`` is what was left at ``refilled_at`` (the database's clock, in seconds since 1970);
+-- ``granted`` is what the last ask took, so the taking statement can return it.
 CREATE TABLE token_budget (
-    window_id  INTEGER PRIMARY KEY,
-    spent      INTEGER NOT NULL,
-    granted    INTEGER NOT NULL
+    bucket       TEXT PRIMARY KEY,
+    tokens       REAL NOT NULL,
+    refilled_at  REAL NOT NULL,
+    granted      INTEGER NOT NULL
 );

@@ -1,5 +1,6 @@
 CREATE TABLE token_budget (
-    window_id  BIGINT PRIMARY KEY,
-    spent      INTEGER NOT NULL,
-    granted    INTEGER NOT NULL
+    bucket       TEXT PRIMARY KEY,
+    tokens       DOUBLE PRECISION NOT NULL,
+    refilled_at  DOUBLE PRECISION NOT NULL,
+    granted      INTEGER NOT NULL
 );
