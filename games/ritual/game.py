@@ -785,7 +785,10 @@ class RitualGame(Game):
             if waiting:
                 parts.append("one channel is still silent" if waiting == 1 else f"{waiting} channels are still silent")
             payload = {"selections": chosen, "waiting": waiting}
-        return private(pid, "hollow_whisper", "🩸 The Hollow whispers: " + "; ".join(parts) + ".", data=payload)
+        # each whisper restates the whole coordination window of this Offering: the bot may send
+        # only the newest of a quick burst of changes (``slot`` on a private event)
+        return private(pid, "hollow_whisper", "🩸 The Hollow whispers: " + "; ".join(parts) + ".", data=payload,
+                       slot=f"hollow:{state.phase_seq}")
 
     def _vote_burn(self, state: RitualState, action: VoteBurn, rng: Rng) -> Outcome:
         self._check_acting(state, action)
