@@ -234,14 +234,13 @@ class RitualGame(Game):
             how = "The votes are split; the Chair chooses for itself."
         else:
             how = "The coven has chosen."
+        # the line pings the Performer (``notify``): that is how they learn it, with no DM of its own
         events.append(public(
-            "performer_chosen", f"🪑 {how} **{name}** takes the 13th Chair as this round's Performer.",
+            "performer_chosen", f"🪑 {how} **{name}** takes the 13th Chair as this round's Performer: "
+            "if the ritual backfires, the Hollow comes for them. They offer an ingredient like everyone else.",
             title="The 13th Chair", data={"performer": performer, "tie": tie}, pause=2.0, notify=[performer],
             say=f"{name} takes the thirteenth chair.",
         ))
-        events.append(private(performer, "you_are_performer",
-                              "🪑 **You are the Performer.** You sit in the 13th Chair. If the ritual "
-                              "backfires, the Hollow comes for you. Offer your ingredient like everyone else."))
         state.votes = {}
         state.next_phase("offering")
         events.append(public(
