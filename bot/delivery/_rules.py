@@ -115,10 +115,10 @@ def line_key(row: OutboxRow) -> tuple:
 
 def line_may_wait(row: OutboxRow, later: list[OutboxRow]) -> bool:
     """Whether a restating line may wait for its window: only while nothing comes after it in its
-    player's messages and nothing new happened in the game since (no other message, no other
-    phase). So the newest goes before the messages that close its phase, and before anything
-    else its player is sent."""
-    return not any(lane(r) == lane(row) or r.phase_seq != row.phase_seq or (r.op == "send" and not restating(r))
+    player's messages, in the channel, or in another phase. So the newest goes with the messages
+    that close its phase (or end the game), and before anything else its player is sent; another
+    player's private message says nothing to it (it neither waits for nor lets go of it)."""
+    return not any(lane(r) == lane(row) or r.phase_seq != row.phase_seq or (r.target == "channel" and r.op == "send")
                    for r in later)
 
 
