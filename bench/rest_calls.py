@@ -171,11 +171,11 @@ async def ritual_modes(games_per_kind: int, before: str | None) -> None:
     if then is not None:
         print(f"  before = the tree in {before}")
         print(f"  {'mode':<14} {'before':>7} {'now':>6} {'now/before':>11} {'no DM opening: before':>22} "
-              f"{'now':>6} {'now, every change':>18}")
+              f"{'now':>6} {'now, every change':>18} {'interactions, now':>18}")
         for label, _mode in RITUAL_MODES:
             a, b = then[label], now[label]
             print(f"  {label:<14} {a['coalesced']:>7.1f} {b['coalesced']:>6.1f} {b['coalesced'] / a['coalesced']:>11.2f} "
-                  f"{a['without_dm']:>22.1f} {b['without_dm']:>6.1f} {b['every']:>18.1f}")
+                  f"{a['without_dm']:>22.1f} {b['without_dm']:>6.1f} {b['every']:>18.1f} {b['interactions']:>18.1f}")
         for label, _mode in RITUAL_MODES:
             print(f"    {label}, before: {then[label]['by_kind']}")
             print(f"    {label}, now:    {now[label]['by_kind']}")

@@ -146,9 +146,10 @@ class Calls:
         """The hook for discord.py's session: ``DiscordHealth`` hears every answer, and the headers
         of the answer to a call made through ``call`` go back to it (and so to the pacer, under
         the call's own key)."""
-        config = self.health.trace()
+        config = aiohttp.TraceConfig()
 
         async def on_request_end(_session, _context, params: aiohttp.TraceRequestEndParams) -> None:
+            self.health.heard(params.method, params.url, params.response.status, params.response.headers)
             answers = ANSWERS.get()
             if answers is not None:
                 answers.append(params.response.headers)
