@@ -19,8 +19,11 @@ there (simcord plays them at once; the window is past simcord's settle timeout, 
 when the game is over), so this is the burst case: a slower table gets an edit per window.
 
     .venv/bin/python bench/rest_calls.py [--games 3] [--kinds ritual,cauldron,castle] [--chatter] [--dm-only]
+                                         [--before DIR]
 
 (``--chatter`` and ``--dm-only`` set the mode of the other games; the Ritual plays all three.)
+``--before DIR`` plays the Ritual's modes on another tree of the bot too (an export of an earlier
+commit: ``git archive COMMIT | tar -x -C DIR``), in the same run, and prints them side by side.
 """
 
 from __future__ import annotations
@@ -28,14 +31,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+#: the bot's tree to measure: this one, or another (``--before``) in a child process
+ROOT = Path(os.environ.get("REST_CALLS_TREE") or Path(__file__).resolve().parent.parent)
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
@@ -136,22 +142,56 @@ def by_kind(result: dict) -> str:
     return ", ".join(f"{name} {count / result['rounds']:.1f}" for name, count in result["totals"].most_common())
 
 
-async def ritual_modes(games_per_kind: int) -> None:
-    """The Ritual in its three modes, side by side."""
-    print(f"ritual, 7 players, calls per round toward the global limit (median of {games_per_kind} "
-          f"games); budget {BUDGET['ritual']} in every mode")
-    print(f"  {'mode':<14} {'every change':>13} {'coalesced':>10} {'no DM opening':>14} {'interactions':>13}")
+async def ritual_results(games_per_kind: int) -> dict[str, dict[str, float]]:
+    """The Ritual's modes on this tree: calls per round, every change edited and coalesced."""
+    out = {}
     for label, mode in RITUAL_MODES:
         every = await measure("ritual", games_per_kind, 0.0, **mode)
         coalesced = await measure("ritual", games_per_kind, BURST_WINDOW, **mode)
-        print(f"  {label:<14} {every['median']:>13.1f} {coalesced['median']:>10.1f} "
-              f"{coalesced['without_dm']:>14.1f} {coalesced['interactions']:>13.1f}")
-        print(f"    by kind: {by_kind(coalesced)}")
+        out[label] = {"every": every["median"], "coalesced": coalesced["median"],
+                      "without_dm": coalesced["without_dm"], "interactions": coalesced["interactions"],
+                      "by_kind": by_kind(coalesced)}
+    return out
 
 
-async def main_async(games_per_kind: int, kinds: list[str], chatter: bool, dm_only: bool) -> None:
+def ritual_before(tree: str, games_per_kind: int) -> dict[str, dict[str, float]]:
+    """The Ritual's modes on another tree of the bot, measured by this script in a child process."""
+    env = {**os.environ, "REST_CALLS_TREE": tree, "PYTHONPATH": tree}
+    done = subprocess.run([sys.executable, __file__, "--games", str(games_per_kind), "--ritual-json"],
+                          env=env, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+async def ritual_modes(games_per_kind: int, before: str | None) -> None:
+    """The Ritual in its three modes, side by side (and beside another tree's, with ``before``)."""
+    then = ritual_before(before, games_per_kind) if before else None
+    now = await ritual_results(games_per_kind)
+    print(f"ritual, 7 players, calls per round toward the global limit (median of {games_per_kind} "
+          f"games); budget {BUDGET['ritual']} in every mode")
+    if then is not None:
+        print(f"  before = the tree in {before}")
+        print(f"  {'mode':<14} {'before':>7} {'now':>6} {'now/before':>11} {'no DM opening: before':>22} "
+              f"{'now':>6} {'now, every change':>18} {'interactions, now':>18}")
+        for label, _mode in RITUAL_MODES:
+            a, b = then[label], now[label]
+            print(f"  {label:<14} {a['coalesced']:>7.1f} {b['coalesced']:>6.1f} {b['coalesced'] / a['coalesced']:>11.2f} "
+                  f"{a['without_dm']:>22.1f} {b['without_dm']:>6.1f} {b['every']:>18.1f} {b['interactions']:>18.1f}")
+        for label, _mode in RITUAL_MODES:
+            print(f"    {label}, before: {then[label]['by_kind']}")
+            print(f"    {label}, now:    {now[label]['by_kind']}")
+        return
+    print(f"  {'mode':<14} {'every change':>13} {'coalesced':>10} {'no DM opening':>14} {'interactions':>13}")
+    for label, _mode in RITUAL_MODES:
+        r = now[label]
+        print(f"  {label:<14} {r['every']:>13.1f} {r['coalesced']:>10.1f} {r['without_dm']:>14.1f} "
+              f"{r['interactions']:>13.1f}")
+        print(f"    by kind: {r['by_kind']}")
+
+
+async def main_async(games_per_kind: int, kinds: list[str], chatter: bool, dm_only: bool,
+                     before: str | None = None) -> None:
     if "ritual" in kinds:
-        await ritual_modes(games_per_kind)
+        await ritual_modes(games_per_kind, before)
     others = [k for k in kinds if k != "ritual"]
     if not others:
         return
@@ -178,8 +218,14 @@ def main() -> None:
     parser.add_argument("--chatter", action="store_true",
                         help="someone writes in the channel before each phase's choices")
     parser.add_argument("--dm-only", action="store_true", help="no private message rides on an interaction")
+    parser.add_argument("--before", help="another tree of the bot: its Ritual figures side by side")
+    parser.add_argument("--ritual-json", action="store_true", help=argparse.SUPPRESS)  # (--before's child)
     args = parser.parse_args()
-    asyncio.run(main_async(args.games, args.kinds.split(","), args.chatter, args.dm_only))
+    if args.ritual_json:
+        print(json.dumps(asyncio.run(ritual_results(args.games))))
+        return
+    before = str(Path(args.before).resolve()) if args.before else None
+    asyncio.run(main_async(args.games, args.kinds.split(","), args.chatter, args.dm_only, before))
 
 
 if __name__ == "__main__":

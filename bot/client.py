@@ -69,7 +69,7 @@ class StorytellerBot(commands.AutoShardedBot):
         calls = self.delivery.calls
         calls.health.on_global.append(lambda wait: calls.pacer.learn("global", retry_after=wait, is_global=True))
         if self.http.http_trace is None:
-            self.http.http_trace = calls.health.trace()
+            self.http.http_trace = calls.trace()
 
     def _narrator(self) -> Narrator | None:
         """The voice that says the phases aloud, where the operator allows it and this machine can

@@ -1,5 +1,7 @@
 """At most one edit of a living message per short window: a burst of changes (ready clicks,
-votes, sign-ups) goes to Discord as one edit at the window's end, showing the newest text.
+votes, sign-ups) goes to Discord as one edit at the window's end, showing the newest text. A
+private line that restates its whole state (``hold``) waits a window from its first change, and
+only the newest of the burst is sent.
 
 Time is ``time.monotonic``, not the event loop's: a test's loop may run on virtual time."""
 
@@ -18,6 +20,8 @@ class EditWindows:
         self.seconds = seconds
         self._edited: dict[Hashable, float] = {}  # key -> when it was last edited
         self._held: dict[Hashable, asyncio.TimerHandle] = {}  # key -> its held edit's window end
+        self._holding: dict[Hashable, asyncio.TimerHandle] = {}  # key -> a held line's window end
+        self._due: set[Hashable] = set()  # held lines whose window ended: the next look sends
 
     def wait(self, key: Hashable, release: Callable[[], object]) -> bool:
         """Whether an edit of ``key`` must wait for its window to end; the first edit to wait arms
@@ -31,6 +35,31 @@ class EditWindows:
         if key not in self._held:
             self._held[key] = asyncio.get_running_loop().call_later(min(left, window), self._end, key, release)
         return True
+
+    def hold(self, key: Hashable, release: Callable[[], object]) -> bool:
+        """Whether a line that restates its state waits: its window opens at its first change
+        (``release`` at its end, which then finds the newest line to send) and it waits until then."""
+        if key in self._due:
+            self._due.discard(key)
+            return False
+        window = self.seconds()
+        if window <= 0:
+            return False
+        if key not in self._holding:
+            self._holding[key] = asyncio.get_running_loop().call_later(window, self._hold_ends, key, release)
+        return True
+
+    def let_go(self, key: Hashable) -> None:
+        """A held line was sent before its window ended (its phase is over): no window is left."""
+        held = self._holding.pop(key, None)
+        if held is not None:
+            held.cancel()
+        self._due.discard(key)
+
+    def _hold_ends(self, key: Hashable, release: Callable[[], object]) -> None:
+        self._holding.pop(key, None)
+        self._due.add(key)
+        release()
 
     def edited(self, key: Hashable) -> None:
         """``key`` was just edited: its window starts now (a held edit it carried is done)."""
@@ -46,6 +75,7 @@ class EditWindows:
         """Drop the windows of keys that ``belongs`` (a game that is over), except held edits."""
         for key in [k for k in self._edited if belongs(k) and k not in self._held]:
             del self._edited[key]
+        self._due = {k for k in self._due if not belongs(k)}
 
     def _cancel(self, key: Hashable) -> None:
         held = self._held.pop(key, None)

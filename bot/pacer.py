@@ -248,6 +248,15 @@ class Pacer:
         if retry_after:
             window.closed_until = max(window.closed_until, now + retry_after)
 
+    def heed_route(self, key: Hashable, *, limit: int, reset_after: float) -> None:
+        """A successful answer's word on the route of ``key``: ``limit`` calls, and its bucket
+        resets in ``reset_after`` seconds (at most its window's length, so the pace it gives is
+        at least Discord's). The window narrows (``learn``) only when even that pace is slower
+        than the window's own: a guess already as strict stays as it is."""
+        window = self._channel(key)
+        if limit >= 1 and reset_after > 0 and limit / reset_after < window.limit / window.seconds:
+            self.learn(key, limit=limit, reset_after=reset_after)
+
     def ease(self, strain: float) -> None:
         """Slow what can wait when ``strain`` (the share of Discord's invalid-request limit used)
         is high: the pace of the highest share of ``STRAINED`` passed, or none below them all."""

@@ -25,6 +25,11 @@ when it is posted (``GameService.start_clock``), and later refresh rows edit it 
 after a pause or an extension; "closed" and no buttons once the phase is over). Every call goes
 through one ``Pacer``.
 
+A private line that restates its whole state (a private event's ``slot``: the Ritual's Hollow
+whisper) waits ``living_edit_seconds`` from its first change and only the newest is sent, at the
+window's end or at once when its phase closes; it is sent beside the channel, which never waits
+for it (whether one was held tells of a secret change).
+
 The package, by job:
 - ``_drain``: ``Delivery``, the drain loop (units, lanes, order, retries) and what the bot calls;
 - ``_rules``: the outbox's rules with no Discord in them (units, priority, beats, countdowns);

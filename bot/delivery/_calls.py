@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Mapping
+from contextvars import ContextVar
 from typing import Any
 
 import aiohttp
@@ -15,6 +17,10 @@ from ..discord_health import DiscordHealth
 from ..pacer import URGENT, Pacer
 from ._ports import Bot
 from ._rules import GiveUp, Retry
+
+#: the answers (their headers) Discord gave to the call under way in this task: discord.py hands
+#: back no headers on success, but its session's trace hook runs in the caller's task
+ANSWERS: ContextVar[list[Mapping[str, str]] | None] = ContextVar("discord_answers", default=None)
 
 DM_CLOSED = 50007
 #: Discord's codes for a permission the bot lacks where it tried to post
@@ -69,6 +75,16 @@ def with_mentions(kwargs: dict[str, Any], ids: list[int]) -> dict[str, Any]:
                                                         users=[discord.Object(i) for i in ids])}
 
 
+def route_limit(headers: Mapping[str, str]) -> dict[str, Any]:
+    """A successful answer's word on its route's limit: ``limit`` calls, its bucket reset in
+    ``reset_after`` seconds (``Pacer.heed_route``'s keyword arguments), or nothing when it says none."""
+    found: dict[str, Any] = {}
+    for name, header, kind in (("limit", "X-RateLimit-Limit", int), ("reset_after", "X-RateLimit-Reset-After", float)):
+        with contextlib.suppress(KeyError, ValueError, TypeError):  # absent or not a number
+            found[name] = kind(headers[header])
+    return found if len(found) == 2 else {}
+
+
 def rate_limits(exc: BaseException) -> dict[str, Any]:
     """What a refusal says about Discord's limits, from its ``X-RateLimit-*`` headers (and a
     ``RateLimited``'s wait): the keyword arguments of ``Pacer.learn``, plus ``shared``."""
@@ -111,11 +127,35 @@ class Calls:
             self.pacer.ease(self.health.strain)
         key = (where, getattr(method, "__name__", ""))
         await self.pacer.turn(level, key)
+        answers: list[Mapping[str, str]] = []
+        token = ANSWERS.set(answers)
         try:
-            return await method(*args, **kwargs)
+            result = await method(*args, **kwargs)
         except (discord.HTTPException, discord.RateLimited) as exc:
             self.heed(key, exc)
             raise
+        finally:
+            ANSWERS.reset(token)
+        if answers:  # the route's limit, learned before it is ever hit
+            limits = route_limit(answers[-1])
+            if limits:
+                self.pacer.heed_route(key, **limits)
+        return result
+
+    def trace(self) -> aiohttp.TraceConfig:
+        """The hook for discord.py's session: ``DiscordHealth`` hears every answer, and the headers
+        of the answer to a call made through ``call`` go back to it (and so to the pacer, under
+        the call's own key)."""
+        config = aiohttp.TraceConfig()
+
+        async def on_request_end(_session, _context, params: aiohttp.TraceRequestEndParams) -> None:
+            self.health.heard(params.method, params.url, params.response.status, params.response.headers)
+            answers = ANSWERS.get()
+            if answers is not None:
+                answers.append(params.response.headers)
+
+        config.on_request_end.append(on_request_end)
+        return config
 
     def heed(self, key: Any, exc: discord.HTTPException | discord.RateLimited) -> None:
         """Count a refusal toward Discord's ban and let the pacer learn from it."""

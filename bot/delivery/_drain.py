@@ -23,7 +23,18 @@ from ._board import Board
 from ._calls import Calls, classify
 from ._ports import Bot
 from ._private import Private, Ride
-from ._rules import GiveUp, Retry, counting, groupable, lane, priority, units
+from ._rules import (
+    GiveUp,
+    Retry,
+    counting,
+    groupable,
+    lane,
+    line_key,
+    line_may_wait,
+    priority,
+    restating,
+    units,
+)
 from ._send import Sender
 from ._threads import Threads
 
@@ -42,6 +53,7 @@ class Delivery:
         self._retries: dict[int, asyncio.TimerHandle] = {}
         self._attempts: dict[int, int] = {}  # outbox row id -> failed attempts so far
         self._side: set[asyncio.Task] = set()  # edits that must not hold up the channel
+        self._flying: set[int] = set()  # restating lines being sent beside the channel (row ids)
         #: a living line that only counts is edited at most once per ``living_edit_seconds``
         self.windows = EditWindows(lambda: self.bot.settings.living_edit_seconds)
         settings = bot.settings
@@ -183,6 +195,33 @@ class Delivery:
         else:
             self.windows.clear(key)
 
+    def _send_line(self, row: OutboxRow, level: int) -> None:
+        """Send the newest restating line beside the channel: whether one was held (a teammate
+        changed their mind in the last seconds) must not move the channel's next message by the
+        time a DM takes. Its player's next messages wait for it."""
+        self.windows.let_go(line_key(row))
+        self._flying.add(row.id)
+
+        async def send() -> None:
+            try:
+                try:
+                    await self.sender.deliver(row, level)
+                except GiveUp as exc:
+                    log.warning("game %s: message %s given up: %s", row.game_id, row.id, exc.reason)
+                    await self._done([row], exc.reason)
+            except Exception as exc:  # Retry, or the database: its player's lane waits for the retry
+                delay = self._backoff(row.id)
+                log.warning("game %s: message %s not delivered (%s); retry in %.1f s", row.game_id, row.id,
+                            getattr(exc, "reason", exc), delay)
+                self._flying.discard(row.id)
+                self._retry_later(row.game_id, delay)
+                return
+            self._attempts.pop(row.id, None)
+            self._flying.discard(row.id)
+            self.kick(row.game_id)  # its player's next messages, if any
+
+        self._beside(send())
+
     def _backoff(self, row_id: int) -> float:
         attempts = self._attempts[row_id] = self._attempts.get(row_id, 0) + 1
         return min(self.retry_base * 2 ** (attempts - 1), self.bot.settings.delivery_retry_max_seconds)
@@ -193,9 +232,12 @@ class Delivery:
         try:
             while game_id in self._again:
                 self._again.discard(game_id)
-                waiting: set[tuple] = set()  # destinations held up by a refused row
+                pending = await store.pending_messages(game_id)
+                # destinations held up by a refused row, or by a line being sent beside the channel
+                waiting: set[tuple] = {lane(r) for r in pending if r.id in self._flying}
                 next_try: float | None = None
-                found, superseded = units(await store.pending_messages(game_id))
+                found, superseded = units(pending)
+                superseded = [r for r in superseded if r.id not in self._flying]
                 if superseded:
                     await store.mark_all_delivered([r.id for r in superseded], self.bot.clock.now(),
                                                    "superseded")
@@ -210,6 +252,13 @@ class Delivery:
                         if head.target == "channel":  # first, even while the channel waits
                             await self.threads.hand_over_seats(unit)
                         if lane(head) in waiting:
+                            continue
+                        if restating(head):
+                            later = [r for u in found[index + 1:] for r in u]
+                            if not (line_may_wait(head, later) and self.windows.hold(
+                                    line_key(head), lambda: self.kick(game_id))):
+                                self._send_line(head, level)
+                                waiting.add(lane(head))
                             continue
                         if head.target == VOICE:
                             await self._voice(head)

@@ -81,6 +81,12 @@ def units(rows: list[OutboxRow]) -> tuple[list[list[OutboxRow]], list[OutboxRow]
                 continue
             out.append([row])
             continue
+        if restating(row):
+            if any(restating(r) and line_key(r) == line_key(row) for r in rows[index + 1:]):
+                superseded.append(row)  # a newer line restates all it said
+                continue
+            out.append([row])
+            continue
         unit = [row]
         if groupable(row):
             for later in rows[index + 1:]:
@@ -94,6 +100,26 @@ def units(rows: list[OutboxRow]) -> tuple[list[list[OutboxRow]], list[OutboxRow]
                 used.add(later.id)
         out.append(unit)
     return out, superseded
+
+
+def restating(row: OutboxRow) -> bool:
+    """A private line that restates its whole state (a private event's ``slot``: the Hollow's
+    whisper of the teammates' offerings): only the newest of a burst needs sending."""
+    return row.op == "send" and row.target == "dm" and bool(row.payload.get("slot"))
+
+
+def line_key(row: OutboxRow) -> tuple:
+    """A restating line's key: its game, its player and its slot (which names its phase)."""
+    return (row.game_id, "line", row.recipient_id, row.payload.get("slot"))
+
+
+def line_may_wait(row: OutboxRow, later: list[OutboxRow]) -> bool:
+    """Whether a restating line may wait for its window: only while nothing comes after it in its
+    player's messages, in the channel, or in another phase. So the newest goes with the messages
+    that close its phase (or end the game), and before anything else its player is sent; another
+    player's private message says nothing to it (it neither waits for nor lets go of it)."""
+    return not any(lane(r) == lane(row) or r.phase_seq != row.phase_seq or (r.target == "channel" and r.op == "send")
+                   for r in later)
 
 
 def counting(row: OutboxRow) -> bool:

@@ -71,8 +71,9 @@ class Event(BaseModel):
     opens_phase: bool = False
     #: a picture to draw with it, named for the game's renderer (e.g. "tableau").
     image: str = ""
-    #: a living message (public events only): the event replaces what the message of this name
-    #: showed (a vote tally), instead of adding a message; the first one is posted.
+    #: a living message: the event replaces what the message of this name showed (a vote tally),
+    #: instead of adding a message; the first one is posted. On a private event: a line that
+    #: restates its whole state, so only the newest of a quick burst of the same slot is sent.
     slot: str = ""
     #: players this public message calls to act now ("your turn"): the bot mentions them, so their
     #: phone lights up. Only players the text already names openly; never a secret's holder.

@@ -234,14 +234,13 @@ class RitualGame(Game):
             how = "The votes are split; the Chair chooses for itself."
         else:
             how = "The coven has chosen."
+        # the line pings the Performer (``notify``): that is how they learn it, with no DM of its own
         events.append(public(
-            "performer_chosen", f"🪑 {how} **{name}** takes the 13th Chair as this round's Performer.",
+            "performer_chosen", f"🪑 {how} **{name}** takes the 13th Chair as this round's Performer: "
+            "if the ritual backfires, the Hollow comes for them. They offer an ingredient like everyone else.",
             title="The 13th Chair", data={"performer": performer, "tie": tie}, pause=2.0, notify=[performer],
             say=f"{name} takes the thirteenth chair.",
         ))
-        events.append(private(performer, "you_are_performer",
-                              "🪑 **You are the Performer.** You sit in the 13th Chair. If the ritual "
-                              "backfires, the Hollow comes for you. Offer your ingredient like everyone else."))
         state.votes = {}
         state.next_phase("offering")
         events.append(public(
@@ -785,7 +784,10 @@ class RitualGame(Game):
             if waiting:
                 parts.append("one channel is still silent" if waiting == 1 else f"{waiting} channels are still silent")
             payload = {"selections": chosen, "waiting": waiting}
-        return private(pid, "hollow_whisper", "🩸 The Hollow whispers: " + "; ".join(parts) + ".", data=payload)
+        # each whisper restates the whole coordination window of this Offering: the bot may send
+        # only the newest of a quick burst of changes (``slot`` on a private event)
+        return private(pid, "hollow_whisper", "🩸 The Hollow whispers: " + "; ".join(parts) + ".", data=payload,
+                       slot=f"hollow:{state.phase_seq}")
 
     def _vote_burn(self, state: RitualState, action: VoteBurn, rng: Rng) -> Outcome:
         self._check_acting(state, action)

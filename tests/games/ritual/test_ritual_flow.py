@@ -93,7 +93,8 @@ def test_performer_vote_changes_and_closes_early():
     assert t.state.phase == "offering" and t.state.performer == "c"
     chosen = public(out.events, "performer_chosen")[0]
     assert "Cora" in chosen.text and chosen.data == {"performer": "c", "tie": False}
-    assert private_to(out.events, "c", "you_are_performer")
+    assert chosen.notify == ["c"] and "the Hollow comes for them" in chosen.text  # pinged: no DM of its own
+    assert not private_to(out.events, "c")
     assert public(out.events, "offering_opened")[0].opens_phase
 
 
