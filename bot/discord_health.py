@@ -7,7 +7,7 @@ operator is warned as it nears the limit, and the pacer slows what can wait (``s
 the token was reset or revoked: nothing sent with it can succeed, so the bot stops sending and says
 so once, rather than retrying into the ban.
 
-Every answer is heard where discord.py's HTTP session receives it (``trace``, an aiohttp trace on
+Every answer is heard where discord.py's HTTP session receives it (``Calls.trace`` in ``bot.delivery``, an aiohttp trace on
 the bot's one session): a 429 that discord.py waits out and retries by itself never reaches the
 bot as an exception, yet Discord counts it. The same hook reads the rate-limit headers of every
 answer and tells how many calls went where: interaction responses and follow-ups
@@ -23,7 +23,6 @@ from collections import Counter, deque
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import aiohttp
 from yarl import URL
 
 from . import metrics
@@ -140,17 +139,6 @@ class DiscordHealth:
         self.buckets[bucket] = (limit, remaining, reset_after)
         if len(self.buckets) > MAX_BUCKETS:
             del self.buckets[next(iter(self.buckets))]
-
-    def trace(self) -> aiohttp.TraceConfig:
-        """The hook for discord.py's HTTP session (``HTTPClient.http_trace``): every answer, the
-        REST calls and the interaction responses alike, goes through ``heard``."""
-        config = aiohttp.TraceConfig()
-
-        async def on_request_end(_session, _context, params: aiohttp.TraceRequestEndParams) -> None:
-            self.heard(params.method, params.url, params.response.status, params.response.headers)
-
-        config.on_request_end.append(on_request_end)
-        return config
 
     def _count(self, status: int) -> bool:
         self._times.append(self.clock())

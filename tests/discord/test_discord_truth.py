@@ -112,7 +112,7 @@ class Wire:
         await site.start()
         port = site._server.sockets[0].getsockname()[1]
         monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{port}/api/v10")
-        http = discord.http.HTTPClient(asyncio.get_running_loop(), http_trace=bot.delivery.calls.health.trace())
+        http = discord.http.HTTPClient(asyncio.get_running_loop(), http_trace=bot.delivery.calls.trace())
         await http.static_login("offline")
         simcord_http = bot.http
         _dpy_internals.install_http(bot, http)
