@@ -84,11 +84,15 @@ def kind_of(method: str, path: str, dm_channels: set[str]) -> str | None:
 BURST_WINDOW = 10.0
 
 
+#: ``--theatre-beats``: the steps a reveal is shown in (THEATRE_BEATS; 1: at once, no beat edits)
+THEATRE_BEATS = 2
+
+
 async def one_game(kind: str, seed: int, *, chatter: bool = False, dm_only: bool = False,
                    window: float = 0.0) -> tuple[int, Counter]:
     players, options = GAMES[kind]
     folder = Path(tempfile.mkdtemp(prefix="rest-"))
-    bot = new_bot(folder / "bot.db", ManualClock(), living_edit_seconds=window,
+    bot = new_bot(folder / "bot.db", ManualClock(), living_edit_seconds=window, theatre_beats=THEATRE_BEATS,
                   **({"ride_seconds": 0} if dm_only else {}))
     env = Env(bot)
     await env.start()
@@ -157,7 +161,8 @@ async def ritual_results(games_per_kind: int) -> dict[str, dict[str, float]]:
 def ritual_before(tree: str, games_per_kind: int) -> dict[str, dict[str, float]]:
     """The Ritual's modes on another tree of the bot, measured by this script in a child process."""
     env = {**os.environ, "REST_CALLS_TREE": tree, "PYTHONPATH": tree}
-    done = subprocess.run([sys.executable, __file__, "--games", str(games_per_kind), "--ritual-json"],
+    done = subprocess.run([sys.executable, __file__, "--games", str(games_per_kind), "--ritual-json",
+                           "--theatre-beats", str(THEATRE_BEATS)],
                           env=env, capture_output=True, text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -167,7 +172,7 @@ async def ritual_modes(games_per_kind: int, before: str | None) -> None:
     then = ritual_before(before, games_per_kind) if before else None
     now = await ritual_results(games_per_kind)
     print(f"ritual, 7 players, calls per round toward the global limit (median of {games_per_kind} "
-          f"games); budget {BUDGET['ritual']} in every mode")
+          f"games, THEATRE_BEATS={THEATRE_BEATS}); budget {BUDGET['ritual']} in every mode")
     if then is not None:
         print(f"  before = the tree in {before}")
         print(f"  {'mode':<14} {'before':>7} {'now':>6} {'now/before':>11} {'no DM opening: before':>22} "
@@ -214,6 +219,8 @@ async def main_async(games_per_kind: int, kinds: list[str], chatter: bool, dm_on
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=3)
+    parser.add_argument("--theatre-beats", type=int, default=2,
+                        help="THEATRE_BEATS: the steps a reveal is shown in (1: at once)")
     parser.add_argument("--kinds", default=",".join(GAMES), help="the games to play, comma-separated")
     parser.add_argument("--chatter", action="store_true",
                         help="someone writes in the channel before each phase's choices")
@@ -221,6 +228,8 @@ def main() -> None:
     parser.add_argument("--before", help="another tree of the bot: its Ritual figures side by side")
     parser.add_argument("--ritual-json", action="store_true", help=argparse.SUPPRESS)  # (--before's child)
     args = parser.parse_args()
+    global THEATRE_BEATS
+    THEATRE_BEATS = args.theatre_beats
     if args.ritual_json:
         print(json.dumps(asyncio.run(ritual_results(args.games))))
         return
