@@ -53,6 +53,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"The settings in .env are not valid:\n{exc}", file=sys.stderr)
         return 2
     logs.setup(settings)
+    problem = database_problem(settings)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
     if args.offline:
         try:
             from .offline import run_offline
@@ -74,8 +78,20 @@ def main(argv: list[str] | None = None) -> int:
         if problem is None:
             raise
         print(problem, file=sys.stderr)
-        return 2
+        return 1 if isinstance(exc, OSError) else 2
     return 0
+
+
+def database_problem(settings: Settings) -> str | None:
+    """A database setting that cannot work, in a sentence (None: it may; a server that does not
+    answer yet is waited for)."""
+    from .stores import DatabaseSettingWrong, check_database
+
+    try:
+        check_database(settings.database_url, settings.database_path)
+    except DatabaseSettingWrong as exc:
+        return f"The database cannot be opened: {exc}"
+    return None
 
 
 def login_problem(exc: BaseException) -> str | None:
@@ -85,7 +101,12 @@ def login_problem(exc: BaseException) -> str | None:
     if isinstance(exc, discord.LoginFailure):
         return "Discord refused the token in DISCORD_TOKEN. Copy it again from the Developer Portal."
     if isinstance(exc, discord.PrivilegedIntentsRequired):
-        return "The bot asked for an intent that is not enabled in the Developer Portal."
+        return ("Discord refused a privileged intent the bot asked for. This bot needs none (it reads no "
+                "messages and no member list): use it as released, or enable that intent in the Developer "
+                "Portal, Bot, Privileged Gateway Intents.")
+    if isinstance(exc, OSError):  # aiohttp's connection errors are OSErrors: DNS, refused, TLS
+        return (f"I can't reach Discord ({exc}). Check this machine's network, DNS and clock, then run "
+                "this again; nothing was changed.")
     return None
 
 
