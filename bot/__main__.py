@@ -127,10 +127,12 @@ async def run_bot(bot, token: str) -> None:
             return
         logging.getLogger("bot").info("stopping: closing the gateway, finishing the sends under way")
         await bot.shut_down()
+        if not bot.is_ready():  # stopped while starting (waiting for its database): nothing to finish
+            running.cancel()
         try:
             await asyncio.wait_for(running, 10)
-        except Exception as exc:  # the connection ended as it was closed
-            logging.getLogger("bot").debug("gateway closed with %s", exc)
+        except (Exception, asyncio.CancelledError) as exc:  # the connection ended as it was closed
+            logging.getLogger("bot").debug("gateway closed with %r", exc)
 
 
 def invite_main(argv: list[str]) -> int:

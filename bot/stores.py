@@ -72,7 +72,7 @@ def check_sqlite_path(path: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise DatabaseSettingWrong(
-            f"DATABASE_PATH is {str(path)!r}, but its folder {str(folder)!r} cannot be created "
+            f"DATABASE_PATH is {str(path)!r}, but its folder {str(folder)!r} cannot be created or reached "
             f"({exc.strerror or exc}). Choose a folder the bot's user can write to.") from None
     if path.is_dir():
         raise DatabaseSettingWrong(f"DATABASE_PATH is {str(path)!r}, a folder; name a file in it, such as "
