@@ -31,6 +31,17 @@ To play with no Discord account at all, start the offline table in your browser:
 """
 
 
+USAGE = """\
+Run the bot on Discord (DISCORD_TOKEN in .env), or the offline table with --offline.
+
+Other commands (each has --help):
+  python -m bot invite                 print the address that adds the bot to a server
+  python -m bot sync [--guild ID]      send the slash commands to Discord
+  python -m bot migrate-db --from A --to B
+                                       copy the games to another database
+"""
+
+
 def main(argv: list[str] | None = None) -> int:
     if argv is None:
         argv = sys.argv[1:]
@@ -40,7 +51,8 @@ def main(argv: list[str] | None = None) -> int:
         return invite_main(argv[1:])
     if argv[:1] == ["sync"]:
         return sync_main(argv[1:])
-    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m bot", description=USAGE,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--offline", action="store_true",
                         help="play in a browser on this computer, with no Discord token")
     parser.add_argument("--players", type=int, default=5, help="offline: how many players")

@@ -9,6 +9,7 @@ import asyncio
 import json
 import logging
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -275,3 +276,15 @@ async def test_commands_that_differ_are_named(tmp_path, caplog):
 
 async def _noop(interaction) -> None:
     pass
+
+
+def test_help_names_every_command_and_each_exists(tmp_path):
+    """``python -m bot --help`` lists the other commands; each one it names answers ``--help``."""
+    shown = subprocess.run([sys.executable, "-m", "bot", "--help"], cwd=tmp_path, env=env_for(tmp_path),
+                           capture_output=True, text=True, timeout=60)
+    named = re.findall(r"^  python -m bot (\S+)", shown.stdout, re.M)
+    assert sorted(named) == ["invite", "migrate-db", "sync"], shown.stdout
+    for command in named:
+        done = subprocess.run([sys.executable, "-m", "bot", command, "--help"], cwd=tmp_path,
+                              env=env_for(tmp_path), capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0 and f"python -m bot {command}" in done.stdout, done.stderr
