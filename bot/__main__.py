@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         if problem is None:
             raise
         print(problem, file=sys.stderr)
-        return 1 if isinstance(exc, OSError) else 2
+        return 1 if out_of_reach(exc) else 2  # 1: trying again later may help; 2: a setting to fix
     return 0
 
 
@@ -116,10 +116,18 @@ def login_problem(exc: BaseException) -> str | None:
         return ("Discord refused a privileged intent the bot asked for. This bot needs none (it reads no "
                 "messages and no member list): use it as released, or enable that intent in the Developer "
                 "Portal, Bot, Privileged Gateway Intents.")
-    if isinstance(exc, OSError):  # aiohttp's connection errors are OSErrors: DNS, refused, TLS
+    if out_of_reach(exc):
         return (f"I can't reach Discord ({exc}). Check this machine's network, DNS and clock, then run "
                 "this again; nothing was changed.")
     return None
+
+
+def out_of_reach(exc: BaseException) -> bool:
+    """Discord could not be reached at all (DNS, a refused or broken connection, TLS)."""
+    import aiohttp
+    import discord
+
+    return isinstance(exc, (aiohttp.ClientConnectionError, discord.GatewayNotFound))
 
 
 async def run_bot(bot, token: str) -> None:
