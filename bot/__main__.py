@@ -22,7 +22,8 @@ No DISCORD_TOKEN is set, so I can't connect to Discord.
 To run on Discord:
   1. Create an application and a bot at https://discord.com/developers/applications
   2. Copy .env.example to .env and put the bot's token after DISCORD_TOKEN=
-  3. Invite the bot: python -m bot invite   (prints the address, with the permissions it needs)
+  3. Invite the bot: python -m bot invite   (prints the address, with the permissions it needs;
+     type source .venv/bin/activate first, so that python is the project's)
   4. Send its slash commands to Discord: python -m bot sync
   5. Run this command again.
 

@@ -33,7 +33,8 @@ ALLOWED = {
 #: what a command says and how it exits, where that is not "exit 0 with no traceback"
 EXPECTED = {
     # README: "With no token, ./run.sh tells you how to get one, and how to play offline instead"
-    "python -m bot": (2, ["DISCORD_TOKEN", "python -m bot invite", "python -m bot sync", "--offline"]),
+    "python -m bot": (2, ["DISCORD_TOKEN", "python -m bot invite", "python -m bot sync", "--offline",
+                          "source .venv/bin/activate"]),
 }
 #: numbers the README leaves to the reader, and a long run cut short
 PLACEHOLDERS = {" ID": " 123456789012345678", "--games 1000": "--games 20"}
