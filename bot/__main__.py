@@ -22,12 +22,24 @@ No DISCORD_TOKEN is set, so I can't connect to Discord.
 To run on Discord:
   1. Create an application and a bot at https://discord.com/developers/applications
   2. Copy .env.example to .env and put the bot's token after DISCORD_TOKEN=
-  3. Invite the bot: python -m bot invite   (prints the address, with the permissions it needs)
+  3. Invite the bot: python -m bot invite   (prints the address, with the permissions it needs;
+     type source .venv/bin/activate first, so that python is the project's)
   4. Send its slash commands to Discord: python -m bot sync
   5. Run this command again.
 
 To play with no Discord account at all, start the offline table in your browser:
   ./run.sh --offline        (or: python -m bot --offline)
+"""
+
+
+USAGE = """\
+Run the bot on Discord (DISCORD_TOKEN in .env), or the offline table with --offline.
+
+Other commands (each has --help):
+  python -m bot invite                 print the address that adds the bot to a server
+  python -m bot sync [--guild ID]      send the slash commands to Discord
+  python -m bot migrate-db --from A --to B
+                                       copy the games to another database
 """
 
 
@@ -40,7 +52,8 @@ def main(argv: list[str] | None = None) -> int:
         return invite_main(argv[1:])
     if argv[:1] == ["sync"]:
         return sync_main(argv[1:])
-    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m bot", description=USAGE,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--offline", action="store_true",
                         help="play in a browser on this computer, with no Discord token")
     parser.add_argument("--players", type=int, default=5, help="offline: how many players")
@@ -53,6 +66,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"The settings in .env are not valid:\n{exc}", file=sys.stderr)
         return 2
     logs.setup(settings)
+    problem = database_problem(settings)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
     if args.offline:
         try:
             from .offline import run_offline
@@ -74,8 +91,20 @@ def main(argv: list[str] | None = None) -> int:
         if problem is None:
             raise
         print(problem, file=sys.stderr)
-        return 2
+        return 1 if out_of_reach(exc) else 2  # 1: trying again later may help; 2: a setting to fix
     return 0
+
+
+def database_problem(settings: Settings) -> str | None:
+    """A database setting that cannot work, in a sentence (None: it may; a server that does not
+    answer yet is waited for)."""
+    from .stores import DatabaseSettingWrong, check_database
+
+    try:
+        check_database(settings.database_url, settings.database_path)
+    except DatabaseSettingWrong as exc:
+        return f"The database cannot be opened: {exc}"
+    return None
 
 
 def login_problem(exc: BaseException) -> str | None:
@@ -85,8 +114,21 @@ def login_problem(exc: BaseException) -> str | None:
     if isinstance(exc, discord.LoginFailure):
         return "Discord refused the token in DISCORD_TOKEN. Copy it again from the Developer Portal."
     if isinstance(exc, discord.PrivilegedIntentsRequired):
-        return "The bot asked for an intent that is not enabled in the Developer Portal."
+        return ("Discord refused a privileged intent the bot asked for. This bot needs none (it reads no "
+                "messages and no member list): use it as released, or enable that intent in the Developer "
+                "Portal, Bot, Privileged Gateway Intents.")
+    if out_of_reach(exc):
+        return (f"I can't reach Discord ({exc}). Check this machine's network, DNS and clock, then run "
+                "this again; nothing was changed.")
     return None
+
+
+def out_of_reach(exc: BaseException) -> bool:
+    """Discord could not be reached at all (DNS, a refused or broken connection, TLS)."""
+    import aiohttp
+    import discord
+
+    return isinstance(exc, (aiohttp.ClientConnectionError, discord.GatewayNotFound))
 
 
 async def run_bot(bot, token: str) -> None:
@@ -106,10 +148,12 @@ async def run_bot(bot, token: str) -> None:
             return
         logging.getLogger("bot").info("stopping: closing the gateway, finishing the sends under way")
         await bot.shut_down()
+        if not bot.is_ready():  # stopped while starting (waiting for its database): nothing to finish
+            running.cancel()
         try:
             await asyncio.wait_for(running, 10)
-        except Exception as exc:  # the connection ended as it was closed
-            logging.getLogger("bot").debug("gateway closed with %s", exc)
+        except (Exception, asyncio.CancelledError) as exc:  # the connection ended as it was closed
+            logging.getLogger("bot").debug("gateway closed with %r", exc)
 
 
 def invite_main(argv: list[str]) -> int:

@@ -22,7 +22,7 @@ from .logs import set_shard_count
 from .play import Play
 from .postgres import GameListener, PostgresStore, game_channel
 from .service import GameService
-from .stores import open_store
+from .stores import open_store, where
 from .token_budget import TokenBudget
 from .views import ChoiceButton, ChoiceSelect, RemoveButton, TableButton
 from .voice.mutes import VoiceTable
@@ -160,11 +160,43 @@ class StorytellerBot(commands.AutoShardedBot):
         it succeeds: a database locked at start-up delays the recovery, it does not cancel it."""
         first = self.settings.delivery_retry_seconds
         armed = await retrying("start-up recovery", self.service.rearm_all, first=first)
-        log.info("ready as %s; %d game timer(s) re-armed", self.user, armed)
+        log.info("%s; %d game timer(s) re-armed", self.ready_line(), armed)
+        ids = self.settings.shard_id_list
+        if not self.sync_commands and (ids is None or 0 in ids):  # one process: the one that would sync
+            self._commands_checked = asyncio.create_task(self.check_commands())
         await retrying("sending pending messages", self.delivery.drain_all, first=first)
         if self.settings.gc_freeze:
             tune_gc()
         self.recovered.set()
+
+    def ready_line(self) -> str:
+        """The operator's first line: who, where, which shards, which database."""
+        shards = self.shard_ids if self.shard_ids is not None else list(range(self.shard_count or 1))
+        url = self.settings.database_url
+        database = f"PostgreSQL at {where(url)}" if url else f"the SQLite file {self.settings.database_path}"
+        return (f"ready as {self.user} in {len(self.guilds)} server(s), shard(s) {','.join(map(str, shards))} of "
+                f"{self.shard_count or 1}; database: {database}")
+
+    async def check_commands(self) -> list[str]:
+        """Warn when Discord's global slash commands differ from this bot's (by name and kind): the
+        commands were never synced, or not since an upgrade. One cheap GET; the differences."""
+        try:
+            remote = {(c.name, c.type.value) for c in await self.tree.fetch_commands()}
+        except Exception as exc:
+            log.info("could not compare the slash commands with Discord's (%s)", exc)
+            return []
+        slash = discord.AppCommandType.chat_input  # (a slash command or group has no ``type``)
+        local = {(c.name, getattr(c, "type", slash).value) for c in self.tree.get_commands()}
+        missing = sorted(name for name, _ in local - remote)
+        extra = sorted(name for name, _ in remote - local)
+        if not remote and local:
+            log.warning("Discord has none of the bot's slash commands: run `python -m bot sync` once (or "
+                        "`--guild ID` for one server), then reload Discord (Ctrl+R) to see them.")
+        elif missing or extra:
+            log.warning("Discord's slash commands differ from this bot's (missing: %s; not the bot's any more: "
+                        "%s). Run `python -m bot sync` once (or `--guild ID` for one server).",
+                        ", ".join(missing) or "none", ", ".join(extra) or "none")
+        return missing + extra
 
     async def sweep(self) -> None:
         """The safety net, every ``sweep_seconds``: close any phase whose deadline passed with no

@@ -32,6 +32,9 @@ log = logging.getLogger(__name__)
 TOWN_PERMISSIONS = named("view_channel", "send_messages", "embed_links", "attach_files", "read_message_history",
                          "send_messages_in_threads", "create_public_threads")
 THREAD_PERMISSIONS = named("view_channel", "create_private_threads", "send_messages_in_threads", "manage_threads")
+#: who can fix a missing permission, and how
+GRANT_HINT = ("\nA server admin can grant them in the channel's settings, or invite the bot again with the "
+              "address `python -m bot invite` prints.")
 #: the sign-up message's slot, and what it shows once the game has begun
 LOBBY_SLOT = "lobby"
 STARTED_EMBED = discord.Embed(title="The game has begun.", description="Sign-ups are closed. Good luck.",
@@ -187,7 +190,7 @@ class Play:
         if game.storytellers:
             missing = await self.missing_permissions(row)
             if missing:
-                raise NotAllowed("I can't run this game yet: " + " ".join(missing))
+                raise NotAllowed("I can't run this game yet: " + " ".join(missing) + GRANT_HINT)
         await self.service.start(row.id, actor_of(interaction))
         if close_lobby:
             await self._close_lobby(row.id)

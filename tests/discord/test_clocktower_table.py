@@ -219,6 +219,7 @@ async def test_the_deal_names_the_permissions_the_bot_lacks(world):
     res = await w.host.slash(locked, "st deal")
     said = res.response.content
     assert res.ephemeral and "Attach Files" in said and "Create Private Threads" in said, said
+    assert "python -m bot invite" in said  # who can fix it, and how
     assert (await w.bot.service.game_here(locked.id)).status == "lobby"  # nothing was dealt
 
 

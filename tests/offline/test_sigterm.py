@@ -107,6 +107,9 @@ class Gateway:
         self.calls.append(f"start {token}")
         await self.closed.wait()
 
+    def is_ready(self):  # (connected: run_bot waits for start to return)
+        return True
+
     async def shut_down(self):
         self.calls.append("shut_down")
         self.closed.set()
