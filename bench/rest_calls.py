@@ -50,6 +50,7 @@ from support.sim import World, new_bot, play_by_clicking  # noqa: E402
 
 import bot.service as service_module  # noqa: E402
 from bot.clock import ManualClock  # noqa: E402
+from bot.pacer import Pacer  # noqa: E402
 
 BUDGET = {"ritual": 8, "cauldron": 6}
 #: interaction responses and follow-ups: counted, outside Discord's global limit and the budget
@@ -86,6 +87,8 @@ BURST_WINDOW = 10.0
 
 #: ``--theatre-beats``: the steps a reveal is shown in (THEATRE_BEATS; 1: at once, no beat edits)
 THEATRE_BEATS = 2
+#: ``--pressed``: as when the token's budget is pressed
+PRESSED = False
 
 
 async def one_game(kind: str, seed: int, *, chatter: bool = False, dm_only: bool = False,
@@ -162,7 +165,7 @@ def ritual_before(tree: str, games_per_kind: int) -> dict[str, dict[str, float]]
     """The Ritual's modes on another tree of the bot, measured by this script in a child process."""
     env = {**os.environ, "REST_CALLS_TREE": tree, "PYTHONPATH": tree}
     done = subprocess.run([sys.executable, __file__, "--games", str(games_per_kind), "--ritual-json",
-                           "--theatre-beats", str(THEATRE_BEATS)],
+                           "--theatre-beats", str(THEATRE_BEATS), *(["--pressed"] if PRESSED else [])],
                           env=env, capture_output=True, text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -172,7 +175,7 @@ async def ritual_modes(games_per_kind: int, before: str | None) -> None:
     then = ritual_before(before, games_per_kind) if before else None
     now = await ritual_results(games_per_kind)
     print(f"ritual, 7 players, calls per round toward the global limit (median of {games_per_kind} "
-          f"games, THEATRE_BEATS={THEATRE_BEATS}); budget {BUDGET['ritual']} in every mode")
+          f"games, THEATRE_BEATS={THEATRE_BEATS}{', budget pressed' if PRESSED else ''}); budget {BUDGET['ritual']} in every mode")
     if then is not None:
         print(f"  before = the tree in {before}")
         print(f"  {'mode':<14} {'before':>7} {'now':>6} {'now/before':>11} {'no DM opening: before':>22} "
@@ -221,6 +224,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--theatre-beats", type=int, default=2,
                         help="THEATRE_BEATS: the steps a reveal is shown in (1: at once)")
+    parser.add_argument("--pressed", action="store_true",
+                        help="as when the token's budget is pressed (many tables): a reveal in one step")
     parser.add_argument("--kinds", default=",".join(GAMES), help="the games to play, comma-separated")
     parser.add_argument("--chatter", action="store_true",
                         help="someone writes in the channel before each phase's choices")
@@ -228,8 +233,10 @@ def main() -> None:
     parser.add_argument("--before", help="another tree of the bot: its Ritual figures side by side")
     parser.add_argument("--ritual-json", action="store_true", help=argparse.SUPPRESS)  # (--before's child)
     args = parser.parse_args()
-    global THEATRE_BEATS
-    THEATRE_BEATS = args.theatre_beats
+    global THEATRE_BEATS, PRESSED
+    THEATRE_BEATS, PRESSED = args.theatre_beats, args.pressed
+    if args.pressed:  # what the pacer says with calls waiting or half of each second used
+        Pacer.pressed = lambda self: True
     if args.ritual_json:
         print(json.dumps(asyncio.run(ritual_results(args.games))))
         return

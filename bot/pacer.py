@@ -125,6 +125,13 @@ class Pacer:
     def waiting(self) -> int:
         return sum(1 for *_, f in self._queue if not f.done())
 
+    def pressed(self) -> bool:
+        """Whether the token's budget is pressed: calls wait their turn, the last second used half
+        of the budget or more, or Discord's invalid requests slow us. What only adorns (a reveal's
+        extra steps) is then left out."""
+        self.total.free_at(self.now())  # (forgets the calls older than its second)
+        return self.waiting > 0 or 2 * len(self.total.times) >= self.total.limit or self._strain > 0
+
     def _channel(self, key: Hashable) -> Window:
         window = self._channels.get(key)
         if window is None:

@@ -61,6 +61,13 @@ class Board:
         #: downtime or a shared dawn) makes no call; any other edit of the message forgets it
         self.closed_faces: dict[tuple[int, int], tuple[str, int]] = {}
 
+    def beats(self, head: OutboxRow) -> int:
+        """The steps a reveal is shown in: THEATRE_BEATS, or one when the token's budget is pressed
+        (its edits would spend calls others wait for). A group already under way keeps its steps."""
+        if head.parts_sent == 0 and self.calls.pacer.pressed():
+            return 1
+        return self.bot.settings.theatre_beats
+
     def forget(self, game_id: int) -> None:
         self.closed_faces = {k: v for k, v in self.closed_faces.items() if k[0] != game_id}
 
@@ -76,7 +83,7 @@ class Board:
         service = self.bot.service
         game_row, game = await game_of(service, head)
         events = [Event.model_validate(r.payload) for r in unit]
-        ends = beat_ends(events, self.bot.settings.theatre_beats, self.bot.settings.theatre_cut_seconds)
+        ends = beat_ends(events, self.beats(head), self.bot.settings.theatre_cut_seconds)
         opener = next((r for r in unit if r.slot), None)
         try:
             channel = await self.calls.channel(game_row.channel_id, level)

@@ -313,3 +313,38 @@ async def test_no_private_message_rides_on_a_thinking_deferral(world):
     assert 7 not in w.bot.delivery.rides
     w.bot.delivery.note_interaction(click(discord.InteractionResponseType.channel_message))
     assert 7 in w.bot.delivery.rides
+
+
+async def reveal_edits(w, db_path, clock, **settings):
+    """Round 1's result and round 2 after chatter (a new message, in two beats by default): the
+    edits that message got, and its text."""
+    old = w.bot
+    await w.env.restart_bot(new_bot(db_path, clock, theatre_cut_seconds=0, **settings))
+    await old.store.close()
+    await open_and_start(w, options="vote_seconds=600 rounds=2")
+    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
+    await w.ann.send(w.channel, "Red!")  # round 2 will be a new message
+    await vote_all(w, game_id, (w.host, w.ann, w.bo))
+    await w.bot.delivery.wait_idle()
+    await w.settle()
+    shown = [m for m in w.channel.history() if m.author.bot][-1]
+    edits = [r for r in w.env.http_requests
+             if r.method == "PATCH" and r.path == f"/channels/{w.channel.id}/messages/{shown.id}"]
+    return len(edits), " ".join(e.description for e in shown.embeds)
+
+
+async def test_a_reveal_goes_in_its_beats_while_the_budget_has_room(world, db_path, clock):
+    edits, text = await reveal_edits(world, db_path, clock)
+    assert edits == 1  # the result first, then round 2 added by an edit
+    assert "Round 1: red wins" in text and "Round 2: vote" in text
+
+
+async def test_a_reveal_goes_in_one_step_when_the_tokens_budget_is_pressed(world, db_path, clock, monkeypatch):
+    """With the token's calls pressed (``Pacer.pressed``, tested with the pacer), the beat's edit
+    would spend a call others wait for: the reveal is sent whole, with nothing lost."""
+    from bot.pacer import Pacer
+
+    monkeypatch.setattr(Pacer, "pressed", lambda self: True)
+    edits, text = await reveal_edits(world, db_path, clock)
+    assert edits == 0
+    assert "Round 1: red wins" in text and "Round 2: vote" in text

@@ -60,3 +60,24 @@ async def test_a_servers_member_edits_have_their_own_window_of_ten_in_ten_second
 
     await asyncio.gather(*[send() for _ in range(6)])
     assert sends.count(sends[0]) == 5 and sends[5] == sends[0] + 5.0
+
+
+async def test_the_budget_is_pressed_from_half_a_second_used_or_anyone_waiting():
+    seconds = SimulatedSeconds(yields=5)
+    pacer = Pacer(per_second=4, per_channel=100, clock=seconds.now, sleep=seconds.sleep)
+    assert not pacer.pressed()
+    await pacer.turn(URGENT, "a")
+    assert not pacer.pressed()  # one of four
+    await pacer.turn(URGENT, "b")
+    assert pacer.pressed()  # half of the second's budget used
+    await seconds.sleep(1.0)
+    assert not pacer.pressed()  # that second is over
+    for channel in "abcd":
+        await pacer.turn(URGENT, channel)
+    late = asyncio.ensure_future(pacer.turn(URGENT, "e"))
+    await asyncio.sleep(0)
+    assert pacer.waiting == 1 and pacer.pressed()
+    await late
+    pacer.ease(0.6)  # Discord's invalid requests many: pressed whatever the second holds
+    await seconds.sleep(5.0)
+    assert pacer.pressed()
