@@ -43,6 +43,15 @@ Other commands (each has --help):
 """
 
 
+def load_settings() -> Settings | None:
+    """The settings from the environment and .env; None, said in words, when they are not valid."""
+    try:
+        return Settings()
+    except ValidationError as exc:
+        print(f"The settings in .env are not valid:\n{exc}", file=sys.stderr)
+        return None
+
+
 def main(argv: list[str] | None = None) -> int:
     if argv is None:
         argv = sys.argv[1:]
@@ -60,10 +69,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--names", default="", help="offline: player names, comma separated")
     parser.add_argument("--port", type=int, default=8765, help="offline: the local port")
     args = parser.parse_args(argv)
-    try:
-        settings = Settings()
-    except ValidationError as exc:
-        print(f"The settings in .env are not valid:\n{exc}", file=sys.stderr)
+    settings = load_settings()
+    if settings is None:
         return 2
     logs.setup(settings)
     problem = database_problem(settings)
@@ -169,11 +176,10 @@ def invite_main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     client_id = args.client_id
     if client_id is None:
-        try:
-            token = Settings().discord_token
-        except ValidationError as exc:
-            print(f"The settings in .env are not valid:\n{exc}", file=sys.stderr)
+        settings = load_settings()
+        if settings is None:
             return 2
+        token = settings.discord_token
         if not token:
             print("I need the bot's application id: pass --client-id with the Application ID from the "
                   "Developer Portal (General Information), or set DISCORD_TOKEN in .env.", file=sys.stderr)
@@ -197,10 +203,8 @@ def sync_main(argv: list[str]) -> int:
     parser.add_argument("--guild", type=int, default=None,
                         help="a server id: sync there only (shown at once); without it, globally")
     args = parser.parse_args(argv)
-    try:
-        settings = Settings()
-    except ValidationError as exc:
-        print(f"The settings in .env are not valid:\n{exc}", file=sys.stderr)
+    settings = load_settings()
+    if settings is None:
         return 2
     if not settings.discord_token:
         print("No DISCORD_TOKEN is set: put the bot's token in .env, then run this again.", file=sys.stderr)
