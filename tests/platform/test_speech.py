@@ -130,7 +130,7 @@ class FakeVoice:
         self.stops = 0
         self.disconnected = False
         self._end: threading.Event | None = None
-        self._thread: threading.Thread | None = None
+        self._playing = False
 
     def play(self, source, *, after):
         assert isinstance(source, discord.AudioSource)
@@ -143,13 +143,14 @@ class FakeVoice:
         def run():
             self.played.append(round(len(frames_of(source)) * 0.02, 1))
             end.wait(10)
+            self._playing = False  # (as discord.py's player: no longer playing when after() runs)
             after(None)
 
-        self._thread = threading.Thread(target=run, daemon=True)
-        self._thread.start()
+        self._playing = True
+        threading.Thread(target=run, daemon=True).start()
 
     def is_playing(self):
-        return self._thread is not None and self._thread.is_alive()
+        return self._playing
 
     def stop(self):
         self.stops += 1
