@@ -232,7 +232,7 @@ class StorytellerBot(commands.AutoShardedBot):
         try:
             await asyncio.wait_for(self.delivery.wait_idle(), grace)
         except TimeoutError:
-            log.warning("stopping: sends still under way after %.0f s were cut short; they stay in the "
+            log.warning("stopping: sends still under way after %g s were cut short; they stay in the "
                         "outbox for the next start", grace)
             return False
         return True
