@@ -167,3 +167,25 @@ async def test_nothing_new_is_committed_or_armed_during_the_grace(world, db_path
     assert read(db_path, "SELECT phase_seq FROM games WHERE id = ?", other) == [(row.phase_seq,)]
     assert read(db_path, "SELECT COUNT(*) FROM outbox WHERE game_id = ? AND delivered_at IS NULL", other) == [(0,)]
 
+
+
+async def test_a_gateway_connection_that_does_not_close_does_not_hold_the_stop(world, db_path, monkeypatch):
+    """A dead network: the shard's close never ends. The stop waits for it a moment, not forever,
+    and the sends under way still get their grace."""
+    w = world
+    game_id = await tally(w, w.channel)
+    monkeypatch.setattr("bot.client.GATEWAY_CLOSE_SECONDS", 0.2)
+    shard = next(iter(w.bot._AutoShardedClient__shards.values()))  # (simcord's shard, under discord.py's)
+    never = asyncio.Event()
+
+    async def hangs():
+        await never.wait()
+
+    shard.disconnect = hangs
+    hold = await a_send_in_flight(w, game_id)
+    stopping = asyncio.create_task(w.bot.shut_down())
+    await asyncio.sleep(0.3)  # past the gateway's moment, inside the grace
+    assert not stopping.done()
+    hold.release.set()
+    assert await asyncio.wait_for(stopping, 5) is True
+    assert pending(db_path, game_id) == []
