@@ -31,6 +31,9 @@ from .voice.speech import speech_available
 
 log = logging.getLogger(__name__)
 
+#: how long a clean stop waits for the gateway's connections to close before the sends' grace
+GATEWAY_CLOSE_SECONDS = 2.0
+
 
 class StorytellerBot(commands.AutoShardedBot):
     """The bot: one process runs every shard, or those of SHARD_IDS (several processes on one
@@ -213,11 +216,16 @@ class StorytellerBot(commands.AutoShardedBot):
     async def shut_down(self) -> bool:
         """A clean stop (SIGTERM, SIGINT): the gateway closed (no new click comes in), then
         ``finish_sends``, then ``close``. True when every send under way finished in time."""
-        for shard in list(self.shards.values()):
-            try:
-                await shard.disconnect()
-            except Exception as exc:  # closing anyway
-                log.warning("shard %s did not close cleanly: %s", shard.id, exc)
+        shards = list(self.shards.values())
+        closing = [asyncio.ensure_future(shard.disconnect()) for shard in shards]
+        if closing:  # at once, and not for long: a dead network must not eat the sends' grace
+            await asyncio.wait(closing, timeout=GATEWAY_CLOSE_SECONDS)
+        for shard, task in zip(shards, closing, strict=True):
+            if not task.done():  # (its events stopped as the close began; the rest is the socket's)
+                task.cancel()
+                log.warning("shard %s did not close within %g s; stopping anyway", shard.id, GATEWAY_CLOSE_SECONDS)
+            elif not task.cancelled() and task.exception() is not None:  # closing anyway
+                log.warning("shard %s did not close cleanly: %s", shard.id, task.exception())
         finished = await self.finish_sends(self.settings.stop_grace_seconds)
         await self.close()
         log_stopped(finished)
@@ -232,7 +240,7 @@ class StorytellerBot(commands.AutoShardedBot):
         try:
             await asyncio.wait_for(self.delivery.wait_idle(), grace)
         except TimeoutError:
-            log.warning("stopping: sends still under way after %.0f s were cut short; they stay in the "
+            log.warning("stopping: sends still under way after %g s were cut short; they stay in the "
                         "outbox for the next start", grace)
             return False
         return True
