@@ -235,10 +235,12 @@ class StorytellerBot(commands.AutoShardedBot):
         """No new phase closes (the timers stop); the sends under way get ``grace`` seconds to
         finish, and those still going are cancelled: their rows stay in the outbox, sent at the
         next start. True when every send finished in time."""
+        finishing = [self.delivery.wait_idle()]
         if hasattr(self, "service"):
             self.service.timers.shutdown()
+            finishing.append(self.service.stop_claiming())  # (a sweep under way claims no more)
         try:
-            await asyncio.wait_for(self.delivery.wait_idle(), grace)
+            await asyncio.wait_for(asyncio.gather(*finishing), grace)
         except TimeoutError:
             log.warning("stopping: sends still under way after %g s were cut short; they stay in the "
                         "outbox for the next start", grace)

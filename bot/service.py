@@ -250,6 +250,9 @@ class GameService:
         #: reaches shard 0's process only): tells the owner at once (PostgreSQL's NOTIFY); by
         #: default nothing, and the owner's sweep finds the work. Never raises.
         self.hand_over: Callable[[int, int], Awaitable[None]] = _nobody
+        #: a clean stop has begun: no sweep claims an overdue phase any more (``stop_claiming``)
+        self.stopping = False
+        self._claiming = asyncio.Lock()
 
     def owns(self, row: GameRow) -> bool:
         """Whether this process owns the game: it runs the shard of the game's server."""
@@ -960,6 +963,19 @@ class GameService:
         deadline order (a game on a fixed schedule with several boundaries due closes them in a
         row, in order). Every phase is closed, each in its own transaction, before any of their
         messages is delivered."""
+        if self.stopping:
+            return 0
+        async with self._claiming:
+            return await self._fire_due(rounds)
+
+    async def stop_claiming(self) -> None:
+        """A clean stop: no sweep claims an overdue phase from now on, and the one under way (if
+        any) has finished, so the claims released after this are all this process will hold."""
+        self.stopping = True
+        async with self._claiming:
+            pass
+
+    async def _fire_due(self, rounds: int) -> int:
         fired = 0
         with self.held_notifications():
             try:

@@ -207,3 +207,29 @@ async def test_storyteller_actions_only_from_the_games_storytellers(service):
     assert "Night 1" in outcome.reply
     logged = await service.store.actions(row.id)
     assert logged[-1]["player"] == str(ADMIN.id)
+
+
+async def test_a_clean_stop_waits_for_the_sweep_under_way_and_then_claims_nothing(service):
+    """Claims are released once, at the stop: a sweep under way finishes first, and none claims
+    after it (its claim would hold its lease while another process could take the game over)."""
+    import asyncio
+
+    calls, release = [], asyncio.Event()
+    claim_due = service.store.claim_due
+
+    async def slow_claim(*args, **kwargs):
+        calls.append(args)
+        await release.wait()
+        return await claim_due(*args, **kwargs)
+
+    service.store.claim_due = slow_claim
+    sweeping = asyncio.ensure_future(service.fire_due())
+    await asyncio.sleep(0)
+    stopping = asyncio.ensure_future(service.stop_claiming())
+    await asyncio.sleep(0.05)
+    assert not stopping.done()  # waits for the sweep's claim
+    release.set()
+    await asyncio.gather(sweeping, stopping)
+    assert len(calls) == 1
+    assert await service.fire_due() == 0
+    assert len(calls) == 1  # the stop's sweep asked the database nothing
