@@ -294,6 +294,13 @@ class TextFont:
         dy = {"a": self.ascent, "m": (self.ascent - self.descent) / 2, "s": 0.0, "d": -self.descent}[v]
         return dx, dy
 
+    def line(self, xy: tuple[float, float], text: str, anchor: str = "la") -> tuple[float, float, float]:
+        """The top, baseline and bottom of the line of ``text`` drawn at ``xy`` (the words' ascent and
+        descent): every run's glyphs sit on this baseline."""
+        _, oy = self._origin(text, anchor)
+        baseline = xy[1] + oy
+        return baseline - self.ascent, baseline, baseline + self.descent
+
     def run_boxes(self, xy: tuple[float, float], text: str, anchor: str = "la",
                   stroke_width: int = 0) -> list[tuple[str, bool, Box]]:
         """Each run of ``text`` drawn at ``xy`` with ``anchor``: its piece, whether it is drawn in
