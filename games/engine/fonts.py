@@ -99,9 +99,15 @@ def _joins_previous(ch: str) -> bool:
             or "\U0001f3fb" <= ch <= "\U0001f3ff")
 
 
-def face_of(ch: str) -> Face:
-    """The first face that has ``ch``, else the first face (which draws its box)."""
+EMOJI_STYLE = ("\ufe0f", "\u20e3")  # after a character, ask for it as an emoji: "⚔️", "#️⃣", "1⃣"
+
+
+def face_of(ch: str, emoji: bool = False) -> Face:
+    """The first face that has ``ch``, else the first face (which draws its box); the emoji face first
+    when ``emoji`` (the character is followed by the emoji variation selector or a keycap)."""
     point = ord(ch)
+    if emoji and point in charmap(EMOJI):
+        return EMOJI
     return next((face for face in FACES if point in charmap(face)), FACES[0])
 
 
@@ -112,8 +118,8 @@ MEMORY = 4096  # texts whose runs (and their measures) are remembered, per size
 def runs(text: str) -> tuple[tuple[Face, str], ...]:
     """``text`` cut into (face, piece) runs, each piece drawn by one face."""
     out: list[tuple[Face, str]] = []
-    for ch in text:
-        face = out[-1][0] if out and _joins_previous(ch) else face_of(ch)
+    for ch, after in zip(text, text[1:] + " ", strict=False):  # "" has no characters
+        face = out[-1][0] if out and _joins_previous(ch) else face_of(ch, emoji=after in EMOJI_STYLE)
         if out and out[-1][0] == face:
             out[-1] = (face, out[-1][1] + ch)
         else:

@@ -199,3 +199,11 @@ def test_emoji_in_colour_where_the_machine_has_the_colour_font(monkeypatch, whic
 def test_emoji_in_one_ink_without_the_colour_font(monkeypatch, monochrome, which):
     assert fonts.colour_emoji() is None
     _check_emoji(monkeypatch, which, colour=False)
+
+
+def test_the_emoji_selector_or_a_keycap_asks_for_the_emoji_face():
+    """"⚔" alone is a symbol (Noto Sans Symbols); "⚔️" and "#️⃣" are emoji (in colour where it can)."""
+    assert [face.name for face, _ in fonts.runs("⚔")] == ["Noto Sans Symbols"]
+    assert [(face.name, piece) for face, piece in fonts.runs("Hal ⚔️ #️⃣")] == [
+        ("Noto Sans", "Hal "), ("Noto Emoji", "⚔️"), ("Noto Sans", " "), ("Noto Emoji", "#️⃣")]
+    _covered("Hal ⚔️ #️⃣")
