@@ -175,12 +175,14 @@ def _strike(path: str) -> tuple[int | None, frozenset[int]]:
 
 def open_colour_emoji(path: str) -> ColourEmoji | None:
     """The colour font at ``path`` if it is there and Pillow draws its emoji in colour, else None."""
+    from fontTools.ttLib import TTLibError
+
     try:
         strike, points = _strike(path)
         if strike is None or ord(PROBE) not in points:
             return None
         emoji = ColourEmoji(path, strike, ImageFont.truetype(path, strike), points)
-    except (OSError, ValueError):  # no such file, not a font, or a size FreeType refuses
+    except (OSError, ValueError, TTLibError):  # no such file, not a font, or a size FreeType refuses
         return None
     return emoji if is_coloured(_big(emoji, PROBE)) else None
 

@@ -207,3 +207,13 @@ def test_the_emoji_selector_or_a_keycap_asks_for_the_emoji_face():
     assert [(face.name, piece) for face, piece in fonts.runs("Hal ⚔️ #️⃣")] == [
         ("Noto Sans", "Hal "), ("Noto Emoji", "⚔️"), ("Noto Sans", " "), ("Noto Emoji", "#️⃣")]
     _covered("Hal ⚔️ #️⃣")
+
+
+def test_a_file_that_is_not_a_colour_font_is_passed_over(tmp_path):
+    """A broken or monochrome file at a looked-up path leaves the emoji in one ink, it never fails a picture."""
+    broken = tmp_path / "NotoColorEmoji.ttf"
+    broken.write_bytes(b"not a font")
+    assert fonts.open_colour_emoji(str(broken)) is None
+    plain = fonts.face_path(fonts.EMOJI)  # a real font, but no colour bitmaps
+    assert fonts.open_colour_emoji(plain) is None
+    assert fonts.open_colour_emoji(str(tmp_path / "absent.ttf")) is None
