@@ -1,11 +1,14 @@
-"""The pictures' time to draw: Pillow's built-in font (before issue 31) against the Noto fonts, side by side.
+"""The pictures' time to draw: Pillow's built-in font (before issue 31) against the Noto fonts, side by side;
+then emoji in colour (Noto Color Emoji, where installed) against emoji in one ink (Noto Emoji).
 
     .venv/bin/python bench/pictures.py [--rounds 30]
 
 Draws the 12-seat sample grimoire and a five-player Castle tableau, to PNG bytes, with the names
 "José", "Юля", "李雷", "Ωmega", "Ann 🎲" (the built-in font draws the last four as boxes). Prints the
 first draw of the Noto run (fonts opened, character maps read) and the median of ``--rounds`` draws
-after it, for both fonts drawn in turn, and the ratio Noto / built-in.
+after it, for both fonts drawn in turn, and the ratio Noto / built-in. The emoji rows draw the name
+"Ann 🎲" alone and the grimoire with an emoji in each of its 12 names, colour and one ink in turn, and
+the ratio colour / one ink (the colour font's opening, once per process, is printed apart).
 """
 
 from __future__ import annotations
@@ -24,12 +27,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 import support.castle_helpers as H  # noqa: E402
-from PIL import ImageFont  # noqa: E402
+from PIL import Image, ImageDraw, ImageFont  # noqa: E402
 
 from games.castle import GAME, render  # noqa: E402
 from games.clocktower import picture  # noqa: E402
+from games.engine import fonts  # noqa: E402
 
 NAMES = ["José", "Юля", "李雷", "Ωmega", "Ann 🎲"]
+EMOJI_NAMES = ["Ann 🎲", "Bo 👍🏽", "Cy 🐉", "Di 🌙", "Ed 🔥", "Fay 🎭", "Gus 🍀", "Hal ⚔️", "Ivy 🌹", "Jo 🦊",
+               "Kai 🧙", "Lu 👑"]
 
 
 class BuiltIn:
@@ -67,11 +73,35 @@ def fonts_of(kind: str):
         picture.font, render.font = real
 
 
-def grimoire() -> bytes:
+@cache
+def monochrome(size: int) -> fonts.TextFont:
+    """The Noto fonts with emoji in one ink, as on a machine without the colour font."""
+    return fonts.TextFont(size, None)
+
+
+@contextmanager
+def emoji_in(kind: str):
+    """Both pictures draw their emoji in ``kind`` ("colour" or "one ink") inside the block."""
+    real = picture.font, render.font
+    if kind == "one ink":
+        picture.font = render.font = monochrome
+    try:
+        yield
+    finally:
+        picture.font, render.font = real
+
+
+def grimoire(names: list[str] = NAMES) -> bytes:
     data = picture.sample_grimoire(12)
-    for seat, name in zip(data["seats"], NAMES, strict=False):
+    for seat, name in zip(data["seats"], names, strict=False):
         seat["name"] = name
     return picture.draw_grimoire(data)
+
+
+def name_banner() -> None:
+    """One name with an emoji, drawn as a grimoire banner draws it (no PNG encoding)."""
+    img = Image.new("RGB", (300, 60), picture.BG)
+    picture.font(30).draw(ImageDraw.Draw(img), (150, 30), "5 · Ann 🎲", picture.INK, anchor="mm")
 
 
 def tableau_state() -> Any:
@@ -104,6 +134,33 @@ def main() -> None:
                     spent.append(seconds(fn))
         old, new = (statistics.median(times[kind][1:]) for kind in ("built-in", "noto"))
         print(f"{name:28} {old * 1e3:12.1f} {new * 1e3:9.1f} {new / old:6.2f}   {first[name] * 1e3:.0f}")
+    emoji_rows(args.rounds)
+
+
+def emoji_rows(rounds: int) -> None:
+    emoji = fonts.colour_emoji()
+    print()
+    if emoji is None:
+        print(f"no colour emoji font at {', '.join(fonts.COLOUR_EMOJI_PATHS)}: emoji are drawn in one ink only")
+        return
+    opened = seconds(lambda: fonts.open_colour_emoji(emoji.path))  # again: the pictures opened it above
+    print(f"colour emoji font {emoji.path} (bitmaps at {emoji.strike} px), opened (once a process, warm here) in {opened * 1e3:.0f} ms")
+
+    def new_emoji() -> None:
+        fonts.coloured.cache_clear()  # as for an emoji not drawn at this size before
+        name_banner()
+
+    cases = {"name 'Ann 🎲' (30 px)": name_banner, "the same, emoji not seen": new_emoji,
+             "grimoire, 12 emoji names": lambda: grimoire(EMOJI_NAMES)}
+    print(f"{'picture':28} {'one ink ms':>12} {'colour ms':>9} {'ratio':>6}")
+    for name, fn in cases.items():
+        times: dict[str, list[float]] = {"one ink": [], "colour": []}
+        for _ in range(rounds + 1):  # in turn; the first round (scaled bitmaps made) is left out
+            for kind, spent in times.items():
+                with emoji_in(kind):
+                    spent.append(seconds(fn))
+        mono, colour = (statistics.median(times[kind][1:]) for kind in ("one ink", "colour"))
+        print(f"{name:28} {mono * 1e3:12.2f} {colour * 1e3:9.2f} {colour / mono:6.2f}")
 
 
 if __name__ == "__main__":

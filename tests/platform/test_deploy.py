@@ -19,6 +19,7 @@ import pytest
 import yaml
 
 from bot.config import Settings
+from games.engine import fonts
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -84,6 +85,28 @@ def test_the_image_installs_with_the_projects_own_setup_script_and_an_extra_that
     cmd = [args for name, args in steps if name == "CMD"]
     assert cmd and yaml.safe_load(cmd[-1]) == ["python", "-m", "bot"]
     assert ("STOPSIGNAL", "SIGTERM") in steps
+
+
+def test_the_image_installs_the_colour_emoji_font_where_the_pictures_look_for_it():
+    """Debian's fonts-noto-color-emoji, from a Debian base, before the setup script, apt lists cleaned."""
+    steps = instructions(DEPLOY / "Dockerfile")
+    (base,) = [args for name, args in steps if name == "FROM"]
+    assert base.startswith("python:") and "alpine" not in base, "the font's package and path are Debian's"
+    runs = [args for name, args in steps if name == "RUN"]
+    (font,) = [run for run in runs if "fonts-noto-color-emoji" in run]
+    commands = [shlex.split(part) for part in font.split("&&")]
+    assert ["apt-get", "update"] in commands
+    install = next(c for c in commands if c[:2] == ["apt-get", "install"])
+    assert {"-y", "--no-install-recommends", "fonts-noto-color-emoji"} <= set(install)
+    assert commands.index(install) > commands.index(["apt-get", "update"])
+    assert ["rm", "-rf", "/var/lib/apt/lists/*"] in commands[commands.index(install):]
+    assert runs.index(font) < next(k for k, run in enumerate(runs) if "scripts/setup-venv.sh" in run)
+    debian = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"
+    assert debian in fonts.COLOUR_EMOJI_PATHS
+    listed = subprocess.run(["dpkg", "-L", "fonts-noto-color-emoji"], capture_output=True, text=True) \
+        if shutil.which("dpkg") else None
+    if listed is not None and listed.returncode == 0:  # installed here (as .ci/run does): the same path
+        assert debian in listed.stdout.split()
 
 
 def test_what_the_image_copies_is_a_bot_that_starts_and_migrates(tmp_path):
