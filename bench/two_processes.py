@@ -33,7 +33,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from bot.pacer import URGENT, Pacer  # noqa: E402
+from support.token_calls import calls_flat_out, most_in_one_second  # noqa: E402
+
+from bot.pacer import Pacer  # noqa: E402
 from bot.stores import open_store  # noqa: E402
 from bot.token_budget import TokenBudget  # noqa: E402
 
@@ -48,22 +50,10 @@ async def worker(mode: str, url: str, start_at: float, seconds: float, busy: boo
     budget = None
     if store is not None:
         budget = pacer.budget = TokenBudget(store, share=0.5, block=block)
-    stamps: list[float] = []
-    end = start_at + seconds
-
-    async def caller(channel: int) -> None:
-        while time.time() < end:
-            await pacer.turn(URGENT, channel)
-            stamps.append(time.time())
-
-    await asyncio.sleep(max(0.0, start_at - time.time()))
-    if busy:
-        await asyncio.gather(*(caller(i) for i in range(CALLERS)))
-    else:
-        await asyncio.sleep(seconds)
+    stamps = await calls_flat_out(pacer, start_at=start_at, seconds=seconds, busy=busy, callers=CALLERS)
     if store is not None:
         await store.close()
-    return {"stamps": [t for t in stamps if t < end], "asks": budget.asks if budget else 0,
+    return {"stamps": stamps, "asks": budget.asks if budget else 0,
             "late": budget.late if budget else 0}
 
 
@@ -77,20 +67,10 @@ def run_pair(mode: str, url: str, seconds: float, busy: tuple[bool, bool], block
     return {
         "mean": len(stamps) / seconds,
         "max_second": max(per_second.values(), default=0),
-        "max_sliding": max_sliding(stamps),
+        "max_sliding": most_in_one_second(stamps),
         "asks": sum(r["asks"] for r in results) / seconds,
         "late": sum(r["late"] for r in results),
     }
-
-
-def max_sliding(stamps: list[float]) -> int:
-    """The most calls in any one-second stretch."""
-    most, first = 0, 0
-    for last, t in enumerate(stamps):
-        while stamps[first] <= t - 1.0:
-            first += 1
-        most = max(most, last - first + 1)
-    return most
 
 
 async def prepare(url: str) -> None:
