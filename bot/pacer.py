@@ -15,9 +15,9 @@ budget for a while). ``ease`` slows what can wait as the invalid requests near D
 (``bot.discord_health``): cosmetic edits first, then narration.
 
 Several processes on one token share its global budget through the database (``budget``, a
-``SharedBudget`` such as ``bot.token_budget.TokenBudget``): a call goes when this process's windows allow it and the
-process holds one of the token's calls of this second. The channels' windows stay per process
-(a channel's games belong to one process).
+``SharedBudget`` such as ``bot.token_budget.TokenBudget``, a token bucket): a call goes when this
+process's windows allow it and the process holds a call of the block it took from the bucket. The
+channels' windows stay per process (a channel's games belong to one process).
 """
 
 from __future__ import annotations
@@ -65,7 +65,8 @@ class SharedBudget(Protocol):
         """One call goes now."""
 
     async def refill(self, want: int, limit: int) -> None:
-        """Take up to ``want`` of the ``limit`` calls of this second."""
+        """Take a block of up to ``want`` calls from the token's bucket of ``limit`` calls a second
+        (or learn how long until one is there)."""
 
 
 class Window:
@@ -161,8 +162,8 @@ class Pacer:
             if self._ask_budget and self.budget is not None:
                 self._runner_at = -math.inf  # asking the database: a new arrival must not cancel it
                 self._ask_budget = False
-                # no more than this process's own second lets go now: a call taken and not spent
-                # in its second is lost to every process
+                # no more than this process's own window lets go now: a block not spent soon after
+                # it is taken (``token_budget.HOLD``) is lost to every process
                 await self.budget.refill(min(self.waiting, self.total.room(self.now())), self.total.limit)
                 continue
             self._runner_at = next_at

@@ -674,7 +674,8 @@ class GameService:
             if isinstance(parsed, StorytellerAction) and not storyteller:
                 raise NotAllowed("Only this game's Storytellers can do that.")
         except GameError:
-            self._cache.setdefault(game_id, table)  # refused before anything was touched
+            if self.owns(table.row):  # (another process's game moves on there: never cached here)
+                self._cache.setdefault(game_id, table)  # refused before anything was touched
             raise
         before_seq, before_step = table.state.phase_seq, table.state.step
         before_voice = voice_now(table.game, table.state)

@@ -690,12 +690,6 @@ class Store:
 
         return await self._transaction(write())
 
-    async def set_turn_deadline(self, game_id: int, phase_seq: int, turn_deadline: float | None) -> bool:
-        """Start (or clear) the current speaking turn's clock, if the game is still in that phase."""
-        return await self._write(
-            "UPDATE games SET turn_deadline = ? WHERE id = ? AND phase_seq = ? AND status = 'running'",
-            (turn_deadline, game_id, phase_seq)) == 1
-
     async def due_turns(self, now: float, *, shards: Shards | None = None) -> list[tuple[int, int]]:
         """Running, unpaused games whose speaking turn is over: (game id, phase)."""
         mine, args = _mine(shards)

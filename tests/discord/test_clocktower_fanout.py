@@ -129,19 +129,12 @@ async def night_calls(w, clock, n):
     return members, first_dusk, dusk, dawn
 
 
-async def test_the_nights_closing_costs_the_same_at_7_and_at_15_seats(world, clock):
+@pytest.mark.parametrize("seats", [7, 15])
+async def test_the_nights_closing_costs_the_same_at_7_and_at_15_seats(world, clock, seats):
     w = world
-    members, first, dusk, dawn = await night_calls(w, clock, 7)
+    members, first, dusk, dawn = await night_calls(w, clock, seats)
     counted = {"first": len(first), "dusk": len(permission_calls(dusk)), "dawn": len(permission_calls(dawn))}
     # the first dusk: the bot's and the Storyteller's allows, and the @everyone deny; then one each
-    assert counted == {"first": 3, "dusk": 1, "dawn": 1}, counted
-    assert not member_fetches(dusk + dawn)
-
-
-async def test_fifteen_seats_cost_no_more(world, clock):
-    w = world
-    members, first, dusk, dawn = await night_calls(w, clock, 15)
-    counted = {"first": len(first), "dusk": len(permission_calls(dusk)), "dawn": len(permission_calls(dawn))}
     assert counted == {"first": 3, "dusk": 1, "dawn": 1}, counted
     assert not member_fetches(dusk + dawn)
 

@@ -12,6 +12,7 @@ from aiohttp import web
 from simcord import _dpy_internals
 from simcord.backend.errors import BackendError
 from simcord.http import router
+from support.loopback import discord_on_loopback
 from support.sim import new_bot, open_and_start
 
 
@@ -104,24 +105,16 @@ class Wire:
     @contextlib.asynccontextmanager
     async def carrying(self, bot, monkeypatch):
         """``bot``'s REST calls on this wire, heard by the hook the bot installed on its session."""
-        app = web.Application()
-        app.router.add_route("*", "/{tail:.*}", self.answer)
-        runner = web.AppRunner(app)
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        port = site._server.sockets[0].getsockname()[1]
-        monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{port}/api/v10")
-        http = discord.http.HTTPClient(asyncio.get_running_loop(), http_trace=bot.delivery.calls.trace())
-        await http.static_login("offline")
-        simcord_http = bot.http
-        _dpy_internals.install_http(bot, http)
-        try:
-            yield
-        finally:
-            _dpy_internals.install_http(bot, simcord_http)
-            await http.close()
-            await runner.cleanup()
+        async with discord_on_loopback(monkeypatch, self.answer):
+            http = discord.http.HTTPClient(asyncio.get_running_loop(), http_trace=bot.delivery.calls.trace())
+            await http.static_login("offline")
+            simcord_http = bot.http
+            _dpy_internals.install_http(bot, http)
+            try:
+                yield
+            finally:
+                _dpy_internals.install_http(bot, simcord_http)
+                await http.close()
 
 
 def posts(w):

@@ -22,6 +22,7 @@ from support.sim import close_made_bots, new_bot
 
 from bot.postgres import GAME_CHANNEL, GameListener, game_channel
 from bot.stores import open_store
+from games.engine import IllegalAction
 
 
 @pytest.fixture
@@ -311,3 +312,20 @@ async def test_a_notice_wakes_only_the_process_that_runs_the_games_shard(postgre
         await store.close()
         for listener in listeners.values():
             await listener.stop()
+
+
+@pytest.mark.parametrize("db_path", ["sqlite"], indirect=True)
+async def test_a_refused_dm_action_caches_nothing_in_the_process_that_does_not_own_the_game(
+        simcord_env, shard_zero, clock):
+    env = simcord_env
+    table = Table(env)
+    await env.settle()
+    game_id = await table.start()
+    with pytest.raises(IllegalAction):  # refused where it landed: shard 0's process
+        await shard_zero.service.act(game_id, table.bo.id, {"type": "no such action"})
+    # the owner moves the game on: round 1 closes there
+    for member, colour in ((table.host, "red"), (table.ann, "red"), (table.bo, "blue")):
+        await table.vote_in_channel(member, colour)
+    assert (await env.bot.store.game(game_id)).phase_seq == 2
+    # shard 0's process reads the game as it is now, not as it was when the action was refused
+    assert (await shard_zero.service.load(game_id)).state.phase_seq == 2

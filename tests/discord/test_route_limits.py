@@ -9,6 +9,7 @@ import contextlib
 
 import discord
 from aiohttp import web
+from support.loopback import discord_on_loopback
 
 from bot.delivery._calls import Calls
 from bot.pacer import URGENT, Pacer
@@ -24,22 +25,14 @@ async def discord_answering(monkeypatch, headers: dict[str, str]):
             return web.json_response({"id": "1", "username": "bot", "discriminator": "0", "avatar": None})
         return web.json_response({"id": "7", "type": 0}, headers=headers)
 
-    app = web.Application()
-    app.router.add_route("*", "/{tail:.*}", answer)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]
-    monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{port}/api/v10")
-    calls = Calls(None, Pacer(1000, 5, 5.0))
-    http = discord.http.HTTPClient(None, http_trace=calls.trace())
-    await http.static_login("offline")
-    try:
-        yield calls, http
-    finally:
-        await http.close()
-        await runner.cleanup()
+    async with discord_on_loopback(monkeypatch, answer):
+        calls = Calls(None, Pacer(1000, 5, 5.0))
+        http = discord.http.HTTPClient(None, http_trace=calls.trace())
+        await http.static_login("offline")
+        try:
+            yield calls, http
+        finally:
+            await http.close()
 
 
 def fetch(http, channel_id: int):
