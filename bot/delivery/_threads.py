@@ -346,6 +346,8 @@ class Threads:
             game_row = await self.bot.store.game(game_id)
             if game_row is None or not games.get(game_row.kind).storytellers:
                 return
+            if not self.bot.service.owns(game_row):  # (ended by a DM click here: its owner leaves it)
+                return
             channel = await self.calls.channel(game_row.channel_id, COSMETIC)
             if isinstance(channel, discord.Thread):
                 changes: dict = {"locked": False} if channel.locked else {}

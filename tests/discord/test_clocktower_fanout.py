@@ -215,3 +215,21 @@ async def test_the_games_end_leaves_the_town_square_as_it_was_found(world, clock
     assert (await w.bot.store.game(game_id)).status == ("finished" if how == "win" else "cancelled")
     assert overwrites_of(w) == found  # the night's deny and the bot's allow gone, the host's own kept
     assert await can_post(members[0], w.channel) and await can_post(w.host, w.channel)
+
+
+async def test_a_process_that_does_not_own_the_game_leaves_its_town_square_to_the_owner(world, clock):
+    """A game ended by a commit in another shard's process (a DM click reaches shard 0 only): the
+    town square is the owner's to leave, so this process touches none of its overwrites."""
+    from bot.shards import Shards
+
+    w = world
+    members = await begun_with(w, 7)
+    await advance(w, clock, 24 + 48)  # night 2: the square closed
+    at_night = overwrites_of(w)
+    game_row = await w.bot.service.game_in_channel(w.channel.id)
+    theirs = 1 - (game_row.guild_id >> 22) % 2
+    w.bot.service.shards = Shards(2, frozenset({theirs}))  # this process runs the other shard only
+    made = len(w.env.http_requests)
+    await w.bot.delivery.threads.leave_square(game_row.id)
+    assert permission_calls(calls(w, made)) == []
+    assert overwrites_of(w) == at_night and not await can_post(members[0], w.channel)
