@@ -275,6 +275,17 @@ async def test_a_cancelled_game_stops_the_narrator_at_once(table):
     assert w.heard.stopped == [(w.guild.id, game_id)]
 
 
+async def test_a_channel_unlinked_mid_game_is_still_left_at_the_end(table):
+    w = table
+    game_id = await seated(w, "")
+    assert w.heard.said(game_id)  # the narrator has joined the table's channel
+    await w.host.slash(w.channel, "game voice")  # unlinked: nothing more is said
+    await w.settle()
+    await w.admin.slash(w.channel, "mod end")
+    await w.settle()
+    assert w.heard.finished == [(w.guild.id, game_id)]  # it leaves, not kept in the channel forever
+
+
 async def test_the_council_is_not_said_before_the_table_sees_it(table):
     import asyncio
     w = table
