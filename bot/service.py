@@ -721,7 +721,8 @@ class GameService:
         if before_seq is not None and (new_phase or state.finished):
             messages.append(refresh(phase_slot(before_seq)))  # the old phase's message says closed
         voice = voice_now(game, state) if status in (None, "running") else SILENT_NONE
-        if voice.silenced != before_voice.silenced or (state.finished and row.voice_channel_id is not None):
+        # at the end always, linked or not: the narrator leaves even a channel unlinked mid-game
+        if voice.silenced != before_voice.silenced or state.finished:
             messages.append(voice_row(voice.silenced))  # after the step's messages: never ahead of them
         turn_ends = turn_deadline(before_voice, voice, row.turn_deadline, now,
                                   clock_waits=paused or waiting is not None)

@@ -174,9 +174,7 @@ class DiscordNarrator:
             del self._ended[next(iter(self._ended))]
 
     async def stop(self, guild_id: int, game_id: int) -> None:
-        self._ended[game_id] = None
-        while len(self._ended) > ENDED_REMEMBERED:
-            del self._ended[next(iter(self._ended))]
+        self._end(game_id)
         self._failed.discard(game_id)
         g = self._guilds.get(guild_id)
         if g is None:

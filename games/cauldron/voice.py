@@ -3,19 +3,13 @@ said aloud with the public messages. Pure functions of the state."""
 
 from __future__ import annotations
 
-from games.engine.spoken import number_words
-from games.engine.spoken import spoken_seconds as seconds_words
+from games.engine.spoken import number_words, spoken_seconds
 
 from .models import CauldronState
 
 #: the phases of the night: the card selection and the secret choices of its resolution (the
 #: Cailleach's Gaze, the Yew vote); the day ends them
 NIGHT_PHASES = ("night", "gaze", "yew")
-
-def spoken_seconds(seconds: int) -> str:
-    """A phase's time as said aloud at the start of a sentence: "Thirty seconds", "Two minutes"."""
-    words = seconds_words(seconds)
-    return words[0].upper() + words[1:]
 
 
 def silenced(s: CauldronState) -> list[str]:
@@ -27,11 +21,12 @@ def silenced(s: CauldronState) -> list[str]:
 
 def say_night(s: CauldronState) -> str:
     quiet = " Silence." if s.options.night_quiet else ""
-    return f"Night {number_words(s.round)}.{quiet} {spoken_seconds(s.options.night_seconds)} to cast an ingredient."
+    seconds = spoken_seconds(s.options.night_seconds).capitalize()
+    return f"Night {number_words(s.round)}.{quiet} {seconds} to cast an ingredient."
 
 
 def say_day(s: CauldronState) -> str:
-    return f"Day breaks. {spoken_seconds(s.options.day_seconds)}."
+    return f"Day breaks. {spoken_seconds(s.options.day_seconds).capitalize()}."
 
 
 SAY_END = {"good": "The Good win.", "evil": "The Evil win.", "draw": "The cauldron settles. A draw.",

@@ -17,6 +17,7 @@ MIN_TURN, MAX_TURN = 8, 20
 #: the least time left for the vote after the last turn (the Choosing's clock grows to allow it)
 VOTE_AFTER_TURNS = 15
 
+
 def is_alive(state: RitualState, pid: str) -> bool:
     return pid not in state.dead and pid not in state.removed
 
@@ -152,7 +153,7 @@ def invariants(state: RitualState, events: list[Event]) -> list[str]:
     """The voice table's invariants: words said only with public messages; a running turn is a
     living witch's; the turns belong to the Choosing."""
     problems = [f"spoken words on a {e.audience.kind} event {e.type}" for e in events
-                if e.say and e.audience.kind not in ("public", "thread")]
+                if e.say and e.audience.kind != "public"]
     if state.turn > len(state.speakers):
         problems.append("the speaking turn ran past the order")
     if state.speakers and state.phase != "choosing":

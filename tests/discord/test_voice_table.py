@@ -8,27 +8,10 @@ import discord
 import pytest
 
 from bot.actor import Actor
+from bot.voice.narrator import RecordingNarrator
 from games.engine import GameError
 
 ROLES5 = ("guardian", "seer", "hollow_servant", "chronicler", "harbinger")
-
-
-class Heard:
-    """The narrator, faked: what the voice channel would hear, in order."""
-
-    def __init__(self) -> None:
-        self.lines: list[tuple[int, int, str]] = []
-        self.stopped: list[int] = []
-        self.finished: list[int] = []
-
-    def say(self, guild_id: int, channel_id: int, game_id: int, text: str) -> None:
-        self.lines.append((game_id, channel_id, text))
-
-    def finish(self, guild_id: int, game_id: int) -> None:
-        self.finished.append(game_id)
-
-    async def stop(self, guild_id: int, game_id: int) -> None:
-        self.stopped.append(game_id)
 
 
 @pytest.fixture
@@ -38,7 +21,7 @@ def table(world):
     w.vc = w.guild.create_voice_channel("Table")
     w.other_vc = w.guild.create_voice_channel("Lounge")
     w.passer = w.guild.add_member(w.env.create_user("passer"))
-    w.heard = Heard()
+    w.heard = RecordingNarrator()
     w.bot.voice.narrator = w.heard
     return w
 
@@ -169,14 +152,19 @@ async def test_the_dead_fall_silent_and_speak_again_at_the_end(table):
     assert await w.bot.store.muted_by_game(game_id) == []
 
 
-async def test_a_cancel_unmutes_everyone(table):
-    w = table
-    game_id = await seated(w, "speaking_turns=true")
-    assert sum(bool(muted(w, m)) for m in w.players(5)) == 4
+async def cancel_and_see_everyone_unmuted(w, game_id):
+    """The host cancels: every seated player speaks again and no mute row is left."""
     await w.host.slash(w.channel, "game cancel")
     await w.settle()
     assert all(muted(w, m) is False for m in w.players(5))
     assert await w.bot.store.muted_by_game(game_id) == []
+
+
+async def test_a_cancel_unmutes_everyone(table):
+    w = table
+    game_id = await seated(w, "speaking_turns=true")
+    assert sum(bool(muted(w, m)) for m in w.players(5)) == 4
+    await cancel_and_see_everyone_unmuted(w, game_id)
 
 
 async def test_a_removed_player_is_unmuted(table):
@@ -200,10 +188,7 @@ async def test_a_restart_between_the_mute_and_the_end_still_unmutes(table, db_pa
     await old.store.close()
     w.bot.voice.narrator = w.heard
     await w.settle()
-    await w.host.slash(w.channel, "game cancel")
-    await w.settle()
-    assert all(muted(w, m) is False for m in w.players(5))
-    assert await w.bot.store.muted_by_game(game_id) == []
+    await cancel_and_see_everyone_unmuted(w, game_id)
 
 
 async def test_a_player_who_left_voice_is_unmuted_when_they_come_back(table):
@@ -273,7 +258,7 @@ async def test_the_phases_are_said_aloud_after_their_message_never_a_secret_and_
     assert not [line for line in heard if any(word in line.lower() for word in SECRET_WORDS)]
     await w.admin.slash(w.channel, "mod end")
     await w.settle()
-    assert w.heard.finished == [game_id]  # the narrator leaves once the last words are said
+    assert w.heard.finished == [(w.guild.id, game_id)]  # the narrator leaves once the last words are said
 
 
 async def test_narrate_false_says_nothing(table):
@@ -287,7 +272,18 @@ async def test_a_cancelled_game_stops_the_narrator_at_once(table):
     game_id = await seated(w, "")
     await w.host.slash(w.channel, "game cancel")
     await w.settle()
-    assert w.heard.stopped == [game_id]
+    assert w.heard.stopped == [(w.guild.id, game_id)]
+
+
+async def test_a_channel_unlinked_mid_game_is_still_left_at_the_end(table):
+    w = table
+    game_id = await seated(w, "")
+    assert w.heard.said(game_id)  # the narrator has joined the table's channel
+    await w.host.slash(w.channel, "game voice")  # unlinked: nothing more is said
+    await w.settle()
+    await w.admin.slash(w.channel, "mod end")
+    await w.settle()
+    assert w.heard.finished == [(w.guild.id, game_id)]  # it leaves, not kept in the channel forever
 
 
 async def test_the_council_is_not_said_before_the_table_sees_it(table):

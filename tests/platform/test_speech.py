@@ -201,6 +201,15 @@ def narrator(fake: FakeDiscord, synthesize=words_as_tone) -> DiscordNarrator:
     return DiscordNarrator(None, connect=fake.connect, synthesize=synthesize)
 
 
+async def playing_one() -> tuple[FakeDiscord, DiscordNarrator, FakeVoice]:
+    """A narrator in guild 1 playing game 7's line "one" in channel 10, held until released."""
+    fake = FakeDiscord(hold={1})
+    n = narrator(fake)
+    n.say(1, 10, 7, "one")
+    await until(lambda: 1 in fake.voices and fake.voices[1].is_playing(), "the first line playing")
+    return fake, n, fake.voices[1]
+
+
 async def test_lines_are_played_in_order_in_the_games_channel():
     fake = FakeDiscord()
     n = narrator(fake)
@@ -226,11 +235,7 @@ async def test_the_narrator_sends_the_spoken_line_as_real_audio():
 
 async def test_say_returns_at_once_while_a_line_plays():
     assert not inspect.iscoroutinefunction(DiscordNarrator.say)
-    fake = FakeDiscord(hold={1})
-    n = narrator(fake)
-    n.say(1, 10, 7, "one")
-    await until(lambda: 1 in fake.voices and fake.voices[1].is_playing(), "the first line playing")
-    voice = fake.voices[1]
+    _fake, n, voice = await playing_one()
     n.say(1, 10, 7, "two words")  # queued, not spoken: the first is still playing
     assert voice.is_playing() and voice.started == [10]
     voice.release()
@@ -239,11 +244,7 @@ async def test_say_returns_at_once_while_a_line_plays():
 
 
 async def test_stop_drops_the_games_lines_and_leaves():
-    fake = FakeDiscord(hold={1})
-    n = narrator(fake)
-    n.say(1, 10, 7, "one")
-    await until(lambda: 1 in fake.voices and fake.voices[1].is_playing(), "the first line playing")
-    voice = fake.voices[1]
+    fake, n, voice = await playing_one()
     n.say(1, 10, 7, "two words")
     n.say(1, 10, 7, "three words here")
     await n.stop(1, 7)
@@ -256,11 +257,7 @@ async def test_stop_drops_the_games_lines_and_leaves():
 
 
 async def test_stop_drops_only_that_games_lines():
-    fake = FakeDiscord(hold={1})
-    n = narrator(fake)
-    n.say(1, 10, 7, "one")
-    await until(lambda: 1 in fake.voices and fake.voices[1].is_playing(), "the first line playing")
-    voice = fake.voices[1]
+    _fake, n, voice = await playing_one()
     n.say(1, 10, 8, "two words")
     n.say(1, 10, 7, "three words here")
     await n.stop(1, 7)
@@ -271,15 +268,12 @@ async def test_stop_drops_only_that_games_lines():
 
 
 async def test_falling_behind_drops_the_oldest_lines():
-    fake = FakeDiscord(hold={1})
-    n = narrator(fake)
-    n.say(1, 10, 7, "one")
-    await until(lambda: 1 in fake.voices and fake.voices[1].is_playing(), "the first line playing")
+    _fake, n, voice = await playing_one()
     for words in range(2, 7):
         n.say(1, 10, 7, " ".join(["word"] * words))
-    fake.voices[1].release()
+    voice.release()
     await n.wait_quiet()
-    assert fake.voices[1].played == [0.1, 0.4, 0.5, 0.6]
+    assert voice.played == [0.1, 0.4, 0.5, 0.6]
 
 
 async def test_a_failed_join_is_logged_once_and_never_raised(caplog):
@@ -297,10 +291,7 @@ async def test_a_failed_join_is_logged_once_and_never_raised(caplog):
 
 
 async def test_two_guilds_speak_independently():
-    fake = FakeDiscord(hold={1})
-    n = narrator(fake)
-    n.say(1, 10, 7, "one")
-    await until(lambda: 1 in fake.voices and fake.voices[1].is_playing(), "guild 1 playing")
+    fake, n, _voice = await playing_one()
     n.say(2, 20, 8, "two words")
     n.say(2, 20, 8, "three words here")
     await until(lambda: 2 in fake.voices and len(fake.voices[2].played) == 2, "guild 2's lines")
@@ -342,11 +333,7 @@ async def test_the_recording_narrator_keeps_lines_and_stops_in_order():
 
 
 async def test_finish_says_the_last_words_then_leaves():
-    fake = FakeDiscord(hold={1})
-    n = narrator(fake)
-    n.say(1, 10, 7, "one")
-    await until(lambda: 1 in fake.voices and fake.voices[1].is_playing(), "the first line playing")
-    voice = fake.voices[1]
+    _fake, n, voice = await playing_one()
     n.say(1, 10, 7, "the coven wins")
     n.finish(1, 7)
     n.say(1, 10, 7, "a late line")  # after the end: not said

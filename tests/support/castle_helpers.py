@@ -53,3 +53,15 @@ def play(state, actions: list[dict], seed: int = 7):
         state = out.state
         events += out.events
     return state, events
+
+
+def ended_by_max_turns():
+    """A game with ``max_turns = 3`` played through its three turns and a fourth move: the limit
+    turns the rest over and ends it. Returns (state, events)."""
+    state, _ = new_game(options={"max_turns": 3})
+    return play(state, [
+        {"type": "advance", "player": "p1", "card": 1},
+        {"type": "pick_up", "player": "p2", "pawns": [1]},
+        {"type": "place", "player": "p2", "row": "bell", "column": 1},
+        {"type": "advance", "player": "p3", "card": 2},
+    ])

@@ -286,13 +286,7 @@ def test_a_full_scored_game_with_domination():
 
 
 def test_max_turns_turns_the_rest_over():
-    state, _ = H.new_game(options={"max_turns": 3})
-    state, events = H.play(state, [
-        {"type": "advance", "player": "p1", "card": 1},
-        {"type": "pick_up", "player": "p2", "pawns": [1]},
-        {"type": "place", "player": "p2", "row": "bell", "column": 1},
-        {"type": "advance", "player": "p3", "card": 2},
-    ])
+    state, events = H.ended_by_max_turns()
     assert state.finished and all(state.revealed)
     assert any(e.type == "turn_limit" for e in events)
 

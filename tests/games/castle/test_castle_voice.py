@@ -25,13 +25,7 @@ def test_each_turn_message_says_whose_turn_it_is():
 
 
 def test_the_end_says_who_won():
-    state, _ = H.new_game(options={"max_turns": 3})
-    state, events = H.play(state, [
-        {"type": "advance", "player": "p1", "card": 1},
-        {"type": "pick_up", "player": "p2", "pawns": [1]},
-        {"type": "place", "player": "p2", "row": "bell", "column": 1},
-        {"type": "advance", "player": "p3", "card": 2},
-    ])
+    state, events = H.ended_by_max_turns()
     final = [e for e in events if e.type == "game_over"][-1]
     names = " and ".join(state.name(w) for w in state.winners)
     assert final.say.startswith(names) and final.say.endswith("points.")

@@ -7,7 +7,7 @@ import random
 import pytest
 import support.ritual_helpers as H
 
-from games.engine import GameError, IllegalAction, PhaseTimeout, Player, TurnOver
+from games.engine import GameError, IllegalAction, PhaseTimeout, Player, TurnOver, to_thread
 from games.engine.run import start, step
 from games.ritual import voice
 
@@ -319,6 +319,9 @@ def test_the_invariants_catch_a_secret_in_spoken_words():
     assert any("secret" in p for p in GAME.check_invariants(t.state, [bad]))
     whisper = bad.model_copy(update={"audience": H.private_to(t.events, "a")[0].audience, "say": "hello"})
     assert any("spoken" in p for p in GAME.check_invariants(t.state, [whisper]))
+    # a thread's message reaches a private thread, never the voice channel: no words on it either
+    threaded = bad.model_copy(update={"audience": to_thread("town"), "say": "hello"})
+    assert any("spoken" in p for p in GAME.check_invariants(t.state, [threaded]))
 
 
 def test_speaking_turns_or_the_dead_muted_mute_anyone():
