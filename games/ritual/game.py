@@ -92,7 +92,7 @@ class RitualGame(Game):
 
     @staticmethod
     def is_alive(state: RitualState, pid: str) -> bool:
-        return pid not in state.dead and pid not in state.removed
+        return state.is_alive(pid)
 
     def living_corrupted(self, state: RitualState) -> list[str]:
         return [p for p in self.alive(state) if self.team(state, p) == "corrupted"]

@@ -90,6 +90,9 @@ class RitualState(BaseState):
     speakers: list[str] = Field(default_factory=list)
     turn: int = 0
 
+    def is_alive(self, pid: str) -> bool:
+        return pid not in self.dead and pid not in self.removed
+
 
 class VotePerformer(Action):
     """The Choosing: vote for this round's Performer (the 13th Chair)."""

@@ -18,10 +18,6 @@ MIN_TURN, MAX_TURN = 8, 20
 VOTE_AFTER_TURNS = 15
 
 
-def is_alive(state: RitualState, pid: str) -> bool:
-    return pid not in state.dead and pid not in state.removed
-
-
 # ------------------------------------------------------------------ speaking turns
 def seat_order(state: RitualState, living: list[str]) -> list[str]:
     """The living in seat order, starting one seat later each round (so the same witch does not
@@ -79,7 +75,7 @@ def speaking_turn(state: RitualState) -> SpeakingTurn | None:
 
 def skip_gone(state: RitualState) -> None:
     """Move the floor past speakers no longer in the circle (removed, or dead)."""
-    while state.turn < len(state.speakers) and not is_alive(state, state.speakers[state.turn]):
+    while state.turn < len(state.speakers) and not state.is_alive(state.speakers[state.turn]):
         state.turn += 1
 
 
@@ -120,7 +116,7 @@ def silenced(state: RitualState) -> list[str]:
     quiet: set[str] = set()
     turn = speaking_turn(state)
     if turn is not None:
-        quiet |= {p.id for p in state.players if is_alive(state, p.id) and p.id != turn.speaker}
+        quiet |= {p.id for p in state.players if state.is_alive(p.id) and p.id != turn.speaker}
     if state.options.mute_dead:
         quiet |= set(state.dead)
     return [p.id for p in state.players if p.id in quiet and p.id not in state.removed]
@@ -158,7 +154,7 @@ def invariants(state: RitualState, events: list[Event]) -> list[str]:
         problems.append("the speaking turn ran past the order")
     if state.speakers and state.phase != "choosing":
         problems.append("speaking turns outside the Choosing")
-    if turns_running(state) and not is_alive(state, state.speakers[state.turn]):
+    if turns_running(state) and not state.is_alive(state.speakers[state.turn]):
         problems.append("the floor is held by a witch out of the circle")
     if set(silenced(state)) & set(state.removed):
         problems.append("a removed witch is muted")
