@@ -254,8 +254,6 @@ async def sync_commands(settings: Settings, guild_id: int | None):
 
 def migrate_main(argv: list[str]) -> int:
     """``migrate-db``: copy every game, log and pending message, and compare the counts."""
-    import asyncio
-
     from .migrate import MigrationRefused, migrate_db
 
     parser = argparse.ArgumentParser(prog="python -m bot migrate-db", description=migrate_main.__doc__)

@@ -164,8 +164,7 @@ class StorytellerBot(commands.AutoShardedBot):
         first = self.settings.delivery_retry_seconds
         armed = await retrying("start-up recovery", self.service.rearm_all, first=first)
         log.info("%s; %d game timer(s) re-armed", self.ready_line(), armed)
-        ids = self.settings.shard_id_list
-        if not self.sync_commands and (ids is None or 0 in ids):  # one process: the one that would sync
+        if not self.sync_commands and runs_shard_zero(self.settings):  # one process: the one that would sync
             self._commands_checked = asyncio.create_task(self.check_commands())
         await retrying("sending pending messages", self.delivery.drain_all, first=first)
         if self.settings.gc_freeze:
@@ -274,11 +273,16 @@ def log_stopped(finished: bool) -> None:
              "the sends cut short stay in the outbox for the next start")
 
 
-def syncs_at_start(settings: Settings) -> bool:
-    """SYNC_COMMANDS, in the one process that runs shard 0 (or every shard): several processes
-    syncing at once only race each other into Discord's rate limit."""
+def runs_shard_zero(settings: Settings) -> bool:
+    """Whether this process runs shard 0 (or every shard): the one process that syncs the commands
+    or checks them, so that several processes do not race each other into Discord's rate limit."""
     ids = settings.shard_id_list
-    return settings.sync_commands and (ids is None or 0 in ids)
+    return ids is None or 0 in ids
+
+
+def syncs_at_start(settings: Settings) -> bool:
+    """SYNC_COMMANDS, in the one process that runs shard 0 (``runs_shard_zero``)."""
+    return settings.sync_commands and runs_shard_zero(settings)
 
 
 #: the youngest generation's threshold: collections of it are rarer (every 10,000 allocations

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
@@ -86,6 +87,16 @@ class Settings(BaseSettings):
     def _empty_is_unset(cls, value: object) -> object:
         """``DEV_GUILD_ID=`` (as in .env.example) means "not set", not "not a number"."""
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _known_log_level(cls, value: object) -> object:
+        """A level logging knows, in any case: refused here in words, not by logging's traceback."""
+        if isinstance(value, str):
+            value = value.strip().upper()
+            if not isinstance(logging.getLevelName(value), int):
+                raise ValueError("LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL")
+        return value
 
     @field_validator("log_format", mode="before")
     @classmethod

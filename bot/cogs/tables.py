@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any, Protocol
 
 import discord
@@ -19,6 +20,8 @@ from ..service import GameService, NoGameHere
 from ..store import Store
 from ..views import lobby_view
 from .menus import add_user_menu, member_here, remove_menu
+
+log = logging.getLogger(__name__)
 
 
 class TablesBot(Protocol):
@@ -259,11 +262,17 @@ class Tables(commands.Cog):
         await guarded(interaction, None, work, public=to_all)
 
     async def _storyteller_here(self, interaction: discord.Interaction) -> bool:
-        """Whether the asker is a Storyteller of this channel's game (False when there is none)."""
+        """Whether the asker is a Storyteller of this channel's game (False when there is none).
+        Asked before ``guarded``: any failure here is a False (the answer goes privately), and the
+        work itself then says what is wrong."""
         try:
             row = await self.service.game_here(interaction.channel_id, getattr(interaction.channel, "parent_id", None))
             await self.service.require_storyteller(row, actor_of(interaction))
         except GameError:
+            return False
+        except Exception as exc:  # (outside guarded, it would leave the command unanswered)
+            log.warning("channel %s: could not tell whether %s is a Storyteller (%s); answering privately",
+                        interaction.channel_id, interaction.user.id, exc)
             return False
         return True
 

@@ -11,8 +11,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from games.engine.fonts import TextFont
-from games.engine.fonts import font as _noto
+from games.engine.fonts import font
 
 from .data import ARCANUM, COUNTRY, FACTION, OUTCOME, REGALIA_BY_ID, ROWS
 from .rules import is_on
@@ -63,10 +62,6 @@ ON = (70, 196, 100)
 OFF = (226, 80, 80)
 OUTCOME_FILL = {"banished": (40, 128, 74), "released": (160, 34, 34), "dominate": (124, 62, 160),
                 "devour": (186, 98, 22)}
-
-
-def font(size: int) -> TextFont:
-    return _noto(size)
 
 
 def _hex(colour: str) -> tuple[int, int, int]:

@@ -25,8 +25,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from games.engine.fonts import TextFont
-from games.engine.fonts import font as _noto
+from games.engine.fonts import font
 
 SIZE = 1200
 MARGIN = 10  # between the outermost drawing and the canvas edge
@@ -53,10 +52,6 @@ RING = {
 PILL = (226, 214, 182)
 LEADER = (92, 86, 112)
 PILL_INK = (40, 32, 24)
-
-
-def font(size: int) -> TextFont:
-    return _noto(size)
 
 
 def text_width(text: str, size: int) -> float:

@@ -38,6 +38,17 @@ async def menu_on_a_stranger(member, channel, menu, stranger):
     return await member._dispatch_interaction(InteractionType.APPLICATION_COMMAND, channel, data)
 
 
+async def a_ritual_begun(w) -> int:
+    """A Ritual of the host, Ann and Bo, started by its button (as ``three_witches`` in
+    test_ritual_game.py); the game's id."""
+    res = await w.host.slash(w.channel, "game new", kind="ritual")
+    for m in (w.ann, w.bo):
+        await m.click(res.response, label="Join")
+    await w.host.click(res.response, label="Start")
+    await w.settle()
+    return (await w.bot.service.game_in_channel(w.channel.id)).id
+
+
 async def test_the_three_menus_are_members_menus_on_servers_only(world):
     menus = {m.name: m for m in world.bot.tree.get_commands(type=discord.AppCommandType.user)}
     assert set(menus) == set(MENUS)
@@ -78,12 +89,7 @@ async def test_vote_for_in_another_game_and_where_there_is_no_game(world):
     said = await same_answer(ann, ann, w.channel, "Vote for", bo, "vote", target=bo)
     assert "There is no game in this channel" in said
     # The Ritual's Choosing: a vote on players, by menu as by command
-    res = await host.slash(w.channel, "game new", kind="ritual")
-    for m in (ann, bo):
-        await m.click(res.response, label="Join")
-    await host.click(res.response, label="Start")
-    await w.settle()
-    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
+    game_id = await a_ritual_begun(w)
     res = await ann.context_menu(w.channel, "Vote for", host)
     assert res.ephemeral
     assert (await w.bot.service.load(game_id)).state.votes[str(ann.id)] == str(host.id)
@@ -122,12 +128,7 @@ async def test_remove_from_game_is_mod_remove(world):
     # no game here
     said = await same_answer(w.admin, w.admin, w.channel, "Remove from game", bo, "mod remove", player=bo)
     assert "There is no game in this channel" in said
-    res = await host.slash(w.channel, "game new", kind="ritual")
-    for m in (ann, bo):
-        await m.click(res.response, label="Join")
-    await host.click(res.response, label="Start")
-    await w.settle()
-    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
+    game_id = await a_ritual_begun(w)
     # not a moderator: the same refusal, nothing changes
     said = await same_answer(ann, ann, w.channel, "Remove from game", bo, "mod remove", player=bo)
     assert "Only the host, a storyteller, or a member with Manage Server" in said

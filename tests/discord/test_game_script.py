@@ -118,3 +118,18 @@ def test_a_sheet_far_longer_than_any_script_is_split_within_the_limits_and_loses
     text = "\n".join(e.description for embeds in messages for e in embeds)
     assert all(line.strip() in text for line in lines) and all(f"line {n}" in text for n in range(30))
     assert messages[0][0].author.name.startswith("📜 T") and len(messages[0][0].author.name) <= 256
+
+
+async def test_public_asked_while_the_storyteller_check_fails_is_answered_privately(world, monkeypatch):
+    """``public:True`` decides the deferral before the work: a failure while checking whether the
+    asker is a Storyteller (the database did not answer) is not silence, the sheet comes privately."""
+    w = world
+    members = await sign_up(w)
+
+    async def refused(*_args, **_kwargs):
+        raise RuntimeError("the database did not answer")
+
+    monkeypatch.setattr(w.bot.service, "require_storyteller", refused)
+    res = await members[0].slash(w.channel, "game script", public=True)
+    assert res.ephemeral
+    assert "📜 Her Royal Highness Register" in sheet_text(messages_of(res))

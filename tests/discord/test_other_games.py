@@ -6,10 +6,9 @@ import random
 from pathlib import Path
 
 import pytest
-from support.sim import play_by_clicking
+from support.sim import a_cauldron_day, play_by_clicking
 
 import games
-from bot.actor import Actor
 
 HEROES = [h["name"] for h in json.loads(
     (Path(games.__file__).parent / "cauldron" / "data" / "heroes.json").read_text())]
@@ -130,21 +129,7 @@ async def test_a_castle_turn_mentions_the_player_whose_turn_it_is_and_nobody_els
 async def test_the_cauldrons_day_has_end_discussion_on_its_message_and_counts_who_is_ready(world):
     w = world
     members = w.players(5)
-    res = await w.host.slash(w.channel, "game new", kind="cauldron")
-    for m in members[1:]:
-        await m.click(res.response, label="Join")
-    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
-    # every hand is Brigid's: the first night's ritual opens no pending choice, and day comes
-    hands = {str(m.id): ["brigid", "ceol", "thistle"] for m in members}
-    await w.bot.service.start(game_id, Actor(id=w.host.id, name="host"), forced={"hands": hands})
-    await w.settle()
-    state = (await w.bot.service.load(game_id)).state
-    for pid in state.active():
-        card = next(c for c in state.hands[pid] if "brigid" in c)
-        await w.bot.service.act(game_id, int(pid), {"type": "play", "player": pid, "card": card})
-    await w.settle()
-    assert (await w.bot.service.load(game_id)).state.phase == "day"
-    day = next(m for m in reversed(w.channel.history()) if any("End discussion" in str(row) for row in m.components))
+    _game_id, day = await a_cauldron_day(w, members)
     first, second = members[0], members[1]
     res = await first.click(day, label="End discussion")
     assert res.ephemeral and "You are ready for the night" in res.response.content

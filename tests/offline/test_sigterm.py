@@ -215,15 +215,22 @@ def stop(proc) -> tuple[int, str, float]:
     return proc.returncode, err, time.monotonic() - started
 
 
-def test_sigterm_lets_a_send_in_flight_finish_within_the_grace(tmp_path):
+def stopped_with_a_send_in_flight(tmp_path, *, seconds: float, grace: float):
+    """A table whose sends are each held ``seconds``, stopped by SIGTERM (grace ``grace``) while
+    one is in flight: (the database, that send's outbox id, the stop's standard error, how long
+    the stop took). The process exited 0."""
     db = tmp_path / "cli.db"
     played, _stuck = asyncio.run(seed(db, SHORT))
-    env, arm, held = holding_sends(tmp_path, seconds=1.5, grace=10)
+    env, arm, held = holding_sends(tmp_path, seconds=seconds, grace=grace)
     proc = start_table(db, **env)
     in_flight = a_send_in_flight(db, played, arm, held)
-
     rc, err, took = stop(proc)
     assert rc == 0, err
+    return db, in_flight, err, took
+
+
+def test_sigterm_lets_a_send_in_flight_finish_within_the_grace(tmp_path):
+    db, in_flight, err, took = stopped_with_a_send_in_flight(tmp_path, seconds=1.5, grace=10)
     assert 1 < took < 10, err  # it waited for the send, not for the whole grace
     assert "every send under way finished" in err
     assert read(db, "SELECT delivered_at IS NOT NULL, failure FROM outbox WHERE id = ?", in_flight) == [(1, None)]
@@ -231,14 +238,7 @@ def test_sigterm_lets_a_send_in_flight_finish_within_the_grace(tmp_path):
 
 
 def test_sigterm_cuts_a_send_still_in_flight_after_the_grace_and_the_next_start_sends_it(tmp_path):
-    db = tmp_path / "cli.db"
-    played, _stuck = asyncio.run(seed(db, SHORT))
-    env, arm, held = holding_sends(tmp_path, seconds=60, grace=1)
-    proc = start_table(db, **env)
-    in_flight = a_send_in_flight(db, played, arm, held)
-
-    rc, err, took = stop(proc)
-    assert rc == 0, err
+    db, in_flight, err, took = stopped_with_a_send_in_flight(tmp_path, seconds=60, grace=1)
     assert took < 8, err  # the grace, not the send's minute
     assert "cut short" in err and "claims released" in err
     # not lost, not marked sent, not given up

@@ -4,6 +4,10 @@ work it was logged in; and a bad LOG_FORMAT refused in words."""
 import io
 import json
 import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from support.actors import ANN, BO, HOST
@@ -13,6 +17,7 @@ from bot.__main__ import main
 from bot.config import Settings
 from bot.service import NotSaved
 
+ROOT = Path(__file__).resolve().parents[2]
 GUILD = 81384788765712384  # a real-looking server id: its shard of 4 is (id >> 22) % 4
 
 
@@ -86,3 +91,17 @@ def test_a_bad_log_format_is_refused_in_words(tmp_path, monkeypatch, capsys):
     assert "The settings in .env are not valid" in err
     assert "log_format" in err and "Input should be 'text' or 'json'" in err
     assert "Traceback" not in err
+
+
+
+def test_a_bad_log_level_is_refused_in_words(tmp_path):
+    """LOG_LEVEL=verbose: refused with the settings' sentence, not a traceback from logging (a
+    real process: under pytest the root logger has handlers already, and logging checks no level)."""
+    env = {**os.environ, "LOG_LEVEL": "verbose", "DISCORD_TOKEN": "", "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert "The settings in .env are not valid" in done.stderr
+    assert "log_level" in done.stderr and "DEBUG, INFO, WARNING, ERROR or CRITICAL" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert Settings(_env_file=None, log_level=" debug ").log_level == "DEBUG"  # any case, as before
