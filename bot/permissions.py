@@ -56,6 +56,11 @@ def named(*flags: str) -> dict[str, str]:
     return {flag: BY_FLAG[flag].name for flag in flags}
 
 
+def missing(permissions: discord.Permissions, needed: dict[str, str]) -> list[str]:
+    """The permissions of ``needed`` (``named``) that ``permissions`` lacks, in Discord's words."""
+    return [words for flag, words in needed.items() if not getattr(permissions, flag, False)]
+
+
 def needed(*, voice: bool = True) -> list[Permission]:
     """The permissions an invite asks for (without the voice table's when ``voice`` is False)."""
     return [p for p in TABLE if voice or p.when != VOICE]

@@ -19,7 +19,7 @@ from games.engine import NO_ONE, GameError, Prompt, rng_for
 from .delivery import paused_ends, schedule_of
 from .edit_windows import EditWindows
 from .interactions import acknowledge, actor_of, guarded, reply, update_message
-from .permissions import named
+from .permissions import missing, named
 from .render import duration, relative_time
 from .service import NOT_OPEN_YET, GameService, LobbyError, NoGameHere, NotAllowed, quoted
 from .store import Slot, Store
@@ -290,8 +290,7 @@ class Play:
                                        (f"<#{getattr(threads_under, 'id', 0)}>", threads_under, THREAD_PERMISSIONS)):
             if channel is None or getattr(channel, "guild", None) is None:
                 continue
-            perms = channel.permissions_for(channel.guild.me)
-            lacking = [label for attr, label in needed.items() if not getattr(perms, attr, False)]
+            lacking = missing(channel.permissions_for(channel.guild.me), needed)
             if lacking:
                 problems.append(f"in {place} I need {', '.join(lacking)}.")
         return problems

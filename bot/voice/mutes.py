@@ -21,7 +21,7 @@ from typing import Any, Protocol
 import discord
 
 from ..pacer import URGENT
-from ..permissions import named
+from ..permissions import missing, named
 from ..store import GameRow, OutboxRow
 from .narrator import Narrator
 from .table import voice_now
@@ -41,11 +41,6 @@ class Caller(Protocol):
     async def call(self, level: int, where: Any, method: Callable[..., Awaitable[Any]], *args, **kwargs) -> Any: ...
 
     async def dm(self, user_id: int, level: int = URGENT) -> Any: ...
-
-
-def missing(permissions: discord.Permissions, needed: dict[str, str]) -> list[str]:
-    """The permissions of ``needed`` that ``permissions`` lacks, in Discord's words."""
-    return [words for flag, words in needed.items() if not getattr(permissions, flag)]
 
 
 def in_words(names: list[str]) -> str:
