@@ -20,13 +20,9 @@ from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST
 
 from . import metrics as metrics_module
-from .metrics import Metrics
+from .metrics import DATABASE_SECONDS, Metrics
 
 log = logging.getLogger(__name__)
-
-#: how long ``/healthz`` waits for the database's ``SELECT 1``
-DATABASE_SECONDS = 2.0
-
 
 class HealthPortBusy(RuntimeError):
     """HEALTH_PORT could not be bound (in use, or not allowed)."""

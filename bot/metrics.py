@@ -23,7 +23,7 @@ from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
-#: how long a scrape waits for the database before it answers without the database's numbers
+#: how long a scrape or `/healthz` waits for the database (a scrape then answers without its numbers)
 DATABASE_SECONDS = 2.0
 #: the pacer's priorities (bot.pacer URGENT, NARRATION, COSMETIC), by name
 PRIORITIES = ("urgent", "narration", "cosmetic")
