@@ -105,3 +105,25 @@ def test_a_bad_log_level_is_refused_in_words(tmp_path):
     assert "log_level" in done.stderr and "DEBUG, INFO, WARNING, ERROR or CRITICAL" in done.stderr
     assert "Traceback" not in done.stderr
     assert Settings(_env_file=None, log_level=" debug ").log_level == "DEBUG"  # any case, as before
+
+
+async def test_game_scope_finds_the_game_and_action_passed_either_way():
+    """The decorator reads ``game_id`` and ``action`` by position or by keyword (it no longer binds
+    the whole signature on every call), and a method with neither carries no game."""
+    seen = []
+
+    class Worker:
+        @logs.game_scope
+        async def apply(self, game_id: int, action: dict | None = None, note: str = "") -> None:
+            seen.append(logs.current())
+
+        @logs.game_scope
+        async def other(self, note: str) -> None:
+            seen.append(logs.current())
+
+    worker = Worker()
+    await worker.apply(7, {"type": "vote"})
+    await worker.apply(action={"type": "pass"}, game_id=8)
+    await worker.apply(9)
+    await worker.other("x")
+    assert seen == [{"game_id": 7, "action": "vote"}, {"game_id": 8, "action": "pass"}, {"game_id": 9}, {}]
