@@ -107,7 +107,9 @@ class Metrics:
         store = bot.store
         shards = bot.settings.shards
         mine, args = shards.where("guild_id") if shards is not None else ("", ())
-        rows = await store._read(f"SELECT kind, status, COUNT(*) FROM games WHERE 1 = 1{mine} "
+        # counted as games change state (migration 015): a few rows per server, however many
+        # games have finished
+        rows = await store._read(f"SELECT kind, status, SUM(n) FROM game_counts WHERE n > 0{mine} "
                                  "GROUP BY kind, status", args)
         self.games.clear()
         for kind, status, count in rows:

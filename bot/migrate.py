@@ -34,6 +34,8 @@ TABLES: dict[str, tuple[str, ...]] = {
     "voice_mutes": ("guild_id", "user_id", "game_id", "muted_at"),
     "token_budget": ("bucket", "tokens", "refilled_at", "granted"),
 }
+#: tables the target keeps itself as rows arrive (its triggers count the games copied), never copied
+DERIVED: tuple[str, ...] = ("game_counts",)
 #: the order rows are read in (a stable order, so the batches cover each table once)
 KEYS = {"guild_settings": "guild_id", "lobby_players": "game_id, user_id", "game_storytellers": "game_id, user_id",
         "message_slots": "game_id, slot", "group_threads": "game_id, key", "dm_channels": "user_id",

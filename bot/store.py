@@ -730,11 +730,12 @@ class Store:
         return [_outbox(r) for r in rows]
 
     async def due_reminders(self, now: float, *, shards: Shards | None = None) -> list[tuple[int, int]]:
-        """Running games whose reminder is due: (game id, phase)."""
+        """Running games whose reminder is due, the longest overdue first: (game id, phase). (In
+        the order of ``games_remind_due``, so only games in play are read.)"""
         mine, args = _mine(shards)
         return await self._read(
             "SELECT id, phase_seq FROM games WHERE status = 'running' AND paused = 0 AND remind_at <= ?"
-            + mine + " ORDER BY id", (now, *args))
+            + mine + " ORDER BY remind_at, id", (now, *args))
 
     async def games_with_pending_messages(self, *, shards: Shards | None = None) -> list[int]:
         """Games with messages to deliver (of the servers of ``shards`` only, when given)."""
