@@ -5,7 +5,11 @@ row + record row + outbox rows (for the Clocktower, the tally's living-message e
 transaction. The Clocktower side is measured on a day whose tally already holds 30 cast or moved
 votes; the Ritual side on its Choosing vote (every player votes among the same options).
 
-    .venv/bin/python bench/clocktower_vote.py [--votes 1000]
+    .venv/bin/python bench/clocktower_vote.py [--votes 1000] [--seed 1]
+
+The nominees are four players who are not the Virgin: a vote for the Virgin can execute its voter
+at once, which ends the day's voting (the bench raised "Today's execution has happened" whenever
+the deal seated her among the first four).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import games  # noqa: E402
+from bot import service as service_module  # noqa: E402
 from bot.actor import Actor  # noqa: E402
 from bot.clock import ManualClock  # noqa: E402
 from bot.service import GameService  # noqa: E402
@@ -65,7 +70,8 @@ async def timed(service: GameService, store: Store, game_id: int, voter: str, ac
     return elapsed
 
 
-async def run(n_votes: int) -> dict:
+async def run(n_votes: int, seed: int) -> dict:
+    service_module.new_seed = lambda: seed  # the same deal every run
     folder = Path(tempfile.mkdtemp(prefix="bench-"))
     store = await open_store(folder / "votes.db")
     try:
@@ -73,7 +79,7 @@ async def run(n_votes: int) -> dict:
         service = GameService(store, clock)
         ct_id, ct_players = await clocktower_day(service, clock)
         state = (await service.load(ct_id)).state
-        targets = [s.player for s in state.seats if not s.traveller][:4] + ["none"]
+        targets = [s.player for s in state.seats if not s.traveller and s.character != "virgin"][:4] + ["none"]
         for i in range(30):  # 30 votes cast or moved before the measured ones
             voter = ct_players[i % len(ct_players)]
             await service.act(ct_id, int(voter), {"type": "vote", "player": voter, "target": targets[i % 4]})
@@ -109,8 +115,9 @@ async def run(n_votes: int) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--votes", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=1, help="the games' seed (the deal)")
     args = parser.parse_args()
-    for key, value in asyncio.run(run(args.votes)).items():
+    for key, value in asyncio.run(run(args.votes, args.seed)).items():
         print(f"{key}: {value}")
 
 
