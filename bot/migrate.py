@@ -32,14 +32,16 @@ TABLES: dict[str, tuple[str, ...]] = {
     "group_threads": ("game_id", "key", "thread_id", "members"),
     "dm_channels": ("user_id", "channel_id"),
     "voice_mutes": ("guild_id", "user_id", "game_id", "muted_at"),
-    "token_budget": ("bucket", "tokens", "refilled_at", "granted"),
+    "token_budget": ("bucket", "tokens", "refilled_at", "granted", "leased", "leased_until"),
+    "token_leases": ("bucket", "holder", "rate", "counts_until"),
 }
 #: tables the target keeps itself as rows arrive (its triggers count the games copied), never copied
 DERIVED: tuple[str, ...] = ("game_counts",)
 #: the order rows are read in (a stable order, so the batches cover each table once)
 KEYS = {"guild_settings": "guild_id", "lobby_players": "game_id, user_id", "game_storytellers": "game_id, user_id",
         "message_slots": "game_id, slot", "group_threads": "game_id, key", "dm_channels": "user_id",
-        "voice_mutes": "guild_id, user_id, game_id", "token_budget": "bucket"}
+        "voice_mutes": "guild_id, user_id, game_id", "token_budget": "bucket",
+        "token_leases": "bucket, holder"}
 BATCH = 500
 
 

@@ -267,8 +267,9 @@ def _insert_messages(game_id: int, phase_seq: int | None, step: int | None, mess
 #: database's clock (``{now}``, read once, after the row is locked), capped at the capacity; take
 #: the block only when it is all there, else change nothing but the refill. The first ask of a
 #: bucket makes its row full. A clock that went back refills nothing (and counts on from its new
-#: time). Arguments: bucket, capacity, want, rate, capacity, want. (``WHERE true``: SQLite's
-#: upsert after a SELECT needs it.)
+#: time). While a lease counts (``leased_until``, see ``Store.take_lease``) the bucket refills slower
+#: by the leases' rates, over the whole time since its last refill. Arguments: bucket, capacity,
+#: want, rate, capacity, want. (``WHERE true``: SQLite's upsert after a SELECT needs it.)
 TAKE_CALLS = (
     "INSERT INTO token_budget (bucket, tokens, refilled_at, granted) "
     "SELECT b.bucket, CASE WHEN b.cap >= b.want THEN b.cap - b.want ELSE b.cap END, {now}, "
@@ -280,11 +281,12 @@ TAKE_CALLS = (
     "CASE WHEN s.avail >= s.want THEN s.want ELSE 0 END "
     "FROM (SELECT d.t, d.want, CASE WHEN token_budget.tokens + d.rate * d.dt > d.cap THEN d.cap "
     "ELSE token_budget.tokens + d.rate * d.dt END AS avail "
-    "FROM (SELECT p.t, p.want, p.rate, p.cap, "
+    "FROM (SELECT p.t, p.want, p.rate - CASE WHEN token_budget.leased_until > token_budget.refilled_at "
+    "THEN token_budget.leased ELSE 0 END AS rate, p.cap, "
     "CASE WHEN p.t > token_budget.refilled_at THEN p.t - token_budget.refilled_at ELSE 0 END AS dt "
     "FROM (SELECT {now} AS t, CAST(? AS DOUBLE PRECISION) AS rate, CAST(? AS DOUBLE PRECISION) AS cap, "
     "CAST(? AS INTEGER) AS want) AS p) AS d) AS s) "
-    "RETURNING granted, tokens")
+    "RETURNING granted, tokens, CASE WHEN leased_until > refilled_at THEN leased ELSE 0 END")
 
 
 def migration_files(folder: Path = MIGRATIONS) -> list[tuple[int, Path]]:
@@ -775,8 +777,40 @@ class Store:
         ``want`` are there."""
         rows = await self._read(TAKE_CALLS.format(now=self.CLOCK),
                                 (bucket, capacity, want, rate, capacity, want))
-        granted, tokens = rows[0]
-        return CallGrant(granted, max(0.0, want - tokens) / rate)
+        granted, tokens, leased = rows[0]
+        return CallGrant(granted, max(0.0, want - tokens) / max(rate - leased, rate / 2))
+
+    async def take_lease(self, bucket: str, holder: str, want: int, rate: float, capacity: float, *,
+                         lease: int, seconds: float, tail: float, most_leased: float) -> tuple[CallGrant, bool]:
+        """Take a block of ``want`` calls (as ``take_calls``: it also refills the bucket up to now
+        and locks its row), then lease ``lease`` calls a second for ``seconds`` to ``holder``: from
+        now until ``seconds + tail`` from now the bucket refills slower by the rates of the leases
+        that count. Refused when the leases would take more than ``most_leased`` calls a second.
+        Every lease is granted under the bucket's row lock, so the row's ``leased`` is always the
+        sum of the leases that count. Returns the block's grant, and whether the lease was."""
+        now = self.CLOCK
+
+        def write() -> Body:
+            [(granted, tokens, leased)] = yield Query(TAKE_CALLS.format(now=now),
+                                                      (bucket, capacity, want, rate, capacity, want))
+            block = CallGrant(granted, max(0.0, want - tokens) / max(rate - leased, rate / 2))
+            [(others,)] = yield Query(
+                f"SELECT COALESCE(SUM(rate), 0) FROM token_leases WHERE bucket = ? AND holder <> ? "
+                f"AND counts_until > {now}", (bucket, holder))
+            if others + lease > most_leased:
+                return block, False
+            yield Exec(f"DELETE FROM token_leases WHERE bucket = ? AND counts_until < {now} - 60", (bucket,))
+            yield Exec(
+                "INSERT INTO token_leases (bucket, holder, rate, counts_until) "
+                f"VALUES (?, ?, ?, {now} + ?) ON CONFLICT (bucket, holder) DO UPDATE SET "
+                "rate = excluded.rate, counts_until = excluded.counts_until", (bucket, holder, lease, seconds + tail))
+            yield Exec(
+                "UPDATE token_budget SET (leased, leased_until) = (SELECT COALESCE(SUM(l.rate), 0), "
+                f"COALESCE(MAX(l.counts_until), 0) FROM token_leases AS l WHERE l.bucket = ? "
+                f"AND l.counts_until > {now}) WHERE bucket = ?", (bucket, bucket))
+            return block, True
+
+        return await self._transaction(write())
 
     # ----- living messages -----
     async def slot(self, game_id: int, slot: str) -> Slot | None:

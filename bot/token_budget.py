@@ -27,6 +27,20 @@ row the process keeps to its static share, as when the database cannot answer. T
 most half the limit (a small budget takes small blocks), and with L = 1 the rate is half a call a
 second: C + r x (1 + HOLD) = 1.5, and calls are whole.
 
+At low traffic a block is rarely spent twice: calls a few tenths of a second apart would each ask
+the database. So a quiet process (a call or two at a time, fewer than ``LEASE_CALLS`` in the last
+second) asks, with its block, for a lease of ``LEASE_CALLS`` calls a second for ``LEASE_SECONDS``,
+spent with no round trip, and renews it in its last second while it calls. A lease keeps the bound:
+from its grant until a second and ``HOLD`` after its end the bucket refills slower by the leases'
+rates (the grant refills the bucket up to that moment first, under its row lock); the process
+spends at most the lease's rate in any one-second stretch of its own clock, none after its end, and
+a fresh lease starts slow (its k-th call no sooner than k / LEASE_CALLS seconds after the answer).
+So a one-second stretch's leased calls are matched by the refill withheld over that stretch and the
+HOLD before it. The leases together may take at most half the rate, so a busy process's blocks never
+stop; a process with no calls to make takes no lease, so its share is not wasted, and a busy
+process takes blocks only. The cost: one ask per ``LEASE_SECONDS`` while a quiet process calls, and
+the leased rate withheld from a busy process while a quiet one holds its lease.
+
 When the database cannot answer, the process paces itself at a static share of the budget (the
 limit times its shards over all shards), says so once in the log, and asks the database again a
 few seconds later. A process that runs every shard has no one to share with: it has no
@@ -36,7 +50,10 @@ few seconds later. A process that runs every shard has no one to share with: it 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
+import os
+import socket
 import time
 from collections.abc import Callable
 
@@ -55,6 +72,19 @@ LATE_IN_A_ROW = 3
 ASK_TIMEOUT = 1.0
 #: while the database does not answer, it is asked again after this many seconds
 RETRY_SECONDS = 5.0
+#: how long a lease of calls lasts (a quiet process asks about this often)
+LEASE_SECONDS = 10.0
+#: the calls a second a lease gives (at most a block): what a quiet process makes
+LEASE_CALLS = 3
+#: after its end, a lease slows the bucket's refill this long still (a one-second stretch and HOLD)
+LEASE_TAIL = 1.0 + HOLD
+#: a lease is renewed this long before it ends, when a call asks the database then
+LEASE_RENEW_BEFORE = 1.0
+#: a lease refused (leased enough already): not asked for again for this long
+LEASE_REFUSED_SECONDS = 1.0
+#: the part of the bucket's rate that leases may take together
+LEASED_AT_MOST = 0.5
+_processes = itertools.count(1)
 
 
 def bucket_for(limit: int, block: int) -> tuple[float, int]:
@@ -69,13 +99,21 @@ class TokenBudget:
     before ``HOLD`` is up), taken from the database's bucket a block at a time."""
 
     def __init__(self, store: Store, *, share: float, block: int = 5,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, lease: bool = True) -> None:
         """``share``: this process's part of the shards (its fallback pace); ``block``: the most
-        calls taken in one ask; ``clock``: this process's clock (only durations are measured)."""
+        calls taken in one ask (and leased a second); ``clock``: this process's clock (only
+        durations are measured); ``lease``: lease calls at low traffic (see the module)."""
         self.store = store
         self.share = share
         self.block = max(1, block)
         self.clock = clock
+        #: this budget's name on the database's leases (unique per process and budget)
+        self.holder = f"{socket.gethostname()}:{os.getpid()}:{next(_processes)}"
+        self._leasing = lease
+        self._lease: Window | None = None  # the leased calls' own one-second window
+        self._lease_until = 0.0  # the lease's calls go before this
+        self._lease_again_at = 0.0  # a lease refused: not asked for again before this
+        self._recent = Window(LEASE_CALLS, 1.0)  # this process's calls of the last second (up to LEASE_CALLS)
         self.credit = 0
         self._credit_until = 0.0  # the block held must be spent before this
         self._ready_at = 0.0  # the bucket said the next block is there at this time
@@ -86,6 +124,7 @@ class TokenBudget:
         self.asks = 0
         self.granted = 0
         self.late = 0
+        self.leases = 0
 
     @property
     def shared(self) -> bool:
@@ -97,18 +136,45 @@ class TokenBudget:
         now = self.clock()
         if self._static is not None and now < self._ask_again_at:
             return max(0.0, self._static.free_at(now) - now)
-        if self.credit > 0 and now < self._credit_until:
+        lease_at = self._lease_free_at(now)
+        if lease_at is not None and self._lease_wanted(now) and self._recent.room(now) > 0:
+            return None  # the lease's last second, and a quiet call: renew it while it counts
+        if lease_at == now or (self.credit > 0 and now < self._credit_until):
             return 0.0
         self.credit = 0  # a block not spent in time is given up
+        if lease_at is not None:  # the lease's next call, or a block's, whichever comes first
+            return (min(lease_at, self._ready_at) if now < self._ready_at else lease_at) - now
         if now < self._ready_at:
             return self._ready_at - now
         return None
 
+    def _lease_free_at(self, now: float) -> float | None:
+        """When the lease lets a call go (``now``: at once), or None: no lease, or not in time."""
+        if self._lease is None or now >= self._lease_until:
+            return None
+        at = self._lease.free_at(now)
+        return at if at < self._lease_until else None
+
+    def _lease_wanted(self, now: float) -> bool:
+        """No lease, or one ending within a second (renewed while it counts, it goes on at its pace)."""
+        return self._leasing and now >= self._lease_until - LEASE_RENEW_BEFORE and now >= self._lease_again_at
+
+    def _quiet(self, want: int, now: float) -> bool:
+        """Whether this process calls at a lease's pace: a call or two at a time, and fewer than a
+        lease's calls in the last second. A busy process takes blocks only: a lease would cost it
+        the calls paid up front, and the other processes the refill it withholds."""
+        return want < LEASE_CALLS and self._recent.room(now) > 0
+
     def spend(self) -> None:
         """One call goes now (after ``wait`` said 0)."""
         now = self.clock()
+        if len(self._recent.times) >= LEASE_CALLS:
+            self._recent.times.popleft()
+        self._recent.take(now)
         if self._static is not None and now < self._ask_again_at:
             self._static.take(now)
+        elif self._lease is not None and self._lease_free_at(now) == now:
+            self._lease.take(now)
         else:
             self.credit -= 1
 
@@ -116,6 +182,12 @@ class TokenBudget:
         """Take a block of ``want`` calls (at most a block) from the token's bucket of ``limit``
         calls a second, or learn how long until it is there."""
         rate, capacity = bucket_for(limit, self.block)
+        now = self.clock()
+        if self._lease_wanted(now):
+            if self._quiet(want, now):
+                await self._take_lease(max(1, min(want, capacity)), rate, capacity)
+                return
+            self._lease_again_at = now + LEASE_REFUSED_SECONDS  # busy now: a block, and no lease for a while
         want = max(1, min(want, self.block, capacity))
         sent = self.clock()
         try:
@@ -139,6 +211,41 @@ class TokenBudget:
         self.credit = grant.calls
         self._credit_until = sent + HOLD
 
+    async def _take_lease(self, want: int, rate: float, capacity: int) -> None:
+        """Ask for a block of ``want`` and a lease of ``LEASE_CALLS`` a second for ``LEASE_SECONDS``
+        in one round trip (see the module); whether it was answered. A fresh lease starts slow (its
+        k-th call no sooner than k / LEASE_CALLS seconds in); one renewed while it still counts
+        goes on at its pace. Refused, it is not asked for again for a while (nor after no answer:
+        the next call asks for a block, which falls back to the static share if need be)."""
+        calls = min(LEASE_CALLS, self.block, capacity)
+        sent = self.clock()
+        try:
+            block, leased = await asyncio.wait_for(self.store.take_lease(
+                BUCKET, self.holder, want, rate, capacity, lease=calls, seconds=LEASE_SECONDS,
+                tail=LEASE_TAIL, most_leased=rate * LEASED_AT_MOST), ASK_TIMEOUT)
+        except (StoreRefused, TimeoutError, OSError):
+            self._lease_again_at = sent + RETRY_SECONDS
+            return
+        back = self.clock()
+        self.asks += 1
+        if self._static is not None:
+            log.warning("the database counts the token's calls again: the budget is shared")
+            self._static = None
+        self._ready_at = back + block.wait
+        if block.calls and back - sent <= HOLD:
+            self.granted += block.calls
+            self.credit = block.calls
+            self._credit_until = sent + HOLD
+        if not leased:
+            self._lease_again_at = back + LEASE_REFUSED_SECONDS
+            return
+        self.leases += 1
+        if self._lease is None or back >= self._lease_until + LEASE_TAIL - HOLD:
+            # a fresh lease: as if its calls had gone evenly over the second before it
+            self._lease = Window(calls, 1.0)
+            self._lease.times.extend(back - 1.0 + k / calls for k in range(1, calls + 1))
+        self._lease_until = sent + LEASE_SECONDS
+
     def _too_late(self, limit: int, took: float) -> None:
         """A block that came back after ``HOLD`` is given up: spent now, its calls could go over the
         budget in some second. Late again and again: the database is too slow to share through."""
@@ -153,6 +260,7 @@ class TokenBudget:
         """Pace at this process's share of ``limit`` until the database answers again."""
         self._ask_again_at = self.clock() + RETRY_SECONDS
         self.credit = 0
+        self._lease, self._lease_until = None, 0.0
         if self._static is None:
             calls = max(1, int(limit * self.share))
             self._static = Window(calls, 1.0)

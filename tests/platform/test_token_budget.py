@@ -9,6 +9,7 @@ one-second stretch of them (sliding, not only clock seconds) is counted.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import subprocess
@@ -27,25 +28,38 @@ from support.token_calls import calls_flat_out, most_in_one_second  # noqa: E402
 
 from bot.pacer import Pacer  # noqa: E402
 from bot.stores import open_store  # noqa: E402
-from bot.token_budget import HOLD, LATE_IN_A_ROW, RETRY_SECONDS, TokenBudget, bucket_for  # noqa: E402
+from bot.token_budget import (  # noqa: E402
+    HOLD,
+    LATE_IN_A_ROW,
+    LEASE_CALLS,
+    LEASE_SECONDS,
+    RETRY_SECONDS,
+    TokenBudget,
+    bucket_for,
+)
 
 LIMIT = 50
 SECONDS = 3
 
 
 # ----- the worker: one process's calls -----
-async def hammer(url: str, *, start_at: float, seconds: float, busy: bool, share: float) -> dict:
+#: how a worker calls: 1 as fast as allowed, 0 not at all, 2 one call every QUIET_EVERY seconds
+QUIET, QUIET_EVERY = 2, 0.4
+
+
+async def hammer(url: str, *, start_at: float, seconds: float, busy: int, share: float) -> dict:
     """Call through the real pacer and the shared budget as fast as allowed from ``start_at`` for
-    ``seconds`` (or stay idle); the moments the calls went."""
+    ``seconds`` (or stay idle, or call quietly); the moments the calls went."""
     store = await open_store(url)
     pacer = Pacer(per_second=LIMIT, per_channel=10**9)
     budget = pacer.budget = TokenBudget(store, share=share)
-    stamps = await calls_flat_out(pacer, start_at=start_at, seconds=seconds, busy=busy)
+    stamps = await calls_flat_out(pacer, start_at=start_at, seconds=seconds, busy=busy == 1,
+                                  every=QUIET_EVERY if busy == QUIET else None)
     await store.close()
-    return {"stamps": stamps, "asks": budget.asks}
+    return {"stamps": stamps, "asks": budget.asks, "leases": budget.leases}
 
 
-def run_two(url: str, busy: tuple[bool, bool]) -> tuple[list[dict], float]:
+def run_two(url: str, busy: tuple[int, int]) -> tuple[list[dict], float]:
     """Two worker processes on ``url`` (prepared by the caller); their calls, and the start."""
     start_at = time.time() + 2.0  # both processes are up and connected by then
     workers = [subprocess.Popen([sys.executable, __file__, "worker", str(url), str(start_at), str(int(b))],
@@ -92,6 +106,15 @@ async def test_a_busy_process_may_use_the_whole_budget_while_the_other_is_idle(s
     assert most_in_one_second(busy["stamps"]) <= LIMIT
     # more than its static half: the idle process's share is not wasted
     assert len(busy["stamps"]) / SECONDS >= LIMIT * 0.85, len(busy["stamps"])
+
+
+async def test_a_quiet_process_beside_a_busy_one_leases_and_the_token_still_holds(store_url):
+    url = await prepared(store_url)
+    (busy, quiet), _ = await asyncio.to_thread(run_two, url, (1, QUIET))
+    assert most_in_one_second(busy["stamps"] + quiet["stamps"]) <= LIMIT
+    # the quiet one's calls went, on a lease: one ask for it, not one per call
+    assert len(quiet["stamps"]) >= SECONDS / QUIET_EVERY - 1
+    assert quiet["leases"] == 1 and quiet["asks"] == 1, quiet["asks"]
 
 
 # ----- the bucket's statement on each engine -----
@@ -172,6 +195,76 @@ async def test_a_database_that_cannot_answer_leaves_the_static_share(tmp_path, c
         await budget.store.close()
 
 
+# ----- the lease of a quiet process (issue 38) -----
+async def test_a_quiet_process_asks_the_database_once_per_lease_not_once_per_call(store_url):
+    store = await open_store(store_url)
+    seconds = [1000.0]
+    budget = TokenBudget(store, share=0.5, clock=lambda: seconds[0])
+    try:
+        went = 0
+        for _ in range(75):  # a call every 0.4 s for 30 s, one at a time
+            while (wait := budget.wait()) != 0:
+                assert wait is None  # nothing to wait for: asked at once
+                await budget.refill(1, LIMIT)
+            budget.spend()
+            went += 1
+            seconds[0] += 0.4
+        # one ask per lease (each renewed in its last second, so it goes on at its pace): was 75
+        assert went == 75 and budget.leases == budget.asks == 4
+        seconds[0] += LEASE_SECONDS  # no calls for a while: the lease is over, the next call asks
+        assert budget.wait() is None
+    finally:
+        await store.close()
+
+
+async def test_a_fresh_lease_starts_slow_and_a_busy_process_takes_blocks(store_url):
+    store = await open_store(store_url)
+    seconds = [1000.0]
+    quiet = TokenBudget(store, share=0.5, clock=lambda: seconds[0])
+    try:
+        await quiet.refill(1, LIMIT)  # one ask: a block for the call waiting now, and a lease
+        assert quiet.leases == 1 and quiet.credit == 1
+        assert quiet.wait() == 0
+        quiet.spend()  # on the block
+        assert quiet.wait() == pytest.approx(1 / LEASE_CALLS)  # the lease's first call, a third of a second in
+        seconds[0] += 1 / LEASE_CALLS
+        assert quiet.wait() == 0
+        quiet.spend()
+        seconds[0] += 1.0  # a second later the lease keeps to LEASE_CALLS in any second
+        for _ in range(LEASE_CALLS):
+            assert quiet.wait() == 0
+            quiet.spend()
+        assert quiet.wait() != 0 and quiet.asks == 1
+        busy = TokenBudget(store, share=0.5, clock=lambda: seconds[0])
+        await busy.refill(LEASE_CALLS, LIMIT)  # many calls waiting: a block, no lease
+        assert busy.leases == 0 and busy.credit == LEASE_CALLS
+    finally:
+        await store.close()
+
+
+async def test_leases_slow_the_refill_while_they_count_and_are_capped(store_url):
+    store = await open_store(store_url)
+    lease = functools.partial(store.take_lease, "t", rate=45.0, capacity=6.0, seconds=10.0, tail=1.02,
+                              most_leased=5.0)
+    try:
+        block, leased = await lease("a", 2, lease=3)  # a new bucket is full: the block, and the lease
+        assert block.calls == 2 and leased
+        block, leased = await lease("b", 1, lease=3)  # 3 + 3 a second leased is over the cap of 5
+        assert block.calls == 1 and not leased
+        assert (await lease("a", 1, lease=3))[1]  # a holder's new lease replaces its old one
+        two_seconds_ago = f"UPDATE token_budget SET tokens = 0, refilled_at = {store.CLOCK} - 2.0"
+        await store._write(two_seconds_ago)
+        assert (await store.take_calls("t", 200, 45.0, 200.0)).calls == 0
+        assert 84 <= await tokens(store) < 86  # 2 s at 45 - 3 a second: 84 calls, not 90
+        await store._write("UPDATE token_leases SET counts_until = counts_until - 100")
+        await store._write("UPDATE token_budget SET leased_until = leased_until - 100")
+        await store._write(two_seconds_ago)  # the lease no longer counts: the whole rate again
+        await store.take_calls("t", 200, 45.0, 200.0)
+        assert 90 <= await tokens(store) < 92
+    finally:
+        await store.close()
+
+
 class SlowStore:
     """A database whose every answer comes after the time a block may be held."""
 
@@ -216,7 +309,7 @@ async def test_only_a_process_sharing_the_token_asks_the_database(tmp_path, cloc
 
 if __name__ == "__main__" and sys.argv[1:2] == ["worker"]:
     _url, _start, _busy = sys.argv[2:5]
-    print(json.dumps(asyncio.run(hammer(_url, start_at=float(_start), seconds=SECONDS, busy=_busy == "1",
+    print(json.dumps(asyncio.run(hammer(_url, start_at=float(_start), seconds=SECONDS, busy=int(_busy),
                                         share=0.5))))
 elif __name__ == "__main__":
     pytest.main([__file__])

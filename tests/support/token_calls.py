@@ -10,10 +10,10 @@ from bot.pacer import URGENT, Pacer
 
 
 async def calls_flat_out(pacer: Pacer, *, start_at: float, seconds: float, busy: bool,
-                         callers: int = 20) -> list[float]:
+                         callers: int = 20, every: float | None = None) -> list[float]:
     """From ``start_at`` (wall clock, shared by the processes) for ``seconds``: ``callers`` tasks
-    each calling as soon as the pacer lets them (or none, when not ``busy``); the moments the
-    calls went."""
+    each calling as soon as the pacer lets them (or none, when not ``busy``; or, with ``every``,
+    one call at a time, that many seconds apart: a quiet process); the moments the calls went."""
     stamps: list[float] = []
     end = start_at + seconds
 
@@ -23,7 +23,12 @@ async def calls_flat_out(pacer: Pacer, *, start_at: float, seconds: float, busy:
             stamps.append(time.time())
 
     await asyncio.sleep(max(0.0, start_at - time.time()))
-    if busy:
+    if every is not None:
+        while time.time() < end:
+            await pacer.turn(URGENT, 0)
+            stamps.append(time.time())
+            await asyncio.sleep(every)
+    elif busy:
         await asyncio.gather(*(caller(i) for i in range(callers)))
     else:
         await asyncio.sleep(seconds)
