@@ -413,3 +413,221 @@ def load_from(folder: Path, aliases: dict[str, str] | None = None) -> Catalogue:
 @lru_cache(maxsize=1)
 def load() -> Catalogue:
     return load_from(OFFICIAL)
+
+
+# -- the night order of any script ------------------------------------------------------------
+
+class NightOrderError(GameError):
+    """A script's own night order (its ``_meta``) cannot be read."""
+
+    code = "bad_night_order"
+
+
+class NightStep(_Strict):
+    """One entry of a night's order: a character (with its official reminder) or a marker."""
+
+    id: str
+    name: str
+    reminder: str
+    marker: bool = False
+
+
+class ScriptNights(_Strict):
+    """A script's first-night and other-night order, each from dusk to dawn."""
+
+    first_night: tuple[NightStep, ...]
+    other_night: tuple[NightStep, ...]
+    #: True when the order came from the script's ``_meta`` rather than the official night sheet
+    custom: bool = False
+
+
+def night_order(ids: Iterable[str], *, first_night: Sequence[str] | None = None,
+                other_night: Sequence[str] | None = None,
+                catalogue: Catalogue | None = None) -> ScriptNights:
+    """The night order of a script whose characters are ``ids``, with each step's official reminder.
+
+    The official night sheet decides the order; a script's ``_meta.firstNight`` / ``otherNight``
+    (``first_night`` / ``other_night`` here), when given, is honoured as it stands: only what it
+    lists wakes, in its order. Entries after the ``dawn`` marker (the Leviathan, the Vizier, Riot)
+    are kept where the sheet has them: they are the Storyteller's dawn announcements.
+    """
+    cat = catalogue or load()
+    on_script = _official_ids(cat, ids)
+    return ScriptNights(
+        first_night=_night(cat, on_script, first_night, cat.first_night, "first_night_reminder", "first night"),
+        other_night=_night(cat, on_script, other_night, cat.other_night, "other_night_reminder", "other nights"),
+        custom=first_night is not None or other_night is not None,
+    )
+
+
+def _official_ids(cat: Catalogue, ids: Iterable[str]) -> list[str]:
+    """The official ids of ``ids``, in order, each once; UnknownCharacter naming every stranger."""
+    found: list[str] = []
+    unknown: list[str] = []
+    for cid in ids:
+        record = cat.resolve(cid)
+        if record is None:
+            unknown.append(str(cid))
+        elif record.id not in found:
+            found.append(record.id)
+    if unknown:
+        raise UnknownCharacter(f"Not official characters: {', '.join(unknown)}.", characters=tuple(unknown))
+    return found
+
+
+def _night(cat: Catalogue, on_script: list[str], custom: Sequence[str] | None, sheet: tuple[str, ...],
+           field: str, label: str) -> tuple[NightStep, ...]:
+    if custom is None:
+        order = [cid for cid in sheet if cid in MARKERS or cid in on_script]
+    else:
+        order = []
+        for raw in custom:
+            key = normalise_id(raw)
+            record = None if key in MARKERS else cat.resolve(raw)
+            cid = key if key in MARKERS else (record.id if record else None)
+            if cid is None or (cid not in MARKERS and cid not in on_script):
+                raise NightOrderError(f"The script's {label} order names {raw!r}, which is not on the script.")
+            if cid in order:
+                raise NightOrderError(f"The script's {label} order names {raw!r} twice.")
+            order.append(cid)
+    return tuple(_step(cat, cid, field) for cid in order)
+
+
+def _step(cat: Catalogue, cid: str, field: str) -> NightStep:
+    if cid in MARKERS:
+        name, text = MARKER_TEXT[cid]
+        return NightStep(id=cid, name=name, reminder=text, marker=True)
+    record = cat.records[cid]
+    return NightStep(id=cid, name=record.name, reminder=getattr(record, field))
+
+
+# -- the set-up: which counts are legal --------------------------------------------------------
+
+_TEAM_WORDS = {"townsfolk": ("Townsfolk", "Townsfolk"), "outsider": ("Outsider", "Outsiders"),
+               "minion": ("Minion", "Minions"), "demon": ("Demon", "Demons")}
+
+
+def active_changes(script: Iterable[str], chosen: Iterable[str] = (), *,
+                   catalogue: Catalogue | None = None) -> tuple[tuple[str, SetupChange], ...]:
+    """The set-up changes in force: every chosen character's, and every Fabled's and Loric's on the
+    script (they are the script's rules, dealt to nobody). In the script's order, then the chosen."""
+    cat = catalogue or load()
+    on_script = _official_ids(cat, script)
+    picked = _official_ids(cat, chosen)
+    wide = [cid for cid in on_script if cat.records[cid].team in SCRIPT_WIDE_TEAMS]
+    active = [*wide, *(cid for cid in picked if cid not in wide)]
+    return tuple((cid, cat.setup[cid]) for cid in active if cid in cat.setup)
+
+
+def legal_counts(script: Iterable[str], players: int, chosen: Iterable[str] = (), *,
+                 catalogue: Catalogue | None = None) -> tuple[TeamCounts, ...]:
+    """Every team count the rules allow for ``players`` seated players of ``script``, once the set-up
+    changes of the chosen characters (and of the script's Fabled and Loric) apply, and with room for
+    every chosen character and every character they require. Smallest Outsider count first.
+
+    ``chosen``: the characters already picked to be in play (a deal picks the evil ones first).
+    Raise SetupConflict, in a sentence for the Storytellers, when no count is legal.
+    """
+    cat = catalogue or load()
+    script = list(script)
+    on_script = set(_official_ids(cat, script))
+    picked = _official_ids(cat, chosen)
+    strays = [cat.records[c].name for c in picked if c not in on_script]
+    if strays:
+        raise SetupConflict(f"Not on the script: {', '.join(strays)}.")
+    if players not in cat.counts:
+        raise SetupConflict(f"The official counts are for {min(cat.counts)} to {max(cat.counts)} players, "
+                            f"not {players}.")
+    changes = active_changes(script, picked, catalogue=cat)
+    _refuse_conflicts(cat, picked, changes)
+    base = cat.counts[players]
+    options: set[TeamCounts] = set()
+    for minions, demons, spare in _evil_options(base, players, changes):
+        good = players - minions - demons
+        for outsiders in _outsider_options(base, changes, good, spare):
+            options.add(TeamCounts(townsfolk=good - outsiders, outsiders=outsiders,
+                                   minions=minions, demons=demons))
+    needs = _needs(cat, picked, changes)
+    legal = sorted((c for c in options if all(n <= c.counts()[t] for t, n in needs.items())),
+                   key=lambda c: (c.demons, c.minions, c.outsiders))
+    if not legal:
+        raise SetupConflict(_why_none(cat, players, picked, changes, options, needs))
+    return tuple(legal)
+
+
+def _refuse_conflicts(cat: Catalogue, picked: list[str], changes: tuple[tuple[str, SetupChange], ...]) -> None:
+    def names(team: str | tuple[str, ...]) -> list[str]:
+        teams = (team,) if isinstance(team, str) else team
+        return [cat.records[c].name for c in picked if cat.records[c].team in teams]
+
+    for cid, change in changes:
+        who = cat.records[cid].name
+        if change.no_evil and names(("minion", "demon")):
+            raise SetupConflict(f"The {who} means no evil characters, so these cannot be in play: "
+                                f"{', '.join(names(('minion', 'demon')))}.")
+        if change.majority and names("minion"):
+            raise SetupConflict(f"With {who}, most players are {who} and there are no Minions, so these "
+                                f"cannot be in play: {', '.join(names('minion'))}.")
+        if change.minions_made_in_play and names("minion"):
+            raise SetupConflict(f"The {who} chooses its Minions during the first night, so no Minion is "
+                                f"dealt: take out {', '.join(names('minion'))}.")
+
+
+def _evil_options(base: TeamCounts, players: int,
+                  changes: tuple[tuple[str, SetupChange], ...]) -> list[tuple[int, int, int]]:
+    """(Minions, Demons, evil seats that become Townsfolk or Outsiders) for each legal evil team."""
+    if any(c.no_evil for _, c in changes):
+        return [(0, 0, base.minions + base.demons)]
+    if any(c.majority for _, c in changes):
+        return [(0, legion, 0) for legion in range(players // 2 + 1, players - 1)]
+    minions = base.minions + sum(c.minions for _, c in changes)
+    demons = base.demons + sum(c.demons for _, c in changes)
+    if minions < 0 or demons < 0:
+        return []
+    if any(c.minions_made_in_play for _, c in changes):
+        return [(0, demons, minions)]
+    return [(minions, demons, 0)]
+
+
+def _outsider_options(base: TeamCounts, changes: tuple[tuple[str, SetupChange], ...], good: int,
+                      spare: int) -> list[int]:
+    """The Outsider counts allowed among ``good`` good seats (``spare`` of them freed evil seats)."""
+    if good < 0:
+        return []
+    if any(c.outsiders == "any" for _, c in changes):
+        return list(range(good + 1))
+    deltas = {0}
+    for _, change in changes:
+        assert change.outsiders != "any"
+        deltas = {d + e for d, e in product(deltas, change.outsiders)}
+    found = {base.outsiders + d + s for d in deltas for s in range(spare + 1)}
+    return sorted(o for o in found if 0 <= o <= good)
+
+
+def _needs(cat: Catalogue, picked: list[str], changes: tuple[tuple[str, SetupChange], ...]) -> dict[str, int]:
+    """How many seats of each team the chosen characters and the ones they require take."""
+    dealt = [c for c in picked if cat.records[c].team in DEALT_TEAMS
+             and not (cat.setup.get(c) and cat.setup[c].no_token)]
+    required = [r for _, change in changes for r in change.requires if r not in picked]
+    needs = dict.fromkeys(DEALT_TEAMS, 0)
+    for cid in dict.fromkeys([*dealt, *required]):
+        team = cat.records[cid].team
+        if team in needs:
+            needs[team] += 1
+    return needs
+
+
+def _why_none(cat: Catalogue, players: int, picked: list[str], changes: tuple[tuple[str, SetupChange], ...],
+              options: set[TeamCounts], needs: dict[str, int]) -> str:
+    with_ = f" with {', '.join(cat.records[c].name for c, _ in changes)}" if changes else ""
+    if not options:
+        return f"No team count is legal at {players} players{with_}."
+    for team, need in needs.items():
+        most = max(c.counts()[team] for c in options)
+        if need > most:
+            who = [cat.records[c].name for c in picked if cat.records[c].team == team]
+            who += [f"{cat.records[r].name} (required)" for _, ch in changes for r in ch.requires
+                    if r not in picked and cat.records[r].team == team]
+            return (f"At {players} players{with_} there can be at most {most} "
+                    f"{_TEAM_WORDS[team][0 if most == 1 else 1]}, but {need} are needed: {', '.join(who)}.")
+    return f"No team count at {players} players{with_} has room for every chosen character together."
