@@ -13,6 +13,7 @@ Highness Register's ids are read here as the official ones (the Waitress is the 
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
@@ -284,8 +285,24 @@ def _parse(folder: Path, name: str, shape: type[T]) -> T:
         return TypeAdapter(shape).validate_json(text, strict=True)
     except ValidationError as exc:
         err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"])
-        raise _fail(f"{name}: {where + ': ' if where else ''}{err['msg']}.") from None
+        raise _fail(f"{name}: {_where(text, err['loc'])}{err['msg']}.") from None
+
+
+def _where(text: str, loc: tuple[int | str, ...]) -> str:
+    """ "imp (entry 124), flavour: " for a record of a list; the path otherwise."""
+    if not loc:
+        return ""
+    path = ".".join(str(p) for p in loc)
+    if isinstance(loc[0], int):
+        try:
+            entry = json.loads(text)[loc[0]]
+        except (ValueError, LookupError, TypeError):
+            return f"{path}: "
+        cid = entry.get("id") if isinstance(entry, dict) else None
+        rest = ".".join(str(p) for p in loc[1:])
+        named = f"{cid} (entry {loc[0] + 1})" if isinstance(cid, str) else f"entry {loc[0] + 1}"
+        return f"{named}{', ' + rest if rest else ''}: "
+    return f"{path}: "
 
 
 def _check_records(records: Sequence[Record]) -> dict[str, Record]:
@@ -601,6 +618,8 @@ def _outsider_options(base: TeamCounts, changes: tuple[tuple[str, SetupChange], 
         assert change.outsiders != "any"
         deltas = {d + e for d, e in product(deltas, change.outsiders)}
     found = {base.outsiders + d + s for d in deltas for s in range(spare + 1)}
+    if max(found) < 0:
+        found = {0}  # an Outsider fewer with none to remove changes nothing (the Vigormortis at 7)
     return sorted(o for o in found if 0 <= o <= good)
 
 
