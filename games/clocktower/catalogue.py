@@ -648,5 +648,6 @@ def _why_none(cat: Catalogue, players: int, picked: list[str], changes: tuple[tu
             who += [f"{cat.records[r].name} (required)" for _, ch in changes for r in ch.requires
                     if r not in picked and cat.records[r].team == team]
             return (f"At {players} players{with_} there can be at most {most} "
-                    f"{_TEAM_WORDS[team][0 if most == 1 else 1]}, but {need} are needed: {', '.join(who)}.")
+                    f"{_TEAM_WORDS[team][0 if most == 1 else 1]}, but {need} {'is' if need == 1 else 'are'} "
+                    f"needed: {', '.join(who)}.")
     return f"No team count at {players} players{with_} has room for every chosen character together."
