@@ -234,3 +234,12 @@ def test_too_many_chosen_of_a_team_is_explained():
 def test_a_chosen_character_off_the_script_is_refused():
     with pytest.raises(SetupConflict, match="Not on the script: Vortox"):
         legal_counts(TB, 7, ["vortox"])
+
+
+def test_her_royal_highness_registers_table_is_the_official_one_from_7_players():
+    from games.clocktower.deal import composition
+
+    official = load().counts
+    for players, row in composition().items():
+        assert official[players].counts() == row.counts(), players
+    assert sorted(official) == list(range(5, 16)) and min(composition()) == 7
