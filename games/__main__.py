@@ -4,6 +4,7 @@
     python -m games replay SCRIPT.json           one JSON line per event / rejected action, then the result
     python -m games simulate GAME --players N --games K --seed S [--json]
     python -m games clocktower script FILE.json  check a Clocktower script, print it parsed as JSON
+    python -m games clocktower characters        every official character, ruled or judged (Markdown)
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     ct_sub = p_ct.add_subparsers(dest="clocktower_command", required=True)
     p_ct_script = ct_sub.add_parser("script", help="check a script in the official Script Tool format")
     p_ct_script.add_argument("file", help="path to the script, or - for standard input")
+    ct_sub.add_parser("characters", help="list every official character, ruled by the bot or judged")
     args = parser.parse_args(argv)
 
     try:
@@ -53,6 +55,10 @@ def main(argv: list[str] | None = None) -> int:
                 return 2
             for line in replay(get(script.game), script):
                 print(json.dumps(line, ensure_ascii=False))
+            return 0
+        if args.command == "clocktower" and args.clocktower_command == "characters":
+            from .clocktower.ruled import listing
+            print(listing())
             return 0
         if args.command == "clocktower":
             return _clocktower_script(args.file)
