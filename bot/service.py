@@ -53,7 +53,7 @@ from .store import (
     StoreRefused,
 )
 from .timers import Timers
-from .voice.table import SILENT_NONE, VoiceNow, turn_deadline, voice_now, voice_row
+from .voice.table import SILENT_NONE, VoiceNow, turn_deadline, turn_due, voice_now, voice_row
 
 log = logging.getLogger(__name__)
 
@@ -664,9 +664,11 @@ class GameService:
 
     @logs.game_scope  # its log lines carry the game and the action
     async def _apply(self, game_id: int, actor_id: int | None, action: dict[str, Any], *,
-                     storyteller: bool = False, anchor: float | None = None) -> Outcome:
+                     storyteller: bool = False, anchor: float | None = None,
+                     turn_since: float | None = None) -> Outcome:
         """Apply and commit one action; the caller holds the game's lock. ``anchor``: the deadline
-        that closed the phase (a game with a fixed schedule starts the next phase from it)."""
+        that closed the phase (a game with a fixed schedule starts the next phase from it);
+        ``turn_since``: the end of the speaking turn that ran out (the next turn starts from it)."""
         table = await self._load_for_write(game_id)
         logs.bind(guild_id=table.row.guild_id)
         try:
@@ -685,13 +687,13 @@ class GameService:
                                    in_place=True)
         await self._commit(table.row, table.game, before_seq, outcome, actor_id=actor_id,
                            action=parsed.model_dump_json(exclude_defaults=False), anchor=anchor,
-                           follows=before_step, before_voice=before_voice)
+                           follows=before_step, before_voice=before_voice, turn_since=turn_since)
         return outcome
 
     async def _commit(self, row: GameRow, game: Game, before_seq: int | None, outcome: Outcome, *,
                       actor_id: int | None, action: str | None, status: str | None = None,
                       anchor: float | None = None, follows: int | None = None,
-                      before_voice: VoiceNow = SILENT_NONE) -> None:
+                      before_voice: VoiceNow = SILENT_NONE, turn_since: float | None = None) -> None:
         state = outcome.state
         now = self.clock.now()
         start = anchor if anchor is not None and game.fixed_schedule else now
@@ -725,7 +727,7 @@ class GameService:
         if voice.silenced != before_voice.silenced or state.finished:
             messages.append(voice_row(voice.silenced))  # after the step's messages: never ahead of them
         turn_ends = turn_deadline(before_voice, voice, row.turn_deadline, now,
-                                  clock_waits=paused or waiting is not None)
+                                  clock_waits=paused or waiting is not None, since=turn_since)
         substitutes = [(int(e.data["old"]), int(e.data["new"]), state.name(e.data["new"]))
                        for e in outcome.events if e.type == SUBSTITUTE and e.audience.kind == "public"
                        and str(e.data.get("old", "")).isdigit() and str(e.data.get("new", "")).isdigit()]
@@ -879,31 +881,40 @@ class GameService:
         return sent
 
     async def on_turn(self, game_id: int, phase_seq: int) -> bool:
-        """The speaking turn's seconds passed: the floor goes to the next speaker (``TurnOver``).
-        Never raises: a refused write leaves the turn due, and the minute sweep tries again."""
+        """The speaking turn's seconds passed: the floor goes to the next speaker (``TurnOver``),
+        whose turn starts when this one was due to end. Turns that ran out meanwhile (the bot was
+        down) are over too, each in its own step, delivered together: the turn due now runs, with
+        what is left of it (``turn_due``). Never raises: a refused write leaves the turn due, and
+        the minute sweep tries again."""
+        moved = False
         try:
-            async with self.lock(game_id):
-                row = await self.store.game(game_id)
-                if row is None or row.status != "running" or row.paused or row.turn_deadline is None \
-                        or row.phase_seq != phase_seq:
-                    return False
-                if row.turn_deadline > self.clock.now() + 0.5:  # the turn moved meanwhile
-                    self.timers.arm_turn(game_id, phase_seq, row.turn_deadline)
-                    return False
-                return await self._turn_over(game_id, row.id)
+            with self.held_notifications():  # the turns long past are never shown or said
+                async with self.lock(game_id):
+                    while True:
+                        row = await self.store.game(game_id)
+                        if row is None or row.status != "running" or row.paused or row.turn_deadline is None \
+                                or row.phase_seq != phase_seq:
+                            return moved
+                        if not turn_due(row.turn_deadline, self.clock.now()):  # the turn moved meanwhile
+                            self.timers.arm_turn(game_id, phase_seq, row.turn_deadline)
+                            return moved
+                        if not await self._turn_over(game_id, None, since=row.turn_deadline):
+                            return moved
+                        moved = True
         except Exception as exc:
             log.warning("game %s: the speaking turn of phase %s did not move on (%s)", game_id, phase_seq, exc,
                         exc_info=not is_store_error(exc) and not isinstance(exc, GameError))
-            return False
+            return moved
 
-    async def _turn_over(self, game_id: int, actor_id: int | None) -> bool:
-        """Give the floor to the next speaker; the caller holds the game's lock."""
+    async def _turn_over(self, game_id: int, actor_id: int | None, since: float | None = None) -> bool:
+        """Give the floor to the next speaker; the caller holds the game's lock. ``since``: when
+        the turn was due to end (its clock ran out), else the next turn starts now."""
         table = await self.load(game_id)
         turn = table.game.speaking_turn(table.state)
         if turn is None:
             return False
         await self._apply(game_id, actor_id, {"type": "turn_over", "phase_seq": table.state.phase_seq,
-                                              "turn": turn.index})
+                                              "turn": turn.index}, turn_since=since)
         return True
 
     async def skip_turn(self, game_id: int, actor: Actor) -> str:
