@@ -6,6 +6,7 @@ Nothing here knows Discord: cogs and views turn clicks into calls, and ``Deliver
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import json
 import logging
@@ -70,6 +71,31 @@ class NotAllowed(GameError):
 
 class LobbyError(GameError):
     code = "lobby"
+
+
+class VoiceTaken(LobbyError):
+    """The voice channel is already another game's table (``holder``, in a lobby or running): two
+    games there would mute and unmute the same players against each other."""
+
+    code = "voice_taken"
+
+    def __init__(self, holder: GameRow) -> None:
+        self.holder = holder
+        super().__init__(f"🔊 That voice channel is already the table of {held_by(holder)}: two games in "
+                         "one voice channel would mute and unmute the same players against each other. "
+                         "Pick another voice channel, or end that game first.")
+
+    def unlinked(self) -> str:
+        """``/game new``'s note when the host's own voice channel is taken: the game has none yet."""
+        return (f"🔇 No voice channel is linked yet: the one you are in is the table of {held_by(self.holder)}. "
+                "Link another with `/game voice`.")
+
+
+def held_by(row: GameRow) -> str:
+    """A game in words, with its text channel: "game #3 (The Ritual, running in <#…>)"."""
+    title = games.get(row.kind).title if row.kind in games.available() else row.kind
+    status = "running" if row.status == "running" else "gathering players"
+    return f"game #{row.id} ({title}, {status} in <#{row.channel_id}>)"
 
 
 class NeedsConfirmation(GameError):
@@ -231,6 +257,8 @@ class GameService:
                              fire_many=self.on_deadlines)
         #: one lock per game, alive only while someone holds or waits on it (no growth per game ever run)
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        #: one lock per voice channel being linked: two games never both take one (``_link_lock``)
+        self._linking: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         #: the last committed state of each running game, written only after its commit, so a
         #: click need not read and parse it again. A writer takes the entry out while it applies
         #: in place, so a reader meanwhile reads the committed row, never a state not yet committed.
@@ -263,6 +291,24 @@ class GameService:
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
         return lock
+
+    def _link_lock(self, channel_id: int | None) -> asyncio.Lock | contextlib.nullcontext:
+        """Held while a game takes a voice channel, so two games linking it at once see each other."""
+        if channel_id is None:
+            return contextlib.nullcontext()
+        lock = self._linking.get(channel_id)
+        if lock is None:
+            lock = self._linking[channel_id] = asyncio.Lock()
+        return lock
+
+    async def _refuse_taken_voice(self, guild_id: int, channel_id: int | None, game_id: int | None) -> None:
+        """Refuse (``VoiceTaken``) a voice channel that is the table of another game in a lobby or
+        running: one voice channel is one game's table at a time."""
+        if channel_id is None:
+            return
+        for row in await self.store.active_games(guild_id):
+            if row.voice_channel_id == channel_id and row.id != game_id:
+                raise VoiceTaken(row)
 
     def _messages_ready(self, game_id: int) -> None:
         """The game has new outbox rows: delivery starts now, or at the end of the hold."""
@@ -454,11 +500,13 @@ class GameService:
                 f"{game.title} takes {game.min_players} to {game.max_players} players; "
                 f"limits {lo}-{hi} don't fit.")
         try:
-            game_id = await self._saving(self.store.create_game(
-                kind=game.name, guild_id=guild_id, channel_id=channel_id, host_id=host.id,
-                seed=new_seed(), options=options, min_players=lo, max_players=hi,
-                now=self.clock.now(), host_name=host.name, seat_host=not game.storytellers,
-                voice_channel_id=voice_channel_id))
+            async with self._link_lock(voice_channel_id):
+                await self._refuse_taken_voice(guild_id, voice_channel_id, None)
+                game_id = await self._saving(self.store.create_game(
+                    kind=game.name, guild_id=guild_id, channel_id=channel_id, host_id=host.id,
+                    seed=new_seed(), options=options, min_players=lo, max_players=hi,
+                    now=self.clock.now(), host_name=host.name, seat_host=not game.storytellers,
+                    voice_channel_id=voice_channel_id))
         except ChannelBusy:
             raise LobbyError("This channel already has a game. Use a thread or another channel, "
                              "or end that one first.") from None
@@ -561,14 +609,16 @@ class GameService:
 
     async def set_voice_channel(self, game_id: int, actor: Actor, channel_id: int | None) -> GameRow:
         """Link the game to a voice channel (None: unlink); the host's or a moderator's to change.
-        In a running game the mutes follow at once: nobody stays muted in a channel left behind."""
-        async with self.lock(game_id):
+        In a running game the mutes follow at once: nobody stays muted in a channel left behind.
+        A channel that is another live game's table is refused (``VoiceTaken``)."""
+        async with self.lock(game_id), self._link_lock(channel_id):
             row = await self._game_or_refuse(game_id)
             if actor.id != row.host_id and not await self.is_moderator(row, actor):
                 raise NotAllowed("Only the host or a moderator can change the game's voice channel.")
             if games.get(row.kind).storytellers:
                 raise LobbyError(f"{games.get(row.kind).title} is played in text, with no voice table: "
                                  "there is nothing to link.")
+            await self._refuse_taken_voice(row.guild_id, channel_id, game_id)
             messages = []
             if row.status == "running":
                 table = await self.load(game_id)

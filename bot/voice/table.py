@@ -74,3 +74,27 @@ def turn_due(turn_ends: float | None, now: float) -> bool:
     run out (the bot was down through it) it is over as well, and so on until the turn due now:
     the schedule is the running turn's end and the turns' seconds, nothing else."""
     return turn_ends is not None and turn_ends <= now + TURN_SLACK
+
+
+#: the table options the voice table reads (a game has those of them it offers), in the order
+#: the link answer shows them; and those that let the rules mute someone
+VOICE_OPTIONS = ("speaking_turns", "turn_seconds", "turn_order", "mute_dead", "night_quiet", "narrate")
+MUTING_OPTIONS = ("speaking_turns", "mute_dead", "night_quiet")
+
+
+def voice_options(game: Game, options: dict[str, Any]) -> dict[str, Any]:
+    """The voice options of a game's table as they are in effect (the defaults filled in)."""
+    parsed = game.parse_options(options).model_dump()
+    return {key: parsed[key] for key in VOICE_OPTIONS if key in parsed}
+
+
+def options_line(values: dict[str, Any]) -> str:
+    """The voice options in the words they are typed in: "`speaking_turns=true` `narrate=true`"."""
+    shown = {True: "true", False: "false"}
+    return " ".join(f"`{key}={shown.get(value, value) if isinstance(value, bool) else value}`"
+                    for key, value in values.items())
+
+
+def mutes_by_options(values: dict[str, Any]) -> bool:
+    """Whether the table's options let the rules mute anyone (before the game has a state)."""
+    return any(values.get(key) for key in MUTING_OPTIONS)
