@@ -610,7 +610,8 @@ class GameService:
     async def set_voice_channel(self, game_id: int, actor: Actor, channel_id: int | None) -> GameRow:
         """Link the game to a voice channel (None: unlink); the host's or a moderator's to change.
         In a running game the mutes follow at once: nobody stays muted in a channel left behind.
-        A channel that is another live game's table is refused (``VoiceTaken``)."""
+        A channel that is another live game's table is refused (``VoiceTaken``). Returns the
+        game's row as linked now."""
         async with self.lock(game_id), self._link_lock(channel_id):
             row = await self._game_or_refuse(game_id)
             if actor.id != row.host_id and not await self.is_moderator(row, actor):
@@ -628,7 +629,7 @@ class GameService:
             await self._saving(self.store.set_voice_channel(game_id, channel_id, self.clock.now(), messages))
             if messages:
                 self._messages_ready(game_id)
-            return row
+            return replace(row, voice_channel_id=channel_id)
 
     async def set_thread_channel(self, game_id: int, actor: Actor, channel_id: int) -> GameRow:
         async with self.lock(game_id):

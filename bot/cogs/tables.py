@@ -179,8 +179,7 @@ class Tables(commands.Cog):
     async def voice(self, interaction: discord.Interaction, channel: discord.VoiceChannel | None = None) -> None:
         async def work() -> None:
             row = await self._in_channel(interaction)
-            await self.service.set_voice_channel(row.id, actor_of(interaction), channel.id if channel else None)
-            row = await self.bot.store.game(row.id)
+            row = await self.service.set_voice_channel(row.id, actor_of(interaction), channel.id if channel else None)
             said = (f"🔊 Game #{row.id} is played in {channel.mention}." if channel else
                     f"🔇 Game #{row.id} has no voice channel now: I mute no one and say nothing aloud.")
             if channel and options_words(row):

@@ -115,8 +115,9 @@ class _Line:
         """A later line of the same game makes this one stale: a later phase, or the same slot."""
         if self.final or newer.game_id != self.game_id:
             return False
-        later_phase = None not in (self.phase_seq, newer.phase_seq) and newer.phase_seq > self.phase_seq
-        return later_phase or (self.slot is not None and self.slot == newer.slot)
+        if self.phase_seq is not None and newer.phase_seq is not None and newer.phase_seq > self.phase_seq:
+            return True
+        return self.slot is not None and self.slot == newer.slot
 
 
 @dataclass
