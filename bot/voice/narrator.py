@@ -170,13 +170,13 @@ class DiscordNarrator:
         if g is None:
             g = self._guilds[guild_id] = _Guild()
         g.games.add(game_id)
-        line = _Line(channel_id, game_id, text, phase_seq=phase_seq, slot=slot)
+        new = _Line(channel_id, game_id, text, phase_seq=phase_seq, slot=slot)
         if phase_seq is not None:
             self._phase[game_id] = max(phase_seq, self._phase.get(game_id, phase_seq))
-        for stale in [old for old in g.lines if old.replaced_by(line)]:
+        for stale in [old for old in g.lines if old.replaced_by(new)]:  # (so none of a passed phase waits)
             g.lines.remove(stale)
             log.info("Narration of game %s: %r is no longer true; dropped.", game_id, stale.text)
-        g.lines.append(line)
+        g.lines.append(new)
         spoken = [line for line in g.lines if not line.final]
         while len(spoken) > MAX_QUEUED:
             stale = spoken.pop(0)
@@ -264,9 +264,6 @@ class DiscordNarrator:
                     await g.wake.wait()
                     continue
                 line = g.current = g.lines.popleft()
-                if not line.final and self._passed(line.game_id, line.phase_seq):
-                    g.current = None
-                    continue
                 if line.final:
                     g.current = None
                     g.games.discard(line.game_id)
