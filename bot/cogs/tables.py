@@ -31,7 +31,7 @@ class TablesBot(Protocol):
     service: GameService
     store: Store
     play: Any  # lobby_embed, remember_lobby, show_signups, start_game, status_text, show_private, vote...
-    voice: Any  # the voice table: check_at_start
+    voice: Any  # the voice table: check_at_start, tell_host
     tree: app_commands.CommandTree
 
 
@@ -169,10 +169,13 @@ class Tables(commands.Cog):
         await guarded(interaction, None, work, public=True)
 
     async def _tell_link_problem(self, interaction: discord.Interaction, row) -> None:
-        """Whoever linked the game learns at once, privately, of a permission the bot lacks there."""
+        """Whoever linked the game learns at once, privately, of a permission the bot lacks there
+        (and the host too, by DM, when a moderator linked it)."""
         problem = await link_problem(self.bot, row) if row.voice_channel_id is not None else None
         if problem:
             await reply(interaction, problem)
+            if interaction.user.id != row.host_id:
+                await self.bot.voice.tell_host(row, problem)
 
     @game.command(name="voice", description="Link the game to a voice channel, or unlink it (host)")
     @app_commands.describe(channel="The voice channel the game is played in (leave it out to unlink)")

@@ -275,3 +275,13 @@ async def test_a_living_line_replaced_before_it_is_said_is_dropped_and_other_gam
     await n.wait_quiet()
     assert spoken == ["Round one.", "Night falls.", "Bo, you have the floor."]
     await n.close()
+
+
+async def test_a_moderator_who_links_is_told_and_the_host_too(table):
+    w = table
+    take_from_the_bot(w, "mute_members")
+    await open_game(w, w.channel, "mute_dead=true")
+    res = await w.admin.slash(w.channel, "game voice", channel=w.vc)
+    await w.settle()
+    assert any("Mute Members" in t for t in answers(res))
+    assert any("Mute Members" in t for t in w.dm_texts(w.host))
