@@ -6,6 +6,7 @@ Nothing here knows Discord: cogs and views turn clicks into calls, and ``Deliver
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import json
 import logging
@@ -53,7 +54,7 @@ from .store import (
     StoreRefused,
 )
 from .timers import Timers
-from .voice.table import SILENT_NONE, VoiceNow, turn_deadline, voice_now, voice_row
+from .voice.table import SILENT_NONE, VoiceNow, turn_deadline, turn_due, voice_now, voice_row
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +71,31 @@ class NotAllowed(GameError):
 
 class LobbyError(GameError):
     code = "lobby"
+
+
+class VoiceTaken(LobbyError):
+    """The voice channel is already another game's table (``holder``, in a lobby or running): two
+    games there would mute and unmute the same players against each other."""
+
+    code = "voice_taken"
+
+    def __init__(self, holder: GameRow) -> None:
+        self.holder = holder
+        super().__init__(f"🔊 That voice channel is already the table of {held_by(holder)}: two games in "
+                         "one voice channel would mute and unmute the same players against each other. "
+                         "Pick another voice channel, or end that game first.")
+
+    def unlinked(self) -> str:
+        """``/game new``'s note when the host's own voice channel is taken: the game has none yet."""
+        return (f"🔇 No voice channel is linked yet: the one you are in is the table of {held_by(self.holder)}. "
+                "Link another with `/game voice`.")
+
+
+def held_by(row: GameRow) -> str:
+    """A game in words, with its text channel: "game #3 (The Ritual, running in <#…>)"."""
+    title = games.get(row.kind).title if row.kind in games.available() else row.kind
+    status = "running" if row.status == "running" else "gathering players"
+    return f"game #{row.id} ({title}, {status} in <#{row.channel_id}>)"
 
 
 class NeedsConfirmation(GameError):
@@ -231,6 +257,8 @@ class GameService:
                              fire_many=self.on_deadlines)
         #: one lock per game, alive only while someone holds or waits on it (no growth per game ever run)
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        #: one lock per voice channel being linked: two games never both take one (``_link_lock``)
+        self._linking: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         #: the last committed state of each running game, written only after its commit, so a
         #: click need not read and parse it again. A writer takes the entry out while it applies
         #: in place, so a reader meanwhile reads the committed row, never a state not yet committed.
@@ -263,6 +291,24 @@ class GameService:
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
         return lock
+
+    def _link_lock(self, channel_id: int | None) -> asyncio.Lock | contextlib.nullcontext:
+        """Held while a game takes a voice channel, so two games linking it at once see each other."""
+        if channel_id is None:
+            return contextlib.nullcontext()
+        lock = self._linking.get(channel_id)
+        if lock is None:
+            lock = self._linking[channel_id] = asyncio.Lock()
+        return lock
+
+    async def _refuse_taken_voice(self, guild_id: int, channel_id: int | None, game_id: int | None) -> None:
+        """Refuse (``VoiceTaken``) a voice channel that is the table of another game in a lobby or
+        running: one voice channel is one game's table at a time."""
+        if channel_id is None:
+            return
+        for row in await self.store.active_games(guild_id):
+            if row.voice_channel_id == channel_id and row.id != game_id:
+                raise VoiceTaken(row)
 
     def _messages_ready(self, game_id: int) -> None:
         """The game has new outbox rows: delivery starts now, or at the end of the hold."""
@@ -454,11 +500,13 @@ class GameService:
                 f"{game.title} takes {game.min_players} to {game.max_players} players; "
                 f"limits {lo}-{hi} don't fit.")
         try:
-            game_id = await self._saving(self.store.create_game(
-                kind=game.name, guild_id=guild_id, channel_id=channel_id, host_id=host.id,
-                seed=new_seed(), options=options, min_players=lo, max_players=hi,
-                now=self.clock.now(), host_name=host.name, seat_host=not game.storytellers,
-                voice_channel_id=voice_channel_id))
+            async with self._link_lock(voice_channel_id):
+                await self._refuse_taken_voice(guild_id, voice_channel_id, None)
+                game_id = await self._saving(self.store.create_game(
+                    kind=game.name, guild_id=guild_id, channel_id=channel_id, host_id=host.id,
+                    seed=new_seed(), options=options, min_players=lo, max_players=hi,
+                    now=self.clock.now(), host_name=host.name, seat_host=not game.storytellers,
+                    voice_channel_id=voice_channel_id))
         except ChannelBusy:
             raise LobbyError("This channel already has a game. Use a thread or another channel, "
                              "or end that one first.") from None
@@ -561,14 +609,17 @@ class GameService:
 
     async def set_voice_channel(self, game_id: int, actor: Actor, channel_id: int | None) -> GameRow:
         """Link the game to a voice channel (None: unlink); the host's or a moderator's to change.
-        In a running game the mutes follow at once: nobody stays muted in a channel left behind."""
-        async with self.lock(game_id):
+        In a running game the mutes follow at once: nobody stays muted in a channel left behind.
+        A channel that is another live game's table is refused (``VoiceTaken``). Returns the
+        game's row as linked now."""
+        async with self.lock(game_id), self._link_lock(channel_id):
             row = await self._game_or_refuse(game_id)
             if actor.id != row.host_id and not await self.is_moderator(row, actor):
                 raise NotAllowed("Only the host or a moderator can change the game's voice channel.")
             if games.get(row.kind).storytellers:
                 raise LobbyError(f"{games.get(row.kind).title} is played in text, with no voice table: "
                                  "there is nothing to link.")
+            await self._refuse_taken_voice(row.guild_id, channel_id, game_id)
             messages = []
             if row.status == "running":
                 table = await self.load(game_id)
@@ -578,7 +629,7 @@ class GameService:
             await self._saving(self.store.set_voice_channel(game_id, channel_id, self.clock.now(), messages))
             if messages:
                 self._messages_ready(game_id)
-            return row
+            return replace(row, voice_channel_id=channel_id)
 
     async def set_thread_channel(self, game_id: int, actor: Actor, channel_id: int) -> GameRow:
         async with self.lock(game_id):
@@ -664,9 +715,11 @@ class GameService:
 
     @logs.game_scope  # its log lines carry the game and the action
     async def _apply(self, game_id: int, actor_id: int | None, action: dict[str, Any], *,
-                     storyteller: bool = False, anchor: float | None = None) -> Outcome:
+                     storyteller: bool = False, anchor: float | None = None,
+                     turn_since: float | None = None) -> Outcome:
         """Apply and commit one action; the caller holds the game's lock. ``anchor``: the deadline
-        that closed the phase (a game with a fixed schedule starts the next phase from it)."""
+        that closed the phase (a game with a fixed schedule starts the next phase from it);
+        ``turn_since``: the end of the speaking turn that ran out (the next turn starts from it)."""
         table = await self._load_for_write(game_id)
         logs.bind(guild_id=table.row.guild_id)
         try:
@@ -685,13 +738,13 @@ class GameService:
                                    in_place=True)
         await self._commit(table.row, table.game, before_seq, outcome, actor_id=actor_id,
                            action=parsed.model_dump_json(exclude_defaults=False), anchor=anchor,
-                           follows=before_step, before_voice=before_voice)
+                           follows=before_step, before_voice=before_voice, turn_since=turn_since)
         return outcome
 
     async def _commit(self, row: GameRow, game: Game, before_seq: int | None, outcome: Outcome, *,
                       actor_id: int | None, action: str | None, status: str | None = None,
                       anchor: float | None = None, follows: int | None = None,
-                      before_voice: VoiceNow = SILENT_NONE) -> None:
+                      before_voice: VoiceNow = SILENT_NONE, turn_since: float | None = None) -> None:
         state = outcome.state
         now = self.clock.now()
         start = anchor if anchor is not None and game.fixed_schedule else now
@@ -725,7 +778,7 @@ class GameService:
         if voice.silenced != before_voice.silenced or state.finished:
             messages.append(voice_row(voice.silenced))  # after the step's messages: never ahead of them
         turn_ends = turn_deadline(before_voice, voice, row.turn_deadline, now,
-                                  clock_waits=paused or waiting is not None)
+                                  clock_waits=paused or waiting is not None, since=turn_since)
         substitutes = [(int(e.data["old"]), int(e.data["new"]), state.name(e.data["new"]))
                        for e in outcome.events if e.type == SUBSTITUTE and e.audience.kind == "public"
                        and str(e.data.get("old", "")).isdigit() and str(e.data.get("new", "")).isdigit()]
@@ -879,31 +932,40 @@ class GameService:
         return sent
 
     async def on_turn(self, game_id: int, phase_seq: int) -> bool:
-        """The speaking turn's seconds passed: the floor goes to the next speaker (``TurnOver``).
-        Never raises: a refused write leaves the turn due, and the minute sweep tries again."""
+        """The speaking turn's seconds passed: the floor goes to the next speaker (``TurnOver``),
+        whose turn starts when this one was due to end. Turns that ran out meanwhile (the bot was
+        down) are over too, each in its own step, delivered together: the turn due now runs, with
+        what is left of it (``turn_due``). Never raises: a refused write leaves the turn due, and
+        the minute sweep tries again."""
+        moved = False
         try:
-            async with self.lock(game_id):
-                row = await self.store.game(game_id)
-                if row is None or row.status != "running" or row.paused or row.turn_deadline is None \
-                        or row.phase_seq != phase_seq:
-                    return False
-                if row.turn_deadline > self.clock.now() + 0.5:  # the turn moved meanwhile
-                    self.timers.arm_turn(game_id, phase_seq, row.turn_deadline)
-                    return False
-                return await self._turn_over(game_id, row.id)
+            with self.held_notifications():  # the turns long past are never shown or said
+                async with self.lock(game_id):
+                    while True:
+                        row = await self.store.game(game_id)
+                        if row is None or row.status != "running" or row.paused or row.turn_deadline is None \
+                                or row.phase_seq != phase_seq:
+                            return moved
+                        if not turn_due(row.turn_deadline, self.clock.now()):  # the turn moved meanwhile
+                            self.timers.arm_turn(game_id, phase_seq, row.turn_deadline)
+                            return moved
+                        if not await self._turn_over(game_id, None, since=row.turn_deadline):
+                            return moved
+                        moved = True
         except Exception as exc:
             log.warning("game %s: the speaking turn of phase %s did not move on (%s)", game_id, phase_seq, exc,
                         exc_info=not is_store_error(exc) and not isinstance(exc, GameError))
-            return False
+            return moved
 
-    async def _turn_over(self, game_id: int, actor_id: int | None) -> bool:
-        """Give the floor to the next speaker; the caller holds the game's lock."""
+    async def _turn_over(self, game_id: int, actor_id: int | None, since: float | None = None) -> bool:
+        """Give the floor to the next speaker; the caller holds the game's lock. ``since``: when
+        the turn was due to end (its clock ran out), else the next turn starts now."""
         table = await self.load(game_id)
         turn = table.game.speaking_turn(table.state)
         if turn is None:
             return False
         await self._apply(game_id, actor_id, {"type": "turn_over", "phase_seq": table.state.phase_seq,
-                                              "turn": turn.index})
+                                              "turn": turn.index}, turn_since=since)
         return True
 
     async def skip_turn(self, game_id: int, actor: Actor) -> str:

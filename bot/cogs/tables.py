@@ -16,9 +16,10 @@ from games.engine.options import describe
 
 from ..interactions import actor_of, guarded, reply
 from ..render import chunks
-from ..service import GameService, NoGameHere
+from ..service import GameService, NoGameHere, VoiceTaken
 from ..store import Store
 from ..views import lobby_view
+from ..voice.link import link_problem, options_words
 from .menus import add_user_menu, member_here, remove_menu
 
 log = logging.getLogger(__name__)
@@ -30,6 +31,7 @@ class TablesBot(Protocol):
     service: GameService
     store: Store
     play: Any  # lobby_embed, remember_lobby, show_signups, start_game, status_text, show_private, vote...
+    voice: Any  # the voice table: check_at_start, tell_host
     tree: app_commands.CommandTree
 
 
@@ -144,27 +146,52 @@ class Tables(commands.Cog):
                   max_players: app_commands.Range[int, 1, 30] | None = None,
                   voice: discord.VoiceChannel | None = None) -> None:
         async def work() -> None:
-            row = await self.service.new_game(
-                kind=kind, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
-                host=actor_of(interaction), options_text=options, min_players=min_players,
-                max_players=max_players, voice_channel_id=linked_voice(interaction, kind, voice))
-            await reply(interaction, embed=await self.bot.play.lobby_embed(row.id),
+            async def open_game(voice_channel_id: int | None):
+                return await self.service.new_game(
+                    kind=kind, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+                    host=actor_of(interaction), options_text=options, min_players=min_players,
+                    max_players=max_players, voice_channel_id=voice_channel_id)
+
+            note = None
+            try:
+                row = await open_game(linked_voice(interaction, kind, voice))
+            except VoiceTaken as taken:
+                if voice is not None:  # the channel named is refused, and no game opens
+                    raise
+                # the host's own voice channel is another game's table: the game opens unlinked
+                row, note = await open_game(None), taken.unlinked()
+            if row.voice_channel_id is not None:
+                note = options_words(row) or None
+            await reply(interaction, note, embed=await self.bot.play.lobby_embed(row.id),
                         view=lobby_view(row.id), ephemeral=False)
             await self.bot.play.remember_lobby(interaction, row.id)
+            await self._tell_link_problem(interaction, row)
         await guarded(interaction, None, work, public=True)
+
+    async def _tell_link_problem(self, interaction: discord.Interaction, row) -> None:
+        """Whoever linked the game learns at once, privately, of a permission the bot lacks there
+        (and the host too, by DM, when a moderator linked it)."""
+        problem = await link_problem(self.bot, row) if row.voice_channel_id is not None else None
+        if problem:
+            await reply(interaction, problem)
+            if interaction.user.id != row.host_id:
+                await self.bot.voice.tell_host(row, problem)
 
     @game.command(name="voice", description="Link the game to a voice channel, or unlink it (host)")
     @app_commands.describe(channel="The voice channel the game is played in (leave it out to unlink)")
     async def voice(self, interaction: discord.Interaction, channel: discord.VoiceChannel | None = None) -> None:
         async def work() -> None:
             row = await self._in_channel(interaction)
-            await self.service.set_voice_channel(row.id, actor_of(interaction), channel.id if channel else None)
+            row = await self.service.set_voice_channel(row.id, actor_of(interaction), channel.id if channel else None)
             said = (f"🔊 Game #{row.id} is played in {channel.mention}." if channel else
                     f"🔇 Game #{row.id} has no voice channel now: I mute no one and say nothing aloud.")
+            if channel and options_words(row):
+                said += " " + options_words(row)
             if row.status == "lobby":  # the answer, with the sign-up sheet's Voice line brought up to date
                 await self.bot.play.show_signups(interaction, row.id, said)
             else:
                 await reply(interaction, said, ephemeral=False)
+            await self._tell_link_problem(interaction, row)
         await guarded(interaction, None, work, public=True)
 
     async def _in_channel(self, interaction: discord.Interaction):

@@ -324,10 +324,12 @@ class Delivery:
                 ids = []
             await self.bot.service.start_clock(opener.game_id, opener.phase_seq,
                                                now if started_at is None else started_at, ids)
-        said = [r.payload["say"] for r in unit if r.target == "channel" and r.payload.get("say")]
-        if said and failure is None:
-            try:
-                await self.bot.voice.narrate(unit[0].game_id, said)
+        spoken = [r for r in unit if r.target == "channel" and r.payload.get("say")]
+        if spoken and failure is None:
+            try:  # tagged: a line of a phase passed, or of a living line replaced, is not said late
+                await self.bot.voice.narrate(unit[0].game_id, [r.payload["say"] for r in spoken],
+                                             phase_seq=max(r.phase_seq for r in spoken),
+                                             slots=[r.slot if r.op == "slot" else None for r in spoken])
             except Exception as exc:  # best effort: the words are on the channel
                 log.warning("game %s: not said aloud: %s", unit[0].game_id, exc)
         talk = next((r for r in unit if r.target == "channel" and (r.payload.get("data") or {}).get("talk")), None)

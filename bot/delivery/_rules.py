@@ -12,6 +12,7 @@ from games.engine import Event
 from ..pacer import COSMETIC, NARRATION, URGENT
 from ..render import duration, relative_time
 from ..store import OutboxRow
+from ..voice.table import VOICE
 
 #: the step that deals the game: its private messages go to every player at once
 DEAL_STEP = 0
@@ -64,7 +65,8 @@ def groupable(row: OutboxRow) -> bool:
 
 
 def units(rows: list[OutboxRow]) -> tuple[list[list[OutboxRow]], list[OutboxRow]]:
-    """The pending rows in delivery units, in order, and the refreshes superseded by a later one.
+    """The pending rows in delivery units, in order, and the refreshes (and voice rows) superseded
+    by a later one.
 
     A commit's consecutive channel events become one unit (one Discord message); the private rows
     of that commit follow it, so the channel's timing never depends on who was sent a secret."""
@@ -80,6 +82,9 @@ def units(rows: list[OutboxRow]) -> tuple[list[list[OutboxRow]], list[OutboxRow]
                 superseded.append(row)  # the last edit of a burst wins
                 continue
             out.append([row])
+            continue
+        if row.target == VOICE and any(r.target == VOICE for r in rows[index + 1:]):
+            superseded.append(row)  # the mutes need only match the newest silent set
             continue
         if restating(row):
             if any(restating(r) and line_key(r) == line_key(row) for r in rows[index + 1:]):

@@ -31,9 +31,11 @@ class TableNarrator(RecordingNarrator):
         self.clock = clock
         self.heard: deque[HeardLine] = deque(maxlen=KEPT)
 
-    def say(self, guild_id: int, channel_id: int, game_id: int, text: str) -> None:
-        super().say(guild_id, channel_id, game_id, text)
+    def say(self, guild_id: int, channel_id: int, game_id: int, text: str, *,
+            phase_seq: int | None = None, slot: str | None = None) -> None:
+        super().say(guild_id, channel_id, game_id, text, phase_seq=phase_seq, slot=slot)
         del self.lines[:-KEPT]  # the table may run for days: remember a bounded tail
+        del self.tags[:-KEPT]
         self.heard.append(HeardLine(self.clock(), game_id, channel_id, text))
 
     def last(self, channel_id: int, count: int = 20) -> list[HeardLine]:

@@ -207,9 +207,11 @@ class VoiceTable:
         return " ".join(parts) or None
 
     # ----- the phases said aloud -----
-    async def narrate(self, game_id: int, texts: list[str]) -> None:
+    async def narrate(self, game_id: int, texts: list[str], *, phase_seq: int | None = None,
+                      slots: list[str | None] | None = None) -> None:
         """Say the words of public messages just posted, in the game's linked channel (never waited
-        on by a clock: the narrator queues them)."""
+        on by a clock: the narrator queues them). ``phase_seq``: the phase they belong to, and
+        ``slots`` each one's living line: the narrator drops a line once it is stale."""
         if self.narrator is None or not texts:
             return
         game = await self.bot.store.game(game_id)
@@ -219,8 +221,8 @@ class VoiceTable:
         channel = guild.get_channel(game.voice_channel_id) if guild else None
         if channel is None or missing(channel.permissions_for(guild.me), SPEAK_PERMISSIONS):
             return
-        for text in texts:
-            self.narrator.say(game.guild_id, game.voice_channel_id, game_id, text)
+        for text, slot in zip(texts, slots or [None] * len(texts), strict=True):
+            self.narrator.say(game.guild_id, game.voice_channel_id, game_id, text, phase_seq=phase_seq, slot=slot)
 
 
 def what_missing(what: str, lacking: list[str]) -> str:

@@ -4,6 +4,10 @@ A phase clock calls Narrator.say and goes straight on: say only queues the line,
 delays or shortens a phase. Narration is a courtesy: when it cannot happen (no permission, no
 ffmpeg, Discord slow to connect) the game goes on in text and the log says why, once per game.
 The narrator speaks only what it is given; keeping secrets out of the lines is the caller's work.
+
+A line said late is worse than none: each line carries its game's phase (``phase_seq``) and, for a
+living line edited in place (a speaking turn's), its slot. A line whose phase has passed (a line of
+a later phase of its game has come) or whose slot holds a newer line is dropped, queued or not yet.
 """
 
 from __future__ import annotations
@@ -40,8 +44,10 @@ class NarrationFailed(RuntimeError):
 class Narrator(Protocol):
     """Says the phases aloud (``bot.voice.narrator``); tests put a ``RecordingNarrator`` in place."""
 
-    def say(self, guild_id: int, channel_id: int, game_id: int, text: str) -> None:
-        """Queue a line and return at once (never awaited by a phase clock)."""
+    def say(self, guild_id: int, channel_id: int, game_id: int, text: str, *,
+            phase_seq: int | None = None, slot: str | None = None) -> None:
+        """Queue a line and return at once (never awaited by a phase clock). ``phase_seq``: the
+        phase of the game it belongs to; ``slot``: the living line it says (a newer one replaces it)."""
 
     def finish(self, guild_id: int, game_id: int) -> None:
         """The game is over: say what is queued for it, then leave if no other game speaks there."""
@@ -75,11 +81,14 @@ class RecordingNarrator:
 
     def __init__(self) -> None:
         self.lines: list[tuple[int, int, str]] = []  # (game_id, channel_id, text), in order
+        self.tags: list[tuple[int | None, str | None]] = []  # each line's (phase_seq, slot)
         self.stopped: list[tuple[int, int]] = []  # (guild_id, game_id), in order
         self.finished: list[tuple[int, int]] = []  # (guild_id, game_id): left after the last words
 
-    def say(self, guild_id: int, channel_id: int, game_id: int, text: str) -> None:
+    def say(self, guild_id: int, channel_id: int, game_id: int, text: str, *,
+            phase_seq: int | None = None, slot: str | None = None) -> None:
         self.lines.append((game_id, channel_id, text))
+        self.tags.append((phase_seq, slot))
 
     async def stop(self, guild_id: int, game_id: int) -> None:
         self.stopped.append((guild_id, game_id))
@@ -98,6 +107,17 @@ class _Line:
     text: str
     #: the game is over once this line is reached: its narrator leaves if no other game speaks
     final: bool = False
+    #: the game's phase the line belongs to, and the living line it says (None: not known / none)
+    phase_seq: int | None = None
+    slot: str | None = None
+
+    def replaced_by(self, newer: _Line) -> bool:
+        """A later line of the same game makes this one stale: a later phase, or the same slot."""
+        if self.final or newer.game_id != self.game_id:
+            return False
+        if self.phase_seq is not None and newer.phase_seq is not None and newer.phase_seq > self.phase_seq:
+            return True
+        return self.slot is not None and self.slot == newer.slot
 
 
 @dataclass
@@ -130,11 +150,16 @@ class DiscordNarrator:
         self._retired: set[asyncio.Task[None]] = set()  # workers of left guilds, finishing up
         self._ended: dict[int, None] = {}
         self._failed: set[int] = set()  # games whose failure was already logged
+        self._phase: dict[int, int] = {}  # the latest phase each game has said a line of
 
     # -- the Narrator interface
 
-    def say(self, guild_id: int, channel_id: int, game_id: int, text: str) -> None:
+    def say(self, guild_id: int, channel_id: int, game_id: int, text: str, *,
+            phase_seq: int | None = None, slot: str | None = None) -> None:
         if game_id in self._ended or not speech.clean(text):
+            return
+        if self._passed(game_id, phase_seq):
+            log.info("Narration of game %s: %r comes after its phase %s has passed; dropped.", game_id, text, phase_seq)
             return
         try:
             loop = asyncio.get_running_loop()
@@ -145,7 +170,13 @@ class DiscordNarrator:
         if g is None:
             g = self._guilds[guild_id] = _Guild()
         g.games.add(game_id)
-        g.lines.append(_Line(channel_id, game_id, text))
+        new = _Line(channel_id, game_id, text, phase_seq=phase_seq, slot=slot)
+        if phase_seq is not None:
+            self._phase[game_id] = max(phase_seq, self._phase.get(game_id, phase_seq))
+        for stale in [old for old in g.lines if old.replaced_by(new)]:  # (so none of a passed phase waits)
+            g.lines.remove(stale)
+            log.info("Narration of game %s: %r is no longer true; dropped.", game_id, stale.text)
+        g.lines.append(new)
         spoken = [line for line in g.lines if not line.final]
         while len(spoken) > MAX_QUEUED:
             stale = spoken.pop(0)
@@ -168,8 +199,13 @@ class DiscordNarrator:
         g.idle.clear()
         g.wake.set()
 
+    def _passed(self, game_id: int, phase_seq: int | None) -> bool:
+        """Whether a line of this phase comes too late: the game has said a line of a later one."""
+        return phase_seq is not None and phase_seq < self._phase.get(game_id, phase_seq)
+
     def _end(self, game_id: int) -> None:
         self._ended[game_id] = None
+        self._phase.pop(game_id, None)
         while len(self._ended) > ENDED_REMEMBERED:
             del self._ended[next(iter(self._ended))]
 

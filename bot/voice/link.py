@@ -1,0 +1,40 @@
+"""What the host learns when a game is linked to a voice channel (``/game voice``, ``/game new``):
+the voice options in effect, and at once, not only at the start, any permission the bot lacks in
+that channel for them, in the words of the start's check (``VoiceTable.check_at_start``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import games
+
+from ..permissions import missing
+from ..store import GameRow
+from .mutes import MUTE_PERMISSIONS, SPEAK_PERMISSIONS, what_missing
+from .table import mutes_by_options, options_line, voice_options
+
+
+def options_words(row: GameRow) -> str:
+    """The line under the link answer: the game's voice options as in effect ("" when it has none)."""
+    values = voice_options(games.get(row.kind), row.options)
+    return f"Voice options: {options_line(values)}." if values else ""
+
+
+async def link_problem(bot: Any, row: GameRow) -> str | None:
+    """What the voice table cannot do in the game's linked channel, in words for the host (None:
+    all it needs is granted, or no channel is linked). A running game asks the start's check; a
+    game still gathering players has no state yet, and its options say what it will need."""
+    if row.status == "running":
+        return await bot.voice.check_at_start(row)
+    guild = bot.get_guild(row.guild_id)
+    channel = guild.get_channel(row.voice_channel_id) if guild and row.voice_channel_id else None
+    if channel is None:
+        return None
+    values = voice_options(games.get(row.kind), row.options)
+    perms = channel.permissions_for(guild.me)
+    parts = []
+    if mutes_by_options(values) and (lacking := missing(perms, MUTE_PERMISSIONS)):
+        parts.append(what_missing("mute", lacking))
+    if values.get("narrate") and (lacking := missing(perms, SPEAK_PERMISSIONS)):
+        parts.append(what_missing("speak", lacking))
+    return " ".join(parts) or None
