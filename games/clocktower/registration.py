@@ -64,7 +64,7 @@ def alignments(state: ClocktowerState, seat: Seat, sober: bool | None = None) ->
 
 def teams(state: ClocktowerState, chars: Characters, seat: Seat, sober: bool | None = None) -> set[str]:
     """The character types a player may register as (their character's, and a working misregistration's)."""
-    found = {chars[seat.character].team}
+    found: set[str] = {chars[seat.character].team}
     for m in working(state, seat, sober):
         found |= set(m.teams)
     return found
