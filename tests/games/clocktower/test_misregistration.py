@@ -150,6 +150,23 @@ def test_the_ravenkeeper_choosing_a_poisoned_spy_learns_the_spy():
     assert healthy[0] == "Spy" and "Washerwoman" in healthy and "Virgin" in healthy and "Po" not in healthy
 
 
+def test_the_waitress_visiting_a_poisoned_recluse_learns_the_recluse():
+    chars = ["po", "empath", "recluse", "knight", "soldier", "washerwoman", "virgin", "spy"]
+
+    def visited(poisoned):
+        state = act(until(begun(chars), "day"), type="add_traveller", target="w1", name="Wai", seat=9,
+                    character="waitress", alignment="good").state
+        state = until(state, "night")
+        if poisoned:
+            state = poison(state, "p3", source="")
+        state = act(state, player="w1", type="night_choice", targets=["p3"]).state
+        state = act(state, player="p3", type="waitress_answer", agree=True).state
+        return proposal(until(state, "night", "locked"), "w1")
+
+    assert visited(poisoned=True).allowed == ["Recluse"]
+    assert visited(poisoned=False).allowed == ["Recluse", *MINIONS_AND_DEMONS]
+
+
 # ----- the Knight -----
 
 def test_the_knight_is_not_told_a_poisoned_recluse_may_register_as_the_demon():
@@ -256,9 +273,12 @@ def test_an_evil_scapegoat_may_not_take_a_poisoned_recluses_execution():
     for voter in ("p2", "p3", "p4", "p5", "p6"):
         state = vote(state, voter, "p7").state
     out = timeout(state)
+    told = list(out.events)
     while out.state.phase != "night":
         out = timeout(out.state)
-    assert out.state.executed == "p7"
+        told += out.events
+    assert out.state.executed == "p7" and out.state.executed_impaired
+    assert not [e for e in told if e.type == "scapegoat_due"]
     # cured after the execution: the Scapegoat still reads the Recluse as it was executed
     cured = cure(out.state, "p7")
     with pytest.raises(IllegalAction, match="No living, working Scapegoat"):
