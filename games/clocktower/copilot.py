@@ -4,8 +4,9 @@ allow, one proposed, and why a Storyteller should look (flags).
 A proposal is computed on the grimoire as it stands after the night's mechanics (``resolve.py``),
 walking tonight's order by each player's card: the Drunk and the Marionette get their card's
 information, flagged as theirs to choose. Misregistration widens the allowed set (the Recluse may
-register as evil and as a Minion or Demon; the Spy as good and as a Townsfolk or Outsider), and an
-impaired informant allows any answer of its ability's form. Where the rule leaves the answer to the
+register as evil and as a Minion or Demon; the Spy as good and as a Townsfolk or Outsider) while
+their ability works (``registration.py``: not while drunk or poisoned), and an impaired informant
+allows any answer of its ability's form. Where the rule leaves the answer to the
 Storyteller (the High Priestess, the Mathematician) the proposal says so.
 
 A Storyteller's own answer is read in the ability's form (``Form``: players by seat number, name or
@@ -21,6 +22,7 @@ from dataclasses import dataclass, field
 
 from .asks import order_for
 from .characters import Characters, normalise_id
+from .registration import alignments, characters_as, teams
 from .rules import circle_neighbours, impaired
 from .state import Abnormal, ClocktowerState, Seat
 
@@ -75,27 +77,6 @@ class Proposal:
     truth: Callable[[Answer], bool] | None = None
     #: the day the information is about (the Undertaker's execution)
     day: int = 0
-
-
-# ----- registration -----
-
-def alignments(seat: Seat) -> set[str]:
-    """The alignments a player may register as."""
-    found: set[str] = {seat.alignment}
-    if seat.character == "recluse":
-        found.add("evil")
-    if seat.character == "spy":
-        found.add("good")
-    return found
-
-
-def characters_as(state: ClocktowerState, chars: Characters, seat: Seat) -> list[str]:
-    """The characters a player may register as (the true one first)."""
-    found = [seat.character]
-    on_script = state.script.all_ids()
-    teams = {"recluse": ("minion", "demon"), "spy": ("townsfolk", "outsider")}.get(seat.character, ())
-    found += [c for c in on_script if c not in found and chars[c].team in teams]
-    return found
 
 
 # ----- reading the Storyteller's answer -----
@@ -309,11 +290,11 @@ def _free(proposal: Proposal) -> None:
 def _empath(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
     near = [state.seat_of(p) for p in circle_neighbours(state, seat.player)]
     truth = sum(1 for s in near if s.alignment == "evil")
-    low = sum(1 for s in near if alignments(s) == {"evil"})
-    high = sum(1 for s in near if "evil" in alignments(s))
+    low = sum(1 for s in near if alignments(state, s) == {"evil"})
+    high = sum(1 for s in near if "evil" in alignments(state, s))
     flags = []
     if low != high:
-        odd = [state.label(s.player) for s in near if len(alignments(s)) > 1]
+        odd = [state.label(s.player) for s in near if len(alignments(state, s)) > 1]
         flags.append(f"{', '.join(odd)} may misregister: {low} to {high}")
     return Proposal(seat.player, "empath", str(truth), [str(n) for n in range(low, high + 1)], flags=flags,
                     form=_number_form(2, "Empath"))
@@ -329,7 +310,8 @@ def _undertaker(state: ClocktowerState, chars: Characters, seat: Seat) -> Propos
         return Proposal(seat.player, "undertaker", "nothing", ["nothing"], about=f"day {state.day}'s execution ({why})",
                         form=form, day=state.day)
     executed = state.seat_of(state.executed)
-    options = characters_as(state, chars, executed)
+    # as they registered when executed: a Recluse poisoned then is the Recluse, even if healthy now
+    options = characters_as(state, chars, executed, sober=not state.executed_impaired)
     flags = [f"{state.label(executed.player)} may misregister"] if len(options) > 1 else []
     return Proposal(seat.player, "undertaker", chars[executed.character].name, [chars[c].name for c in options],
                     flags=flags, about=state.label(executed.player), form=form, day=state.day)
@@ -368,12 +350,13 @@ def _waitress(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal
 
 def _knight(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
     """Any 2 other players who are not the Demon. The Recluse is not the Demon, so it may be shown;
-    that it might register as the Demon only lets the Storyteller leave it out."""
+    that it might register as the Demon (while its ability works) only lets the Storyteller leave it out."""
     others = [s for s in state.seats if s is not seat and not s.traveller]
-    safe = [s for s in others if chars[s.character].team != "demon" and s.character != "recluse"]
+    swinging = [s for s in others if chars[s.character].team != "demon" and "demon" in teams(state, chars, s)]
+    safe = [s for s in others if chars[s.character].team != "demon" and s not in swinging]
     pair = safe[:2]
-    flags = ["the Recluse may register as the Demon: include them at your call"] if any(
-        s.character == "recluse" for s in others) else []
+    flags = [f"the {chars[swinging[0].character].name} may register as the Demon: include them at your call"] \
+        if swinging else []
 
     def demons(answer: Answer) -> list[str]:
         return [p for p in answer.players if chars[state.seat_of(p).character].team == "demon"]
@@ -395,8 +378,10 @@ def _juggler(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal 
     if guesses is None or state.day != first_day:
         return None
     right = sum(1 for p, c in guesses.items() if any(s.player == p and s.character == c for s in state.seats))
-    could = sum(1 for p, c in guesses.items() if any(s.player == p and c in characters_as(state, chars, s)
-                                                    for s in state.seats))
+    made = next(a for a in state.announcements if a.kind == "juggler" and a.by == seat.player)
+    # judged as the guesses were made: a Recluse poisoned then registers as the Recluse
+    could = sum(1 for p, c in guesses.items() if any(
+        s.player == p and c in characters_as(state, chars, s, sober=p not in made.impaired) for s in state.seats))
     flags = [f"misregistration allows {right} to {could}"] if could != right else []
     return Proposal(seat.player, "juggler", str(right), [str(n) for n in range(right, could + 1)], flags=flags,
                     form=_number_form(len(guesses), "Juggler"))
@@ -466,17 +451,21 @@ def _washerwoman(state: ClocktowerState, chars: Characters, seat: Seat) -> Propo
     form = _washerwoman_form(state, chars, seat)
     townsfolk = [s for s in state.seats if s is not seat and not s.traveller and chars[s.character].team == "townsfolk"]
     if not townsfolk:
+        stand_in = [s for s in state.seats if s is not seat and "townsfolk" in teams(state, chars, s)]
         return Proposal(seat.player, "washerwoman", "no Townsfolk in play to show", None,
                         rule="2 other players, one of whom may register as the named Townsfolk",
-                        flags=["no other Townsfolk is in play: only one who may register as one (a Spy) can be shown"],
+                        flags=["no other Townsfolk is in play: only one who may register as one (a Spy) can be shown"
+                               if stand_in else "no other Townsfolk is in play and nobody may register as one: "
+                               "nobody can be shown (your own words, with `/st tell`)"],
                         ready=False, form=form, check=check, truth=truth)
     shown = townsfolk[0]
     at = state.seats.index(shown)
     other = next(state.seats[(at + k) % len(state.seats)] for k in range(1, len(state.seats))
                  if state.seats[(at + k) % len(state.seats)] not in (seat, shown))
     pair = sorted([shown, other], key=lambda s: s.seat)
-    flags = ["the Spy may register as a Townsfolk: you may show them instead"] if any(
-        s.character == "spy" for s in state.seats) else []
+    flags = [f"the {chars[s.character].name} may register as a Townsfolk: you may show them instead"
+             for s in state.seats if s is not seat and chars[s.character].team != "townsfolk"
+             and "townsfolk" in teams(state, chars, s)][:1]
     return Proposal(seat.player, "washerwoman",
                     f"{state.label(pair[0].player)} or {state.label(pair[1].player)} is the "
                     f"{chars[shown.character].name}", None,
@@ -498,9 +487,9 @@ def _closest_evil(state: ClocktowerState, seat: Seat, evil: set[str]) -> str:
 
 
 def _shugenja(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
-    fixed = {s.player for s in state.seats if s is not seat and s.alignment == "evil"
-             and s.character not in ("recluse", "spy")}
-    swinging = [s for s in state.seats if s is not seat and s.character in ("recluse", "spy")]
+    others = [s for s in state.seats if s is not seat]
+    fixed = {s.player for s in others if alignments(state, s) == {"evil"}}
+    swinging = [s for s in others if len(alignments(state, s)) > 1]
     answers: set[str] = set()
     for mask in range(1 << len(swinging)):
         evil = fixed | {s.player for i, s in enumerate(swinging) if mask >> i & 1}

@@ -21,6 +21,7 @@ from games.engine import (
 from .actions import CountNegatively, EndVoting, Execute, ScapegoatInstead, Unvote, Vote
 from .clock import end_of_day, nightfall, pending_end
 from .fabled import fiddle_closes
+from .registration import misregistering, teams
 from .resolve import lleech_host
 from .rules import after_deal, chars, hours, illegal, impaired, plural, target_seat
 from .state import ClocktowerState, Nomination, Reminder, Seat
@@ -125,14 +126,21 @@ def virgin_nominated(state: ClocktowerState, nominator: Seat, nominee: Seat) -> 
                 "(the Djinn's jinx): nothing happens.")
     elif team == "townsfolk":
         said, execute = "a Townsfolk: they are executed at once.", True
-    elif nominator.character == "spy":
-        said = ("the Spy, who might register as a Townsfolk: if they do, `/st execute` them now; "
-                "otherwise nothing happens.")
+    elif "townsfolk" in teams(state, chars(), nominator):  # a Spy whose ability works
+        said = (f"{_holder(nominator)}, who might register as a Townsfolk: if they do, `/st execute` them "
+                "now; otherwise nothing happens.")
     else:
         said = f"not a Townsfolk ({chars()[nominator.character].name}): nothing happens."
     return [Event(type="virgin", audience=STORYTELLER, title="🕊️ The Virgin is nominated",
                   text=f"{virgin}, the Virgin, was nominated for the first time, by {who}; the ability is "
                        f"spent. The nominator is {said}")], execute
+
+
+def _holder(seat: Seat) -> str:
+    """"the Spy", or "the Apprentice with the Spy's ability": whose misregistration it is."""
+    own = chars()[seat.character].name
+    gained = [c for c in misregistering(seat) if c != seat.character]
+    return f"the {own}" + (f" with the {chars()[gained[0]].name}'s ability" if gained else "")
 
 
 def unvote(state: ClocktowerState, action: Unvote, rng: Rng) -> Outcome:
@@ -231,7 +239,7 @@ def scapegoat_instead(state: ClocktowerState, action: ScapegoatInstead, rng: Rng
     revived = state.execution_killed  # one who was already dead stays dead
     executed.alive = executed.alive or revived
     goat.alive, state.execution_killed = False, True
-    state.executed = goat.player
+    state.executed, state.executed_impaired = goat.player, impaired(state, goat.player)
     events = [public("scapegoat", f"🐐 {state.label(goat.player)}, the Scapegoat, is executed instead of "
                      f"{state.label(executed.player)}" + (", who lives." if revived else "."),
                      title="The Scapegoat")]

@@ -106,6 +106,9 @@ class Announcement(BaseModel):
     demons: list[str] = Field(default_factory=list)
     #: the Juggler's guesses: player -> character id
     guesses: dict[str, str] = Field(default_factory=dict)
+    #: the guessed players who were drunk or poisoned when guessed (a poisoned Recluse or Spy
+    #: registers as itself: the guess is judged as it was made)
+    impaired: list[str] = Field(default_factory=list)
     #: a Goblin claim: whether the claimant was nominated today when they claimed
     nominated: bool = False
 
@@ -187,6 +190,9 @@ class ClocktowerState(BaseState):
     executed: str = ""
     #: whether that execution killed them (not when already dead, nor a Lleech whose host lives)
     execution_killed: bool = False
+    #: why the executed player was drunk or poisoned when executed ("" when not): a poisoned Recluse
+    #: or Spy registers as itself to what reads the execution later (the Undertaker, the Scapegoat)
+    executed_impaired: str = ""
     #: today's execution has happened before the day's end (the Virgin, `/st execute`): no more votes
     voting_closed: bool = False
     #: today's exile calls: Traveller -> voter -> "yes" or "no"

@@ -36,6 +36,7 @@ from .actions import (
 from .characters import Characters
 from .deal import composition
 from .fabled import breaks_silence, silence_broken
+from .registration import teams
 from .rules import WHISPER_KEY, chars, circle_neighbours, hours, illegal, impaired, plural, target_seat
 from .state import Announcement, ClocktowerState, Seat, Whisper
 from .tally import may_end_early, tally_changed
@@ -83,11 +84,7 @@ def alsaahir_check(state: ClocktowerState, chars: Characters, minions: list[str]
             continue
         team = chars[seat.character].team
         true = team if team in ("minion", "demon") else "none"
-        allowed = {true}
-        if seat.character == "recluse":
-            allowed |= {"minion", "demon"}
-        if seat.character == "spy":
-            allowed.add("none")
+        allowed = {t if t in ("minion", "demon") else "none" for t in teams(state, chars, seat)}
         if guessed not in allowed:
             return "wrong"
         exact = exact and guessed == true
@@ -389,7 +386,9 @@ def juggler_guess(state: ClocktowerState, action: JugglerGuess, rng: Rng) -> Out
             raise illegal(f"{character!r} is not a character of this script.", "bad_character")
         guesses[target.player] = found.id
     listed = "; ".join(f"{state.label(p)}: {chars()[c].name}" for p, c in guesses.items())
-    return announced(state, Announcement(kind="juggler", by=seat.player, guesses=guesses),
+    # judged as made: who could not misregister then (drunk or poisoned) is read so at night
+    held = [p for p in guesses if impaired(state, p)]
+    return announced(state, Announcement(kind="juggler", by=seat.player, guesses=guesses, impaired=held),
                            f"guesses, as the Juggler: {listed}.")
 
 

@@ -14,6 +14,7 @@ from games.engine import NO_ONE, STORYTELLER, Event, public, record
 
 from .characters import Characters
 from .info import names
+from .registration import alignments
 from .resolve import lleech_host
 from .rules import chars, impaired, plural
 from .stages import day_ends
@@ -229,6 +230,7 @@ def executes(state: ClocktowerState, seat: Seat) -> tuple[str, list[Event]]:
     The Lleech "die[s] if & only if" its host is dead: executed while its host lives, it lives."""
     state.executed = seat.player
     state.execution_killed = False
+    state.executed_impaired = impaired(state, seat.player)
     host = lleech_host(state)
     told: list[Event] = []
     if not seat.alive:
@@ -284,7 +286,7 @@ def lleech_spared(state: ClocktowerState, died: str) -> list[Event]:
 
 def scapegoats(state: ClocktowerState, executed: Seat) -> list[Seat]:
     return [s for s in state.seats if s.has("scapegoat") and s.alive and s is not executed
-            and s.alignment in _registers_as(executed) and not impaired(state, s.player)]
+            and s.alignment in registers_as(state, executed) and not impaired(state, s.player)]
 
 
 def scapegoat_note(state: ClocktowerState, executed: Seat) -> list[Event]:
@@ -304,10 +306,12 @@ def scapegoat_note(state: ClocktowerState, executed: Seat) -> list[Event]:
                        "at once.")]
 
 
-def _registers_as(seat: Seat) -> set[str]:
-    """The alignments a player may count as for the Scapegoat: theirs, and by misregistration the
-    Spy's good ("might register as good") and the Recluse's evil ("might register as evil")."""
-    return {seat.alignment} | ({"good"} if seat.has("spy") else set()) | ({"evil"} if seat.has("recluse") else set())
+def registers_as(state: ClocktowerState, executed: Seat) -> set[str]:
+    """The alignments today's executed player may count as for the Scapegoat: theirs, and by a
+    misregistration that worked when they were executed the Spy's good ("might register as good")
+    and the Recluse's evil ("might register as evil")."""
+    sober = not state.executed_impaired if executed.player == state.executed else None
+    return alignments(state, executed, sober)
 
 
 # ----- the end of the game -----
