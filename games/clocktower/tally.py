@@ -31,12 +31,20 @@ def can_vote(state: ClocktowerState, seat: Seat) -> bool:
     return seat.alive or seat.vote_token or seat.player in state.votes
 
 
-def weight(state: ClocktowerState, player: str) -> int:
-    """-1 for a vote the Thief's choice counts negatively today. The mark is the Thief's ability,
-    so it stops the moment the Thief is dead (a mark with no Thief seated is the Storytellers')."""
+def counted_negatively(state: ClocktowerState) -> frozenset[str]:
+    """The players whose vote counts -1 today: the Thief's choices. The mark is the Thief's
+    ability, so it stops the moment the Thief is dead (a mark with no Thief seated is the
+    Storytellers'). Worked out once per count, not once per voter."""
+    if not state.negative:
+        return frozenset()
     thieves = [s for s in state.seats if s.has("thief")]
     working = not thieves or any(s.alive for s in thieves)
-    return -1 if player in state.negative and working else 1
+    return frozenset(state.negative) if working else frozenset()
+
+
+def weight(state: ClocktowerState, player: str) -> int:
+    """-1 for a vote the Thief's choice counts negatively today, else 1."""
+    return -1 if player in counted_negatively(state) else 1
 
 
 @dataclass(frozen=True)
@@ -54,6 +62,11 @@ class Tally:
     top: int
     #: the options tied for the most votes (more than one when it is a tie)
     tied: list[str]
+    #: the voters whose vote counts -1 today (``counted_negatively``)
+    negative: frozenset[str] = frozenset()
+
+    def weight(self, player: str) -> int:
+        return -1 if player in self.negative else 1
 
 
 def tally(state: ClocktowerState) -> Tally:
@@ -61,18 +74,19 @@ def tally(state: ClocktowerState) -> Tally:
     count = dict.fromkeys(options, 0)
     voters: dict[str, list[str]] = {o: [] for o in options}
     not_voted = []
+    negative = counted_negatively(state)
     for seat in state.seats:
         target = state.votes.get(seat.player)
         if target is None:
             if can_vote(state, seat):
                 not_voted.append(seat.player)
             continue
-        count[target] += weight(state, seat.player)
+        count[target] += -1 if seat.player in negative else 1
         voters[target].append(seat.player)
     top = max(count.values())
     tied = [o for o in options if count[o] == top] if top > 0 else []
     leader = state.executed or (tied[0] if len(tied) == 1 else "")
-    return Tally(options, count, voters, not_voted, leader, top, tied)
+    return Tally(options, count, voters, not_voted, leader, top, tied, negative)
 
 
 def early_end_refusal(state: ClocktowerState, t: Tally) -> str:
@@ -85,13 +99,13 @@ def early_end_refusal(state: ClocktowerState, t: Tally) -> str:
     if not t.leader:
         return "No option leads: it is a tie" + (" at 0" if t.top <= 0 else "") + "."
     lead = t.count[t.leader]
-    positive_uncast = sum(1 for p in t.not_voted if weight(state, p) > 0)
+    positive_uncast = sum(1 for p in t.not_voted if t.weight(p) > 0)
     # a negative voter not already on the leader could still move onto it and lower it
-    lowering = sum(1 for s in state.seats if weight(state, s.player) < 0 and can_vote(state, s)
+    lowering = sum(1 for s in state.seats if t.weight(s.player) < 0 and can_vote(state, s)
                    and state.votes.get(s.player) != t.leader)
     worst = lead - lowering
     if state.settings.early_end == "majority":
-        others = sum(max(0, weight(state, p)) for o in t.options if o != t.leader for p in t.voters[o])
+        others = sum(max(0, t.weight(p)) for o in t.options if o != t.leader for p in t.voters[o])
         best_other = others + positive_uncast
         if worst > best_other:
             return ""
@@ -202,7 +216,7 @@ def spend_tokens(state: ClocktowerState) -> None:
 def day_record(state: ClocktowerState, t: Tally, executed: str, **extra: Any) -> Event:
     return record("day", {"day": state.day, "nominations": [n.model_dump() for n in state.nominations],
                           "votes": dict(state.votes),
-                          "negative": [p for p in state.negative if weight(state, p) < 0],
+                          "negative": [p for p in state.negative if t.weight(p) < 0],
                           "count": t.count, "executed": executed, **extra})
 
 

@@ -365,3 +365,37 @@ def test_a_dawn_that_ends_the_game_tells_the_deaths_but_opens_no_day():
     assert not any(e.type == "tally" for e in out.events)
     resumed = act(state, type="continue")
     assert any(e.type == "tally" for e in resumed.events)
+
+
+def test_a_vote_at_15_seats_works_the_thiefs_marks_out_once_per_count(monkeypatch):
+    """Counted work, not time (issue 38): the tally asked every voter's weight, and each weight
+    scanned every seat for the Thief (O(seats²), ~440 ``Seat.has`` a vote at 15 seats). Now the
+    marks are worked out once per count, and the count is made at most twice a vote (before, to
+    know whether an early end was allowed, and after)."""
+    from games.clocktower import tally as tally_module
+    from games.clocktower.state import Seat
+
+    characters = ["pukka", "spy", "baron", "goblin", "washerwoman", "knight", "shugenja", "empath",
+                  "highpriestess", "mathematician", "undertaker", "alsaahir", "juggler", "soldier", "recluse"]
+    state = to_day(characters=characters)
+    players = [s.player for s in state.seats]
+    for i, p in enumerate(players[:14]):
+        state = vote(state, p, players[(i + 3) % 15]).state
+    state.negative = [players[5]]  # a Thief's mark (the Storytellers' with no Thief seated)
+    seen = {"has": 0, "tally": 0}
+    has, count = Seat.has, tally_module.tally
+
+    def counted_has(self, character):
+        seen["has"] += 1
+        return has(self, character)
+
+    def counted_tally(state):
+        seen["tally"] += 1
+        return count(state)
+
+    monkeypatch.setattr(Seat, "has", counted_has)
+    monkeypatch.setattr(tally_module, "tally", counted_tally)
+    out = vote(state, players[14], players[2])
+    assert out.state.votes[players[14]] == players[2]
+    assert seen["tally"] <= 2
+    assert seen["has"] <= 2 * len(players) + 2, seen  # a seat scan per count, and the vote's own
