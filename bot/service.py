@@ -272,6 +272,9 @@ class GameService:
             f"held-{id(self)}", default=None)
         #: game -> the latest phase whose opening message is known to be posted (``opener_unposted``)
         self._posted: dict[int, int] = {}
+        #: game -> the phase whose opening message this process committed and has not yet posted
+        #: (its delivery tells ``start_clock`` when it is): no outbox read per action meanwhile
+        self._unposted: dict[int, int] = {}
         #: called with a game's id when it finishes or is cancelled (to free what is kept per game)
         self.on_game_over: list[Callable[[int], None]] = []
         #: awaited with the id of a game this process committed to but does not own (a DM click
@@ -343,6 +346,7 @@ class GameService:
         self._cache.pop(game_id, None)
         self._generation.pop(game_id, None)
         self._posted.pop(game_id, None)
+        self._unposted.pop(game_id, None)
         self.timers.cancel(game_id)
         for listener in self.on_game_over:
             listener(game_id)
@@ -693,15 +697,17 @@ class GameService:
         a reveal shown in beats). Until it is posted the phase shows to no one privately and takes
         no player's choice: a player never learns what comes next before the table does.
 
-        Known from the delivery (``start_clock`` is told of every opener posted or given up), else
-        read once per phase from the outbox; a phase with no opening message counts as posted."""
+        Known from the commit that opened the phase and the delivery (``start_clock`` is told of
+        every opener posted or given up), in the process that owns the game; else read once per
+        phase from the outbox. A phase with no opening message counts as posted."""
         if not self.clock_waits_for_opener:
             return False  # no delivery reports the posting: a phase opens at its commit
         game_id, seq = table.row.id, table.state.phase_seq
         if self._posted.get(game_id, -1) >= seq:
             return False
-        if table.row.waiting_seconds is None and not any(
-                m.op == "send" and m.slot == phase_slot(seq) for m in await self.store.pending_messages(game_id)):
+        if table.row.waiting_seconds is not None or (self._unposted.get(game_id) == seq and self.owns(table.row)):
+            return True
+        if not any(m.op == "send" and m.slot == phase_slot(seq) for m in await self.store.pending_messages(game_id)):
             self._posted[game_id] = max(self._posted.get(game_id, -1), seq)
             return False
         return True
@@ -803,6 +809,11 @@ class GameService:
             await self.hand_over(row.id, self.shards.of(row.guild_id))  # (owns() is True without shards)
             return
         if status in (None, "running") and not state.finished:
+            if new_phase:  # whether its opener is on its way is known now: no outbox read per action
+                if opens_in_channel(outcome.events):
+                    self._unposted[row.id] = state.phase_seq
+                else:
+                    self._posted[row.id] = max(self._posted.get(row.id, -1), state.phase_seq)
             self._cache[row.id] = Table(
                 replace(row, state=None, phase_seq=state.phase_seq, deadline=deadline,
                         paused_remaining=remaining, paused=paused, status="running",

@@ -229,3 +229,24 @@ async def test_a_castle_turn_with_a_timer_or_nudges_off_is_never_nudged(world):
         assert (await w.bot.store.game(game_id)).remind_at is None
         await w.host.slash(w.channel, "game cancel")
         await w.settle()
+
+
+async def test_the_opener_check_reads_no_outbox_in_the_process_that_committed_the_phase(world):
+    """Counted work (issue 38): whether a phase's opening message is posted yet is known from the
+    commit that opened it and from the delivery, so a Castle turn (a new phase each) read the
+    game's pending outbox on every action before; now no action of a whole game does."""
+    import sys
+
+    w = world
+    reads = []
+    pending = w.bot.store.pending_messages
+
+    async def counted(game_id):
+        if sys._getframe(1).f_code.co_name == "opener_unposted":
+            reads.append(game_id)
+        return await pending(game_id)
+
+    w.bot.store.pending_messages = counted
+    game_id, accepted = await play_by_clicking(w, w.players(4), "castle", "", random.Random(3))
+    assert (await w.bot.store.game(game_id)).status == "finished" and accepted >= 4
+    assert reads == []
