@@ -1,0 +1,80 @@
+"""Work counted, not timed (issue 38): the SQL statements one player action costs on SQLite, per
+game. A change that adds a statement to every action fails here, by name, long before a bench
+shows it. The figure is the most any action of a seeded game took (the lock, the load, the
+commit of state + action log + records + outbox rows are each one statement or one batch)."""
+
+import random
+import statistics
+
+import pytest
+
+import games
+from bot.actor import Actor
+from bot.clock import ManualClock
+from bot.service import GameService
+from bot.stores import open_store
+from games.engine import GameError, PhaseTimeout
+
+#: the most statements one action may take, per game: the game row, the action log, the records and
+#: the outbox, and at the end the records read for the recap
+MOST = {"ritual": 4, "cauldron": 4, "castle": 4}
+#: what most actions take: the game row and the action log (and a Castle turn's outbox row); one
+#: more statement on every action moves this
+TYPICAL = {"ritual": 2, "cauldron": 2, "castle": 3}
+
+
+def kinds_of(statements: list[str]) -> list[str]:
+    """The statements as their kinds, without BEGIN and COMMIT; a kind repeated at once is one (a
+    batch's rows, and SQLite's trace of a statement again as each trigger on it runs)."""
+    kinds: list[str] = []
+    for sql in statements:
+        words = sql.split()
+        if words[0].upper() in ("BEGIN", "COMMIT"):
+            continue
+        kind = " ".join(words[:4])
+        if not kinds or kinds[-1] != kind:
+            kinds.append(kind)
+    return kinds
+
+
+async def statements_per_action(tmp_path, kind: str, players: int, actions: int = 120) -> list[int]:
+    store = await open_store(tmp_path / "counted.db")
+    try:
+        service = GameService(store, ManualClock())
+        game = games.get(kind)
+        chooser = random.Random(5)
+        counts: list[int] = []
+        table, channel = None, 1
+        while len(counts) < actions:
+            if table is None or table.state.finished:
+                host = Actor(id=1, name="P1")
+                row = await service.new_game(kind=kind, guild_id=1, channel_id=channel, host=host)
+                channel += 1
+                for i in range(2, players + 1):
+                    await service.join(row.id, Actor(id=i, name=f"P{i}"))
+                table = await service.start(row.id, host)
+            legal = game.legal_actions(table.state)
+            action = chooser.choice(legal) if legal else PhaseTimeout(phase_seq=table.state.phase_seq)
+            data = action.model_dump()
+            statements: list[str] = []
+            await store.db.set_trace_callback(statements.append)
+            try:
+                outcome = await service.act(table.row.id, int(data.get("player") or 0) or None, data)
+            except GameError:
+                outcome = None
+            await store.db.set_trace_callback(None)
+            counts.append(len(kinds_of(statements)))
+            if outcome is None or outcome.state.finished:
+                table = None if outcome is not None else await service.load(table.row.id)
+            else:
+                table = await service.load(table.row.id)
+        return counts
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize("kind,players", [("ritual", 7), ("cauldron", 7), ("castle", 4)])
+async def test_an_action_takes_a_bounded_number_of_statements(tmp_path, kind, players):
+    counts = await statements_per_action(tmp_path, kind, players)
+    assert max(counts) <= MOST[kind], (kind, sorted(set(counts)))
+    assert statistics.median(counts) <= TYPICAL[kind], (kind, sorted(counts))
