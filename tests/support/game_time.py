@@ -104,5 +104,7 @@ class GameTime:
             at = min(times)
             if at > self.clock.now():
                 self.clock.advance(at - self.clock.now())
-            self._wake()
+            # what falls due at this moment is committed and queued before the pacer wakes at it
             await bot.service.fire_due()
+            await self.settle(bot)
+            self._wake()
