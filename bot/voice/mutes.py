@@ -100,8 +100,8 @@ class VoiceTable:
         for guild_id, tables in self._turns.items():
             if tables.pop(game_id, None) is not None:
                 self._reserve(guild_id)
-        task = self._trailing.pop(game_id, None)
-        if task is not None:
+        task = self._trailing.get(game_id)
+        if task is not None:  # (the game's last voice row waits for it to end: ``_stop_trailing``)
             task.cancel()
 
     # ----- the mutes -----
@@ -342,7 +342,7 @@ def what_missing(what: str, lacking: list[str]) -> str:
         return ("🎙️ This server's voice tables are more than Discord lets me keep up with: it allows only about "
                 "ten mutes every ten seconds in a server. So that no speaker is kept muted through their turn, "
                 "this game's speaking turns are called by name without muting anyone: please keep to them "
-                "yourselves. The mutes come back at the next Choosing if the other tables allow it.")
+                "yourselves. Muting comes back at the game's next round of turns if the other tables allow it.")
     if what == "mute":
         return (f"🔇 I can't mute players in the game's voice channel: please give me **{in_words(lacking)}** "
                 "there. Until then the game goes on without muting anyone.")
