@@ -262,6 +262,7 @@ class VoiceTable:
         muted_by = await store.mutes_of_member(guild.id, member.id)
         wanting = [game for game in await store.active_games(guild.id)
                    if game.status == "running" and game.voice_channel_id == after.channel.id
+                   and game.id not in self._busy  # (turns called by name: no new mute)
                    and member.id in await self._silenced(game)]
         if wanting and not after.mute:
             game = wanting[0]
