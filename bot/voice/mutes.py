@@ -93,6 +93,8 @@ class VoiceTable:
         self._turns: dict[int, dict[int, float]] = {}
         self._busy: set[int] = set()  # the games whose turns are called by name only, this Choosing
         self._trailing: dict[int, asyncio.Task] = {}  # per game, the rest of a turn's edits
+        self._sending: set[asyncio.Task | None] = set()  # tasks whose edit is on its way to Discord
+        self._stopping: set[asyncio.Task | None] = set()  # trailing tasks to end before their next edit
 
     def forget(self, game_id: int) -> None:
         self._told = {k for k in self._told if k[0] != game_id}
@@ -184,11 +186,17 @@ class VoiceTable:
         return list(self._trailing.values())
 
     async def _stop_trailing(self, game_id: int) -> None:
+        """Drop what is left of a turn's edits: an edit still waiting for the pacer is cancelled;
+        one already on its way to Discord is let finish (its answer is what the record needs)."""
         task = self._trailing.pop(game_id, None)
-        if task is not None and not task.done():
+        if task is None or task.done():
+            return
+        self._stopping.add(task)
+        if task not in self._sending:
             task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        self._stopping.discard(task)
 
     # ----- a busy server: which tables' turns are kept -----
     def _keeps_turns(self, game: GameRow, speaker: int | None, seconds: float | None) -> bool:
@@ -238,8 +246,19 @@ class VoiceTable:
         ``rank``: its place among the server's waiting edits (``SPEAKER`` first)."""
         assert self.calls is not None
         reason = f"game #{game.id}: " + ("the rules silence this player now" if mute else "may speak again")
+        if asyncio.current_task() in self._stopping:
+            raise asyncio.CancelledError  # a newer voice row of the game: no further edit of this one
+
+        async def edit_member(*args: Any, **kwargs: Any) -> Any:  # (the pacer's key is the method's name)
+            task = asyncio.current_task()
+            self._sending.add(task)
+            try:
+                return await self.bot.http.edit_member(*args, **kwargs)
+            finally:
+                self._sending.discard(task)
+
         try:
-            await self.calls.call(URGENT, ("voice", game.guild_id), self.bot.http.edit_member,
+            await self.calls.call(URGENT, ("voice", game.guild_id), edit_member,
                                   game.guild_id, user_id, mute=mute, reason=reason,
                                   rank=(MUTE if mute else UNMUTE) if rank is None else rank)
         except discord.HTTPException as exc:
