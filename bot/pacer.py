@@ -245,11 +245,12 @@ class Pacer:
         return now + wait if wait > 0 else None
 
     def _forget_idle(self, now: float) -> None:
-        """Drop the windows of channels quiet for longer than their window (no growth per channel);
+        """Drop the windows of channels quiet for longer than their window (no growth per channel),
+        but not one that keeps a reserve (``reserve``: its owner sets it only when it changes);
         only when their number has doubled since the last time, so it costs little on average."""
         if len(self._channels) > self._prune_at:
             self._channels = {k: w for k, w in self._channels.items()
-                              if w.times and w.times[-1] > now - w.seconds}
+                              if (w.times and w.times[-1] > now - w.seconds) or w.reserve}
             self._prune_at = max(4096, 2 * len(self._channels))
 
     # ----- what Discord's answers teach -----
