@@ -27,6 +27,7 @@ async def tables_opening_together(w, clock, count: int):
 
     w.bot.http.edit_member = edit_member
     tables = {}
+    w.table_vc = {}  # game -> its voice channel
     for k in range(count):
         channel = w.guild.create_text_channel(f"table-{k}")
         vc = w.guild.create_voice_channel(f"Table {k}")
@@ -38,6 +39,7 @@ async def tables_opening_together(w, clock, count: int):
             await m.click(res.response, label="Join")
         game_id = (await w.bot.service.game_in_channel(channel.id)).id
         tables[game_id] = members
+        w.table_vc[game_id] = vc
     await time.settle(w.bot)
     for game_id, members in tables.items():
         await w.bot.service.start(game_id, Actor(id=members[0].id, name=members[0].user.name))
@@ -94,11 +96,19 @@ async def next_turn(w, tables, clock):
 async def test_a_third_table_of_eight_second_turns_is_called_by_name_and_its_host_told_once(world, clock):
     w = world
     time, edits, tables = await tables_opening_together(w, clock, 3)
-    await time.run(w.bot, clock.now() + 89, lambda: next_turn(w, tables, clock))  # the first Choosing
+    opened = clock.now()
+    await time.run(w.bot, opened + 20, lambda: next_turn(w, tables, clock))
+    # a player of the last table steps out of voice and back in mid-turn: still not muted there
+    late = tables[max(tables)][-1]
+    await late.leave_voice()
+    await late.join_voice(w.table_vc[max(tables)])
+    await time.settle(w.bot)
+    await time.run(w.bot, opened + 89, lambda: next_turn(w, tables, clock))  # the first Choosing
     muted_games = [g for g, members in tables.items() if any(mute and uid in {m.id for m in members}
                                                             for _t, uid, mute in edits)]
     assert len(muted_games) == 2  # two tables' turns kept with mutes
     (called,) = [g for g in tables if g not in muted_games]
+    assert called == max(tables)  # the last table to begin its turns
     host = tables[called][0]
     told = [t for t in w.dm_texts(host) if "called by name" in t]
     assert len(told) == 1 and "ten mutes every ten seconds" in told[0]
