@@ -1,10 +1,11 @@
 """The game clock for the voice table's benches and tests: the bot's clock and the pacer's waits on
 one simulated time line, moved on only when every delivery waits for it (no real sleeping).
 
-``GameTime.run`` settles the bot (simcord's ``settle``: every task of the bot done or parked),
-then moves the clock to the next moment something happens (a pacer's window frees up, a phase or
-a speaking turn falls due), fires what is due, and so on; the pacer's waits are declared to simcord
-as waits for the game clock, so a delivery waiting for its turn counts as parked."""
+``GameTime.run`` settles the bot (every delivery, and the voice table's trailing edits, done or
+waiting for the game clock, and simcord's ``settle``), then moves the clock to the next moment
+something happens (a pacer's window frees up, a phase or a speaking turn falls due), fires what is
+due and lets it queue its calls, and only then wakes the pacer's waits of that moment; and so on.
+The results do not depend on the machine's speed: the clock moves only when nothing else can."""
 
 from __future__ import annotations
 
