@@ -5,7 +5,9 @@ sitting in the game's voice channel: once with no voice options, once with the s
 (`speaking_turns=true`) and the dead muted (`mute_dead=true`). Each speaking turn runs its full
 time (the clock is moved on and the bot's timer fires); every other choice is a random legal one.
 Calls are counted from simcord's request log by kind; interaction responses are not counted
-(Discord does not count them in the bot's budget).
+(Discord does not count them in the bot's budget). It runs on the game clock
+(``support.game_time``): a turn's seconds and the pacer's waits for the server's window of member
+edits move a simulated clock, so no real second is waited.
 
     .venv/bin/python bench/voice_calls.py [--games 3]
 """
@@ -27,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from simcord import Env  # noqa: E402
+from support.game_time import GameTime  # noqa: E402
 from support.sim import World, new_bot  # noqa: E402
 
 from bot.actor import Actor  # noqa: E402
@@ -57,6 +60,8 @@ async def one_game(options: str, seed: int) -> tuple[int, Counter]:
     env = Env(bot)
     await env.start()
     try:
+        time = GameTime(env, clock)
+        bot.delivery.pacer = time.pacer(per_second=50, per_channel=5, channel_seconds=5.0)
         w = World(env)
         members = w.players(PLAYERS)
         vc = w.guild.create_voice_channel("Table")
@@ -68,8 +73,9 @@ async def one_game(options: str, seed: int) -> tuple[int, Counter]:
         game_id = (await bot.service.game_in_channel(w.channel.id)).id
         start = len(env.http_requests)
         await bot.service.start(game_id, Actor(id=w.host.id, name="host"))
-        await w.settle()
-        await play(w, game_id, clock, random.Random(seed))
+        await time.settle(bot)
+        await play(w, time, game_id, clock, random.Random(seed))
+        await time.run(bot, clock.now() + 60, nothing_due)  # the last edits waiting for the window
         row = await bot.store.game(game_id)
         rounds = max(1, int(json.loads(row.state).get("round", 1)))
         counted: Counter = Counter()
@@ -83,18 +89,25 @@ async def one_game(options: str, seed: int) -> tuple[int, Counter]:
         await bot.close()
 
 
-async def play(w, game_id: int, clock: ManualClock, rng: random.Random) -> None:
+async def nothing_due() -> None:
+    return None
+
+
+async def play(w, time: GameTime, game_id: int, clock: ManualClock, rng: random.Random) -> None:
     service = w.bot.service
+
+    async def turn_due() -> float | None:
+        row = await service.row(game_id)
+        return row.turn_deadline if row is not None and row.turn_deadline and row.turn_deadline > clock.now() else None
+
     for _ in range(2000):
         row = await service.row(game_id)
         if row is None or row.status != "running":
             return
         table = await service.load(game_id)
         turn = table.game.speaking_turn(table.state)
-        if turn is not None:  # the turn runs its whole time
-            clock.advance(turn.seconds)
-            await service.fire_due()
-            await w.settle()
+        if turn is not None:  # the turn runs its whole time, on the game clock
+            await time.run(w.bot, clock.now() + turn.seconds, turn_due)
             continue
         mine: dict[str, list] = {}
         for action in table.game.legal_actions(table.state):
@@ -106,7 +119,7 @@ async def play(w, game_id: int, clock: ManualClock, rng: random.Random) -> None:
             action = rng.choice(actions)
             with contextlib.suppress(GameError):  # the phase moved on meanwhile
                 await service.act(game_id, int(player), action.model_dump(exclude_none=True))
-        await w.settle()
+        await time.settle(w.bot)
 
 
 async def main_async(games: int) -> None:

@@ -5,6 +5,9 @@ per few seconds. discord.py waits out a 429 once it gets one; the pacer keeps th
 there, and decides who goes first when the budget is short: what a player waits on (a phase's
 opening message, a prompt, a role card) before narration, and narration before cosmetic edits.
 Interaction responses and follow-ups are not paced: Discord does not count them in the budget.
+Within a priority a call may carry a ``rank`` (lower first): the voice table ranks a speaker's
+unmute before the previous speaker's mute before the other mutes of every game of a server, and a
+window may keep a few of its calls (``reserve``) for the ranks below ``RESERVED_RANKS`` alone.
 
 Both limits are sliding windows ("at most N calls in any W seconds"), so a burst never goes over,
 not even at the edge of a second.
@@ -38,6 +41,9 @@ URGENT, NARRATION, COSMETIC = 0, 1, 2
 #: server's member edits (the voice table's server mutes) share one bucket of about ten calls in
 #: ten seconds, so a table of ten is muted at once and an eleventh waits
 KIND_WINDOWS: dict[str, tuple[int, float]] = {"voice": (10, 10.0)}
+#: the ranks a window's ``reserve`` is kept for (the voice table's speaker unmute and the previous
+#: speaker's mute); a call of a higher rank leaves the reserve free
+RESERVED_RANKS = 2
 #: after a global 429 the budget is halved for this long
 GLOBAL_EASE_SECONDS = 60.0
 #: the pace of what can wait when the invalid requests pass a share of Discord's limit:
@@ -79,11 +85,16 @@ class Window:
         #: nothing goes before this time (Discord said to wait)
         self.closed_until = 0.0
 
-    def free_at(self, now: float) -> float:
-        """When the next call may go (``now`` if it may go now)."""
+        #: of ``limit``, the calls kept for the ranks below ``RESERVED_RANKS`` (``Pacer.reserve``)
+        self.reserve = 0
+
+    def free_at(self, now: float, keep: int = 0) -> float:
+        """When the next call may go (``now`` if it may go now), leaving ``keep`` calls of the
+        window unused (at least one call is always allowed)."""
         while self.times and self.times[0] <= now - self.seconds:
             self.times.popleft()
-        at = now if len(self.times) < self.limit else self.times[-self.limit] + self.seconds
+        limit = max(1, self.limit - keep)
+        at = now if len(self.times) < limit else self.times[-limit] + self.seconds
         return at if at >= self.closed_until else self.closed_until
 
     def room(self, now: float) -> int:
@@ -107,7 +118,7 @@ class Pacer:
         self.channel_seconds = channel_seconds
         self._channels: dict[Hashable, Window] = {}
         self._prune_at = 4096
-        self._queue: list[tuple[int, int, Hashable, asyncio.Future]] = []
+        self._queue: list[tuple[int, int, int, Hashable, asyncio.Future]] = []
         self._order = itertools.count()
         self._runner: asyncio.Task | None = None
         self._runner_at = 0.0  # when the runner wakes next
@@ -140,11 +151,16 @@ class Pacer:
             window = self._channels[key] = Window(limit, seconds)
         return window
 
-    async def turn(self, priority: int, channel: Hashable) -> None:
-        """Wait until a call to ``channel`` of this priority may go; the call is counted now."""
+    def reserve(self, channel: Hashable, calls: int) -> None:
+        """Keep ``calls`` of ``channel``'s window for the ranks below ``RESERVED_RANKS`` (0: none)."""
+        self._channel(channel).reserve = max(0, calls)
+
+    async def turn(self, priority: int, channel: Hashable, rank: int = 0) -> None:
+        """Wait until a call to ``channel`` of this priority may go; the call is counted now.
+        ``rank`` orders the calls of one priority (lower first)."""
         loop = asyncio.get_running_loop()
         future = loop.create_future()
-        heapq.heappush(self._queue, (priority, next(self._order), channel, future))
+        heapq.heappush(self._queue, (priority, rank, next(self._order), channel, future))
         wait = self._release(self.now())
         if wait is not None and (self._runner is None or self._runner.done() or wait < self._runner_at):
             if self._runner is not None:
@@ -175,7 +191,7 @@ class Pacer:
     def _release(self, now: float) -> float | None:
         """Let go every waiter the windows allow now, most urgent first; returns when to try
         again (None when no one waits)."""
-        held: list[tuple[int, int, Hashable, asyncio.Future]] = []
+        held: list[tuple[int, int, int, Hashable, asyncio.Future]] = []
         next_at: float | None = None
         self._ask_budget = False
         if self._total_back_at is not None and now >= self._total_back_at:
@@ -186,11 +202,11 @@ class Pacer:
                 next_at = total_at
                 break
             item = heapq.heappop(self._queue)
-            priority, _, channel, future = item
+            priority, rank, _, channel, future = item
             if future.done():  # cancelled while waiting
                 continue
             window = self._channel(channel)
-            channel_at = window.free_at(now)
+            channel_at = window.free_at(now, window.reserve if rank >= RESERVED_RANKS else 0)
             slowed = self._slowed.get(priority) if self._slowed else None
             if slowed is not None:
                 channel_at = max(channel_at, slowed.free_at(now))
@@ -229,11 +245,12 @@ class Pacer:
         return now + wait if wait > 0 else None
 
     def _forget_idle(self, now: float) -> None:
-        """Drop the windows of channels quiet for longer than their window (no growth per channel);
+        """Drop the windows of channels quiet for longer than their window (no growth per channel),
+        but not one that keeps a reserve (``reserve``: its owner sets it only when it changes);
         only when their number has doubled since the last time, so it costs little on average."""
         if len(self._channels) > self._prune_at:
             self._channels = {k: w for k, w in self._channels.items()
-                              if w.times and w.times[-1] > now - w.seconds}
+                              if (w.times and w.times[-1] > now - w.seconds) or w.reserve}
             self._prune_at = max(4096, 2 * len(self._channels))
 
     # ----- what Discord's answers teach -----

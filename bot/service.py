@@ -782,7 +782,7 @@ class GameService:
         voice = voice_now(game, state) if status in (None, "running") else SILENT_NONE
         # at the end always, linked or not: the narrator leaves even a channel unlinked mid-game
         if voice.silenced != before_voice.silenced or state.finished:
-            messages.append(voice_row(voice.silenced))  # after the step's messages: never ahead of them
+            messages.append(voice_row(voice.silenced, voice, before_voice))  # after the step's messages
         turn_ends = turn_deadline(before_voice, voice, row.turn_deadline, now,
                                   clock_waits=paused or waiting is not None, since=turn_since)
         substitutes = [(int(e.data["old"]), int(e.data["new"]), state.name(e.data["new"]))

@@ -118,15 +118,16 @@ class Calls:
         """Discord refused the token: nothing more is sent until a restart with a new one."""
         return self.health.token_refused
 
-    async def call(self, level: int, where: Any, method, *args, **kwargs):
+    async def call(self, level: int, where: Any, method, *args, rank: int = 0, **kwargs):
         """One call to Discord, ``method(*args, **kwargs)``, when the pacer lets it go. Each kind
-        of call to a channel has its own window, as Discord keeps a bucket per route."""
+        of call to a channel has its own window, as Discord keeps a bucket per route; ``rank``
+        orders the calls of one level (``Pacer.turn``)."""
         if self.stopped:  # another 401 would only count toward the ban
             raise Retry("Discord refused the bot's token; not sent")
         if self.pacer.strain:  # slowed for Discord's invalid requests: as they age, less so
             self.pacer.ease(self.health.strain)
         key = (where, getattr(method, "__name__", ""))
-        await self.pacer.turn(level, key)
+        await self.pacer.turn(level, key, rank)
         answers: list[Mapping[str, str]] = []
         token = ANSWERS.set(answers)
         try:

@@ -108,9 +108,12 @@ class Delivery:
 
     async def wait_idle(self) -> None:
         """Wait for the deliveries under way (not for retries that are backing off)."""
-        while any(not t.done() for t in [*self._tasks.values(), *self._side]):
-            await asyncio.gather(*[t for t in [*self._tasks.values(), *self._side] if not t.done()],
-                                 return_exceptions=True)
+        while any(not t.done() for t in self._under_way()):
+            await asyncio.gather(*[t for t in self._under_way() if not t.done()], return_exceptions=True)
+
+    def _under_way(self) -> list[asyncio.Task]:
+        """The drains, the edits beside them, and the voice table's trailing mutes."""
+        return [*self._tasks.values(), *self._side, *self.bot.voice.under_way()]
 
     @property
     def backing_off(self) -> set[int]:

@@ -14,13 +14,15 @@ the edits of one server share one window of the pacer (``VOICE_WINDOW``)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import math
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 import discord
 
-from ..pacer import URGENT
+from ..pacer import KIND_WINDOWS, URGENT
 from ..permissions import missing, named
 from ..store import GameRow, OutboxRow
 from .narrator import Narrator
@@ -33,6 +35,28 @@ NOT_IN_VOICE = 40032
 #: what each part of the voice table needs, in Discord's words
 MUTE_PERMISSIONS = named("mute_members")
 SPEAK_PERMISSIONS = named("view_channel", "connect", "speak")
+#: the order of the waiting member edits of a server (the pacer's rank, across its games): the
+#: speaker's unmute (what the turn promises), the previous speaker's mute, other unmutes, other mutes
+SPEAKER, PREVIOUS, UNMUTE, MUTE = 0, 1, 2, 3
+
+
+def voice_key(guild_id: int) -> tuple:
+    """The pacer's key of a server's member edits (as ``Calls.call`` makes it)."""
+    return (("voice", guild_id), "edit_member")
+
+
+def unmutes_per_window(turn_seconds) -> int:
+    """The speaker unmutes that tables with turns of these seconds may need in one window."""
+    _limit, seconds = KIND_WINDOWS["voice"]
+    return sum(math.ceil(seconds / t) for t in turn_seconds)
+
+
+def keeps(turn_seconds: list[float]) -> bool:
+    """Whether a server's window of member edits keeps every turn of tables with turns of these
+    seconds: each turn's two edits (the speaker's unmute, the previous speaker's mute), for every
+    turn that may start within one window, fit in the window."""
+    limit, _seconds = KIND_WINDOWS["voice"]
+    return 2 * unmutes_per_window(turn_seconds) <= limit
 
 
 class Caller(Protocol):
@@ -65,16 +89,34 @@ class VoiceTable:
         self.calls: Caller | None = None
         self._told: set[tuple[int, str]] = set()  # (game, what) the host was told, once each
         self._telling: set[asyncio.Task] = set()  # DMs to hosts under way (kept until done)
+        #: per server, the tables whose speaking turns are kept with mutes (game -> turn seconds)
+        self._turns: dict[int, dict[int, float]] = {}
+        self._busy: set[int] = set()  # the games whose turns are called by name only, this Choosing
+        self._trailing: dict[int, asyncio.Task] = {}  # per game, the rest of a turn's edits
+        self._sending: set[asyncio.Task | None] = set()  # tasks whose edit is on its way to Discord
+        self._stopping: set[asyncio.Task | None] = set()  # trailing tasks to end before their next edit
 
     def forget(self, game_id: int) -> None:
         self._told = {k for k in self._told if k[0] != game_id}
+        self._busy.discard(game_id)
+        for guild_id, tables in self._turns.items():
+            if tables.pop(game_id, None) is not None:
+                self._reserve(guild_id)
+        task = self._trailing.get(game_id)
+        if task is not None:  # (the game's last voice row waits for it to end: ``_stop_trailing``)
+            task.cancel()
 
     # ----- the mutes -----
     async def sync(self, row: OutboxRow) -> None:
         """Make the mutes of a game's linked channel match the silent set of one step (a voice row
         of the outbox): first unmute whoever the game muted and no longer silences at its table,
         then mute the silenced who sit in the linked channel. Discord's refusals are raised, for
-        the delivery to retry, except those that will not change (told to the host once)."""
+        the delivery to retry, except those that will not change (told to the host once).
+
+        During speaking turns the speaker's unmute is made here and the rest follows in the
+        background (``_trailing``), so the game's next step never waits behind this one's mutes,
+        and a newer voice row of the game drops what is left of this one's."""
+        await self._stop_trailing(row.game_id)
         store = self.bot.store
         game = await store.game(row.game_id)
         guild = self.bot.get_guild(game.guild_id) if game is not None else None
@@ -84,28 +126,105 @@ class VoiceTable:
             await self._game_over(game)
         want = {int(uid) for uid in row.payload.get("silenced", [])}
         linked = guild.get_channel(game.voice_channel_id) if game.voice_channel_id and game.status == "running" else None
+        speaker = row.payload.get("speaker") if linked is not None else None
+        if not self._keeps_turns(game, speaker, row.payload.get("seconds")):
+            want &= set(await store.muted_by_game(game.id))  # turns called by name: no new mute
+        ranks = {speaker: SPEAKER, row.payload.get("previous"): PREVIOUS}
+        if speaker is None:
+            await self._converge(game, guild, linked, want, ranks)
+            return
+        await self._converge(game, guild, linked, want, ranks, only=speaker)
+        task = asyncio.get_running_loop().create_task(self._trail(game, guild, linked, want, ranks))
+        self._trailing[game.id] = task
+
+    async def _converge(self, game: GameRow, guild: discord.Guild, linked: Any, want: set[int],
+                        ranks: dict[Any, int], only: int | None = None) -> None:
+        """The edits of one voice row, most urgent first (``ranks``: the speaker's unmute, then the
+        previous speaker's mute, then the other unmutes, then the other mutes); ``only``: the
+        edits of that member alone."""
+        store = self.bot.store
         states = voice_states(guild)
-        for uid in await store.muted_by_game(game.id):
+        muted = await store.muted_by_game(game.id)
+        for uid in sorted(muted, key=lambda uid: ranks.get(uid, UNMUTE)):
             state = states.get(uid)
+            if only is not None and uid != only:
+                continue
             if uid in want and linked is not None and state is not None and state.channel is not None \
                     and state.channel.id == linked.id:
                 continue
             if state is None:
                 continue  # not in voice: Discord refuses; they are unmuted when they next join
-            if state.mute and not await self._edit(game, uid, mute=False):
+            if state.mute and not await self._edit(game, uid, mute=False, rank=ranks.get(uid, UNMUTE)):
                 continue
             await store.forget_muted(game.guild_id, uid, game.id)
-        if linked is None or not want:
+        if linked is None or not want or only is not None:
             return
         if not self._may_mute(game, linked):
             return
-        for uid in sorted(want):
+        for uid in sorted(want, key=lambda uid: (ranks.get(uid, MUTE), uid)):
             state = states.get(uid)
             if state is None or state.channel is None or state.channel.id != linked.id or state.mute:
                 continue
             await store.note_muted(game.guild_id, uid, game.id, self.bot.clock.now())
-            if not await self._edit(game, uid, mute=True):
+            if not await self._edit(game, uid, mute=True, rank=ranks.get(uid, MUTE)):
                 await store.forget_muted(game.guild_id, uid, game.id)
+
+    async def _trail(self, game: GameRow, guild: discord.Guild, linked: Any, want: set[int],
+                     ranks: dict[Any, int]) -> None:
+        """The rest of a turn's edits, beside the delivery (a refusal waits for the next voice row
+        of the game, at the next turn at the latest)."""
+        try:
+            await self._converge(game, guild, linked, want, ranks)
+        except Exception as exc:
+            log.warning("game %s: the turn's mutes are not all made (%s); the next turn tries again", game.id, exc)
+        finally:
+            if self._trailing.get(game.id) is asyncio.current_task():
+                del self._trailing[game.id]
+
+    def under_way(self) -> list[asyncio.Task]:
+        """The turns' edits still being made in the background (``Delivery.wait_idle`` waits for them)."""
+        return list(self._trailing.values())
+
+    async def _stop_trailing(self, game_id: int) -> None:
+        """Drop what is left of a turn's edits: an edit still waiting for the pacer is cancelled;
+        one already on its way to Discord is let finish (its answer is what the record needs)."""
+        task = self._trailing.pop(game_id, None)
+        if task is None or task.done():
+            return
+        self._stopping.add(task)
+        if task not in self._sending:
+            task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        self._stopping.discard(task)
+
+    # ----- a busy server: which tables' turns are kept -----
+    def _keeps_turns(self, game: GameRow, speaker: int | None, seconds: float | None) -> bool:
+        """Whether the game's speaking turns are kept with mutes (``keeps``); the host of a table
+        that is not kept is told once."""
+        tables = self._turns.setdefault(game.guild_id, {})
+        if speaker is None or not seconds:
+            tables.pop(game.id, None)
+            self._busy.discard(game.id)
+            self._reserve(game.guild_id)
+            return True
+        if game.id in tables:
+            return True
+        if game.id in self._busy:
+            return False
+        if not keeps([*tables.values(), float(seconds)]):
+            self._busy.add(game.id)
+            self._tell_host_later(game, "busy", [])
+            return False
+        tables[game.id] = float(seconds)
+        self._reserve(game.guild_id)
+        return True
+
+    def _reserve(self, guild_id: int) -> None:
+        """Keep in the server's window of member edits room for the kept tables' speaker unmutes."""
+        pacer = getattr(self.calls, "pacer", None)
+        if pacer is not None:
+            pacer.reserve(voice_key(guild_id), unmutes_per_window(self._turns.get(guild_id, {}).values()))
 
     async def _game_over(self, game: GameRow) -> None:
         """The narrator leaves: after the last words of a finished game, at once for a cancelled one."""
@@ -122,13 +241,26 @@ class VoiceTable:
             self._tell_host_later(game, "mute", lacking)
         return not lacking
 
-    async def _edit(self, game: GameRow, user_id: int, *, mute: bool) -> bool:
-        """Server-mute or unmute one member; False when Discord says they are not in voice."""
+    async def _edit(self, game: GameRow, user_id: int, *, mute: bool, rank: int | None = None) -> bool:
+        """Server-mute or unmute one member; False when Discord says they are not in voice.
+        ``rank``: its place among the server's waiting edits (``SPEAKER`` first)."""
         assert self.calls is not None
         reason = f"game #{game.id}: " + ("the rules silence this player now" if mute else "may speak again")
+        if asyncio.current_task() in self._stopping:
+            raise asyncio.CancelledError  # a newer voice row of the game: no further edit of this one
+
+        async def edit_member(*args: Any, **kwargs: Any) -> Any:  # (the pacer's key is the method's name)
+            task = asyncio.current_task()
+            self._sending.add(task)
+            try:
+                return await self.bot.http.edit_member(*args, **kwargs)
+            finally:
+                self._sending.discard(task)
+
         try:
-            await self.calls.call(URGENT, ("voice", game.guild_id), self.bot.http.edit_member,
-                                  game.guild_id, user_id, mute=mute, reason=reason)
+            await self.calls.call(URGENT, ("voice", game.guild_id), edit_member,
+                                  game.guild_id, user_id, mute=mute, reason=reason,
+                                  rank=(MUTE if mute else UNMUTE) if rank is None else rank)
         except discord.HTTPException as exc:
             if exc.code == NOT_IN_VOICE:
                 return False
@@ -149,6 +281,7 @@ class VoiceTable:
         muted_by = await store.mutes_of_member(guild.id, member.id)
         wanting = [game for game in await store.active_games(guild.id)
                    if game.status == "running" and game.voice_channel_id == after.channel.id
+                   and game.id not in self._busy  # (turns called by name: no new mute)
                    and member.id in await self._silenced(game)]
         if wanting and not after.mute:
             game = wanting[0]
@@ -227,6 +360,11 @@ class VoiceTable:
 
 def what_missing(what: str, lacking: list[str]) -> str:
     """The sentence that tells the host which permission to grant, and what goes on meanwhile."""
+    if what == "busy":
+        return ("🎙️ This server's voice tables are more than Discord lets me keep up with: it allows only about "
+                "ten mutes every ten seconds in a server. So that no speaker is kept muted through their turn, "
+                "this game's speaking turns are called by name without muting anyone: please keep to them "
+                "yourselves. Muting comes back at the game's next round of turns if the other tables allow it.")
     if what == "mute":
         return (f"🔇 I can't mute players in the game's voice channel: please give me **{in_words(lacking)}** "
                 "there. Until then the game goes on without muting anyone.")

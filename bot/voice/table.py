@@ -27,6 +27,11 @@ class VoiceNow:
     phase_seq: int = 0
 
     @property
+    def speaker(self) -> int | None:
+        """The speaker's Discord user id, while a speaking turn runs."""
+        return int(self.turn.speaker) if self.turn is not None and self.turn.speaker.isdigit() else None
+
+    @property
     def turn_key(self) -> tuple[int, int, str] | None:
         return None if self.turn is None else (self.phase_seq, self.turn.index, self.turn.speaker)
 
@@ -43,9 +48,18 @@ def voice_now(game: Game, state: Any) -> VoiceNow:
     return VoiceNow(silenced, game.speaking_turn(state), state.phase_seq)
 
 
-def voice_row(silenced: tuple[int, ...] | list[int]) -> NewMessage:
-    """The outbox row that makes the linked channel's mutes match ``silenced``."""
-    return NewMessage(VOICE, None, json.dumps({"type": VOICE, "silenced": sorted(silenced)}))
+def voice_row(silenced: tuple[int, ...] | list[int], after: VoiceNow | None = None,
+              before: VoiceNow | None = None) -> NewMessage:
+    """The outbox row that makes the linked channel's mutes match ``silenced``; with the turn
+    ``after`` the step and the one ``before`` it, it names the speaker (unmuted first), the
+    previous speaker (muted next) and the turn's seconds (what a server's edits can keep up with)."""
+    payload: dict[str, Any] = {"type": VOICE, "silenced": sorted(silenced)}
+    if after is not None and after.turn is not None:
+        payload["speaker"] = after.speaker
+        payload["seconds"] = after.turn.seconds
+        if before is not None and before.speaker != after.speaker:
+            payload["previous"] = before.speaker
+    return NewMessage(VOICE, None, json.dumps(payload))
 
 
 def turn_deadline(before: VoiceNow | None, after: VoiceNow, kept: float | None, now: float,
