@@ -124,3 +124,35 @@ async def test_a_cancel_at_night_unlocks_the_whispers_the_night_locked(world, cl
     await w.settle_retries()
     assert not w.env.backend.get_channel(thread.id).thread_metadata.locked
     assert await can_post(members[0], w.channel)
+
+
+async def test_an_undo_that_waited_leaves_a_later_games_night_closed(world, clock):
+    """Game 1 cancelled at night, its undo left pending (the process stopped); game 2 begins in the
+    same channel, and its night is closed when game 1's undo finally runs: the square is game 2's
+    now, so it stays closed until game 2 opens it, and game 2's end leaves it as it was found."""
+    w = world
+    _, members, found = await at_night(w)
+    notify = w.bot.service._notify
+    w.bot.service._notify = lambda game_id: None  # the process stops right after the cancel
+    w.bot.service.on_game_over.clear()
+    await cancel(w)
+    w.bot.service._notify = notify
+    res = await w.host.slash(w.channel, "game new", kind="clocktower")
+    assert not res.ephemeral
+    for member, seat in zip(members, SEATS, strict=False):
+        res = await member.slash(w.channel, "in", seat=seat)
+        assert not res.ephemeral, res.response.content
+    res = await w.host.slash(w.channel, "st deal")
+    assert "Dealt" in res.response.content, res.response.content
+    await w.settle()
+    res = await w.host.slash(w.channel, "st begin")
+    assert "Night 1 has begun" in res.response.content
+    await w.settle()
+
+    await w.bot.delivery.kick_pending()  # game 1's undo, at last
+    await w.settle_retries()
+    assert not await can_post(members[0], w.channel) and await can_post(w.host, w.channel)
+
+    await cancel(w)  # game 2's end: the square as it was before either game
+    await w.settle_retries()
+    assert overwrites_of(w) == found and await can_post(members[0], w.channel)
