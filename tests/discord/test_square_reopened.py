@@ -156,3 +156,35 @@ async def test_an_undo_that_waited_leaves_a_later_games_night_closed(world, cloc
     await cancel(w)  # game 2's end: the square as it was before either game
     await w.settle_retries()
     assert overwrites_of(w) == found and await can_post(members[0], w.channel)
+
+
+async def test_an_upgrade_finds_the_games_that_ended_with_their_square_still_closed(tmp_path):
+    """A database of the version before: a Clocktower game cancelled at night whose square was never
+    left (its allows still recorded), one whose square was, and one still running. The upgrade
+    gives the first, and only it, its undo row."""
+    import sqlite3
+
+    from bot.store import migration_files
+    from bot.stores import open_store
+
+    path = tmp_path / "old.db"
+    conn = sqlite3.connect(path)
+    for number, migration in migration_files():
+        if number <= 14:
+            conn.executescript(migration.read_text())
+    conn.execute("PRAGMA user_version = 14")
+    for game_id, status, allowed in ((1, "cancelled", "[5, 7]"), (2, "cancelled", "[]"), (3, "running", "[5]")):
+        conn.execute("INSERT INTO games (id, kind, guild_id, channel_id, host_id, status, seed, min_players, "
+                     "max_players, created_at, updated_at) VALUES (?, 'clocktower', 1, ?, 7, ?, 3, 7, 15, 0, 0)",
+                     (game_id, 10 + game_id, status))
+        conn.execute("INSERT INTO group_threads (game_id, key, thread_id, members) VALUES (?, 'square:allowed', ?, ?)",
+                     (game_id, 10 + game_id, allowed))
+    conn.commit()
+    conn.close()
+
+    store = await open_store(path)
+    try:
+        assert await store.games_with_pending_messages() == [1]
+        assert [(m.target, m.payload) for m in await store.pending_messages(1)] == [("undo", {"type": "undo"})]
+    finally:
+        await store.close()
