@@ -106,7 +106,7 @@ async def test_a_missing_permission_is_told_once_and_the_square_opens_when_it_is
     assert await w.bot.store.pending_messages(game_id) == []
 
 
-async def test_a_cancel_at_night_unlocks_the_whispers_the_night_locked(world, clock):
+async def test_a_cancel_at_night_unlocks_the_whispers_the_night_locked(world, db_path, clock):
     w = world
     game_id, members, _ = await at_night(w)
     await advance(w, clock, 24)  # dawn 1
@@ -120,7 +120,9 @@ async def test_a_cancel_at_night_unlocks_the_whispers_the_night_locked(world, cl
     w.bot.service._notify = lambda game_id: None  # the process stops right after the commit
     w.bot.service.on_game_over.clear()
     await cancel(w)
-    await w.bot.delivery.kick_pending()  # (the start-up's drain, without a restart)
+    old = w.bot
+    await w.env.restart_bot(new_bot(db_path, clock))
+    await old.store.close()
     await w.settle_retries()
     assert not w.env.backend.get_channel(thread.id).thread_metadata.locked
     assert await can_post(members[0], w.channel)
