@@ -79,6 +79,11 @@ class Settings(BaseSettings):
     health_port: int | None = Field(default=None, ge=0, le=65535)
     #: the address the endpoint listens on: loopback unless a monitor on another machine needs it
     health_host: str = "127.0.0.1"
+    #: a client of the endpoint has this long to send a whole request (and an idle kept-alive
+    #: connection is closed after it): a client trickling its headers is cut
+    health_timeout_seconds: float = Field(default=10.0, gt=0, le=600)
+    #: the most connections the endpoint keeps open at once; one more is closed at once
+    health_connections: int = Field(default=16, ge=1, le=10000)
     #: ``text`` log lines, or ``json``: one object per line with the game, server, shard and action
     log_format: Literal["text", "json"] = "text"
 

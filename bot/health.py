@@ -14,15 +14,23 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import sys
 from typing import Any
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 from prometheus_client import CONTENT_TYPE_LATEST
 
 from . import metrics as metrics_module
 from .metrics import DATABASE_SECONDS, Metrics
 
 log = logging.getLogger(__name__)
+
+#: a client has this long to send its whole request (HEALTH_TIMEOUT_SECONDS)
+TIMEOUT_SECONDS = 10.0
+#: the most connections open at once (HEALTH_CONNECTIONS)
+MOST_CONNECTIONS = 16
+
 
 class HealthPortBusy(RuntimeError):
     """HEALTH_PORT could not be bound (in use, or not allowed)."""
@@ -82,15 +90,59 @@ async def check(bot: Any) -> tuple[bool, dict[str, Any]]:
     return not reasons, body
 
 
-class HealthServer:
-    """The aiohttp server of ``/healthz`` and ``/metrics`` for one bot."""
+class ServerLog(logging.LoggerAdapter):
+    """aiohttp's server log: a request the client got wrong (malformed, a line too long) is its
+    fault, not the bot's, so it is one INFO line with no traceback; an error in the endpoint's own
+    handlers keeps its ERROR and traceback."""
 
-    def __init__(self, bot: Any, host: str, port: int) -> None:
+    def __init__(self) -> None:
+        super().__init__(log, {})
+
+    def exception(self, msg: Any, *args: Any, exc_info: Any = True, **kwargs: Any) -> None:
+        exc = exc_info if isinstance(exc_info, BaseException) else sys.exc_info()[1]
+        if isinstance(exc, HttpProcessingError):
+            self.info("health port: a bad request from %s, answered %s (%s)", args[0] if args else "?",
+                      exc.code, one_line(exc.message))
+        else:
+            self.error(msg, *args, exc_info=exc_info, **kwargs)
+
+    def debug(self, msg: Any, *args: Any, exc_info: Any = None, **kwargs: Any) -> None:
+        if isinstance(exc_info, HttpProcessingError):  # (aiohttp's word on what is not HTTP at all)
+            super().debug("health port: not HTTP from %s (%s)", args[0] if args else "?", one_line(exc_info.message))
+        else:
+            super().debug(msg, *args, exc_info=exc_info, **kwargs)
+
+
+def one_line(text: Any) -> str:
+    """A client's words in one short line (they may hold the raw bytes it sent, newlines included)."""
+    return " ".join(str(text).split())[:200]
+
+
+class Refused(asyncio.Protocol):
+    """A connection beyond the cap: closed as soon as it is made."""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        transport.close()
+
+
+class HealthServer:
+    """The aiohttp server of ``/healthz`` and ``/metrics`` for one bot. A client has ``timeout``
+    seconds to send its whole request, and one request per connection (a slow or silent client
+    holds no file descriptor for long); beyond ``most`` connections at once a new one is closed."""
+
+    def __init__(self, bot: Any, host: str, port: int, *, timeout: float = TIMEOUT_SECONDS,
+                 most: int = MOST_CONNECTIONS) -> None:
         self.bot = bot
         self.host = host
         self.port = port
+        self.timeout = timeout
+        self.most = most
         self.metrics = Metrics()
         self._runner: web.AppRunner | None = None
+        self._listener: asyncio.Server | None = None
+        #: connection (aiohttp's handler) -> the call that cuts it if its request has not come
+        self._deadlines: dict[Any, asyncio.TimerHandle] = {}
+        self._full = False  # the cap was reached (said once, until there is room again)
 
     @property
     def url(self) -> str:
@@ -98,30 +150,70 @@ class HealthServer:
         return f"http://{host}:{self.port}"
 
     async def start(self) -> None:
-        app = web.Application()
+        app = web.Application(middlewares=[self._one_request])
         app.router.add_get("/healthz", self._healthz)
         app.router.add_get("/metrics", self._metrics)
-        self._runner = web.AppRunner(app, access_log=None)
+        self._runner = web.AppRunner(app, access_log=None, logger=ServerLog(), keepalive_timeout=self.timeout,
+                                     lingering_time=self.timeout)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port)
         try:
-            await site.start()
+            self._listener = await asyncio.get_running_loop().create_server(
+                self._connection, self.host, self.port, reuse_address=True)
         except OSError as exc:
             await self._runner.cleanup()
             self._runner = None
             raise HealthPortBusy(f"HEALTH_PORT {self.port} on {self.host} could not be opened "
                                  f"({exc.strerror or exc}); choose another port or HEALTH_HOST") from None
-        server = getattr(site, "_server", None)
-        if server is not None and server.sockets:
-            self.port = server.sockets[0].getsockname()[1]  # the port chosen for 0
+        if self._listener.sockets:
+            self.port = self._listener.sockets[0].getsockname()[1]  # the port chosen for 0
         metrics_module.install(self.metrics)
+
+    def _connection(self) -> asyncio.BaseProtocol:
+        """A new connection: aiohttp's handler, cut after ``timeout`` unless its request has come
+        by then (``_one_request``); beyond the cap, one closed at once."""
+        assert self._runner is not None and self._runner.server is not None
+        server = self._runner.server
+        if len(server.connections) >= self.most:
+            if not self._full:
+                self._full = True
+                log.warning("health port: %d connections open, the most it keeps; more are closed at once "
+                            "(HEALTH_CONNECTIONS)", self.most)
+            return Refused()
+        self._full = False
+        handler = server()
+        self._deadlines[handler] = asyncio.get_running_loop().call_later(self.timeout, self._cut, handler)
+        return handler
+
+    def _cut(self, handler: Any) -> None:
+        """The connection's request did not come within ``timeout``: closed."""
+        if self._deadlines.pop(handler, None) is not None:
+            log.debug("health port: a connection sent no whole request within %g s; closed", self.timeout)
+            handler.force_close()
+
+    @web.middleware
+    async def _one_request(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        """The request came in time (its deadline is off), and is the connection's only one."""
+        deadline = self._deadlines.pop(request.protocol, None)
+        if deadline is not None:
+            deadline.cancel()
+        response = await handler(request)
+        response.force_close()
+        return response
 
     async def stop(self) -> None:
         if metrics_module.installed() is self.metrics:
             metrics_module.install(None)
+        if self._listener is not None:
+            self._listener.close()  # no new connection; those open are closed by the runner
+        for deadline in self._deadlines.values():
+            deadline.cancel()
+        self._deadlines.clear()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+        if self._listener is not None:
+            await self._listener.wait_closed()
+            self._listener = None
 
     async def _healthz(self, request: web.Request) -> web.Response:
         ready, body = await check(self.bot)
@@ -138,7 +230,8 @@ async def serve_health(bot: Any) -> HealthServer | None:
     settings = bot.settings
     if settings.health_port is None:
         return None
-    server = HealthServer(bot, settings.health_host, settings.health_port)
+    server = HealthServer(bot, settings.health_host, settings.health_port,
+                          timeout=settings.health_timeout_seconds, most=settings.health_connections)
     try:
         await server.start()
     except HealthPortBusy as exc:

@@ -210,6 +210,16 @@ def refresh(slot: str) -> NewMessage:
     return NewMessage("channel", None, '{"type": "refresh"}', op="refresh", slot=slot)
 
 
+#: the outbox target of a game's end: undo what its nights changed on Discord (``undo_row``)
+UNDO = "undo"
+
+
+def undo_row() -> NewMessage:
+    """The row, written with a game's end or cancel, that undoes on Discord what the game changed
+    and must not outlive it (the town square's night): durable, retried, idempotent."""
+    return NewMessage(UNDO, None, '{"type": "undo"}')
+
+
 def opens_in_channel(events: list[Event]) -> bool:
     return any(e.opens_phase and e.audience.kind == "public" for e in events)
 
@@ -673,7 +683,7 @@ class GameService:
             try:
                 await self._saving(self.store.set_status(
                     game_id, "cancelled", self.clock.now(),
-                    messages=[refresh(phase_slot(row.phase_seq)), voice_row(())]))  # unmute all it muted
+                    messages=[refresh(phase_slot(row.phase_seq)), voice_row(()), undo_row()]))  # unmute, undo
             except MovedOn:
                 raise LobbyError("That game is already over.") from None
             self._game_over(game_id)
@@ -783,6 +793,8 @@ class GameService:
         # at the end always, linked or not: the narrator leaves even a channel unlinked mid-game
         if voice.silenced != before_voice.silenced or state.finished:
             messages.append(voice_row(voice.silenced, voice, before_voice))  # after the step's messages
+        if state.finished:
+            messages.append(undo_row())  # what its nights changed, undone (after its last word)
         turn_ends = turn_deadline(before_voice, voice, row.turn_deadline, now,
                                   clock_waits=paused or waiting is not None, since=turn_since)
         substitutes = [(int(e.data["old"]), int(e.data["new"]), state.name(e.data["new"]))

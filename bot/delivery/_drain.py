@@ -16,7 +16,7 @@ from games.engine import Event
 from ..edit_windows import EditWindows
 from ..logs import game_scope
 from ..pacer import URGENT, Pacer
-from ..service import is_store_error
+from ..service import UNDO, is_store_error
 from ..store import OutboxRow
 from ..voice.table import VOICE
 from ._board import Board
@@ -121,20 +121,12 @@ class Delivery:
         return set(self._retries)
 
     def forget(self, game_id: int) -> None:
-        """The game is over: drop what was kept for its notices (its last messages still go), and
-        leave its town square as it was found (a game cancelled at night has no last word to
-        open it, see ``Threads.leave_square``)."""
+        """The game is over: drop what was kept for its notices (its last messages still go; what
+        its nights changed on Discord is undone by the ``undo`` row written with its end)."""
         self.private.forget(game_id)
         self.threads.forget(game_id)
         self.board.forget(game_id)
         self.windows.forget(lambda key: key[0] == game_id)
-        self._beside(self._leave_square(game_id))
-
-    async def _leave_square(self, game_id: int) -> None:
-        try:
-            await self.threads.leave_square(game_id)
-        except Exception as exc:  # best effort: the Storytellers can take the overwrites back by hand
-            log.warning("game %s: the town square was not left as it was found: %s", game_id, exc)
 
     @property
     def rides(self) -> dict[int, Ride]:
@@ -265,6 +257,8 @@ class Delivery:
                             continue
                         if head.target == VOICE:
                             await self._voice(head)
+                        elif head.target == UNDO:
+                            await self._undo(head)
                         elif head.op == "refresh":
                             await self.board.refresh(head, level)
                         elif head.op == "slot":
@@ -311,6 +305,20 @@ class Delivery:
                 raise
             raise classify(exc, "voice") from exc
         await self._done([row])
+
+    async def _undo(self, row: OutboxRow) -> None:
+        """An undo row: what the game's nights changed on Discord, undone (``Threads.undo``); a
+        row of a game another process owns stays for its owner."""
+        try:
+            ours = await self.threads.undo(row)
+        except (Retry, GiveUp):
+            raise
+        except Exception as exc:
+            if is_store_error(exc):
+                raise
+            raise classify(exc, "undo") from exc
+        if ours:
+            await self._done([row])
 
     async def _done(self, unit: list[OutboxRow], failure: str | None = None,
                     started_at: float | None = None) -> None:

@@ -11,6 +11,7 @@ from games.engine import Event
 
 from ..pacer import COSMETIC, NARRATION, URGENT
 from ..render import duration, relative_time
+from ..service import UNDO
 from ..store import OutboxRow
 from ..voice.table import VOICE
 
@@ -135,7 +136,7 @@ def counting(row: OutboxRow) -> bool:
 
 def priority(unit: list[OutboxRow]) -> int:
     """What players wait on (an opening message, a private prompt or card) goes first."""
-    if unit[0].op == "refresh":
+    if unit[0].op == "refresh" or unit[0].target == UNDO:
         return COSMETIC
     if unit[0].op == "slot":
         return NARRATION

@@ -334,6 +334,46 @@ class Threads:
             return None
         return wanted
 
+    # ----- the game's end: what its nights changed, undone -----
+    async def undo(self, row: OutboxRow) -> bool:
+        """A game's end (its ``undo`` row, written with the end or the cancel): the town square is
+        left as the game found it (``leave_square``) and the whispers' threads a night locked are
+        unlocked. It does nothing twice, so a retry, or an undo after the game's last word already
+        opened the square, costs no call. What Discord refuses is raised for the delivery to retry;
+        a missing permission is told to the Storytellers once. False when the game is another
+        process's (its owner does it: the row stays for it)."""
+        game_row = await self.bot.store.game(row.game_id)
+        if game_row is None:
+            return True
+        if not self.bot.service.owns(game_row):
+            return False
+        if row.game_id in self.leaving:  # (the last word is leaving it now: try again after)
+            raise Retry("the town square is being left")
+        try:
+            await self.leave_square(row.game_id)
+            await self.unlock_whispers(row.game_id)
+        except discord.Forbidden as exc:
+            if (row.game_id, "undo") not in self.told_host:
+                self.told_host.add((row.game_id, "undo"))
+                await self.tell_storytellers(game_row, (
+                    f"Game #{row.game_id} is over, but I could not open the town square <#{game_row.channel_id}> "
+                    "and the whispers again: Discord says I lack Manage Permissions there (or Manage Threads). "
+                    "Grant it and I will do it at once; until then, the channel's permissions still hold the "
+                    "night's closing."))
+            raise Retry(f"undo: no permission ({exc.status} {exc.code})") from exc
+        return True
+
+    async def unlock_whispers(self, game_id: int) -> None:
+        """The whispers' threads a night locked, unlocked: a locked thread still open (a broken
+        whisper's thread is archived as well, and stays so). Read from the cache: an active
+        thread is in it, at start-up too, so this costs no fetch."""
+        for key, thread_id, known in await self.bot.store.group_threads(game_id):
+            if not key.startswith(WHISPER_KEY) or not known:
+                continue
+            thread = self.bot.get_channel(thread_id)
+            if isinstance(thread, discord.Thread) and thread.locked and not thread.archived:
+                await self.calls.call(COSMETIC, ("thread", thread_id), thread.edit, locked=False)
+
     async def leave_square(self, game_id: int) -> None:
         """The game is over (finished or cancelled): the town square is left as the game found it.
         The night's @everyone deny and the allows the game set are taken back (a cancel at night
@@ -357,10 +397,30 @@ class Threads:
                 if changes:
                     await self.calls.call(COSMETIC, ("thread", channel.id), channel.edit, **changes)
             elif await self.bot.store.group_thread(game_id, SQUARE_ALLOWS) is not None:  # it closed a night
+                if await self.square_taken_over(game_id, game_row.channel_id):
+                    return
                 await self.set_everyone(channel, None)
                 await self.take_back_allows(channel, game_id)
         finally:
             self.leaving.discard(game_id)
+
+    async def square_taken_over(self, game_id: int, channel_id: int) -> bool:
+        """Whether a later game in the same channel has closed a night of its own since (an undo
+        that waited: the bot was down, or lacked the permission): the square is that game's now,
+        its dusk and dawn set it and its end leaves it, so this game hands its allows over to it
+        (taken back at that game's end) and touches nothing."""
+        store = self.bot.store
+        later = await store.active_game_in_channel(channel_id)
+        if later is None or later.id == game_id:
+            return False
+        theirs = await store.group_thread(later.id, SQUARE_ALLOWS)
+        if theirs is None:
+            return False
+        ours = await store.group_thread(game_id, SQUARE_ALLOWS)
+        mine = ours[1] if ours is not None else []
+        await store.set_group_thread(later.id, SQUARE_ALLOWS, theirs[0], list(dict.fromkeys([*theirs[1], *mine])))
+        await store.set_group_thread(game_id, SQUARE_ALLOWS, channel_id, [])
+        return True
 
     async def mute(self, channel, user_id: int, closed: bool) -> None:
         """A member overwrite that denies (or no longer denies) a player Send Messages in the town
