@@ -852,13 +852,18 @@ class GameService:
     def messages(self, row: GameRow, game: Game, state: Any, events: list[Event]) -> list[NewMessage]:
         out: list[NewMessage] = []
         narrated = game.narrated(state)
+        pictures: dict[str, str | None] = {}  # one step's picture of a kind is made once
         for event in events:
             if event.say and not narrated:
                 event = event.model_copy(update={"say": ""})
             payload = event.model_dump_json()
             # a picture is kept as its data and drawn at delivery, off the event loop
-            data = game.picture(state, event.image) if event.image else None
-            picture = json.dumps(data) if data is not None else None
+            picture = None
+            if event.image:
+                if event.image not in pictures:
+                    data = game.picture(state, event.image)
+                    pictures[event.image] = json.dumps(data) if data is not None else None
+                picture = pictures[event.image]
             kind = event.audience.kind
             if kind == "public" and event.slot:
                 out.append(NewMessage("channel", None, payload, picture=picture, op="slot",

@@ -257,3 +257,27 @@ def test_text_fallback_worst_case_fits_a_message():
     assert len(text) < 1500 and len(event.text) <= 1800
     img = png(s)
     assert img.size == (WIDTH, HEIGHT)
+
+
+def test_the_compact_picture_data_gives_back_the_public_tableau_at_every_step():
+    """A step's picture keeps the compact form (about a sixth of the bytes, issue 38); drawn, it is
+    the same public tableau, at every step of seeded games to the end (the end's reveal included),
+    and a row kept in the whole form before the change still draws the same picture."""
+    import json
+    import random
+
+    from games.castle.tableau import compact_tableau, expand_tableau
+
+    for seed in (1, 2):
+        state, _ = H.new_game(4, seed=seed)
+        rng = random.Random(seed)
+        while True:
+            pub = public_tableau(state)
+            assert expand_tableau(json.loads(json.dumps(compact_tableau(pub)))) == pub
+            if state.finished:
+                break
+            state = H.act(state, rng.choice(GAME.legal_actions(state)).model_dump(), seed=seed).state
+    data = render.tableau_picture(state)
+    assert len(json.dumps(data)) * 4 < len(json.dumps({**data, "tableau": public_tableau(state)}))
+    whole = {"tableau": public_tableau(state), "title": data["title"], "cast": data["cast"]}
+    assert render.draw_picture(data) == render.draw_picture(whole)
