@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import io
 import math
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from PIL import Image, ImageDraw
@@ -173,9 +174,14 @@ def name_band(r: int) -> tuple[float, float]:
     return -0.40 * r, banner_top - ROW_GAP
 
 
+@lru_cache(maxsize=8192)
+def _ink(text: str, size: int) -> Box:
+    return font(size).getbbox(text, anchor="mm")
+
+
 def ink_box(row: Row) -> Box:
     """The ink of ``row``, from the token's centre, measured with the font as it is drawn."""
-    x0, y0, x1, y1 = font(row.size).getbbox(row.text, anchor="mm")
+    x0, y0, x1, y1 = _ink(row.text, row.size)
     return x0, y0 + row.dy, x1, y1 + row.dy
 
 
@@ -215,29 +221,44 @@ def _wide(text: str) -> bool:
 
 
 def _stack(name: list[str], size: int, false_card: str, tsize: int, band: tuple[float, float]) -> list[Row]:
-    """The name's lines, then the false card, centred in ``band`` (rows' middles ``LINE_PITCH`` apart)."""
-    heights = [LINE_PITCH * size] * len(name) + ([LINE_PITCH * tsize + ROW_GAP] if false_card else [])
-    y = (band[0] + band[1]) / 2 - sum(heights) / 2
+    """The name's lines, then the false card, their ink centred in ``band``: the name's lines
+    ``LINE_PITCH`` apart (further if their ink would touch), the false card ``ROW_GAP`` under the name."""
+    texts = [*name, false_card] if false_card else list(name)
+    sizes = [size] * len(name) + ([tsize] if false_card else [])
     rows: list[Row] = []
-    for text, h in zip([*name, false_card] if false_card else name, heights, strict=True):
-        rows.append(Row(text, size if len(rows) < len(name) else tsize, y + h / 2))
-        y += h
-    return rows
+    for text, s in zip(texts, sizes, strict=True):
+        if not rows:
+            rows.append(Row(text, s, 0.0))
+            continue
+        below = ink_box(rows[-1])[3] - _ink(text, s)[1]  # the middle where its ink starts under the last
+        pitch = rows[-1].dy + LINE_PITCH * s if len(rows) < len(name) else 0.0
+        rows.append(Row(text, s, max(pitch, below + (ROW_GAP if len(rows) < len(name) else ROW_GAP + 1))))
+    top, bottom = ink_box(rows[0])[1], ink_box(rows[-1])[3]
+    shift = (band[0] + band[1]) / 2 - (top + bottom) / 2
+    return [row._replace(dy=row.dy + shift) for row in rows]
 
 
-def _fits(rows: list[Row], radius: float, band: tuple[float, float]) -> bool:
-    return all(in_disc(box, radius) and band[0] <= box[1] and box[3] <= band[1]
-               for box in map(ink_box, rows))
+def _clear(rows: list[Row], radius: float, band: tuple[float, float], card: bool) -> bool:
+    """The rows' ink goes down ``band`` in order, none on another, each inside the disc (but a
+    false card's, last, whose width is fitted after: its row here only holds its place)."""
+    top = band[0]
+    for k, row in enumerate(rows):
+        box = ink_box(row)
+        spread = card and k == len(rows) - 1
+        if box[1] < top or box[3] > band[1] or not (spread or in_disc(box, radius)):
+            return False
+        top = box[3]
+    return True
 
 
-def _with_false_card(rows: list[Row], radius: float, shown: str) -> list[Row]:
-    """The last row is the false card: "thinks: X", else "💭 X" (shrunk to ``NAME_FLOOR`` if need
-    be), else "X" trimmed to the disc."""
+def _with_false_card(rows: list[Row], radius: float, band: tuple[float, float], shown: str) -> list[Row]:
+    """The last row is the false card: "thinks: X", else "💭 X", else "X", each shrunk down to
+    ``NAME_FLOOR`` if need be before the next is tried; else "X" trimmed to the disc."""
     *name, card = rows
-    for text in (f"thinks: {shown}", f"\U0001f4ad {shown}"):  # 💭 when "thinks:" is too wide
+    for text in (f"thinks: {shown}", f"\U0001f4ad {shown}", shown):  # 💭 when "thinks:" is too wide
         for size in range(card.size, NAME_FLOOR - 1, -1):
             row = card._replace(text=text, size=size)
-            if in_disc(ink_box(row), radius):
+            if _clear([*name, row], radius, band, card=False):
                 return [*name, row]
     _, y0, _, y1 = ink_box(card._replace(text=shown))
     return [*name, card._replace(text=trim_to_width(shown, card.size, chord(radius, y0, y1) - 2))]
@@ -253,14 +274,15 @@ def token_rows(character: str, shown: str, r: int, traveller: bool = False) -> l
     band = name_band(r)
     big = max(NAME_FLOOR, min(40, round(r * 0.4)))
     card_big = max(NAME_FLOOR, min(big - 4, round(r * 0.26)))
-    marker = "thinks" if shown else ""  # stands for the false card while the name is fitted
+    # holds the false card's place (as tall as it can be drawn) while the name is fitted
+    marker = f"thinks: \U0001f4ad {shown}" if shown else ""
 
     def attempt(lines: list[str], size: int) -> list[Row] | None:
         tsize = min(card_big, max(NAME_FLOOR, size - 4))
         rows = _stack(lines, size, marker, tsize, band)
-        if not _fits(rows, radius, band):
+        if not _clear(rows, radius, band, card=bool(shown)):
             return None
-        return _with_false_card(rows, radius, shown) if shown else rows
+        return _with_false_card(rows, radius, band, shown) if shown else rows
 
     for anywhere in (False, True):
         for size in range(big, NAME_FLOOR - 1, -1):
@@ -273,16 +295,25 @@ def token_rows(character: str, shown: str, r: int, traveller: bool = False) -> l
                 rows = attempt(lines, size)
                 if rows:
                     return rows
-    # nothing fits: the longest first line that does, the rest trimmed
-    size = NAME_FLOOR
-    rows = _stack(["", ""], size, marker, size, band)
-    first = next((line for line, _ in reversed(_splits(character, True))
-                  if in_disc(ink_box(rows[0]._replace(text=line)), radius)), ELLIPSIS)
-    rest = character[len(first.rstrip("-")):].lstrip() if first != ELLIPSIS else character
-    _, y0, _, y1 = ink_box(rows[1]._replace(text=rest or " "))
-    rows[0] = rows[0]._replace(text=first)
-    rows[1] = rows[1]._replace(text=trim_to_width(rest, size, chord(radius, y0, y1) - 2))
-    return _with_false_card(rows, radius, shown) if shown else rows
+    return _cut(character, shown, radius, band, marker)
+
+
+def _cut(character: str, shown: str, radius: float, band: tuple[float, float], marker: str) -> list[Row]:
+    """A name that fits in no type from the floor up: at the floor, the longest first line that fits
+    (cut between two characters), the rest on a second line trimmed with "…"."""
+    def trimmed(rows: list[Row]) -> list[Row]:
+        _, y0, _, y1 = ink_box(rows[1])
+        return [rows[0], rows[1]._replace(text=trim_to_width(rows[1].text, NAME_FLOOR, chord(radius, y0, y1) - 2)),
+                *rows[2:]]
+
+    for first, rest in reversed(_splits(character, True)):
+        rows = trimmed(_stack([first, rest], NAME_FLOOR, marker, NAME_FLOOR, band))
+        if _clear(rows, radius, band, card=bool(shown)):
+            return _with_false_card(rows, radius, band, shown) if shown else rows
+    rows = _stack([character], NAME_FLOOR, marker, NAME_FLOOR, band)  # not one character fits a line
+    _, y0, _, y1 = ink_box(rows[0])
+    rows[0] = rows[0]._replace(text=trim_to_width(character, NAME_FLOOR, chord(radius, y0, y1) - 2))
+    return _with_false_card(rows, radius, band, shown) if shown else rows
 
 
 def top_label(label: str, fallback: str, r: int, traveller: bool) -> Row:
@@ -297,6 +328,25 @@ def top_label(label: str, fallback: str, r: int, traveller: bool) -> Row:
     row = Row(fallback, 12, -0.58 * r)
     _, y0, _, y1 = ink_box(row)
     return row._replace(text=trim_to_width(fallback, 12, chord(radius, y0, y1)))
+
+
+def _shroud_words(draw: ImageDraw.ImageDraw, cx: float, y: float, r: int, dsize: int, vote: bool) -> None:
+    """ "DEAD" across a dead token's shroud, and after it, if the player has their vote left, the
+    vote token: a white disc marked "v", inside the shroud (outside the token it would fall on a
+    neighbour's banner at 18 to 20 seats)."""
+    if not vote:
+        _text_centred(draw, (cx, y), "DEAD", dsize, INK)
+        return
+    vr = max(8, round(r * 0.14))
+    room = r * 1.16  # the shroud's width, less a little air
+    while dsize > 12 and text_width("DEAD", dsize) + 6 + 2 * vr > room:
+        dsize -= 1
+    width = text_width("DEAD", dsize) + 6 + 2 * vr
+    left = cx - width / 2
+    _text_centred(draw, (left + text_width("DEAD", dsize) / 2, y), "DEAD", dsize, INK)
+    vx = left + width - vr
+    draw.ellipse((vx - vr, y - vr, vx + vr, y + vr), fill=(250, 250, 250))
+    _text_centred(draw, (vx, y), "v", max(12, round(vr * 1.3)), DARK)
 
 
 def _token(draw: ImageDraw.ImageDraw, seat: dict[str, Any], index: int, count: int, size: int) -> None:
@@ -328,13 +378,7 @@ def _token(draw: ImageDraw.ImageDraw, seat: dict[str, Any], index: int, count: i
         half = r * 0.62
         draw.polygon([(cx - half, top), (cx + half, top), (cx + half, bottom - r * 0.08), (cx, bottom),
                       (cx - half, bottom - r * 0.08)], fill=DARK, outline=(90, 86, 96))
-        _text_centred(draw, (cx, (top + bottom) / 2 - r * 0.04), "DEAD", small + 2, INK)
-        if seat.get("vote_token", False):
-            vr = max(9, round(r * 0.17))
-            vx, vy = cx + r * 0.72, cy - r * 0.72
-            draw.ellipse((vx - vr - 3, vy - vr - 3, vx + vr + 3, vy + vr + 3), fill=DARK)
-            draw.ellipse((vx - vr, vy - vr, vx + vr, vy + vr), fill=(250, 250, 250))
-            _text_centred(draw, (vx, vy), "v", max(14, vr), DARK)
+        _shroud_words(draw, cx, (top + bottom) / 2 - r * 0.04, r, small + 2, bool(seat.get("vote_token", False)))
     else:
         label = top_label(f"{alignment} traveller" if traveller else team, "traveller" if traveller else team,
                           r, traveller)

@@ -9,7 +9,7 @@ import re
 from support.clocktower_helpers import CHARS, advance, begun, sign_up, state_of
 
 from bot.cogs.tables import sheet_messages
-from games.clocktower.script_text import Section, Sheet
+from games.clocktower.script_text import Section, Sheet, plain
 
 
 def messages_of(res):
@@ -75,7 +75,7 @@ async def test_the_largest_script_stays_within_discords_limits_and_names_no_play
     text = sheet_text(messages)
     for cid in state.script.all_ids():  # every character on the script, the Travellers in play
         if CHARS[cid].team != "traveller" or cid in ("thief", "waitress"):
-            assert f"**{CHARS[cid].name}**: {CHARS[cid].ability}" in text, cid
+            assert f"**{CHARS[cid].name}**: {plain(CHARS[cid].ability)}" in text, cid
     assert "**Scapegoat**" not in text and "**Apprentice**" not in text  # not in play
     assert "Travellers in play" in text and "Spy, Magician & Marionette" in text
     assert "First night" in text and "2. Apprentice" not in text and "2. Thief" in text
