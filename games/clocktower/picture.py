@@ -18,7 +18,7 @@ Layout, for a square canvas of side ``SIZE``:
 - reminders are a column of pills pushed from the token toward the centre, placed greedily (seats
   with the most first) so that no pill touches a token, another pill or the centre text, with a
   faint line back to their token; at most 4, and "+N more" for the rest or for what does not fit;
-- the centre holds the title, the Fabled, the Loric and the Demon's bluffs, in smaller type as
+- the centre holds the title, the Demon's bluffs, the Fabled and the Loric, in smaller type as
   they grow, cut with "…" when even the smallest does not hold them.
 """
 
@@ -123,7 +123,7 @@ def _label_width(index: int, count: int, size: int) -> float:
     return max(40.0, min(chord - 10, 2.6 * r, edge))
 
 
-def _centre_radius(count: int, size: int) -> float:
+def centre_radius(count: int, size: int = SIZE) -> float:
     """The disc in the middle kept for the title, the Fabled and the bluffs."""
     return max(size * 0.145, 0.38 * ring_radius(count, size))
 
@@ -221,18 +221,18 @@ def _wide(text: str) -> bool:
 
 
 def _stack(name: list[str], size: int, false_card: str, tsize: int, band: tuple[float, float]) -> list[Row]:
-    """The name's lines, then the false card, their ink centred in ``band``: the name's lines
-    ``LINE_PITCH`` apart (further if their ink would touch), the false card ``ROW_GAP`` under the name."""
+    """The name's lines, then the false card, their ink centred in ``band``: each row's ink at
+    least ``ROW_GAP`` under the last one's, and the name's lines ``LINE_PITCH`` apart at least."""
     texts = [*name, false_card] if false_card else list(name)
     sizes = [size] * len(name) + ([tsize] if false_card else [])
     rows: list[Row] = []
     for text, s in zip(texts, sizes, strict=True):
-        if not rows:
-            rows.append(Row(text, s, 0.0))
-            continue
-        below = ink_box(rows[-1])[3] - _ink(text, s)[1]  # the middle where its ink starts under the last
-        pitch = rows[-1].dy + LINE_PITCH * s if len(rows) < len(name) else 0.0
-        rows.append(Row(text, s, max(pitch, below + (ROW_GAP if len(rows) < len(name) else ROW_GAP + 1))))
+        dy = 0.0
+        if rows:
+            dy = ink_box(rows[-1])[3] + ROW_GAP - _ink(text, s)[1]  # its ink's top ROW_GAP under the last's
+            if len(rows) < len(name):
+                dy = max(dy, rows[-1].dy + LINE_PITCH * s)
+        rows.append(Row(text, s, dy))
     top, bottom = ink_box(rows[0])[1], ink_box(rows[-1])[3]
     shift = (band[0] + band[1]) / 2 - (top + bottom) / 2
     return [row._replace(dy=row.dy + shift) for row in rows]
@@ -500,7 +500,7 @@ def _wrap(words: list[str], size: int, width: float) -> list[str]:
 
 
 #: the centre's type, title and lists, largest first
-CENTRE_SIZES = ((40, 30), (36, 28), (32, 26), (30, 24), (28, 22), (26, 20))
+CENTRE_SIZES = ((40, 30), (36, 28), (32, 26), (30, 24), (28, 22), (26, 20), (24, 18))
 
 
 def _listed(head: str, names: list[str], size: int, width: float) -> list[str]:
@@ -510,20 +510,22 @@ def _listed(head: str, names: list[str], size: int, width: float) -> list[str]:
     return _wrap([f"{head}:"] + [f"{x}," for x in names[:-1]] + names[-1:], size, width)
 
 
-def _centre_block(data: dict[str, Any], rho: float) -> list[tuple[str, int, tuple[int, int, int]]]:
-    """The centre's lines (text, size, colour): the biggest type at which they fit ``rho``'s room,
-    else the smallest, cut to the lines that fit with "…" last."""
+def centre_lines(data: dict[str, Any], rho: float) -> list[tuple[str, int, tuple[int, int, int]]]:
+    """The centre's lines (text, size, colour): the title, the bluffs (the Storytellers' secret,
+    first), the Fabled and the Loric, in the biggest type at which they fit ``rho``'s room; else
+    taller, up to half as tall again; else cut to the lines that fit with "…" last."""
     title = str(data.get("title") or "Grimoire")
     lists = [(head, [str(x) for x in data.get(key) or []])
-             for head, key in (("Fabled", "fabled"), ("Loric", "loric"), ("Bluffs", "bluffs"))]
-    width, room = rho * 1.6, rho * 1.2
+             for head, key in (("Bluffs", "bluffs"), ("Fabled", "fabled"), ("Loric", "loric"))]
+    width = rho * 1.6
     block: list[tuple[str, int, tuple[int, int, int]]] = []
-    for tsize, bsize in CENTRE_SIZES:
-        block = [(line, tsize, GOLD) for line in _wrap(title.split(" "), tsize, width)]
-        for head, names in lists:
-            block += [(line, bsize, INK) for line in _listed(head, names, bsize, width)]
-        if _block_height(block) <= room:
-            return block
+    for room in (rho * 1.2, rho * 1.8):
+        for tsize, bsize in CENTRE_SIZES:
+            block = [(line, tsize, GOLD) for line in _wrap(title.split(" "), tsize, width)]
+            for head, names in lists:
+                block += [(line, bsize, INK) for line in _listed(head, names, bsize, width)]
+            if _block_height(block) <= room:
+                return block
     while len(block) > 1 and _block_height(block) > room:
         block.pop()
     line, bsize, colour = block[-1]
@@ -537,7 +539,7 @@ def _block_height(block: list[tuple[str, int, tuple[int, int, int]]]) -> float:
 
 def _centre(draw: ImageDraw.ImageDraw, data: dict[str, Any], count: int, size: int) -> Box:
     """Draw the title, the Fabled, the Loric and the bluffs in the middle; return the box they take."""
-    block = _centre_block(data, _centre_radius(count, size))
+    block = centre_lines(data, centre_radius(count, size))
     y = top = size / 2 - _block_height(block) / 2
     for k, (line, s, colour) in enumerate(block):
         if k == 1:

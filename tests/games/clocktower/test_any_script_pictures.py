@@ -27,10 +27,13 @@ from support.official_scripts import (
 )
 
 from games.clocktower.picture import (
+    GOLD,
     MAX_SEATS,
     NAME_FLOOR,
     SIZE,
     banner_size,
+    centre_lines,
+    centre_radius,
     draw_grimoire,
     font,
     ink_box,
@@ -267,3 +270,23 @@ def test_a_character_no_catalogue_knows_is_listed_by_its_id_never_refused():
     sheet = script_sheet(script.model_copy(update={"characters": {**script.characters, "traveller": ("zed",)}}),
                          travellers=["zed"], data=homebrew)
     assert section(sheet, "Travellers in play").lines == ("**Zed\\_\\*the\\*\\~Brave\\~**: \\> \\*Hi\\*",)
+
+
+def test_every_fabled_and_loric_in_the_centre_keeps_the_bluffs_and_is_cut_in_words():
+    """All 14 Fabled and 11 Loric in play at 20 seats: more than the centre holds. The Demon's
+    bluffs stay (first after the title), the lists are cut with "…", and the picture draws."""
+    fabled = [e.name for e in records() if e.team == "fabled"]
+    loric = [e.name for e in records() if e.team == "loric"]
+    assert (len(fabled), len(loric)) == (14, 11)
+    data = {"title": "The Djinn's Bargain · Night 3", "seats": _seats(*largest_wc25()),
+            "fabled": fabled, "loric": loric, "bluffs": ["Chef", "Oracle", "Slayer"]}
+    block = centre_lines(data, centre_radius(20))
+    title = [line for line, _, colour in block if colour == GOLD]
+    lines = [line for line, _, colour in block if colour != GOLD]
+    assert " ".join(title) == data["title"] and [line for line, _, _ in block[:len(title)]] == title
+    assert lines[0] == "Bluffs: Chef, Oracle, Slayer"
+    assert lines[-1].endswith("…") and lines[-1] != "…" and len(lines) > 3
+    few = [line for line, _, _ in centre_lines({**data, "fabled": fabled[:2], "loric": loric[:1]},
+                                                 centre_radius(20))]
+    assert not any(line.endswith("…") for line in few) and few[-1] == f"Loric: {loric[0]}"
+    assert Image.open(io.BytesIO(draw_grimoire(data))).size == (SIZE, SIZE)
