@@ -7,31 +7,40 @@ so tests can find a seat's token on the picture.
 
 Layout, for a square canvas of side ``SIZE``:
 - the seats are tokens on a big circle, clockwise from the top; the token radius comes from the
-  seat count so that 17 tokens never touch;
-- inside a token: the team (small), the character (big), "thinks: X" for a false card, and the
-  player's seat and name on a banner across the bottom; every line is trimmed with "…" to the
-  room between the neighbours;
+  seat count so that 20 tokens (15 players and 5 Travellers) never touch;
+- inside a token: the team (small), the character, "thinks: X" for a false card, and the
+  player's seat and name on a banner across the bottom. The words inside stay inside the token's
+  ring, measured with the font's real ink (``token_rows``): the character's name in the biggest
+  type that fits, on one line or wrapped on two, down to ``NAME_FLOOR`` (every official name fits
+  above it, at 20 seats too); a name that fits nowhere (a 30-letter homebrew word, a long name in
+  Chinese) is cut on two lines anywhere and trimmed with "…". The player's banner may be wider
+  than the token (trimmed with "…" to the room between the neighbours);
 - reminders are a column of pills pushed from the token toward the centre, placed greedily (seats
   with the most first) so that no pill touches a token, another pill or the centre text, with a
   faint line back to their token; at most 4, and "+N more" for the rest or for what does not fit;
-- the centre holds the title, the Fabled and the Demon's bluffs.
+- the centre holds the title, the Demon's bluffs, the Fabled and the Loric, in smaller type as
+  they grow, cut with "…" when even the smallest does not hold them.
 """
 
 from __future__ import annotations
 
 import io
 import math
-from typing import Any
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 from PIL import Image, ImageDraw
 
-from games.engine.fonts import font
+from games.engine.fonts import break_points, font
 
 SIZE = 1200
 MARGIN = 10  # between the outermost drawing and the canvas edge
 BANNER_OVERHANG = 14  # how far a player-name banner may hang below its token
 MAX_REMINDERS = 4
+#: 15 seated players and 5 Travellers, the most the official rules seat
+MAX_SEATS = 20
 ELLIPSIS = "…"
+Box = tuple[float, float, float, float]
 
 BG = (22, 20, 30)
 TABLE = (40, 36, 52)
@@ -42,12 +51,15 @@ GOLD = (232, 190, 60)
 FILL = {"good": (34, 74, 150), "evil": (146, 32, 40)}
 FILL_DEAD = {"good": (66, 72, 86), "evil": (86, 66, 68)}
 INK_DEAD = (196, 194, 200)
+GOLD_DEAD = (176, 150, 84)  # a dead player's false card: gold, as a living one's, but dimmed
 RING = {
     "townsfolk": (120, 180, 255),
     "outsider": (90, 214, 214),
     "minion": (255, 146, 60),
     "demon": (255, 60, 60),
     "traveller": GOLD,
+    "fabled": (236, 120, 200),
+    "loric": (120, 214, 120),
 }
 PILL = (226, 214, 182)
 LEADER = (92, 86, 112)
@@ -111,7 +123,7 @@ def _label_width(index: int, count: int, size: int) -> float:
     return max(40.0, min(chord - 10, 2.6 * r, edge))
 
 
-def _centre_radius(count: int, size: int) -> float:
+def centre_radius(count: int, size: int = SIZE) -> float:
     """The disc in the middle kept for the title, the Fabled and the bluffs."""
     return max(size * 0.145, 0.38 * ring_radius(count, size))
 
@@ -124,12 +136,217 @@ def _text_centred(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str,
     font(size).draw(draw, xy, text, fill, anchor="mm")
 
 
-def _fit_size(text: str, sizes: tuple[int, ...], width: float) -> int:
-    """The biggest of ``sizes`` (largest first) at which ``text`` fits, else the smallest."""
-    for s in sizes:
-        if text_width(text, s) <= width:
-            return s
-    return sizes[-1]
+#: the smallest type a character's name (or a false card) is drawn in, on the 1,200 px canvas: below
+#: it a name is cut into two lines anywhere, then trimmed with "…"
+NAME_FLOOR = 14
+#: how far apart the lines of a wrapped name are, in ems
+LINE_PITCH = 1.08
+#: the air between the name and the false card under it, in pixels
+ROW_GAP = 3
+
+
+class Row(NamedTuple):
+    """One line of words inside a token: drawn centred ("mm") ``dy`` pixels below the token's centre."""
+
+    text: str
+    size: int
+    dy: float
+
+
+def ring_width(r: int, traveller: bool) -> int:
+    return max(4, round(r * (0.11 if traveller else 0.08)))
+
+
+def text_radius(r: int, traveller: bool = False) -> float:
+    """The disc the words of a token stay in: inside its ring (and a Traveller's thin inner ring)."""
+    return r - ring_width(r, traveller) - (5 if traveller else 2)
+
+
+def banner_size(r: int) -> int:
+    """The type of the player's banner across the bottom of a token."""
+    return max(26, min(34, round(r * 0.34)))
+
+
+def name_band(r: int) -> tuple[float, float]:
+    """From the top label (or a dead token's shroud) down to the player's banner: where the name and
+    the false card go, in pixels from the token's centre (down is positive)."""
+    banner_top = r * 0.80 - (banner_size(r) * 0.62 + 6)
+    return -0.40 * r, banner_top - ROW_GAP
+
+
+@lru_cache(maxsize=8192)
+def _ink(text: str, size: int) -> Box:
+    return font(size).getbbox(text, anchor="mm")
+
+
+def ink_box(row: Row) -> Box:
+    """The ink of ``row``, from the token's centre, measured with the font as it is drawn."""
+    x0, y0, x1, y1 = _ink(row.text, row.size)
+    return x0, y0 + row.dy, x1, y1 + row.dy
+
+
+def in_disc(box: Box, radius: float) -> bool:
+    """Whether all of ``box`` (from the disc's centre) is inside the disc."""
+    x0, y0, x1, y1 = box
+    return max(x0 * x0, x1 * x1) + max(y0 * y0, y1 * y1) <= radius * radius
+
+
+def chord(radius: float, y0: float, y1: float) -> float:
+    """How wide a line may be inside a disc between heights ``y0`` and ``y1`` from its centre."""
+    far = max(abs(y0), abs(y1))
+    return 2 * math.sqrt(max(radius * radius - far * far, 0.0))
+
+
+def _splits(text: str, anywhere: bool) -> list[tuple[str, str]]:
+    """``text`` on two lines: at its spaces, or (``anywhere``) between any two characters, a hyphen
+    after a cut inside a word of letters (not in Chinese or Japanese, which break anywhere)."""
+    out: list[tuple[str, str]] = []
+    if not anywhere:
+        for i, ch in enumerate(text):
+            if ch == " " and text[:i].strip() and text[i + 1:].strip():
+                out.append((text[:i].rstrip(), text[i + 1:].lstrip()))
+        return out
+    for i in break_points(text):
+        before, after = text[i - 1], text[i]
+        if before == " " or after == " ":
+            continue  # a cut at a space is a cut of the other kind
+        hyphen = "-" if before.isalpha() and after.isalpha() and ord(before) < 0x2E80 else ""
+        out.append((text[:i] + hyphen, text[i:]))
+    return out
+
+
+def _wide(text: str) -> bool:
+    """Whether ``text`` has characters of the scripts written without spaces (CJK and after)."""
+    return any(ord(ch) >= 0x2E80 and ch.isalpha() for ch in text)
+
+
+def _stack(name: list[str], size: int, false_card: str, tsize: int, band: tuple[float, float]) -> list[Row]:
+    """The name's lines, then the false card, their ink centred in ``band``: each row's ink at
+    least ``ROW_GAP`` under the last one's, and the name's lines ``LINE_PITCH`` apart at least."""
+    texts = [*name, false_card] if false_card else list(name)
+    sizes = [size] * len(name) + ([tsize] if false_card else [])
+    rows: list[Row] = []
+    for text, s in zip(texts, sizes, strict=True):
+        dy = 0.0
+        if rows:
+            dy = ink_box(rows[-1])[3] + ROW_GAP - _ink(text, s)[1]  # its ink's top ROW_GAP under the last's
+            if len(rows) < len(name):
+                dy = max(dy, rows[-1].dy + LINE_PITCH * s)
+        rows.append(Row(text, s, dy))
+    top, bottom = ink_box(rows[0])[1], ink_box(rows[-1])[3]
+    shift = (band[0] + band[1]) / 2 - (top + bottom) / 2
+    return [row._replace(dy=row.dy + shift) for row in rows]
+
+
+def _clear(rows: list[Row], radius: float, band: tuple[float, float], card: bool) -> bool:
+    """The rows' ink goes down ``band`` in order, none on another, each inside the disc (but a
+    false card's, last, whose width is fitted after: its row here only holds its place)."""
+    top = band[0]
+    for k, row in enumerate(rows):
+        box = ink_box(row)
+        spread = card and k == len(rows) - 1
+        if box[1] < top or box[3] > band[1] or not (spread or in_disc(box, radius)):
+            return False
+        top = box[3]
+    return True
+
+
+def _with_false_card(rows: list[Row], radius: float, band: tuple[float, float], shown: str) -> list[Row]:
+    """The last row is the false card: "thinks: X", else "💭 X", else "X", each shrunk down to
+    ``NAME_FLOOR`` if need be before the next is tried; else "X" trimmed to the disc."""
+    *name, card = rows
+    for text in (f"thinks: {shown}", f"\U0001f4ad {shown}", shown):  # 💭 when "thinks:" is too wide
+        for size in range(card.size, NAME_FLOOR - 1, -1):
+            row = card._replace(text=text, size=size)
+            if _clear([*name, row], radius, band, card=False):
+                return [*name, row]
+    _, y0, _, y1 = ink_box(card._replace(text=shown))
+    return [*name, card._replace(text=trim_to_width(shown, card.size, chord(radius, y0, y1) - 2))]
+
+
+def token_rows(character: str, shown: str, r: int, traveller: bool = False) -> list[Row]:
+    """The character's name (on one or two lines) and the false card ``shown`` (or ""), in the
+    biggest type from ``r * 0.4`` (at most 40) down to ``NAME_FLOOR`` at which the name's ink stays
+    inside the token's text disc, between its top label and its banner. One line is preferred to
+    two at the same size; a name that fits neither is cut anywhere on two lines at the floor and
+    its second line trimmed with "…". The false card follows the name's size (a little smaller)."""
+    radius = text_radius(r, traveller)
+    band = name_band(r)
+    big = max(NAME_FLOOR, min(40, round(r * 0.4)))
+    card_big = max(NAME_FLOOR, min(big - 4, round(r * 0.26)))
+    # holds the false card's place (as tall as it can be drawn) while the name is fitted
+    marker = f"thinks: \U0001f4ad {shown}" if shown else ""
+
+    def attempt(lines: list[str], size: int) -> list[Row] | None:
+        tsize = min(card_big, max(NAME_FLOOR, size - 4))
+        rows = _stack(lines, size, marker, tsize, band)
+        if not _clear(rows, radius, band, card=bool(shown)):
+            return None
+        return _with_false_card(rows, radius, band, shown) if shown else rows
+
+    for anywhere in (False, True):
+        for size in range(big, NAME_FLOOR - 1, -1):
+            candidates = [] if anywhere else [[character]]
+            pairs = _splits(character, anywhere) + ([] if anywhere or not _wide(character)
+                                                     else _splits(character, True))
+            pairs.sort(key=lambda pair: max(text_width(x, size) for x in pair))
+            candidates += [list(pair) for pair in pairs]
+            for lines in candidates:
+                rows = attempt(lines, size)
+                if rows:
+                    return rows
+    return _cut(character, shown, radius, band, marker)
+
+
+def _cut(character: str, shown: str, radius: float, band: tuple[float, float], marker: str) -> list[Row]:
+    """A name that fits in no type from the floor up: at the floor, the longest first line that fits
+    (cut between two characters), the rest on a second line trimmed with "…"."""
+    def trimmed(rows: list[Row]) -> list[Row]:
+        _, y0, _, y1 = ink_box(rows[1])
+        return [rows[0], rows[1]._replace(text=trim_to_width(rows[1].text, NAME_FLOOR, chord(radius, y0, y1) - 2)),
+                *rows[2:]]
+
+    for first, rest in reversed(_splits(character, True)):
+        rows = trimmed(_stack([first, rest], NAME_FLOOR, marker, NAME_FLOOR, band))
+        if _clear(rows, radius, band, card=bool(shown)):
+            return _with_false_card(rows, radius, band, shown) if shown else rows
+    rows = _stack([character], NAME_FLOOR, marker, NAME_FLOOR, band)  # not one character fits a line
+    _, y0, _, y1 = ink_box(rows[0])
+    rows[0] = rows[0]._replace(text=trim_to_width(character, NAME_FLOOR, chord(radius, y0, y1) - 2))
+    return _with_false_card(rows, radius, band, shown) if shown else rows
+
+
+def top_label(label: str, fallback: str, r: int, traveller: bool) -> Row:
+    """The team over the name (``fallback`` if ``label`` is too wide), in small type, inside the disc."""
+    radius = text_radius(r, traveller)
+    small = max(17, round(r * 0.22))
+    for text in (label, fallback):
+        for size in range(small, 11, -1):
+            row = Row(text, size, -0.58 * r)
+            if in_disc(ink_box(row), radius):
+                return row
+    row = Row(fallback, 12, -0.58 * r)
+    _, y0, _, y1 = ink_box(row)
+    return row._replace(text=trim_to_width(fallback, 12, chord(radius, y0, y1)))
+
+
+def _shroud_words(draw: ImageDraw.ImageDraw, cx: float, y: float, r: int, dsize: int, vote: bool) -> None:
+    """ "DEAD" across a dead token's shroud, and after it, if the player has their vote left, the
+    vote token: a white disc marked "v", inside the shroud (outside the token it would fall on a
+    neighbour's banner at 18 to 20 seats)."""
+    if not vote:
+        _text_centred(draw, (cx, y), "DEAD", dsize, INK)
+        return
+    vr = max(8, round(r * 0.14))
+    room = r * 1.16  # the shroud's width, less a little air
+    while dsize > 12 and text_width("DEAD", dsize) + 6 + 2 * vr > room:
+        dsize -= 1
+    width = text_width("DEAD", dsize) + 6 + 2 * vr
+    left = cx - width / 2
+    _text_centred(draw, (left + text_width("DEAD", dsize) / 2, y), "DEAD", dsize, INK)
+    vx = left + width - vr
+    draw.ellipse((vx - vr, y - vr, vx + vr, y + vr), fill=(250, 250, 250))
+    _text_centred(draw, (vx, y), "v", max(12, round(vr * 1.3)), DARK)
 
 
 def _token(draw: ImageDraw.ImageDraw, seat: dict[str, Any], index: int, count: int, size: int) -> None:
@@ -144,7 +361,7 @@ def _token(draw: ImageDraw.ImageDraw, seat: dict[str, Any], index: int, count: i
     ink = INK if alive else INK_DEAD
 
     fill = FILL[alignment] if alive else FILL_DEAD[alignment]
-    ring_w = max(4, round(r * (0.11 if traveller else 0.08)))
+    ring_w = ring_width(r, traveller)
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=ring if alive else tuple(c // 2 for c in ring))
     inner = r - ring_w
     draw.ellipse((cx - inner, cy - inner, cx + inner, cy + inner), fill=fill)
@@ -161,30 +378,21 @@ def _token(draw: ImageDraw.ImageDraw, seat: dict[str, Any], index: int, count: i
         half = r * 0.62
         draw.polygon([(cx - half, top), (cx + half, top), (cx + half, bottom - r * 0.08), (cx, bottom),
                       (cx - half, bottom - r * 0.08)], fill=DARK, outline=(90, 86, 96))
-        _text_centred(draw, (cx, (top + bottom) / 2 - r * 0.04), "DEAD", small + 2, INK)
-        if seat.get("vote_token", False):
-            vr = max(9, round(r * 0.17))
-            vx, vy = cx + r * 0.72, cy - r * 0.72
-            draw.ellipse((vx - vr - 3, vy - vr - 3, vx + vr + 3, vy + vr + 3), fill=DARK)
-            draw.ellipse((vx - vr, vy - vr, vx + vr, vy + vr), fill=(250, 250, 250))
-            _text_centred(draw, (vx, vy), "v", max(14, vr), DARK)
+        _shroud_words(draw, cx, (top + bottom) / 2 - r * 0.04, r, small + 2, bool(seat.get("vote_token", False)))
     else:
-        label = f"{alignment} traveller" if traveller else team
-        _text_centred(draw, (cx, cy - r * 0.58), trim_to_width(label, small, min(width, inner * 1.75)), small,
-                      ring)
+        label = top_label(f"{alignment} traveller" if traveller else team, "traveller" if traveller else team,
+                          r, traveller)
+        _text_centred(draw, (cx, cy + label.dy), label.text, label.size, ring)
 
     character = str(seat.get("character") or "?")
-    big = max(30, min(40, round(r * 0.4)))
-    csize = _fit_size(character, tuple(range(big, 27, -2)), width)
-    _text_centred(draw, (cx, cy - r * 0.14), trim_to_width(character, csize, width), csize, ink)
-
     shown = str(seat.get("shown") or "")
-    if shown:
-        tsize = max(20, round(r * 0.26))
-        text = trim_to_width(f"thinks: {shown}", tsize, min(width, inner * 2))
-        _text_centred(draw, (cx, cy + r * 0.27), text, tsize, GOLD if alive else INK_DEAD)
+    rows = token_rows(character, shown, r, traveller)
+    for k, row in enumerate(rows):
+        card = bool(shown) and k == len(rows) - 1
+        colour = (GOLD if alive else GOLD_DEAD) if card else ink
+        _text_centred(draw, (cx, cy + row.dy), row.text, row.size, colour)
 
-    psize = max(26, min(34, round(r * 0.34)))
+    psize = banner_size(r)
     number = seat.get("seat", index + 1)
     name = trim_to_width(f"{number} · {seat.get('name', '')}", psize, width - 16)
     tw = text_width(name, psize)
@@ -194,8 +402,6 @@ def _token(draw: ImageDraw.ImageDraw, seat: dict[str, Any], index: int, count: i
                            fill=DARK, outline=ring if alive else (90, 86, 96), width=2)
     _text_centred(draw, (cx, by), name, psize, ink)
 
-
-Box = tuple[float, float, float, float]
 
 
 def _overlaps(box: Box, boxes: list[Box], discs: list[tuple[float, float, float]]) -> bool:
@@ -293,27 +499,48 @@ def _wrap(words: list[str], size: int, width: float) -> list[str]:
     return [trim_to_width(line, size, width) for line in lines]
 
 
-def _centre(draw: ImageDraw.ImageDraw, data: dict[str, Any], count: int, size: int) -> Box:
-    """Draw the title, the Fabled and the bluffs in the middle; return the box they take."""
-    rho = _centre_radius(count, size)
+#: the centre's type, title and lists, largest first
+CENTRE_SIZES = ((40, 30), (36, 28), (32, 26), (30, 24), (28, 22), (26, 20), (24, 18))
+
+
+def _listed(head: str, names: list[str], size: int, width: float) -> list[str]:
+    """ "Fabled: Djinn, Hell's Librarian" wrapped to ``width`` (each name whole, or trimmed)."""
+    if not names:
+        return []
+    return _wrap([f"{head}:"] + [f"{x}," for x in names[:-1]] + names[-1:], size, width)
+
+
+def centre_lines(data: dict[str, Any], rho: float) -> list[tuple[str, int, tuple[int, int, int]]]:
+    """The centre's lines (text, size, colour): the title, the bluffs (the Storytellers' secret,
+    first), the Fabled and the Loric, in the biggest type at which they fit ``rho``'s room; else
+    taller, up to half as tall again; else cut to the lines that fit with "…" last."""
     title = str(data.get("title") or "Grimoire")
-    fabled = [str(x) for x in data.get("fabled") or []]
-    bluffs = [str(x) for x in data.get("bluffs") or []]
-    for tsize, bsize in ((40, 30), (36, 28), (32, 26), (30, 24)):
-        width = rho * 1.6
-        block: list[tuple[str, int, tuple[int, int, int]]] = []
-        for line in _wrap(title.split(" "), tsize, width):
-            block.append((line, tsize, GOLD))
-        if fabled:
-            items = ["Fabled:"] + [f"{x}," for x in fabled[:-1]] + fabled[-1:]
-            block += [(line, bsize, INK) for line in _wrap(items, bsize, width)]
-        if bluffs:
-            items = ["Bluffs:"] + [f"{x}," for x in bluffs[:-1]] + bluffs[-1:]
-            block += [(line, bsize, INK) for line in _wrap(items, bsize, width)]
-        height = sum(s + 12 for _, s, _ in block) + (8 if len(block) > 1 else 0)
-        if height <= rho * 1.2:
-            break
-    y = top = size / 2 - height / 2
+    lists = [(head, [str(x) for x in data.get(key) or []])
+             for head, key in (("Bluffs", "bluffs"), ("Fabled", "fabled"), ("Loric", "loric"))]
+    width = rho * 1.6
+    block: list[tuple[str, int, tuple[int, int, int]]] = []
+    for room in (rho * 1.2, rho * 1.8):
+        for tsize, bsize in CENTRE_SIZES:
+            block = [(line, tsize, GOLD) for line in _wrap(title.split(" "), tsize, width)]
+            for head, names in lists:
+                block += [(line, bsize, INK) for line in _listed(head, names, bsize, width)]
+            if _block_height(block) <= room:
+                return block
+    while len(block) > 1 and _block_height(block) > room:
+        block.pop()
+    line, bsize, colour = block[-1]
+    block[-1] = (trim_to_width(f"{line} {ELLIPSIS}", bsize, width), bsize, colour)
+    return block
+
+
+def _block_height(block: list[tuple[str, int, tuple[int, int, int]]]) -> float:
+    return sum(s + 12 for _, s, _ in block) + (8 if len(block) > 1 else 0)
+
+
+def _centre(draw: ImageDraw.ImageDraw, data: dict[str, Any], count: int, size: int) -> Box:
+    """Draw the title, the Fabled, the Loric and the bluffs in the middle; return the box they take."""
+    block = centre_lines(data, centre_radius(count, size))
+    y = top = size / 2 - _block_height(block) / 2
     for k, (line, s, colour) in enumerate(block):
         if k == 1:
             y += 8  # a little air under the title
@@ -340,11 +567,13 @@ def draw_grimoire_image(data: dict[str, Any], size: int = SIZE) -> Image.Image:
 def draw_grimoire(data: dict[str, Any]) -> bytes:
     """The grimoire as PNG bytes, ``SIZE`` x ``SIZE``.
 
-    ``data``: ``title``; ``seats`` in seat order (clockwise from the top, 1 to 17), each with
-    ``seat``, ``name``, ``character``, ``team`` (townsfolk, outsider, minion, demon, traveller),
+    ``data``: ``title``; ``seats`` in seat order (clockwise from the top, 1 to 20), each with
+    ``seat``, ``name``, ``character`` (any name: it is fitted to its token), ``team`` (townsfolk,
+    outsider, minion, demon, traveller, fabled, loric; another word is drawn in grey),
     ``alignment`` (good, evil), ``alive``, ``vote_token``, ``traveller``, ``shown`` (the false card,
-    or "") and ``reminders`` (short strings); ``fabled`` and ``bluffs`` (character names). Every key
-    but the seats' names and characters may be left out.
+    or "") and ``reminders`` (short strings); ``fabled``, ``loric`` and ``bluffs`` (character
+    names). Every key but the seats' names and characters may be left out. Nothing here reads a
+    character catalogue: the names and teams are the caller's, from whatever script the game has.
     """
     buf = io.BytesIO()
     draw_grimoire_image(data).save(buf, format="PNG")
@@ -355,7 +584,7 @@ def draw_grimoire(data: dict[str, Any]) -> bytes:
 
 _NAMES = ["Alice", "Bob", "Charlotte", "Dmitri", "Esperanza", "Farid", "Gwendolyn", "Hiroshi", "Ines",
           "Jonathan", "Kasia", "Leopold", "Maximiliana", "Nnamdi", "Ophelia", "Priyanka",
-          "Quentin-Alexander of the Bell Tower"]
+          "Quentin-Alexander of the Bell Tower", "Rosalind", "Sven", "Tatiana"]
 _TOWNSFOLK = ["Washerwoman", "Empath", "Knight", "Undertaker", "Mathematician", "High Priestess", "Virgin",
               "Ravenkeeper", "Juggler"]
 _OUTSIDERS = ["Drunk", "Recluse"]
@@ -366,9 +595,9 @@ _COUNTS = {5: (3, 0, 1), 6: (3, 1, 1), 7: (5, 0, 1), 8: (5, 1, 1), 9: (5, 2, 1),
 
 
 def sample_grimoire(seats: int = 12) -> dict[str, Any]:
-    """Realistic example data for ``draw_grimoire`` with ``seats`` players (1 to 17): two dead (one
+    """Realistic example data for ``draw_grimoire`` with ``seats`` players (1 to 20): two dead (one
     with their vote left), a Drunk who thinks they are the Soldier, reminders, Travellers above 15."""
-    seats = max(1, min(17, seats))
+    seats = max(1, min(MAX_SEATS, seats))
     base = min(seats, 15)
     town, out, minions = _COUNTS.get(base, (max(base - 2, 0), 0, 1))
     roles: list[tuple[str, str, str]] = [("Pukka", "demon", "evil")]
@@ -378,7 +607,8 @@ def sample_grimoire(seats: int = 12) -> dict[str, Any]:
     roles = roles[:base]
     stride = next(s for s in (5, 7, 3, 1) if math.gcd(s, base) == 1)
     order = [roles[(k * stride) % base] for k in range(base)]
-    order += [("Thief", "traveller", "evil"), ("Scapegoat", "traveller", "good")][: seats - base]
+    order += [("Thief", "traveller", "evil"), ("Scapegoat", "traveller", "good"), ("Bone Collector", "traveller", "evil"),
+              ("Gunslinger", "traveller", "good"), ("Bureaucrat", "traveller", "good")][: seats - base]
 
     out_seats: list[dict[str, Any]] = []
     for k, (character, team, alignment) in enumerate(order):

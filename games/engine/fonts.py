@@ -99,6 +99,28 @@ def _joins_previous(ch: str) -> bool:
             or "\U0001f3fb" <= ch <= "\U0001f3ff")
 
 
+ZWJ = "\u200d"
+
+
+def _regional(ch: str) -> bool:
+    return "\U0001f1e6" <= ch <= "\U0001f1ff"
+
+
+def break_points(text: str) -> tuple[int, ...]:
+    """Where ``text`` may be cut between two characters for a line break (1 to len - 1): never
+    before a mark, joiner, variation selector or skin tone, never after a zero-width joiner, and
+    never inside a flag (a pair of regional indicators)."""
+    out: list[int] = []
+    flag = 0  # regional indicators in a row before the cut
+    for i in range(1, len(text)):
+        before, ch = text[i - 1], text[i]
+        flag = flag + 1 if _regional(before) else 0
+        if _joins_previous(ch) or before == ZWJ or (_regional(ch) and flag % 2 == 1):
+            continue
+        out.append(i)
+    return tuple(out)
+
+
 EMOJI_STYLE = ("\ufe0f", "\u20e3")  # after a character, ask for it as an emoji: "⚔️", "#️⃣", "1⃣"
 
 

@@ -2,14 +2,19 @@
 everyone by a Storyteller; within Discord's limits on embeds and messages, for the largest script
 the engine runs (all 24 characters, two Travellers and the three Fabled in play) and for a sheet far
 longer than any script; a sentence where there is no Clocktower game; and no player next to a
-character."""
+character. Any script too: every championship script of 2025 and a script of all 181 official
+characters, built from the official files (tests/support/official_scripts.py) as the engine will
+hold them, within the limits, nothing lost, and the largest of them through `/game script`."""
 
 import re
 
+import pytest
 from support.clocktower_helpers import CHARS, advance, begun, sign_up, state_of
+from support.official_scripts import every_official_character, largest_wc25, wc25, wc25_files
 
+import games
 from bot.cogs.tables import sheet_messages
-from games.clocktower.script_text import Section, Sheet
+from games.clocktower.script_text import Section, Sheet, plain, script_sheet
 
 
 def messages_of(res):
@@ -21,14 +26,24 @@ def sheet_text(messages) -> str:
         f"{e.author.name or ''}\n{e.title or ''}\n{e.description or ''}" for e in m.embeds) for m in messages)
 
 
+def characters(embed) -> int:
+    """What Discord counts of an embed towards a message's 6,000: title, description, author name,
+    footer text, fields' names and values."""
+    return (len(embed.title or "") + len(embed.description or "") + len(embed.author.name or "")
+            + len(embed.footer.text or "") + sum(len(f.name or "") + len(f.value or "") for f in embed.fields))
+
+
 def within_limits(embed_lists) -> None:
     """Discord's limits on a message's embeds: at most 10, each description at most 4,096
-    characters and a title at most 256, at most 25 fields, 6,000 characters in all."""
+    characters, a title and an author's name at most 256, at most 25 fields of at most 256 and
+    1,024, a footer at most 2,048, and 6,000 characters in all of the message's embeds."""
     for embeds in embed_lists:
         assert 1 <= len(embeds) <= 10
-        assert sum(len(e) for e in embeds) <= 6000
+        assert sum(characters(e) for e in embeds) <= 6000
         for e in embeds:
             assert len(e.description or "") <= 4096 and len(e.title or "") <= 256 and len(e.fields) <= 25
+            assert len(e.author.name or "") <= 256 and len(e.footer.text or "") <= 2048
+            assert all(len(f.name) <= 256 and len(f.value) <= 1024 for f in e.fields)
 
 
 async def test_no_game_and_another_game_are_told_in_a_sentence(world):
@@ -75,7 +90,7 @@ async def test_the_largest_script_stays_within_discords_limits_and_names_no_play
     text = sheet_text(messages)
     for cid in state.script.all_ids():  # every character on the script, the Travellers in play
         if CHARS[cid].team != "traveller" or cid in ("thief", "waitress"):
-            assert f"**{CHARS[cid].name}**: {CHARS[cid].ability}" in text, cid
+            assert f"**{CHARS[cid].name}**: {plain(CHARS[cid].ability)}" in text, cid
     assert "**Scapegoat**" not in text and "**Apprentice**" not in text  # not in play
     assert "Travellers in play" in text and "Spy, Magician & Marionette" in text
     assert "First night" in text and "2. Apprentice" not in text and "2. Thief" in text
@@ -133,3 +148,53 @@ async def test_public_asked_while_the_storyteller_check_fails_is_answered_privat
     res = await members[0].slash(w.channel, "game script", public=True)
     assert res.ephemeral
     assert "📜 Her Royal Highness Register" in sheet_text(messages_of(res))
+
+
+def any_sheet(script, catalogue):
+    """The sheet with every Traveller and Fabled of the script in play: the most it can show."""
+    return script_sheet(script, travellers=script.characters["traveller"], fabled=script.characters["fabled"],
+                        data=catalogue)
+
+
+@pytest.mark.parametrize("built", [*(lambda p=p: wc25(p) for p in wc25_files()), every_official_character],
+                         ids=[*(p.name.split(".")[0] for p in wc25_files()), "all-181"])
+def test_the_sheet_of_any_script_fits_discords_limits_and_loses_nothing(built):
+    script, catalogue = built()
+    sheet = any_sheet(script, catalogue)
+    messages = sheet_messages(sheet)
+    within_limits(messages)
+    descriptions = "\n".join(e.description for embeds in messages for e in embeds)
+    for section in sheet.sections:
+        for line in section.lines:
+            assert line in descriptions, line
+    titles = [e.title for embeds in messages for e in embeds]
+    assert all(any(t and t.startswith(section.title) for t in titles) for section in sheet.sections)
+    assert messages[0][0].author.name == f"📜 {sheet.title}"
+
+
+@pytest.mark.parametrize("built,parts", [(largest_wc25, 1), (every_official_character, 8)],
+                         ids=["largest-wc25", "all-181"])
+async def test_the_largest_scripts_through_game_script(world, monkeypatch, built, parts):
+    """`/game script` for a table on the largest script of the 2025 championship, and on one of all
+    181 official characters (in 8 messages), every Traveller and Fabled on it in play. The engine's
+    table cannot load those scripts yet (it knows Her Royal Highness Register's characters; other
+    parts of issue 37 bring the rest), so the game's sheet is the one ``script_sheet`` makes of the
+    script from the official records: the bot's command, its private replies and their follow-ups
+    are real."""
+    w = world
+    script, catalogue = built()
+    sheet = any_sheet(script, catalogue)
+    game = games.get("clocktower")
+    monkeypatch.setattr(game, "script_sheet", lambda options, state: sheet)
+    members = await sign_up(w)
+    res = await members[0].slash(w.channel, "game script")
+    messages = messages_of(res)
+    assert len(messages) == parts and all(m.ephemeral for m in messages)
+    within_limits([m.embeds for m in messages])
+    text = sheet_text(messages)
+    assert f"📜 {script.name}, by {script.author}" in text
+    for ids in script.characters.values():
+        for cid in ids:
+            entry = catalogue.resolve(cid)
+            assert f"**{plain(entry.name)}**: {plain(entry.ability)}" in text, cid
+    assert all(plain(rule) in text for rule in script.bootlegger)

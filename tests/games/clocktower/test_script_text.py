@@ -7,7 +7,7 @@ import json
 from support.clocktower_pure import GAME, act, new_game, to_day
 
 from games.clocktower import builtin_script, load, parse_script
-from games.clocktower.script_text import script_sheet, sheet_of_state
+from games.clocktower.script_text import plain, script_sheet, sheet_of_state
 
 CHARS = load()
 
@@ -31,7 +31,7 @@ def test_the_built_in_script_by_type_with_every_ability():
     for team, title in (("townsfolk", "Townsfolk"), ("outsider", "Outsiders"), ("minion", "Minions"),
                         ("demon", "Demons")):
         lines = section(sheet, title).lines
-        assert lines == tuple(f"**{c.name}**: {c.ability}" for c in CHARS.by_team(team))
+        assert lines == tuple(f"**{c.name}**: {plain(c.ability)}" for c in CHARS.by_team(team))
     assert section(sheet, "Travellers in play").lines == ("None.",)
     assert section(sheet, "Fabled in play").lines == ("None.",)
     assert "**Spy, Magician & Marionette**: When the Spy sees the grimoire with a Magician" in all_text(sheet)
@@ -48,7 +48,7 @@ def test_the_night_order_by_name_with_only_the_travellers_in_play():
     # the Thief and the Waitress in play wake; they are listed in the script's order, not as given
     sheet = script_sheet(builtin_script(), travellers=["waitress", "thief"], fabled=["fiddler", "djinn"])
     assert section(sheet, "Travellers in play").lines == tuple(
-        f"**{CHARS[c].name}**: {CHARS[c].ability}" for c in ("thief", "waitress"))
+        f"**{CHARS[c].name}**: {plain(CHARS[c].ability)}" for c in ("thief", "waitress"))
     assert [line.split(":")[0] for line in section(sheet, "Fabled in play").lines] == ["**Fiddler**", "**Djinn**"]
     assert section(sheet, "First night").lines[1] == "2. Thief"
     assert section(sheet, "Other nights").lines[1:3] == ("2. Thief", "3. Waitress")
@@ -92,9 +92,9 @@ def test_a_seated_traveller_and_a_fabled_put_in_play_appear_with_no_seat_or_name
                 alignment="evil").state
     state = act(state, type="add_fabled", fabled="hellslibrarian").state
     sheet = sheet_of_state(state)
-    assert section(sheet, "Travellers in play").lines == (f"**Scapegoat**: {CHARS['scapegoat'].ability}",)
+    assert section(sheet, "Travellers in play").lines == (f"**Scapegoat**: {plain(CHARS['scapegoat'].ability)}",)
     assert section(sheet, "Fabled in play").lines == tuple(  # in the script's order
-        f"**{CHARS[c].name}**: {CHARS[c].ability}" for c in ("hellslibrarian", "djinn"))
+        f"**{CHARS[c].name}**: {plain(CHARS[c].ability)}" for c in ("hellslibrarian", "djinn"))
     assert "Zed" not in all_text(sheet) and "t9" not in all_text(sheet)
 
 
