@@ -1,7 +1,7 @@
-"""Any script for the renderers' tests, built straight from the official files (copies in
-tests/games/clocktower/reference, SOURCES.md there says from where): the 181 official records, the
-16 scripts of the 2025 world championship with their homebrew character objects, the jinxes among
-a script's characters and the official night sheet's order.
+"""Any script for the renderers' tests, built straight from the official files: the 181 official
+records and their jinxes (the project's own copy, games/clocktower/data/official), the 16 scripts
+of the 2025 world championship with their homebrew character objects (tests/games/clocktower/
+reference/wc25; SOURCES.md there says from where) and the official night sheet's order.
 
 Built here, not by the engine's loaders, so that the tests of the sheet and the picture hold
 whichever catalogue the engine reads: the renderers take a ``Script`` and anything whose
@@ -20,6 +20,9 @@ from games.clocktower.characters import Jinx
 from games.clocktower.script import Script
 
 REFERENCE = Path(__file__).parents[1] / "games" / "clocktower" / "reference"
+#: the official records and jinxes as the project keeps them (one copy, not a second one here)
+OFFICIAL = Path(__file__).parents[2] / "games" / "clocktower" / "data" / "official"
+_OFFICIAL_FILES = {"official-roles.json": "roles.json", "official-jinxes.json": "jinxes.json"}
 TEAMS = ("townsfolk", "outsider", "minion", "demon", "traveller", "fabled", "loric")
 MARKERS = ("dusk", "minioninfo", "demoninfo", "dawn")
 
@@ -52,7 +55,8 @@ class Catalogue:
 
 
 def read(name: str):
-    return json.loads((REFERENCE / name).read_text(encoding="utf-8"))
+    path = OFFICIAL / _OFFICIAL_FILES[name] if name in _OFFICIAL_FILES else REFERENCE / name
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
 def _entry(record: dict) -> Entry:
