@@ -142,8 +142,8 @@ class TokenBudget:
         if lease_at == now or (self.credit > 0 and now < self._credit_until):
             return 0.0
         self.credit = 0  # a block not spent in time is given up
-        if lease_at is not None:  # the lease's next call, or a block's, whichever comes first
-            return (min(lease_at, self._ready_at) if now < self._ready_at else lease_at) - now
+        if lease_at is not None and now < self._ready_at:  # the lease's next call or the next block
+            return min(lease_at, self._ready_at) - now
         if now < self._ready_at:
             return self._ready_at - now
         return None
