@@ -33,6 +33,10 @@ NOT_IN_VOICE = 40032
 #: what each part of the voice table needs, in Discord's words
 MUTE_PERMISSIONS = named("mute_members")
 SPEAK_PERMISSIONS = named("view_channel", "connect", "speak")
+CONNECT = named("connect")
+#: what became of asking to edit a member's mute: done; they are not in voice (Discord says so);
+#: a permission is missing where they sit; Discord refuses this member (the owner, a higher role)
+DONE, AWAY, STUCK, REFUSED = "done", "away", "stuck", "refused"
 
 
 class Caller(Protocol):
@@ -45,6 +49,27 @@ class Caller(Protocol):
 
 def in_words(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def channel_of(state: discord.VoiceState | None) -> Any:
+    return None if state is None else state.channel
+
+
+def name_of(guild: discord.Guild, user_id: int) -> str:
+    member = guild.get_member(user_id)
+    return member.display_name if member is not None else f"<@{user_id}>"
+
+
+def voice_lacking(channel: Any, me: discord.Member, needed: dict[str, str]) -> list[str]:
+    """The permissions of ``needed`` the bot lacks in a voice channel, in Discord's words. Where
+    the bot may not Connect, Discord withholds its other voice permissions there too (Mute
+    Members, Speak): then Connect is named, with whatever would still lack once it is granted."""
+    perms = channel.permissions_for(me)
+    lacking = missing(perms, needed)
+    if not lacking or perms.connect:
+        return lacking
+    before_connect = discord.abc.GuildChannel.permissions_for(channel, me)  # (without that rule)
+    return missing(before_connect, CONNECT | needed)
 
 
 def voice_states(guild: discord.Guild) -> dict[int, discord.VoiceState]:
@@ -65,6 +90,10 @@ class VoiceTable:
         self.calls: Caller | None = None
         self._told: set[tuple[int, str]] = set()  # (game, what) the host was told, once each
         self._telling: set[asyncio.Task] = set()  # DMs to hosts under way (kept until done)
+        #: (server, member) Discord refused to mute or unmute although the bot has Mute Members there
+        #: (the owner, a higher role): not asked again until a role or a permission changes, a
+        #: restart, or they join voice again
+        self._refused: set[tuple[int, int]] = set()
 
     def forget(self, game_id: int) -> None:
         self._told = {k for k in self._told if k[0] != game_id}
@@ -72,9 +101,10 @@ class VoiceTable:
     # ----- the mutes -----
     async def sync(self, row: OutboxRow) -> None:
         """Make the mutes of a game's linked channel match the silent set of one step (a voice row
-        of the outbox): first unmute whoever the game muted and no longer silences at its table,
-        then mute the silenced who sit in the linked channel. Discord's refusals are raised, for
-        the delivery to retry, except those that will not change (told to the host once)."""
+        of the outbox): first unmute whoever the game muted and no longer silences at its table
+        (from the record, whatever the voice-state cache says), then mute the silenced who sit in
+        the linked channel. Discord's refusals are raised, for the delivery to retry, except those
+        that will not change by retrying (told to the host once, caught up later)."""
         store = self.bot.store
         game = await store.game(row.game_id)
         guild = self.bot.get_guild(game.guild_id) if game is not None else None
@@ -85,27 +115,98 @@ class VoiceTable:
         want = {int(uid) for uid in row.payload.get("silenced", [])}
         linked = guild.get_channel(game.voice_channel_id) if game.voice_channel_id and game.status == "running" else None
         states = voice_states(guild)
-        for uid in await store.muted_by_game(game.id):
-            state = states.get(uid)
-            if uid in want and linked is not None and state is not None and state.channel is not None \
-                    and state.channel.id == linked.id:
-                continue
-            if state is None:
+        mine = await store.muted_by_game(game.id)
+        for uid in mine:
+            where = channel_of(states.get(uid))
+            if where is None:
                 continue  # not in voice: Discord refuses; they are unmuted when they next join
-            if state.mute and not await self._edit(game, uid, mute=False):
+            if linked is not None and uid in want and where.id == linked.id:
                 continue
-            await store.forget_muted(game.guild_id, uid, game.id)
-        if linked is None or not want:
-            return
-        if not self._may_mute(game, linked):
-            return
+            await self._release(game, guild, uid, where)
+        if linked is not None and want:
+            await self._silence(game, guild, linked, want, states, set(mine))
+
+    async def _silence(self, game: GameRow, guild: discord.Guild, linked: Any, want: set[int],
+                       states: dict[int, discord.VoiceState], mine: set[int]) -> None:
+        """Mute the silenced who sit at the table. One already muted is left as Discord has them,
+        and recorded for this game when an earlier game of the bot's muted them (so that this
+        game unmutes them); with no row at all, the mute is a moderator's, not the bot's to undo."""
+        store = self.bot.store
         for uid in sorted(want):
-            state = states.get(uid)
-            if state is None or state.channel is None or state.channel.id != linked.id or state.mute:
+            where = channel_of(states.get(uid))
+            if where is None or where.id != linked.id:
                 continue
-            await store.note_muted(game.guild_id, uid, game.id, self.bot.clock.now())
-            if not await self._edit(game, uid, mute=True):
-                await store.forget_muted(game.guild_id, uid, game.id)
+            if states[uid].mute:
+                if uid not in mine and await store.mutes_of_member(guild.id, uid):
+                    await store.note_muted(guild.id, uid, game.id, self.bot.clock.now())
+                continue
+            if await self._mute(game, guild, uid, linked) == STUCK:
+                return
+
+    async def _wanting(self, guild: discord.Guild, user_id: int, where: Any,
+                       besides: int | None = None) -> GameRow | None:
+        """The running game (other than ``besides``) that silences this member where they sit."""
+        for game in await self.bot.store.active_games(guild.id):
+            if game.id != besides and game.status == "running" and game.voice_channel_id == where.id \
+                    and user_id in await self._silenced(game):
+                return game
+        return None
+
+    async def _release(self, game: GameRow, guild: discord.Guild, user_id: int, where: Any) -> str:
+        """The game no longer silences a member it muted: unmute them, unless another running game
+        silences them where they sit now (the mute is then that game's to undo)."""
+        store = self.bot.store
+        other = await self._wanting(guild, user_id, where, besides=game.id)
+        if other is not None:
+            await store.note_muted(guild.id, user_id, other.id, self.bot.clock.now())
+            await store.forget_muted(guild.id, user_id, game.id)
+            return DONE
+        return await self._unmute(game, guild, user_id, where)
+
+    async def _unmute(self, game: GameRow, guild: discord.Guild, user_id: int, where: Any) -> str:
+        """Ask Discord to unmute a member the bot muted; its rows (of any game) go once Discord
+        confirms. Not asked when Discord would refuse (a permission lost, a member it refused)."""
+        blocked = await self._blocked(game, guild, user_id, where)
+        if blocked is not None:
+            return blocked
+        rows = await self.bot.store.mutes_of_member(guild.id, user_id)
+        outcome = await self._edit(game, guild, user_id, mute=False)
+        if outcome == DONE:
+            await self.bot.store.forget_mutes(guild.id, user_id, rows)
+        return outcome
+
+    async def _mute(self, game: GameRow, guild: discord.Guild, user_id: int, where: Any) -> str:
+        """Mute a member for the game: the row first, then Discord (the row goes if Discord says no)."""
+        blocked = await self._blocked(game, guild, user_id, where)
+        if blocked is not None:
+            return blocked
+        await self.bot.store.note_muted(guild.id, user_id, game.id, self.bot.clock.now())
+        outcome = await self._edit(game, guild, user_id, mute=True)
+        if outcome != DONE:
+            await self.bot.store.forget_muted(guild.id, user_id, game.id)
+        return outcome
+
+    async def _blocked(self, game: GameRow, guild: discord.Guild, user_id: int, where: Any) -> str | None:
+        """Why Discord would refuse to edit this member's mute now (None: it would not): the bot
+        lacks a permission in their channel (the host is told who stays muted), or Discord
+        refused this member before (until the server's roles or permissions change)."""
+        if voice_lacking(where, guild.me, MUTE_PERMISSIONS):
+            await self._tell_stuck(game, guild, where)
+            return STUCK
+        if (guild.id, user_id) in self._refused:
+            return REFUSED
+        return None
+
+    async def _tell_stuck(self, game: GameRow, guild: discord.Guild, where: Any) -> None:
+        """Tell the host once that the bot may no longer mute in the game's channel, what to grant,
+        and who stays muted by the bot meanwhile."""
+        if (game.id, "mute") in self._told:
+            return
+        states = voice_states(guild)
+        held = [uid for uid in await self.bot.store.muted_by_game(game.id)
+                if (state := states.get(uid)) is not None and state.channel is not None and state.mute]
+        lacking = voice_lacking(where, guild.me, MUTE_PERMISSIONS) or list(MUTE_PERMISSIONS.values())
+        self._tell_host_later(game, "mute", what_missing("mute", lacking, [name_of(guild, uid) for uid in held]))
 
     async def _game_over(self, game: GameRow) -> None:
         """The narrator leaves: after the last words of a finished game, at once for a cancelled one."""
@@ -116,14 +217,10 @@ class VoiceTable:
         else:
             await self.narrator.stop(game.guild_id, game.id)
 
-    def _may_mute(self, game: GameRow, channel: Any) -> bool:
-        lacking = missing(channel.permissions_for(channel.guild.me), MUTE_PERMISSIONS)
-        if lacking:
-            self._tell_host_later(game, "mute", lacking)
-        return not lacking
-
-    async def _edit(self, game: GameRow, user_id: int, *, mute: bool) -> bool:
-        """Server-mute or unmute one member; False when Discord says they are not in voice."""
+    async def _edit(self, game: GameRow, guild: discord.Guild, user_id: int, *, mute: bool) -> str:
+        """Server-mute or unmute one member: DONE, AWAY (Discord says they are not in voice),
+        STUCK (a permission is missing) or REFUSED (Discord will not let the bot edit this member:
+        the server's owner, or someone whose highest role is not below the bot's; named to the host)."""
         assert self.calls is not None
         reason = f"game #{game.id}: " + ("the rules silence this player now" if mute else "may speak again")
         try:
@@ -131,47 +228,99 @@ class VoiceTable:
                                   game.guild_id, user_id, mute=mute, reason=reason)
         except discord.HTTPException as exc:
             if exc.code == NOT_IN_VOICE:
-                return False
+                return AWAY
             if isinstance(exc, discord.Forbidden):
-                self._tell_host_later(game, "mute", list(MUTE_PERMISSIONS.values()))
-                return False
+                where = channel_of(voice_states(guild).get(user_id))
+                if where is not None and voice_lacking(where, guild.me, MUTE_PERMISSIONS):
+                    await self._tell_stuck(game, guild, where)
+                    return STUCK
+                self._refused.add((guild.id, user_id))
+                self._tell_host_later(game, f"mute {user_id}", refused_text(guild, user_id, mute=mute))
+                return REFUSED
             raise
-        return True
+        return DONE
 
     async def on_voice_state_update(self, member: discord.Member, before: discord.VoiceState,
                                     after: discord.VoiceState) -> None:
-        """A member joined, left or moved between voice channels: a seated player the rules
-        silence who sits down at the game's linked channel is muted; one the bot muted who is
-        anywhere else (or whose game no longer silences them) is unmuted, now that Discord can."""
-        if member.bot or after.channel is None or (before.channel is not None and before.channel.id == after.channel.id):
+        """A member joined, left or moved between voice channels, or their server mute changed.
+        Who arrives is settled (``_settle``): muted if a running game silences them there,
+        unmuted if the bot muted them and none does. A mute change where they sit is only looked
+        at when it says they may speak (a report arriving late may show a mute the bot skipped)."""
+        if member.bot or after.channel is None:
+            return  # left voice: Discord lets nobody unmute them now
+        arrived = before.channel is None or before.channel.id != after.channel.id
+        if not arrived and (before.mute == after.mute or after.mute):
             return
-        store, guild = self.bot.store, member.guild
-        muted_by = await store.mutes_of_member(guild.id, member.id)
-        wanting = [game for game in await store.active_games(guild.id)
-                   if game.status == "running" and game.voice_channel_id == after.channel.id
-                   and member.id in await self._silenced(game)]
-        if wanting and not after.mute:
-            game = wanting[0]
-            if self._may_mute(game, after.channel):
-                await store.note_muted(guild.id, member.id, game.id, self.bot.clock.now())
-                if not await self._edit(game, member.id, mute=True):
-                    await store.forget_muted(guild.id, member.id, game.id)
-        elif not wanting and muted_by:
-            game = await store.game(muted_by[0])
-            if game is not None and after.mute and not await self._edit(game, member.id, mute=False):
-                return
-            await store.forget_muted(guild.id, member.id)
+        if arrived:
+            self._refused.discard((member.guild.id, member.id))  # a fresh try for who comes back
+        await self._settle(member.guild, member.id, after.channel, after.mute, arrived=arrived)
+
+    async def _settle(self, guild: discord.Guild, user_id: int, where: Any, muted: bool, *, arrived: bool) -> None:
+        store = self.bot.store
+        rows = await store.mutes_of_member(guild.id, user_id)
+        game = await self._wanting(guild, user_id, where)
+        if game is not None:
+            if muted:  # already muted: by an earlier game of the bot's (now this one's), or by a moderator
+                if rows and game.id not in rows:
+                    await store.note_muted(guild.id, user_id, game.id, self.bot.clock.now())
+            elif arrived or not rows:  # (a row, and no arrival: a mute of the bot's is on its way)
+                await self._mute(game, guild, user_id, where)
+        elif rows and arrived:
+            owner = await store.game(rows[-1])
+            if owner is not None:
+                await self._unmute(owner, guild, user_id, where)
+
+    # ----- catching up -----
+    async def catch_up(self, guild: discord.Guild) -> None:
+        """Settle every member the bot may have muted in this server, and everyone at the table of a
+        running game, as if they had just arrived: after a permission came back, and at start-up
+        (voice states changed while the bot was down). A table whose game is still being shown
+        (messages pending) is left to that game's own voice row."""
+        store = self.bot.store
+        rows = await store.mutes_in_guild(guild.id)
+        running = [g for g in await store.active_games(guild.id) if g.status == "running" and g.voice_channel_id]
+        busy = {g.voice_channel_id for g in running if await store.pending_messages(g.id)}
+        states = voice_states(guild)
+        seated = {uid for uid, state in states.items() if state.channel is not None
+                  and state.channel.id in {g.voice_channel_id for g in running} - busy}
+        for uid in sorted(set(rows) | seated):
+            where = channel_of(states.get(uid))
+            member = guild.get_member(uid)
+            if where is None or where.id in busy or (member is not None and member.bot):
+                continue
+            try:
+                await self._settle(guild, uid, where, states[uid].mute, arrived=True)
+            except Exception as exc:  # the next join, step or catch-up tries again
+                log.warning("voice: member %s of server %s not caught up: %s", uid, guild.id, exc)
+
+    async def catch_up_all(self) -> None:
+        """At start-up: every server of this process (``catch_up``)."""
+        for guild in list(self.bot.guilds):
+            try:
+                await self.catch_up(guild)
+            except Exception as exc:
+                log.warning("voice: server %s not caught up: %s", guild.id, exc)
+
+    async def permissions_changed(self, guild: discord.Guild) -> None:
+        """A role or a channel's permissions changed in this server: members Discord refused may be
+        editable now, a lost permission may be back (then a later loss is told again)."""
+        self._refused = {key for key in self._refused if key[0] != guild.id}
+        for game in await self.bot.store.active_games(guild.id):
+            channel = guild.get_channel(game.voice_channel_id) if game.voice_channel_id else None
+            if channel is not None and not voice_lacking(channel, guild.me, MUTE_PERMISSIONS):
+                self._told = {k for k in self._told if k[0] != game.id or not k[1].startswith("mute")}
+        await self.catch_up(guild)
 
     async def _silenced(self, game: GameRow) -> tuple[int, ...]:
         table = await self.bot.service.load(game.id)
         return voice_now(table.game, table.state).silenced
 
     # ----- the host told, once -----
-    def _tell_host_later(self, game: GameRow, what: str, lacking: list[str]) -> None:
+    def _tell_host_later(self, game: GameRow, what: str, text: str) -> None:
         if (game.id, what) in self._told:
             return
         self._told.add((game.id, what))
-        task = asyncio.get_running_loop().create_task(self.tell_host(game, what_missing(what, lacking)))
+        task = asyncio.get_running_loop().create_task(self.tell_host(game, text))
         self._telling.add(task)
         task.add_done_callback(self._telling.discard)
 
@@ -192,15 +341,14 @@ class VoiceTable:
         if channel is None:
             return None
         table = await self.bot.service.load(game.id)
-        perms = channel.permissions_for(guild.me)
         parts = []
         if table.game.mutes_anyone(table.state):
-            lacking = missing(perms, MUTE_PERMISSIONS)
+            lacking = voice_lacking(channel, guild.me, MUTE_PERMISSIONS)
             if lacking:
                 self._told.add((game.id, "mute"))
                 parts.append(what_missing("mute", lacking))
         if table.game.narrated(table.state):
-            lacking = missing(perms, SPEAK_PERMISSIONS)
+            lacking = voice_lacking(channel, guild.me, SPEAK_PERMISSIONS)
             if lacking:
                 self._told.add((game.id, "speak"))
                 parts.append(what_missing("speak", lacking))
@@ -217,16 +365,40 @@ class VoiceTable:
             return
         guild = self.bot.get_guild(game.guild_id)
         channel = guild.get_channel(game.voice_channel_id) if guild else None
-        if channel is None or missing(channel.permissions_for(guild.me), SPEAK_PERMISSIONS):
+        if channel is None or voice_lacking(channel, guild.me, SPEAK_PERMISSIONS):
             return
         for text in texts:
             self.narrator.say(game.guild_id, game.voice_channel_id, game_id, text)
 
 
-def what_missing(what: str, lacking: list[str]) -> str:
-    """The sentence that tells the host which permission to grant, and what goes on meanwhile."""
-    if what == "mute":
-        return (f"🔇 I can't mute players in the game's voice channel: please give me **{in_words(lacking)}** "
-                "there. Until then the game goes on without muting anyone.")
-    return (f"🔈 I can't speak in the game's voice channel: please give me **{in_words(lacking)}** there. "
-            "Until then the phases are only written, not said aloud.")
+def what_missing(what: str, lacking: list[str], held: list[str] | None = None) -> str:
+    """The sentence that tells the host which permission to grant, and what goes on meanwhile
+    (with ``held``: the names of those the bot muted and cannot unmute until then)."""
+    grant = f"please give me **{in_words(lacking)}** there"
+    if "Connect" in lacking:
+        grant += " (where I may not connect, Discord withholds my other voice permissions too)"
+    if what != "mute":
+        return f"🔈 I can't speak in the game's voice channel: {grant}. Until then the phases are only written, not said aloud."
+    if not held:
+        return f"🔇 I can't mute players in the game's voice channel: {grant}. Until then the game goes on without muting anyone."
+    stay = "stays" if len(held) == 1 else "stay"
+    return (f"🔇 I can no longer mute or unmute players in the game's voice channel: {grant}. "
+            f"**{in_words(held)}** {stay} server-muted by me until then: I unmute them as soon as I may "
+            "(a moderator can unmute them meanwhile). Nobody else is muted until then.")
+
+
+def refused_text(guild: discord.Guild, user_id: int, *, mute: bool) -> str:
+    """Why Discord refuses the bot one member's mute, and what the host can do."""
+    member, name = guild.get_member(user_id), name_of(guild, user_id)
+    if user_id == guild.owner_id:
+        why = "they own the server, and nobody can mute its owner"
+    elif member is not None and guild.me is not None and member.top_role >= guild.me.top_role:
+        why = f"their highest role, **{member.top_role.name}**, is not below mine"
+    else:
+        why = "Discord refuses it"
+    if mute:
+        return (f"🔇 I can't mute **{name}** in the game's voice channel: {why}. They are left as they are "
+                "(they may mute themselves while others speak); move my role above theirs in Server "
+                "Settings → Roles and I try again.")
+    return (f"🔇 **{name}** stays server-muted: I can't unmute them ({why}). A moderator can unmute them, "
+            "or move my role above theirs in Server Settings → Roles and I unmute them at once.")
