@@ -235,10 +235,20 @@ class VoiceTable:
                     await self._tell_stuck(game, guild, where)
                     return STUCK
                 self._refused.add((guild.id, user_id))
-                self._tell_host_later(game, f"mute {user_id}", refused_text(guild, user_id, mute=mute))
+                member = await self._fresh_member(guild, user_id)
+                self._tell_host_later(game, f"mute {user_id}", refused_text(guild, user_id, member, mute=mute))
                 return REFUSED
             raise
         return DONE
+
+    async def _fresh_member(self, guild: discord.Guild, user_id: int) -> discord.Member | None:
+        """The member as Discord has them now (their roles may have changed unseen: the bot does
+        not follow member updates); the cached one when Discord cannot say."""
+        assert self.calls is not None
+        try:
+            return await self.calls.call(URGENT, ("member", guild.id), guild.fetch_member, user_id)
+        except discord.HTTPException:
+            return guild.get_member(user_id)
 
     async def on_voice_state_update(self, member: discord.Member, before: discord.VoiceState,
                                     after: discord.VoiceState) -> None:
@@ -307,8 +317,12 @@ class VoiceTable:
         self._refused = {key for key in self._refused if key[0] != guild.id}
         for game in await self.bot.store.active_games(guild.id):
             channel = guild.get_channel(game.voice_channel_id) if game.voice_channel_id else None
-            if channel is not None and not voice_lacking(channel, guild.me, MUTE_PERMISSIONS):
+            if channel is None:
+                continue
+            if not voice_lacking(channel, guild.me, MUTE_PERMISSIONS):
                 self._told = {k for k in self._told if k[0] != game.id or not k[1].startswith("mute")}
+            elif await self.bot.store.muted_by_game(game.id):
+                await self._tell_stuck(game, guild, channel)  # lost while the game holds some muted: say so now
         await self.catch_up(guild)
 
     async def _silenced(self, game: GameRow) -> tuple[int, ...]:
@@ -387,9 +401,9 @@ def what_missing(what: str, lacking: list[str], held: list[str] | None = None) -
             "(a moderator can unmute them meanwhile). Nobody else is muted until then.")
 
 
-def refused_text(guild: discord.Guild, user_id: int, *, mute: bool) -> str:
+def refused_text(guild: discord.Guild, user_id: int, member: discord.Member | None, *, mute: bool) -> str:
     """Why Discord refuses the bot one member's mute, and what the host can do."""
-    member, name = guild.get_member(user_id), name_of(guild, user_id)
+    name = member.display_name if member is not None else name_of(guild, user_id)
     if user_id == guild.owner_id:
         why = "they own the server, and nobody can mute its owner"
     elif member is not None and guild.me is not None and member.top_role >= guild.me.top_role:

@@ -229,9 +229,8 @@ async def test_a_lost_mute_members_names_who_stays_muted_and_is_caught_up_when_i
         await next_turn(w)
     assert edits_of(w) == before  # nothing asked of Discord that it must refuse, turn after turn
     told = host_dms(w)
-    assert "Mute Members" in told and "without muting anyone" not in told
-    for name in ("ann", "bo", "cy", "di"):
-        assert name in told, told
+    assert "**Mute Members**" in told and "without muting anyone" not in told
+    assert "**ann, bo, cy and di** stay server-muted" in told, told
     await cancel(w)
     assert [m for m in w.players(5) if muted(w, m)] == [w.ann, w.bo, w.cy, w.di]
     set_bot_permission(w, mute_members=True)  # granted again: nobody waits for a next game
@@ -252,9 +251,27 @@ async def test_a_member_above_the_bot_is_named_and_not_asked_for_at_every_turn(t
         await next_turn(w)
     assert edits_of(w, w.di) == 1  # refused once, not asked again at each turn
     told = host_dms(w)
-    assert "di" in told and "Elders" in told, told
+    assert "mute **di**" in told and "**Elders**" in told, told
     assert "Mute Members" not in told
     assert (await w.bot.store.game(game_id)).status == "running"
+
+
+async def test_a_player_promoted_above_the_bot_is_named_and_unmuted_once_the_bot_is_moved_up(table):
+    w = table
+    game_id = await seated(w)
+    assert muted(w, w.di) is True
+    elders = w.guild.create_role("Elders", position=bot_role(w).position + 5)
+    w.env.backend.add_member_role(w.guild.id, w.di.id, elders.id)  # (the bot does not follow member updates)
+    await w.settle()
+    while await speaker(w, game_id) != w.di.id:
+        await next_turn(w)
+    assert muted(w, w.di) is True  # Discord refuses: her role is above the bot's
+    told = host_dms(w)
+    assert "**di** stays server-muted" in told and "**Elders**" in told, told
+    w.env.backend.edit_role(w.guild.id, bot_role(w).id, {"position": 50})
+    await w.settle()
+    assert muted(w, w.di) is False  # her turn: unmuted as soon as the bot may
+    assert w.di.id not in await w.bot.store.muted_by_game(game_id)
 
 
 # ----- item 7: Connect -----
@@ -281,9 +298,10 @@ async def test_connect_denied_mid_game_names_connect_and_its_return_catches_up(t
     me = w.bot.get_guild(w.guild.id).me
     w.env.backend.set_overwrite(w.vc.id, Overwrite(target_id=me.id, type=1, deny=discord.Permissions(connect=True).value))
     await w.settle()
+    told = host_dms(w)  # told at once: four players are muted by the game
+    assert "**Connect**" in told and "Mute Members" not in told, told
+    assert "**ann, bo, cy and di** stay server-muted" in told, told
     await next_turn(w)
-    told = host_dms(w)
-    assert "Connect" in told and "Mute Members" not in told, told
     assert muted(w, w.ann) is True  # her turn, but the bot may not unmute her
     w.env.backend.delete_overwrite(w.vc.id, me.id)
     await w.settle()
