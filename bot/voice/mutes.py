@@ -6,6 +6,14 @@ deleted once Discord confirms the unmute, so nobody is left muted by a crash, a 
 leaving voice: Discord refuses to unmute a member who is not in voice, so such a member is
 unmuted when they next join any voice channel of the server (``on_voice_state_update``).
 
+The rows are the truth, not discord.py's cache of voice states (a member edit is answered before
+its voice-state event arrives): an unmute is sent for every row the rules no longer want, whatever
+the cache says, and a member who has no row was not muted by the bot (a moderator's mute is left
+alone). Whoever the bot muted, for any game, is unmuted when no running game silences them where
+they sit. What Discord would refuse (a permission lost, a member above the bot) is not asked again
+at every turn: it is told to the host, and caught up when a role or a channel's permissions change,
+when the member joins voice again, and at start-up (``catch_up``).
+
 Server mutes, not a Speak permission on the channel: a channel permission would silence every
 passer-by too (the bot touches only the game's seated players), and a Speak permission changed on
 a channel reaches members already connected only as Discord decides. A mute is one member edit;
@@ -94,9 +102,12 @@ class VoiceTable:
         #: (the owner, a higher role): not asked again until a role or a permission changes, a
         #: restart, or they join voice again
         self._refused: set[tuple[int, int]] = set()
+        #: game -> the silent set of its last voice row (what the table has been shown)
+        self._shown: dict[int, set[int]] = {}
 
     def forget(self, game_id: int) -> None:
         self._told = {k for k in self._told if k[0] != game_id}
+        self._shown.pop(game_id, None)
 
     # ----- the mutes -----
     async def sync(self, row: OutboxRow) -> None:
@@ -113,6 +124,10 @@ class VoiceTable:
         if game.status not in ("lobby", "running"):
             await self._game_over(game)
         want = {int(uid) for uid in row.payload.get("silenced", [])}
+        if game.status == "running":
+            self._shown[game.id] = want
+        else:
+            self._shown.pop(game.id, None)
         linked = guild.get_channel(game.voice_channel_id) if game.voice_channel_id and game.status == "running" else None
         states = voice_states(guild)
         mine = await store.muted_by_game(game.id)
@@ -143,12 +158,15 @@ class VoiceTable:
             if await self._mute(game, guild, uid, linked) == STUCK:
                 return
 
-    async def _wanting(self, guild: discord.Guild, user_id: int, where: Any,
-                       besides: int | None = None) -> GameRow | None:
-        """The running game (other than ``besides``) that silences this member where they sit."""
+    async def _wanting(self, guild: discord.Guild, user_id: int, where: Any, besides: int | None = None,
+                       *, shown: bool = False) -> GameRow | None:
+        """The running game (other than ``besides``) that silences this member where they sit: as
+        its state is now, or (``shown``) as its last voice row showed the table."""
         for game in await self.bot.store.active_games(guild.id):
-            if game.id != besides and game.status == "running" and game.voice_channel_id == where.id \
-                    and user_id in await self._silenced(game):
+            if game.id == besides or game.status != "running" or game.voice_channel_id != where.id:
+                continue
+            silenced = self._shown.get(game.id, set()) if shown else await self._silenced(game)
+            if user_id in silenced:
                 return game
         return None
 
@@ -268,7 +286,8 @@ class VoiceTable:
     async def _settle(self, guild: discord.Guild, user_id: int, where: Any, muted: bool, *, arrived: bool) -> None:
         store = self.bot.store
         rows = await store.mutes_of_member(guild.id, user_id)
-        game = await self._wanting(guild, user_id, where)
+        # (a late report is measured against what the table was shown, never a step not yet shown)
+        game = await self._wanting(guild, user_id, where, shown=not arrived)
         if game is not None:
             if muted:  # already muted: by an earlier game of the bot's (now this one's), or by a moderator
                 if rows and game.id not in rows:
