@@ -724,6 +724,10 @@ class Store:
                 "DELETE FROM voice_mutes WHERE guild_id = ? AND user_id = ? AND game_id IN ("
                 + ", ".join("?" * len(game_ids)) + ")", (guild_id, user_id, *game_ids))
 
+    async def muted_guilds(self) -> list[int]:
+        """The servers where the bot may have muted someone."""
+        return [r[0] for r in await self._read("SELECT DISTINCT guild_id FROM voice_mutes ORDER BY guild_id")]
+
     async def mutes_in_guild(self, guild_id: int) -> dict[int, list[int]]:
         """Every member the bot may have muted in this server, with the games that did."""
         found: dict[int, list[int]] = {}

@@ -323,8 +323,15 @@ class VoiceTable:
                 log.warning("voice: member %s of server %s not caught up: %s", uid, guild.id, exc)
 
     async def catch_up_all(self) -> None:
-        """At start-up: every server of this process (``catch_up``)."""
-        for guild in list(self.bot.guilds):
+        """At start-up: every server of this process where the bot may have muted someone or a
+        game is played in voice (``catch_up``)."""
+        store = self.bot.store
+        ids = set(await store.muted_guilds()) | {g.guild_id for g in await store.active_games()
+                                                 if g.status == "running" and g.voice_channel_id}
+        for guild_id in sorted(ids):
+            guild = self.bot.get_guild(guild_id)  # (None: another process's shard, or a server left)
+            if guild is None:
+                continue
             try:
                 await self.catch_up(guild)
             except Exception as exc:
