@@ -28,6 +28,8 @@ from typing import Any, Protocol
 
 import discord
 
+from games.engine import GameError
+
 from ..pacer import URGENT
 from ..permissions import missing, named
 from ..store import GameRow, OutboxRow
@@ -352,7 +354,10 @@ class VoiceTable:
         await self.catch_up(guild)
 
     async def _silenced(self, game: GameRow) -> tuple[int, ...]:
-        table = await self.bot.service.load(game.id)
+        try:
+            table = await self.bot.service.load(game.id)
+        except GameError:  # over meanwhile: it silences nobody
+            return ()
         return voice_now(table.game, table.state).silenced
 
     # ----- the host told, once -----

@@ -161,6 +161,30 @@ async def test_a_player_arriving_muted_by_an_earlier_game_is_unmuted_when_the_ne
     assert await w.bot.store.muted_by_game(first) == [] and await w.bot.store.muted_by_game(second) == []
 
 
+async def test_a_player_walking_to_a_table_that_silences_her_stays_muted_for_it(table):
+    w = table
+    first = await seated(w)  # table A: the host speaks, Cy is muted
+    w.players(9)
+    other_text = w.guild.create_text_channel("games-2")
+    other_vc = w.guild.create_voice_channel("Table B")
+    second_players = [w.ed, w.flo, w.gus, w.bo, w.cy]
+    for m in second_players[:3]:
+        await m.join_voice(other_vc)
+    res = await w.ed.slash(other_text, "game new", kind="ritual", options="speaking_turns=true turn_seconds=10")
+    for m in second_players[1:]:
+        await m.click(res.response, label="Join")
+    second = (await w.bot.service.game_in_channel(other_text.id)).id
+    roles = {str(m.id): role for m, role in zip(second_players, ROLES5, strict=True)}
+    await w.bot.service.start(second, Actor(id=w.ed.id, name="ed"), forced={"roles": roles})
+    await w.settle()
+    await w.cy.join_voice(other_vc)  # still muted by table A; table B silences her too
+    assert await speaker(w, second) == w.bo.id  # (the first seat: Bo, who sits at table A)
+    await next_turn(w)  # table A moves on: its mute of Cy is now table B's
+    assert muted(w, w.cy) is True
+    assert w.cy.id in await w.bot.store.muted_by_game(second)
+    assert w.cy.id not in await w.bot.store.muted_by_game(first)
+
+
 async def test_a_mute_a_moderator_set_is_left_alone(table):
     w = table
     await w.bo.join_voice(w.vc)
