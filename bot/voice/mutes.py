@@ -328,8 +328,12 @@ class VoiceTable:
         """At start-up: every server of this process where the bot may have muted someone or a
         game is played in voice (``catch_up``)."""
         store = self.bot.store
-        ids = set(await store.muted_guilds()) | {g.guild_id for g in await store.active_games()
-                                                 if g.status == "running" and g.voice_channel_id}
+        try:
+            ids = set(await store.muted_guilds()) | {g.guild_id for g in await store.active_games()
+                                                     if g.status == "running" and g.voice_channel_id}
+        except Exception as exc:  # (the database refused: each game's next step and each join still settle)
+            log.warning("voice: no catch-up at start-up: %s", exc)
+            return
         for guild_id in sorted(ids):
             guild = self.bot.get_guild(guild_id)  # (None: another process's shard, or a server left)
             if guild is None:
