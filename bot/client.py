@@ -151,6 +151,21 @@ class StorytellerBot(commands.AutoShardedBot):
         except Exception as exc:  # the next join, sync or sweep tries again
             log.warning("voice state of %s in %s not handled: %s", member.id, member.guild.id, exc)
 
+    async def on_guild_channel_update(self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel) -> None:
+        if before.overwrites != after.overwrites:
+            await self._voice_permissions(after.guild)
+
+    async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        if before.permissions != after.permissions or before.position != after.position:
+            await self._voice_permissions(after.guild)
+
+    async def _voice_permissions(self, guild: discord.Guild) -> None:
+        """The voice table catches up when a permission may have come back (``permissions_changed``)."""
+        try:
+            await self.voice.permissions_changed(guild)
+        except Exception as exc:  # the next step, join or start-up tries again
+            log.warning("voice mutes of %s not caught up: %s", guild.id, exc)
+
     async def on_ready(self) -> None:
         set_shard_count(self.shard_count)  # the log's shard of a server, now that the count is known
         if self._resumed:
@@ -167,6 +182,7 @@ class StorytellerBot(commands.AutoShardedBot):
         if not self.sync_commands and runs_shard_zero(self.settings):  # one process: the one that would sync
             self._commands_checked = asyncio.create_task(self.check_commands())
         await retrying("sending pending messages", self.delivery.drain_all, first=first)
+        await self.voice.catch_up_all()  # voice states that changed while the bot was down
         if self.settings.gc_freeze:
             tune_gc()
         self.recovered.set()

@@ -718,6 +718,27 @@ class Store:
         return [r[0] for r in await self._read(
             "SELECT user_id FROM voice_mutes WHERE game_id = ? ORDER BY muted_at, user_id", (game_id,))]
 
+    async def forget_mutes(self, guild_id: int, user_id: int, game_ids: list[int]) -> None:
+        """Discord confirmed the unmute: forget the rows read before it was asked (a row another
+        game wrote meanwhile, for a mute of its own on its way, stays)."""
+        if game_ids:
+            await self._write(
+                "DELETE FROM voice_mutes WHERE guild_id = ? AND user_id = ? AND game_id IN ("
+                + ", ".join("?" * len(game_ids)) + ")", (guild_id, user_id, *game_ids))
+
+    async def muted_guilds(self) -> list[int]:
+        """The servers where the bot may have muted someone."""
+        return [r[0] for r in await self._read("SELECT DISTINCT guild_id FROM voice_mutes ORDER BY guild_id")]
+
+    async def mutes_in_guild(self, guild_id: int) -> dict[int, list[int]]:
+        """Every member the bot may have muted in this server, with the games that did."""
+        found: dict[int, list[int]] = {}
+        for user_id, game_id in await self._read(
+                "SELECT user_id, game_id FROM voice_mutes WHERE guild_id = ? ORDER BY user_id, game_id",
+                (guild_id,)):
+            found.setdefault(user_id, []).append(game_id)
+        return found
+
     async def mutes_of_member(self, guild_id: int, user_id: int) -> list[int]:
         """The games that may have muted this member in this server."""
         return [r[0] for r in await self._read(

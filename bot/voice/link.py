@@ -8,9 +8,8 @@ from typing import Any
 
 import games
 
-from ..permissions import missing
 from ..store import GameRow
-from .mutes import MUTE_PERMISSIONS, SPEAK_PERMISSIONS, what_missing
+from .mutes import MUTE_PERMISSIONS, SPEAK_PERMISSIONS, voice_lacking, what_missing
 from .table import mutes_by_options, options_line, voice_options
 
 
@@ -31,10 +30,9 @@ async def link_problem(bot: Any, row: GameRow) -> str | None:
     if channel is None:
         return None
     values = voice_options(games.get(row.kind), row.options)
-    perms = channel.permissions_for(guild.me)
     parts = []
-    if mutes_by_options(values) and (lacking := missing(perms, MUTE_PERMISSIONS)):
+    if mutes_by_options(values) and (lacking := voice_lacking(channel, guild.me, MUTE_PERMISSIONS)):
         parts.append(what_missing("mute", lacking))
-    if values.get("narrate") and (lacking := missing(perms, SPEAK_PERMISSIONS)):
+    if values.get("narrate") and (lacking := voice_lacking(channel, guild.me, SPEAK_PERMISSIONS)):
         parts.append(what_missing("speak", lacking))
     return " ".join(parts) or None
