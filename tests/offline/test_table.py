@@ -26,6 +26,21 @@ def test_player_names():
         player_names(None, "<script>")
     with pytest.raises(NameError_, match="at most"):
         player_names(26, "")
+    for bad in ("<@123>", "a\tb", "#table", "x" * 33):
+        with pytest.raises(NameError_, match="not a usable name"):
+            player_names(None, bad)
+
+
+def test_a_name_with_an_emoji_or_any_script_is_welcome():
+    assert player_names(None, "Ann 🎲, 李雷, José, 👩‍👩‍👧") == ["Ann 🎲", "李雷", "José", "👩‍👩‍👧"]
+
+
+async def test_a_player_named_with_an_emoji_sits_and_plays(open_table, start_tally, texts):
+    async with open_table(("Ann 🎲", "李雷", "🎯")) as table:
+        w = table.world
+        assert [m.user.global_name for m in w.players] == ["Ann 🎲", "李雷", "🎯"]
+        await start_tally(table, "vote_seconds=5 rounds=1")
+        assert any("Ann 🎲" in t for t in texts(w.channel.history())), texts(w.channel.history())
 
 
 def test_ids_depend_only_on_names():
