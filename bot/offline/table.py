@@ -203,6 +203,9 @@ class OfflineTable:
             await self.env.settle()
         self.hub = Hub(self, self.secret, self.hub_port)
         await self.hub.start()
+        if self.hub_port and self.hub.port != self.hub_port:
+            self.notes.append(f"Port {self.hub_port} was busy, so the table hub uses port {self.hub.port} "
+                              "this time (its address changed).")
         if self.open_preview:
             await self._open_preview()
             self._tasks.append(asyncio.create_task(self._keep_preview(), name="offline-preview"))

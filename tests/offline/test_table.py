@@ -344,3 +344,40 @@ async def test_stop_closes_everything(settings):
         with pytest.raises(aiohttp.ClientConnectionError):
             await http.get(hub)
     assert table.bot.is_closed()
+
+
+def two_ports_side_by_side() -> list:
+    """Two bound sockets on neighbouring ports (P, P + 1), held busy by the caller."""
+    import socket
+
+    for _ in range(50):
+        first = socket.socket()
+        first.bind(("127.0.0.1", 0))
+        port = first.getsockname()[1]
+        second = socket.socket()
+        try:
+            second.bind(("127.0.0.1", port + 1))
+        except OSError:
+            first.close()
+            second.close()
+            continue
+        for s in (first, second):
+            s.listen()
+        return [first, second]
+    raise AssertionError("no two neighbouring free ports in 50 tries")
+
+
+async def test_busy_ports_are_named_for_the_table_and_the_hub(open_table):
+    """--port P with P and P + 1 taken: the notes say where the table and its hub went."""
+    busy = two_ports_side_by_side()
+    port = busy[0].getsockname()[1]
+    try:
+        async with open_table(port=port, hub_port=None) as table:
+            table_port = int(table.preview_url.split(":")[2].split("/")[0])
+            assert table_port != port and table.hub.port != port + 1
+            notes = " ".join(table.notes)
+            assert f"Port {port} was busy, so the table uses port {table_port}" in notes
+            assert f"Port {port + 1} was busy, so the table hub uses port {table.hub.port}" in notes
+    finally:
+        for s in busy:
+            s.close()
