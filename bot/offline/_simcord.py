@@ -29,6 +29,9 @@ What is private, and why:
   see ``open_room``): ``Env._preview`` still names the table's preview, and names a room's only
   while an action of that room runs (simcord marks the running action through it).
 * ``Preview.viewers``: reordered so a room opens as the player who asked for it.
+* ``preview._markdown._FIELD_POLICIES``: the preview draws ``<@id>`` and ``<#id>`` as names in a
+  message's text only; Discord draws them in an embed's description and field values too (the
+  lobby's voice line, the speaker's line), so those two fields draw them as well (``show_mentions``).
 * ``backend.transcript``: its length is the cheapest "did anything happen" marker, so a page
   is republished only when something changed since it was last published.
 """
@@ -63,6 +66,14 @@ def check_version() -> str | None:
         return (f"The offline table was written for simcord {SIMCORD_VERSION}; {installed} is installed. "
                 "Reinstall with: pip install -e '.[offline]'")
     return None
+
+
+def show_mentions() -> None:
+    """Mentions in an embed's description and field values show as names, as on Discord."""
+    from simcord.preview import _markdown
+
+    for field in ("embed_description", "embed_field_value"):
+        _markdown._FIELD_POLICIES[field]["mentions"] = True
 
 
 def name_bot(env: simcord.Env, name: str) -> None:
