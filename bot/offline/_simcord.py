@@ -32,6 +32,8 @@ What is private, and why:
 * ``preview._markdown._FIELD_POLICIES``: the preview draws ``<@id>`` and ``<#id>`` as names in a
   message's text only; Discord draws them in an embed's description and field values too (the
   lobby's voice line, the speaker's line), so those two fields draw them as well (``show_mentions``).
+* ``_Page.channel_id``, ``preview._commands.build_catalog``: a slash command typed as text and
+  sent with Enter is run as that command (``typed_as_command``, ``bot/offline/typed.py``).
 * ``backend.transcript``: its length is the cheapest "did anything happen" marker, so a page
   is republished only when something changed since it was last published.
 """
@@ -216,8 +218,13 @@ class PreviewGate:
             async with gate.lock:
                 env = gate.env
                 table_preview, env._preview = env._preview, preview  # see Env._preview above
+                hint = None
                 try:
-                    return await original_action(context_id, gate._rebase(preview, context_id, body))
+                    body, hint = typed_as_command(preview, context_id, body)
+                    result = await original_action(context_id, gate._rebase(preview, context_id, body))
+                    if hint is not None:
+                        await answer_typed(env, preview, context_id, hint)
+                    return result
                 finally:
                     if preview is not table_preview:  # a room: the table's preview is back
                         env._preview = table_preview
@@ -240,6 +247,39 @@ class PreviewGate:
 
         preview._action = action
         preview._open_page = open_page
+
+
+def typed_as_command(preview: Any, context_id: Any, body: Any) -> tuple[Any, str | None]:
+    """A message sent from the box that is a typed slash command (``/game new ritual``) becomes
+    that command (``run_command``, as if picked from the list); one that cannot be run is sent as
+    typed, with the sentence that says how. Uses ``_Page`` and ``_commands.build_catalog``."""
+    if not isinstance(body, dict) or body.get("kind") != "send_message" or not isinstance(body.get("content"), str):
+        return body, None
+    page = preview._pages.get(context_id) if isinstance(context_id, str) else None
+    if page is None:
+        return body, None
+    from simcord.preview._commands import build_catalog
+
+    from .typed import NotACommand, typed_command
+
+    try:
+        typed = typed_command(body["content"], build_catalog(preview, page).get("entries") or [])
+    except NotACommand as exc:
+        return body, str(exc)
+    if typed is None:
+        return body, None
+    command = {key: value for key, value in body.items() if key not in ("content", "reply_to_id")}
+    command.update(kind="run_command", command_id=typed.entry["commandId"], path=typed.entry["path"],
+                   schema_fingerprint=typed.entry["schemaFingerprint"], options=typed.options)
+    return command, None
+
+
+async def answer_typed(env: simcord.Env, preview: Any, context_id: Any, hint: str) -> None:
+    """The table's answer to a typed command it could not run, in the channel it was typed in."""
+    page = preview._pages.get(context_id)
+    channel = env.bot.get_channel(page.channel_id) if page is not None else None
+    if channel is not None:
+        await channel.send(hint)
 
 
 async def open_room(env: simcord.Env, gate: PreviewGate, channel: simcord.ChannelHandle,

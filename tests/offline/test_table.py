@@ -240,6 +240,19 @@ class PageClient:
             assert r.status == 200, await r.text()
             return await r.json()
 
+    async def send(self, content):
+        """What the message box sends on Enter."""
+        state = await self.state()
+        self.sequence += 1
+        body = {
+            "protocol_version": 3, "sequence": self.sequence, "request_id": f"t-{self.sequence}",
+            "generation": state["context"]["generation"], "bot_generation": state["botGeneration"],
+            "published_revision": state["publishedRevision"], "kind": "send_message", "content": content,
+        }
+        async with self.http.post(self.base + "/api/action", json=body, headers=self.headers) as r:
+            assert r.status == 200, await r.text()
+            return await r.json()
+
 
 async def test_browser_actions_and_the_pump_do_not_collide(open_table):
     """The page's actions over HTTP while the pump advances time and refreshes every 10 ms."""
@@ -381,3 +394,38 @@ async def test_busy_ports_are_named_for_the_table_and_the_hub(open_table):
     finally:
         for s in busy:
             s.close()
+
+
+async def test_a_command_typed_and_sent_with_enter_runs(open_table):
+    """``/game new ritual`` typed in the box and sent (what the welcome card invites) opens the
+    game, as picking /game new from the list would; it is not posted as chat."""
+    async with open_table() as table, aiohttp.ClientSession() as http:
+        w = table.world
+        page = PageClient(http, table.preview_url, w.host.id)
+        await page.open()
+        result = await page.send("/game new ritual speaking_turns=true")
+        assert not result["rejected"], result
+        [row] = await table.bot.store.active_games(w.guild.id)
+        assert (row.kind, row.status, row.host_id) == ("ritual", "lobby", w.host.id)
+        assert "speaking_turns" in row.options
+        assert not [m for m in w.channel.history() if m.content.startswith("/game")]
+
+        result = await page.send("/game join")  # Ann is in it already: the bot says so
+        assert not result["rejected"], result
+
+
+async def test_a_typed_command_that_cannot_run_is_answered_with_how(open_table):
+    async with open_table() as table, aiohttp.ClientSession() as http:
+        w = table.world
+        page = PageClient(http, table.preview_url, w.host.id)
+        await page.open()
+        for typed, words in (("/game nwe ritual", "/game new"), ("/dance", "There is no /dance command"),
+                             ("/game new", "/game new needs kind")):
+            result = await page.send(typed)
+            assert not result["rejected"], result
+            last = w.channel.history()[-1]
+            assert last.author.id == table.bot.user.id and words in last.content, (typed, last.content)
+        assert await table.bot.store.active_games(w.guild.id) == []
+        # plain chat stays chat
+        await page.send("hello / there")
+        assert w.channel.history()[-1].content == "hello / there"
