@@ -34,6 +34,10 @@ What is private, and why:
   lobby's voice line, the speaker's line), so those two fields draw them as well (``show_mentions``).
 * ``_Page.channel_id``, ``preview._commands.build_catalog``: a slash command typed as text and
   sent with Enter is run as that command (``typed_as_command``, ``bot/offline/typed.py``).
+* ``PreviewServer._static``: the page draws a ``<t:...:R>`` countdown once, against the time it was
+  published; Discord's client ticks it. ``tick_countdowns`` serves ``app.js`` with a few lines more
+  that redraw every relative time each second from the browser's clock (the table's clock is the
+  wall clock, see ``set_epoch``).
 * ``backend.transcript``: its length is the cheapest "did anything happen" marker, so a page
   is republished only when something changed since it was last published.
 """
@@ -76,6 +80,50 @@ def show_mentions() -> None:
 
     for field in ("embed_description", "embed_field_value"):
         _markdown._FIELD_POLICIES[field]["mentions"] = True
+
+
+#: appended to the preview's app.js: every second, each drawn relative time ("in 40 seconds",
+#: "2 minutes ago", "now") is redrawn from its ``datetime`` and the browser's clock, with the words
+#: the page itself uses (text.js: Intl.RelativeTimeFormat, numeric "auto")
+TICK_JS = r"""
+;(() => {
+  const RELATIVE = /^(in \d+ \w+|\d+ \w+ ago|now|tomorrow|yesterday|(next|last|this) \w+)$/;
+  const words = new Intl.RelativeTimeFormat("en-US", { numeric: "auto" });
+  function tick() {
+    const now = Date.now();
+    for (const time of document.querySelectorAll("time.discord-timestamp[datetime]")) {
+      if (time.dataset.ticks === undefined) time.dataset.ticks = RELATIVE.test(time.textContent.trim()) ? "1" : "";
+      if (!time.dataset.ticks) continue;
+      const seconds = (Date.parse(time.getAttribute("datetime")) - now) / 1000;
+      const absolute = Math.abs(seconds);
+      const [unit, amount] = absolute < 60 ? ["second", seconds] : absolute < 3600 ? ["minute", seconds / 60]
+        : absolute < 86400 ? ["hour", seconds / 3600] : absolute < 604800 ? ["day", seconds / 86400]
+          : ["week", seconds / 604800];
+      const text = words.format(Math.round(amount), unit);
+      if (time.textContent !== text) time.textContent = text;
+    }
+  }
+  setInterval(tick, 1000);
+})();
+"""
+
+
+def tick_countdowns() -> None:
+    """The table's pages count ``<t:...:R>`` down every second, as Discord's client does."""
+    from simcord.preview._server import PreviewServer
+
+    if getattr(PreviewServer, "_table_ticks", False):
+        return
+    original = PreviewServer._static
+
+    async def static(self: Any, request: Any) -> Any:
+        response = await original(self, request)
+        if request.path == "/app.js" and response.status == 200 and response.text is not None:
+            response.text = response.text + TICK_JS
+        return response
+
+    PreviewServer._static = static
+    PreviewServer._table_ticks = True
 
 
 def name_bot(env: simcord.Env, name: str) -> None:

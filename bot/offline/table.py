@@ -191,6 +191,7 @@ class OfflineTable:
         _simcord.set_epoch(self.env, datetime.now(UTC))
         _simcord.name_bot(self.env, BOT_NAME)
         _simcord.show_mentions()
+        _simcord.tick_countdowns()
         self.world = build_world(self.env, self.names)  # before start: the bot sees it in READY
         await self.env.start()  # setup_hook, command sync, READY, on_ready: re-arm timers, deliver
         self._env_started = True

@@ -348,3 +348,24 @@ async def test_the_hub_draws_every_name_in_the_fonts_it_serves(tmp_path, browser
         }""")
         assert differ
         await hub.close()
+
+
+async def test_the_tables_countdown_ticks(table, browser):
+    """A phase's ``<t:...:R>`` countdown counts down in the page every second, as in Discord's
+    client, with nothing else happening at the table (no republish)."""
+    w = table.world
+    async with table.acting():
+        lobby = (await w.host.slash(w.channel, "game new", kind="tally", options="vote_seconds=50 rounds=1")).response
+        for member in w.players[1:]:
+            await member.click(lobby, label="Join")
+        await w.host.click(lobby, label="Start")
+        await table.env.settle()
+    page = await browser.new_page(viewport={"width": 390, "height": 800})
+    await page.goto(table.preview_url)
+    countdown = page.locator("time.discord-timestamp", has_text=re.compile(r"^in \d+ (seconds|minutes)$")).last
+    await async_api.expect(countdown).to_be_visible(timeout=20_000)
+    first = await countdown.inner_text()
+    refreshes = table.refreshes
+    await async_api.expect(countdown).not_to_have_text(first, timeout=20_000)
+    assert table.refreshes == refreshes  # the page ticked by itself, nothing was republished
+    await page.close()
