@@ -24,7 +24,7 @@ def binaries() -> Path | None:
     """The folder holding ``initdb`` and ``postgres``, or None when PostgreSQL is not installed."""
     found = []
     if shutil.which("pg_config"):
-        bindir = subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True).stdout.strip()
+        bindir = subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True, timeout=60).stdout.strip()
         found.append(bindir)
     found += sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=lambda p: int(p.split("/")[-2]), reverse=True)
     for folder in found:
@@ -67,7 +67,7 @@ class Server:
     def start(self) -> None:
         data = self.folder / "data"
         subprocess.run([str(self.bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust",
-                        "-E", "UTF8", "--no-sync"], check=True, capture_output=True, **self._run_as())
+                        "-E", "UTF8", "--no-sync"], check=True, capture_output=True, timeout=120, **self._run_as())
         log = open(self.folder / "server.log", "wb")  # noqa: SIM115 - open for the server's life
         fast = [] if self.durable else ["-c", "fsync=off", "-c", "synchronous_commit=off",
                                         "-c", "full_page_writes=off"]
