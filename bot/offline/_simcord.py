@@ -277,8 +277,9 @@ class PreviewGate:
                     if preview is not table_preview:  # a room: the table's preview is back
                         env._preview = table_preview
                     gate.actions += 1
-                    if isinstance(context_id, str) and context_id in preview._pages:
+                    if isinstance(context_id, str) and context_id in preview._pages and hint is None:
                         gate._marks[context_id] = change_marker(gate.env)  # it published itself
+                    # (with a hint, the answer came after the page published itself: the pump shows it)
 
         def open_page(viewer_id: Any = None, target_id: Any = None) -> Any:
             pages = preview._pages

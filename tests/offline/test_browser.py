@@ -369,3 +369,23 @@ async def test_the_tables_countdown_ticks(table, browser):
     await async_api.expect(countdown).not_to_have_text(first, timeout=20_000)
     assert table.refreshes == refreshes  # the page ticked by itself, nothing was republished
     await page.close()
+
+
+async def test_a_command_typed_whole_and_sent_with_enter_opens_the_game(table, browser):
+    """What the welcome card invites, as a newcomer does it: ``/game new ritual`` typed in the box
+    and Enter. The lobby opens (not a chat line); a typo gets the table's answer."""
+    tab = TablePage(await browser.new_page(viewport={"width": 390, "height": 800}), Path("."))
+    await tab.page.goto(table.preview_url)
+    await tab.wait_for_text("Welcome to the offline table")
+    box = tab.page.locator("#channel-composer-input")
+    await box.click()
+    await box.type("/game new ritual")
+    await tab.page.keyboard.press("Enter")
+    await tab.wait_for_text("gathering players")
+    [row] = await table.bot.store.active_games(table.world.guild.id)
+    assert row.kind == "ritual"
+    await box.click()
+    await box.type("/game nwe ritual")
+    await tab.page.keyboard.press("Enter")
+    await tab.wait_for_text("/game nwe is not a command")
+    await tab.page.close()
