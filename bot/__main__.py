@@ -14,7 +14,7 @@ import sys
 from pydantic import ValidationError
 
 from . import logs
-from .config import Settings
+from .config import Settings, problems
 
 NO_TOKEN = """\
 No DISCORD_TOKEN is set, so I can't connect to Discord.
@@ -48,7 +48,8 @@ def load_settings() -> Settings | None:
     try:
         return Settings()
     except ValidationError as exc:
-        print(f"The settings in .env are not valid:\n{exc}", file=sys.stderr)
+        lines = "".join(f"  {sentence}\n" for sentence in problems(exc))
+        print(f"The settings in .env are not valid:\n{lines}", end="", file=sys.stderr)
         return None
 
 

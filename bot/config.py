@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from .shards import Shards
@@ -138,3 +138,46 @@ class Settings(BaseSettings):
         if ids is None or len(ids) == self.shard_count:
             return None
         return Shards(self.shard_count, frozenset(ids))
+
+
+def _number(value: object) -> str:
+    """5.0 as 5, 0.5 as 0.5."""
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+#: what a setting should be, by pydantic's error type (its context fills the braces)
+_SHOULD = {
+    "float_parsing": "a number",
+    "float_type": "a number",
+    "int_parsing": "a whole number",
+    "int_type": "a whole number",
+    "int_from_float": "a whole number",
+    "bool_parsing": "true or false (also 1 or 0, yes or no, on or off)",
+    "bool_type": "true or false",
+    "greater_than_equal": "at least {ge}",
+    "greater_than": "more than {gt}",
+    "less_than_equal": "at most {le}",
+    "less_than": "less than {lt}",
+    "literal_error": "{expected}",
+    "string_type": "text",
+}
+
+
+def problems(error: ValidationError) -> list[str]:
+    """One sentence in words for each setting ``error`` refuses, named as in .env
+    (``SWEEP_SECONDS must be at least 5 (not '1').``), without pydantic's codes and links."""
+    sentences = []
+    for item in error.errors():
+        name = "_".join(str(part) for part in item["loc"]).upper()
+        ctx = {key: _number(value) for key, value in (item.get("ctx") or {}).items()}
+        should = _SHOULD.get(item["type"])
+        if item["type"] == "value_error" or should is None:
+            words = str(ctx.get("error") or item["msg"]).removeprefix("Value error, ")
+        else:
+            words = f"{name or 'it'} must be {should.format(**ctx)}"
+        words = words.rstrip(".")
+        given = item.get("input")
+        if name and not isinstance(given, dict) and "(not " not in words:
+            words += f" (not {given!r})"
+        sentences.append(f"{words}.")
+    return sentences

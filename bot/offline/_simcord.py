@@ -29,6 +29,15 @@ What is private, and why:
   see ``open_room``): ``Env._preview`` still names the table's preview, and names a room's only
   while an action of that room runs (simcord marks the running action through it).
 * ``Preview.viewers``: reordered so a room opens as the player who asked for it.
+* ``preview._markdown._FIELD_POLICIES``: the preview draws ``<@id>`` and ``<#id>`` as names in a
+  message's text only; Discord draws them in an embed's description and field values too (the
+  lobby's voice line, the speaker's line), so those two fields draw them as well (``show_mentions``).
+* ``_Page.channel_id``, ``preview._commands.build_catalog``: a slash command typed as text and
+  sent with Enter is run as that command (``typed_as_command``, ``bot/offline/typed.py``).
+* ``PreviewServer._static``: the page draws a ``<t:...:R>`` countdown once, against the time it was
+  published; Discord's client ticks it. ``tick_countdowns`` serves ``app.js`` with a few lines more
+  that redraw every relative time each second from the browser's clock (the table's clock is the
+  wall clock, see ``set_epoch``).
 * ``backend.transcript``: its length is the cheapest "did anything happen" marker, so a page
   is republished only when something changed since it was last published.
 """
@@ -63,6 +72,58 @@ def check_version() -> str | None:
         return (f"The offline table was written for simcord {SIMCORD_VERSION}; {installed} is installed. "
                 "Reinstall with: pip install -e '.[offline]'")
     return None
+
+
+def show_mentions() -> None:
+    """Mentions in an embed's description and field values show as names, as on Discord."""
+    from simcord.preview import _markdown
+
+    for field in ("embed_description", "embed_field_value"):
+        _markdown._FIELD_POLICIES[field]["mentions"] = True
+
+
+#: appended to the preview's app.js: every second, each drawn relative time ("in 40 seconds",
+#: "2 minutes ago", "now") is redrawn from its ``datetime`` and the browser's clock, with the words
+#: the page itself uses (text.js: Intl.RelativeTimeFormat, numeric "auto")
+TICK_JS = r"""
+;(() => {
+  const RELATIVE = /^(in \d+ \w+|\d+ \w+ ago|now|tomorrow|yesterday|(next|last|this) \w+)$/;
+  const words = new Intl.RelativeTimeFormat("en-US", { numeric: "auto" });
+  function tick() {
+    const now = Date.now();
+    for (const time of document.querySelectorAll("time.discord-timestamp[datetime]")) {
+      if (time.dataset.ticks === undefined) time.dataset.ticks = RELATIVE.test(time.textContent.trim()) ? "1" : "";
+      if (!time.dataset.ticks) continue;
+      const seconds = (Date.parse(time.getAttribute("datetime")) - now) / 1000;
+      const absolute = Math.abs(seconds);
+      const [unit, amount] = absolute < 60 ? ["second", seconds] : absolute < 3600 ? ["minute", seconds / 60]
+        : absolute < 86400 ? ["hour", seconds / 3600] : absolute < 604800 ? ["day", seconds / 86400]
+          : ["week", seconds / 604800];
+      const text = words.format(Math.round(amount), unit);
+      if (time.textContent !== text) time.textContent = text;
+    }
+  }
+  setInterval(tick, 1000);
+})();
+"""
+
+
+def tick_countdowns() -> None:
+    """The table's pages count ``<t:...:R>`` down every second, as Discord's client does."""
+    from simcord.preview._server import PreviewServer
+
+    if getattr(PreviewServer, "_table_ticks", False):
+        return
+    original = PreviewServer._static
+
+    async def static(self: Any, request: Any) -> Any:
+        response = await original(self, request)
+        if request.path == "/app.js" and response.status == 200 and response.text is not None:
+            response.text = response.text + TICK_JS
+        return response
+
+    PreviewServer._static = static
+    PreviewServer._table_ticks = True
 
 
 def name_bot(env: simcord.Env, name: str) -> None:
@@ -205,14 +266,20 @@ class PreviewGate:
             async with gate.lock:
                 env = gate.env
                 table_preview, env._preview = env._preview, preview  # see Env._preview above
+                hint = None
                 try:
-                    return await original_action(context_id, gate._rebase(preview, context_id, body))
+                    body, hint = typed_as_command(preview, context_id, body)
+                    result = await original_action(context_id, gate._rebase(preview, context_id, body))
+                    if hint is not None:
+                        await answer_typed(env, preview, context_id, hint)
+                    return result
                 finally:
                     if preview is not table_preview:  # a room: the table's preview is back
                         env._preview = table_preview
                     gate.actions += 1
-                    if isinstance(context_id, str) and context_id in preview._pages:
+                    if isinstance(context_id, str) and context_id in preview._pages and hint is None:
                         gate._marks[context_id] = change_marker(gate.env)  # it published itself
+                    # (with a hint, the answer came after the page published itself: the pump shows it)
 
         def open_page(viewer_id: Any = None, target_id: Any = None) -> Any:
             pages = preview._pages
@@ -229,6 +296,39 @@ class PreviewGate:
 
         preview._action = action
         preview._open_page = open_page
+
+
+def typed_as_command(preview: Any, context_id: Any, body: Any) -> tuple[Any, str | None]:
+    """A message sent from the box that is a typed slash command (``/game new ritual``) becomes
+    that command (``run_command``, as if picked from the list); one that cannot be run is sent as
+    typed, with the sentence that says how. Uses ``_Page`` and ``_commands.build_catalog``."""
+    if not isinstance(body, dict) or body.get("kind") != "send_message" or not isinstance(body.get("content"), str):
+        return body, None
+    page = preview._pages.get(context_id) if isinstance(context_id, str) else None
+    if page is None:
+        return body, None
+    from simcord.preview._commands import build_catalog
+
+    from .typed import NotACommand, typed_command
+
+    try:
+        typed = typed_command(body["content"], build_catalog(preview, page).get("entries") or [])
+    except NotACommand as exc:
+        return body, str(exc)
+    if typed is None:
+        return body, None
+    command = {key: value for key, value in body.items() if key not in ("content", "reply_to_id")}
+    command.update(kind="run_command", command_id=typed.entry["commandId"], path=typed.entry["path"],
+                   schema_fingerprint=typed.entry["schemaFingerprint"], options=typed.options)
+    return command, None
+
+
+async def answer_typed(env: simcord.Env, preview: Any, context_id: Any, hint: str) -> None:
+    """The table's answer to a typed command it could not run, in the channel it was typed in."""
+    page = preview._pages.get(context_id)
+    channel = env.bot.get_channel(page.channel_id) if page is not None else None
+    if channel is not None:
+        await channel.send(hint)
 
 
 async def open_room(env: simcord.Env, gate: PreviewGate, channel: simcord.ChannelHandle,

@@ -24,6 +24,7 @@ import simcord
 from aiohttp import web
 
 import games
+from games.engine import fonts
 
 from . import _simcord
 from .heard import TableNarrator
@@ -149,7 +150,7 @@ def render_message(message: discord.Message, names: dict[int, str], *, now: floa
 
 
 STYLE = """
-body{font:15px/1.45 system-ui,sans-serif;background:#313338;color:#dbdee1;margin:0;padding:1rem 1.5rem;max-width:52rem}
+body{font:15px/1.45 "Table Sans","Table Symbols","Table CJK","Noto Color Emoji","Table Emoji",system-ui,sans-serif;background:#313338;color:#dbdee1;margin:0;padding:1rem 1.5rem;max-width:52rem}
 a{color:#00a8fc} h1{font-size:1.3rem;color:#f2f3f5} h2{font-size:1.05rem;color:#f2f3f5;margin-top:1.6rem}
 .msg{background:#2b2d31;border-radius:6px;padding:.5rem .75rem;margin:.5rem 0}
 .msg header time{color:#949ba4;font-size:.8rem;margin-left:.4rem}
@@ -166,6 +167,18 @@ ol.heard{padding-left:1.2rem} ol.heard time{color:#949ba4;font-size:.8rem;margin
 """
 
 
+#: the faces the pictures draw names with (games/engine/fonts.py), served by the hub so that a name
+#: in any script (李雷, Юля) or with an emoji shows on every machine, not only where the system has a
+#: font for it: (family in the page's CSS, the face)
+FONT_FAMILIES = tuple(zip(("Table Sans", "Table Symbols", "Table CJK", "Table Emoji"), fonts.FACES, strict=True))
+
+
+def font_faces(token: str) -> str:
+    """The CSS ``@font-face`` rules of the served faces (each downloaded only when a page needs it)."""
+    return "".join(f'@font-face{{font-family:"{family}";src:url(/{token}/fonts/{i});font-display:swap}}'
+                   for i, (family, _face) in enumerate(FONT_FAMILIES))
+
+
 def page(title: str, body: str, *, version: int, token: str) -> str:
     """A page that reloads itself when the table changed (it polls a tiny version URL)."""
     script = (
@@ -176,7 +189,7 @@ def page(title: str, body: str, *, version: int, token: str) -> str:
     )
     return (f"<!doctype html><html lang=en><head><meta charset=utf-8><meta name=viewport "
             f"content='width=device-width,initial-scale=1'><meta name=referrer content=no-referrer>"
-            f"<title>{html.escape(title)}</title><style>{STYLE}</style></head><body>{body}{script}</body></html>")
+            f"<title>{html.escape(title)}</title><style>{font_faces(token)}{STYLE}</style></head><body>{body}{script}</body></html>")
 
 
 class Hub:
@@ -199,6 +212,7 @@ class Hub:
         app = web.Application()
         app.router.add_get("/{token}/", self._index)
         app.router.add_get("/{token}/version", self._version)
+        app.router.add_get("/{token}/fonts/{index}", self._font)
         app.router.add_get("/{token}/p/{user_id}", self._player)
         app.router.add_get("/{token}/p/{user_id}/t/{thread_id}", self._room)
         return app
@@ -230,7 +244,7 @@ class Hub:
     def _headers(self) -> dict[str, str]:
         return {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY",
                 "X-Content-Type-Options": "nosniff",
-                "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; "
+                "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; font-src 'self'; "
                                            "script-src 'unsafe-inline'; connect-src 'self'"}
 
     def _version_number(self) -> int:
@@ -239,6 +253,17 @@ class Hub:
     async def _version(self, request: web.Request) -> web.Response:
         self._check(request)
         return web.Response(text=str(self._version_number()), headers=self._headers())
+
+    async def _font(self, request: web.Request) -> web.FileResponse:
+        """One of the picture fonts (``FONT_FAMILIES``), kept by the browser for a day."""
+        self._check(request)
+        index = request.match_info["index"]
+        if not index.isdigit() or int(index) >= len(FONT_FAMILIES):
+            raise web.HTTPNotFound()
+        path = fonts.face_path(FONT_FAMILIES[int(index)][1])
+        return web.FileResponse(path, headers={"Cache-Control": "private, max-age=86400",
+                                               "Content-Type": "font/ttf" if path.endswith(".ttf") else
+                                               "font/collection", "X-Content-Type-Options": "nosniff"})
 
     def names(self) -> dict[int, str]:
         world = self.table.world

@@ -190,6 +190,8 @@ class OfflineTable:
                                shard_count=None if self.bot.shard_count else 1)
         _simcord.set_epoch(self.env, datetime.now(UTC))
         _simcord.name_bot(self.env, BOT_NAME)
+        _simcord.show_mentions()
+        _simcord.tick_countdowns()
         self.world = build_world(self.env, self.names)  # before start: the bot sees it in READY
         await self.env.start()  # setup_hook, command sync, READY, on_ready: re-arm timers, deliver
         self._env_started = True
@@ -203,6 +205,9 @@ class OfflineTable:
             await self.env.settle()
         self.hub = Hub(self, self.secret, self.hub_port)
         await self.hub.start()
+        if self.hub_port and self.hub.port != self.hub_port:
+            self.notes.append(f"Port {self.hub_port} was busy, so the table hub uses port {self.hub.port} "
+                              "this time (its address changed).")
         if self.open_preview:
             await self._open_preview()
             self._tasks.append(asyncio.create_task(self._keep_preview(), name="offline-preview"))

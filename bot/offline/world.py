@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -22,7 +23,11 @@ DEFAULT_NAMES = ["Ann", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "J
                  "Max", "Nia", "Oz", "Pia", "Quin", "Rae", "Sol", "Tam", "Uma", "Vic", "Wes", "Xan",
                  "Yul"]
 MAX_PLAYERS = 25  # one preview's "Viewing as" list and Discord's 25 select options
-_NAME = re.compile(r"^[\w .'-]{1,32}$")
+#: what a name may not hold: Discord's mention and markdown marks that would turn it into something
+#: else (``<@...>``, ``#channel``, code), and the separator of ``--names``
+_NOT_IN_NAME = set("<>@#`,")
+#: Unicode categories never in a name: controls, line breaks, unassigned and private-use code points
+_NOT_IN_NAME_CATEGORIES = {"Cc", "Zl", "Zp", "Cs", "Co", "Cn"}
 #: ids are snowflakes dated 2020-2021, far from the ones simcord allocates at "now"
 _BASE_MS = 1_577_836_800_000 - 1_420_070_400_000  # 2020-01-01 in Discord's epoch
 _SPAN_MS = 366 * 24 * 3600 * 1000
@@ -49,8 +54,9 @@ def player_names(players: int | None = None, names: str | list[str] | None = "")
     else:
         given = [n.strip() for n in (names or []) if n.strip()]
     for name in given:
-        if not _NAME.match(name):
-            raise NameError_(f"{name!r} is not a usable name: use 1-32 letters, digits, spaces, . ' - or _.")
+        if not usable(name):
+            raise NameError_(f"{name!r} is not a usable name: use 1-32 letters, digits, spaces, emoji or "
+                             "punctuation, but none of < > @ # ` and no control characters.")
     folded = [n.casefold() for n in given]
     if len(set(folded)) != len(folded):
         raise NameError_("Two players have the same name; each name must be different.")
@@ -59,6 +65,18 @@ def player_names(players: int | None = None, names: str | list[str] | None = "")
         raise NameError_(f"The offline table seats at most {MAX_PLAYERS} players.")
     spare = [n for n in DEFAULT_NAMES if n.casefold() not in folded]
     return given + spare[: count - len(given)]
+
+
+def usable(name: str) -> bool:
+    """Whether ``name`` can be a player's name: 1-32 characters (emoji and any script welcome)."""
+    return 1 <= len(name) <= 32 and not any(
+        c in _NOT_IN_NAME or unicodedata.category(c) in _NOT_IN_NAME_CATEGORIES for c in name)
+
+
+def username(name: str) -> str:
+    """A Discord-style username for ``name`` (lower-case letters, digits, ``_`` and ``.``); the
+    name itself is the display name."""
+    return re.sub(r"[^a-z0-9_.]", "", name.lower().replace(" ", "_")) or f"player{stable_id('user', name) % 10000}"
 
 
 def display_name(member: simcord.MemberActor) -> str:
@@ -124,7 +142,7 @@ def build_world(env: simcord.Env, names: list[str]) -> World:
     members = []
     for name in names:
         with _simcord.pinned_ids(env, stable_id("user", name)):
-            user = env.create_user(name.lower().replace(" ", "_"), global_name=name)
+            user = env.create_user(username(name), global_name=name)
         members.append(guild.add_member(user))
     return World(env, guild, channel, members, voice)
 

@@ -857,6 +857,8 @@ class RitualGame(Game):
         if speaking:
             voice.skip_gone(state)
         if state.votes and self._all_acted(state, state.votes) and not voice.turns_running(state):
+            if speaking:
+                events.append(voice.turns_done_event(state))  # (the line is the Choosing's)
             self._close_choosing(state, rng, events)
         elif speaking:
             events.append(voice.turn_event(state) if voice.turns_running(state) else voice.floor_open_event(state))
@@ -873,6 +875,7 @@ class RitualGame(Game):
         if voice.turns_running(state):
             events.append(voice.turn_event(state))
         elif state.votes and self._all_acted(state, state.votes):
+            events.append(voice.turns_done_event(state))  # (before the close: the line is the Choosing's)
             self._close_choosing(state, rng, events)
         else:
             events.append(voice.floor_open_event(state))

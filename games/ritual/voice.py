@@ -101,6 +101,15 @@ def floor_open_event(state: RitualState) -> Event:
     )
 
 
+def turns_done_event(state: RitualState) -> Event:
+    """After the last turn, when the vote closes with it (everyone has voted): the turn's line under
+    the Choosing's message says the turns are over, instead of counting down a turn that ended."""
+    return public(
+        "speaking_turn", "🗣️ **The turns are over.**", slot=f"turn:{state.round}", say="The turns are over.",
+        data={"on_phase": state.phase_seq, "turn": len(state.speakers)},
+    )
+
+
 def turns_intro(state: RitualState) -> str:
     """The Choosing message's line on the silence rules (only when turns are on)."""
     return (f"\n🎙️ **Silence rules:** each witch has the floor in turn ({turn_seconds(state)} s each) while the "

@@ -318,3 +318,74 @@ def log(text: str) -> None:
 async def finished(table) -> bool:
     rows = await table.bot.store.active_games(table.world.guild.id)
     return not rows
+
+
+async def test_the_hub_draws_every_name_in_the_fonts_it_serves(tmp_path, browser):
+    """李雷 and Ann 🎲 on the hub, at phone width, on a machine with no CJK font (this one has
+    none): the hub serves the pictures' Noto faces, and the browser draws the names with them."""
+    from bot.config import Settings
+
+    settings = Settings(_env_file=None, database_path=str(tmp_path / "fonts.db"))
+    async with OfflineTable(settings, ["李雷", "Ann 🎲", "Юля"], port=0, hub_port=0, open_preview=False) as table:
+        hub = await browser.new_page(viewport={"width": 390, "height": 800})
+        await hub.goto(table.hub_url)
+        await async_api.expect(hub.locator("body")).to_contain_text("李雷")
+        for family, text in (("Table CJK", "李雷"), ("Table Sans", "Юля"), ("Table Emoji", "🎲")):
+            loaded = await hub.evaluate(
+                "async ([family, text]) => (await document.fonts.load(`15px \"${family}\"`, text))"
+                ".map(f => f.status)", [family, text])
+            assert loaded == ["loaded"], (family, loaded)
+            assert await hub.evaluate("([family, text]) => document.fonts.check(`15px \"${family}\"`, text)",
+                                      [family, text])
+        # drawn, not boxes: the page's own font draws 李 and 雷 as two different pictures (a
+        # missing glyph is the same box for both)
+        differ = await hub.evaluate("""() => {
+            const font = getComputedStyle(document.body).fontFamily;
+            const ink = ch => { const c = document.createElement('canvas'); c.width = c.height = 48;
+                const g = c.getContext('2d'); g.font = `40px ${font}`; g.fillText(ch, 2, 40);
+                return Array.from(g.getImageData(0, 0, 48, 48).data).join(); };
+            return ink('李') !== ink('雷');
+        }""")
+        assert differ
+        await hub.close()
+
+
+async def test_the_tables_countdown_ticks(table, browser):
+    """A phase's ``<t:...:R>`` countdown counts down in the page every second, as in Discord's
+    client, with nothing else happening at the table (no republish)."""
+    w = table.world
+    async with table.acting():
+        lobby = (await w.host.slash(w.channel, "game new", kind="tally", options="vote_seconds=50 rounds=1")).response
+        for member in w.players[1:]:
+            await member.click(lobby, label="Join")
+        await w.host.click(lobby, label="Start")
+        await table.env.settle()
+    page = await browser.new_page(viewport={"width": 390, "height": 800})
+    await page.goto(table.preview_url)
+    countdown = page.locator("time.discord-timestamp", has_text=re.compile(r"^in \d+ (seconds|minutes)$")).last
+    await async_api.expect(countdown).to_be_visible(timeout=20_000)
+    first = await countdown.inner_text()
+    refreshes = table.refreshes
+    await async_api.expect(countdown).not_to_have_text(first, timeout=20_000)
+    assert table.refreshes == refreshes  # the page ticked by itself, nothing was republished
+    await page.close()
+
+
+async def test_a_command_typed_whole_and_sent_with_enter_opens_the_game(table, browser):
+    """What the welcome card invites, as a newcomer does it: ``/game new ritual`` typed in the box
+    and Enter. The lobby opens (not a chat line); a typo gets the table's answer."""
+    tab = TablePage(await browser.new_page(viewport={"width": 390, "height": 800}), Path("."))
+    await tab.page.goto(table.preview_url)
+    await tab.wait_for_text("Welcome to the offline table")
+    box = tab.page.locator("#channel-composer-input")
+    await box.click()
+    await box.type("/game new ritual")
+    await tab.page.keyboard.press("Enter")
+    await tab.wait_for_text("gathering players")
+    [row] = await table.bot.store.active_games(table.world.guild.id)
+    assert row.kind == "ritual"
+    await box.click()
+    await box.type("/game nwe ritual")
+    await tab.page.keyboard.press("Enter")
+    await tab.wait_for_text("/game nwe is not a command")
+    await tab.page.close()

@@ -9,20 +9,21 @@ hooks that count Discord's refusals.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import signal
 import socket
-import subprocess
 import urllib.error
 import urllib.request
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from urllib.parse import urlsplit
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
-from support.offline_process import start_offline
+from support.offline_process import Child, offline_table
 
 from bot import health, metrics
 from bot.client import StorytellerBot
@@ -115,23 +116,22 @@ class Page:
         self.act("click", control_key=key, target_id=message_id)
 
 
-def start_table(tmp_path: Path, health_port: int) -> tuple[subprocess.Popen, str]:
-    proc, lines = start_offline(tmp_path / "table.db", "--names", "Ann,Bo,Cy", "--players", "3",
-                                env={"HEALTH_PORT": str(health_port), "PAUSE_SCALE": "0"},
-                                until="Health and metrics:")
-    preview = next((w for line in lines for w in line.split() if w.startswith("http://") and "#" in w), None)
-    if preview is None or not lines[-1].startswith("Health and metrics:"):
-        proc.kill()
-        pytest.fail("the table did not print its URLs and the health endpoint:\n" + "".join(lines)
-                    + proc.stderr.read())
-    return proc, preview
+@contextlib.contextmanager
+def started_table(tmp_path: Path, health_port: int) -> Iterator[tuple[Child, str]]:
+    """The table as a process with its health endpoint on ``health_port``, and its preview's
+    address; ended at the exit of the block whatever happens."""
+    with offline_table(tmp_path / "table.db", "--names", "Ann,Bo,Cy", "--players", "3",
+                       env={"HEALTH_PORT": str(health_port), "PAUSE_SCALE": "0"},
+                       until="Health and metrics:") as (child, lines):
+        preview = next((w for line in lines for w in line.split() if w.startswith("http://") and "#" in w), None)
+        assert preview is not None, "the table did not print its URLs:\n" + "".join(lines)
+        yield child, preview
 
 
 def test_a_running_table_serves_health_and_metrics_that_move(tmp_path):
     port = free_port()
-    proc, preview = start_table(tmp_path, port)
-    url = f"http://127.0.0.1:{port}"
-    try:
+    with started_table(tmp_path, port) as (child, preview):
+        url = f"http://127.0.0.1:{port}"
         status, body = get(url + "/healthz")
         assert status == 200, body
         assert json.loads(body) == {"status": "ok", "recovered": True, "database": "ok", "shards": {"0": 0.0}}
@@ -153,14 +153,8 @@ def test_a_running_table_serves_health_and_metrics_that_move(tmp_path):
         assert after["storyteller_database_up"] == {("storyteller_database_up",): 1}
         assert set(after["storyteller_pacer_queue"]) == {
             ("storyteller_pacer_queue", ("priority", p)) for p in ("urgent", "narration", "cosmetic")}
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            rc = proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            raise
-    assert rc == 0, proc.stderr.read()
+        rc = child.stop(signal.SIGTERM, 20)
+        assert rc == 0, child.stderr()
 
 
 @pytest.fixture

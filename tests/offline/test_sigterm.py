@@ -5,15 +5,14 @@ import asyncio
 import os
 import signal
 import sqlite3
-import subprocess
 import time
 from pathlib import Path
 
 import pytest
-from support.offline_process import start_offline
+from support.offline_process import offline_table
 
 from bot.actor import Actor
-from bot.clock import SystemClock
+from bot.clock import ManualClock, SystemClock
 from bot.offline.world import CHANNEL_NAME, GUILD_NAME, VOICE_NAME, stable_id
 from bot.service import GameService
 from bot.store import SqliteStore
@@ -22,23 +21,24 @@ NAMES = ("Ann", "Bo", "Cy")
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def start_table(db_path, **env: str) -> subprocess.Popen:
-    """``python -m bot --offline`` on ``db_path``, returned once it says it is open."""
-    return start_offline(db_path, "--names", ",".join(NAMES), env={"LOG_LEVEL": "INFO", **env})[0]
+def table(db_path, **env: str):
+    """``python -m bot --offline`` on ``db_path``, once it says it is open (ended at the exit of the
+    block whatever happens)."""
+    return offline_table(db_path, "--names", ",".join(NAMES), env={"LOG_LEVEL": "INFO", **env})
 
 
-async def seed(db_path, options: str | None = None) -> tuple[int, int]:
+async def seed(db_path, options: str | None = None, *, stuck: bool = True) -> tuple[int, int | None]:
     """Two running games of the offline guild, written before the process starts: one whose
-    start's messages wait in the outbox (the process sends them), and one overdue whose state the
-    bot cannot read, so that the process claims it and holds the claim (its lease is a minute).
-    ``options``: the first game's. Returns their ids."""
+    start's messages wait in the outbox (the process sends them), and (unless not ``stuck``) one
+    overdue whose state the bot cannot read, so that the process claims it and holds the claim
+    (its lease is a minute). ``options``: the first game's. Returns their ids."""
     store = await SqliteStore.open(db_path)
     try:
         service = GameService(store, SystemClock())
         guild = stable_id("guild", GUILD_NAME)
         players = [Actor(id=stable_id("user", name), name=name) for name in NAMES]
         ids = []
-        for channel in (stable_id("channel", CHANNEL_NAME), stable_id("channel", VOICE_NAME) + 1):
+        for channel in (stable_id("channel", CHANNEL_NAME), stable_id("channel", VOICE_NAME) + 1)[:1 + stuck]:
             row = await service.new_game(kind="ritual", guild_id=guild, channel_id=channel, host=players[0],
                                          options_text=options if not ids else None)
             for player in players[1:]:
@@ -47,6 +47,8 @@ async def seed(db_path, options: str | None = None) -> tuple[int, int]:
             ids.append(row.id)
     finally:
         await store.close()
+    if not stuck:
+        return ids[0], None
     played, stuck = ids
     with sqlite3.connect(db_path) as conn:
         conn.execute("UPDATE outbox SET delivered_at = 1 WHERE game_id = ?", (stuck,))
@@ -66,23 +68,13 @@ def test_a_signal_stops_the_bot_cleanly(tmp_path, sig):
     played, stuck = asyncio.run(seed(db))
     acknowledged = read(db, "SELECT id FROM outbox WHERE game_id = ? ORDER BY id", played)
     assert acknowledged
-    proc = start_table(db)
-    deadline = time.monotonic() + 20
-    while not read(db, "SELECT claimed_until FROM games WHERE id = ? AND claimed_until IS NOT NULL", stuck):
-        assert time.monotonic() < deadline, "the process never claimed the overdue game"
-        time.sleep(0.1)
-    assert read(db, "SELECT claimed_until FROM games WHERE id = ?", stuck)[0][0] > time.time() + 30  # its lease
-
-    started = time.monotonic()
-    proc.send_signal(sig)
-    try:
-        _, err = proc.communicate(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        pytest.fail("the process did not stop within 20 s")
-    rc, took = proc.returncode, time.monotonic() - started
+    with table(db) as (child, _):
+        wait_for(lambda: read(db, "SELECT claimed_until FROM games WHERE id = ? AND claimed_until IS NOT NULL",
+                              stuck), "the process never claimed the overdue game")
+        assert read(db, "SELECT claimed_until FROM games WHERE id = ?", stuck)[0][0] > time.time() + 30  # its lease
+        rc = child.stop(sig, 60)  # (a stop that waited for the lease would take over a minute)
+    err = child.stderr()
     assert rc == 0, err
-    assert took < 8, err
     assert "stopped cleanly" in err
     assert read(db, "SELECT id FROM games WHERE claimed_until IS NOT NULL") == []
     # every acknowledged row is still there: sent, or waiting for the next start
@@ -133,32 +125,34 @@ def test_the_discord_bot_stops_cleanly_on_a_signal(sig):
 
 
 #: Loaded by the process at start-up (``sitecustomize``, on its PYTHONPATH): once the file
-#: HOLD_ARM exists, the next message posted to a channel waits HOLD_SECONDS in flight, before
-#: simcord gets it, and HOLD_HELD is written. Test code only: the bot is the one users run.
+#: HOLD_ARM exists, the next message posted to a channel is held in flight, before simcord gets it,
+#: until the file HOLD_RELEASE exists (never, if the test never writes it); HOLD_HELD is written
+#: when it is held. Test code only: the bot is the one users run.
 HOLD_SENDS = """
-import asyncio, os, pathlib, threading
+import asyncio, os, pathlib, threading, time
 from simcord.http import client
 
 _real = client.FakeHTTPClient.request
 _armed = pathlib.Path(os.environ["HOLD_ARM"])
 _held = pathlib.Path(os.environ["HOLD_HELD"])
+_release = pathlib.Path(os.environ["HOLD_RELEASE"])
 
 
 async def _request(self, route, **kwargs):
     if route.method == "POST" and route.path == "/channels/{channel_id}/messages" and _armed.exists() \\
             and not _held.exists():
-        _held.write_text(str(route.channel_id))
         released, loop = asyncio.Event(), asyncio.get_running_loop()
 
-        def release():
+        def watch():  # (a thread: the bot's event loop runs on simcord's simulated clock)
+            while not _release.exists():
+                time.sleep(0.02)
             try:
                 loop.call_soon_threadsafe(released.set)
             except RuntimeError:  # the process has stopped
                 pass
 
-        timer = threading.Timer(float(os.environ["HOLD_SECONDS"]), release)
-        timer.daemon = True
-        timer.start()
+        threading.Thread(target=watch, daemon=True).start()
+        _held.write_text(str(route.channel_id))
         await released.wait()
     return await _real(self, route, **kwargs)
 
@@ -167,86 +161,95 @@ client.FakeHTTPClient.request = _request
 """
 
 
-def holding_sends(tmp_path, seconds: float, grace: float) -> tuple[dict[str, str], Path, Path]:
-    """The environment of a table whose next channel message, once armed, waits ``seconds`` in
-    flight; the arm and held files."""
-    site = tmp_path / "site"
-    site.mkdir()
-    (site / "sitecustomize.py").write_text(HOLD_SENDS)
-    arm, held = tmp_path / "arm", tmp_path / "held"
-    env = {"PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]),
-           "HOLD_ARM": str(arm), "HOLD_HELD": str(held), "HOLD_SECONDS": str(seconds),
-           "STOP_GRACE_SECONDS": str(grace)}
-    return env, arm, held
+class Hold:
+    """The files that steer HOLD_SENDS in a table's process, and its environment."""
+
+    def __init__(self, tmp_path: Path, grace: float) -> None:
+        site = tmp_path / "site"
+        site.mkdir()
+        (site / "sitecustomize.py").write_text(HOLD_SENDS)
+        self.arm, self.held, self.release = tmp_path / "arm", tmp_path / "held", tmp_path / "release"
+        self.env = {"PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]),
+                    "HOLD_ARM": str(self.arm), "HOLD_HELD": str(self.held), "HOLD_RELEASE": str(self.release),
+                    "STOP_GRACE_SECONDS": str(grace), "SWEEP_SECONDS": "10"}
 
 
-def wait_for(check, what: str, seconds: float = 30):
+def wait_for(check, what: str, seconds: float = 120):
+    """Until ``check()`` holds (a generous deadline: only a broken bot reaches it)."""
     deadline = time.monotonic() + seconds
     while not check():
         assert time.monotonic() < deadline, what
         time.sleep(0.05)
 
 
-#: the played game's first phase closes 10 s after its message is posted (at the start)
-SHORT = "choosing_seconds=10"
+#: the played game's first phase would close long after any test has ended: the test closes it
+LONG = "choosing_seconds=900"
 
 
-def a_send_in_flight(db, played, arm, held) -> int:
-    """Once the start's messages are out, armed: the played game's phase closes when its time is
-    up, and the first message that posts is held in flight. Returns the outbox id of the first
-    row still pending then."""
+async def close_the_phase(db_path, game_id: int) -> None:
+    """The game's phase closed by another process, as a shard sharing the database would close it:
+    its messages wait in the outbox until the table's sweep sends them."""
+    store = await SqliteStore.open(db_path)
+    try:
+        row = await store.game(game_id)
+        assert await GameService(store, ManualClock(row.deadline + 1)).fire_due() == 1
+    finally:
+        await store.close()
+
+
+def a_send_in_flight(db, played, hold: Hold) -> int:
+    """Once the start's messages are out, armed; then the played game's phase is closed, so that
+    the table's sweep sends its messages and the first is held in flight. Returns the outbox id of
+    the first row pending then (the one held)."""
     wait_for(lambda: not read(db, "SELECT id FROM outbox WHERE game_id = ? AND delivered_at IS NULL", played),
              "the start's messages were never sent")
-    arm.touch()
-    wait_for(held.exists, "no message was held in flight")
+    hold.arm.touch()
+    asyncio.run(close_the_phase(db, played))
     rows = read(db, "SELECT id FROM outbox WHERE game_id = ? AND delivered_at IS NULL ORDER BY id", played)
     assert rows
+    wait_for(hold.held.exists, "no message was held in flight")
     return rows[0][0]
 
 
-def stop(proc) -> tuple[int, str, float]:
-    started = time.monotonic()
-    proc.send_signal(signal.SIGTERM)
-    try:
-        _, err = proc.communicate(timeout=30)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        pytest.fail("the process did not stop within 30 s")
-    return proc.returncode, err, time.monotonic() - started
-
-
-def stopped_with_a_send_in_flight(tmp_path, *, seconds: float, grace: float):
-    """A table whose sends are each held ``seconds``, stopped by SIGTERM (grace ``grace``) while
-    one is in flight: (the database, that send's outbox id, the stop's standard error, how long
-    the stop took). The process exited 0."""
-    db = tmp_path / "cli.db"
-    played, _stuck = asyncio.run(seed(db, SHORT))
-    env, arm, held = holding_sends(tmp_path, seconds=seconds, grace=grace)
-    proc = start_table(db, **env)
-    in_flight = a_send_in_flight(db, played, arm, held)
-    rc, err, took = stop(proc)
-    assert rc == 0, err
-    return db, in_flight, err, took
-
-
 def test_sigterm_lets_a_send_in_flight_finish_within_the_grace(tmp_path):
-    db, in_flight, err, took = stopped_with_a_send_in_flight(tmp_path, seconds=1.5, grace=10)
-    assert 1 < took < 10, err  # it waited for the send, not for the whole grace
+    """The send is held until the process has begun to stop, then let go: the stop waits for it
+    (the grace is longer than any machine takes), sends it, and says so."""
+    db = tmp_path / "cli.db"
+    played, _stuck = asyncio.run(seed(db, LONG, stuck=False))
+    hold = Hold(tmp_path, grace=120)
+    with table(db, **hold.env) as (child, _):
+        in_flight = a_send_in_flight(db, played, hold)
+        child.send(signal.SIGTERM)
+        child.wait_for_line("Closing the offline table")
+        assert child.returncode is None, child.stderr()  # still running: the send is under way
+        assert read(db, "SELECT delivered_at FROM outbox WHERE id = ?", in_flight) == [(None,)]
+        hold.release.touch()
+        rc = child.wait(120)
+    err = child.stderr()
+    assert rc == 0, err
     assert "every send under way finished" in err
     assert read(db, "SELECT delivered_at IS NOT NULL, failure FROM outbox WHERE id = ?", in_flight) == [(1, None)]
     assert read(db, "SELECT id FROM games WHERE claimed_until IS NOT NULL") == []
 
 
 def test_sigterm_cuts_a_send_still_in_flight_after_the_grace_and_the_next_start_sends_it(tmp_path):
-    db, in_flight, err, took = stopped_with_a_send_in_flight(tmp_path, seconds=60, grace=1)
-    assert took < 8, err  # the grace, not the send's minute
+    """The send is never let go: the stop ends after its grace (a stop that waited for the send
+    would never end), and the next start sends it."""
+    db = tmp_path / "cli.db"
+    played, _stuck = asyncio.run(seed(db, LONG, stuck=False))
+    hold = Hold(tmp_path, grace=1)
+    with table(db, **hold.env) as (child, _):
+        in_flight = a_send_in_flight(db, played, hold)
+        rc = child.stop(signal.SIGTERM, 60)
+    err = child.stderr()
+    assert rc == 0, err
     assert "cut short" in err and "claims released" in err
     # not lost, not marked sent, not given up
     assert read(db, "SELECT delivered_at, failure FROM outbox WHERE id = ?", in_flight) == [(None, None)]
     assert read(db, "SELECT id FROM games WHERE claimed_until IS NOT NULL") == []
 
-    proc = start_table(db)  # the next start sends it
-    wait_for(lambda: read(db, "SELECT delivered_at FROM outbox WHERE id = ?", in_flight)[0][0] is not None,
-             "the row cut short was not sent at the next start")
-    rc, err, _ = stop(proc)
-    assert rc == 0, err
+    with table(db) as (child, _):  # the next start sends it
+        wait_for(lambda: read(db, "SELECT delivered_at FROM outbox WHERE id = ?", in_flight)[0][0] is not None,
+                 "the row cut short was not sent at the next start")
+        rc = child.stop(signal.SIGTERM, 60)
+    assert rc == 0, child.stderr()

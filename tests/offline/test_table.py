@@ -26,6 +26,21 @@ def test_player_names():
         player_names(None, "<script>")
     with pytest.raises(NameError_, match="at most"):
         player_names(26, "")
+    for bad in ("<@123>", "a\tb", "#table", "x" * 33):
+        with pytest.raises(NameError_, match="not a usable name"):
+            player_names(None, bad)
+
+
+def test_a_name_with_an_emoji_or_any_script_is_welcome():
+    assert player_names(None, "Ann 🎲, 李雷, José, 👩‍👩‍👧") == ["Ann 🎲", "李雷", "José", "👩‍👩‍👧"]
+
+
+async def test_a_player_named_with_an_emoji_sits_and_plays(open_table, start_tally, texts):
+    async with open_table(("Ann 🎲", "李雷", "🎯")) as table:
+        w = table.world
+        assert [m.user.global_name for m in w.players] == ["Ann 🎲", "李雷", "🎯"]
+        await start_tally(table, "vote_seconds=5 rounds=1")
+        assert any("Ann 🎲" in t for t in texts(w.channel.history())), texts(w.channel.history())
 
 
 def test_ids_depend_only_on_names():
@@ -225,6 +240,19 @@ class PageClient:
             assert r.status == 200, await r.text()
             return await r.json()
 
+    async def send(self, content):
+        """What the message box sends on Enter."""
+        state = await self.state()
+        self.sequence += 1
+        body = {
+            "protocol_version": 3, "sequence": self.sequence, "request_id": f"t-{self.sequence}",
+            "generation": state["context"]["generation"], "bot_generation": state["botGeneration"],
+            "published_revision": state["publishedRevision"], "kind": "send_message", "content": content,
+        }
+        async with self.http.post(self.base + "/api/action", json=body, headers=self.headers) as r:
+            assert r.status == 200, await r.text()
+            return await r.json()
+
 
 async def test_browser_actions_and_the_pump_do_not_collide(open_table):
     """The page's actions over HTTP while the pump advances time and refreshes every 10 ms."""
@@ -329,3 +357,75 @@ async def test_stop_closes_everything(settings):
         with pytest.raises(aiohttp.ClientConnectionError):
             await http.get(hub)
     assert table.bot.is_closed()
+
+
+def two_ports_side_by_side() -> list:
+    """Two bound sockets on neighbouring ports (P, P + 1), held busy by the caller."""
+    import socket
+
+    for _ in range(50):
+        first = socket.socket()
+        first.bind(("127.0.0.1", 0))
+        port = first.getsockname()[1]
+        second = socket.socket()
+        try:
+            second.bind(("127.0.0.1", port + 1))
+        except OSError:
+            first.close()
+            second.close()
+            continue
+        for s in (first, second):
+            s.listen()
+        return [first, second]
+    raise AssertionError("no two neighbouring free ports in 50 tries")
+
+
+async def test_busy_ports_are_named_for_the_table_and_the_hub(open_table):
+    """--port P with P and P + 1 taken: the notes say where the table and its hub went."""
+    busy = two_ports_side_by_side()
+    port = busy[0].getsockname()[1]
+    try:
+        async with open_table(port=port, hub_port=None) as table:
+            table_port = int(table.preview_url.split(":")[2].split("/")[0])
+            assert table_port != port and table.hub.port != port + 1
+            notes = " ".join(table.notes)
+            assert f"Port {port} was busy, so the table uses port {table_port}" in notes
+            assert f"Port {port + 1} was busy, so the table hub uses port {table.hub.port}" in notes
+    finally:
+        for s in busy:
+            s.close()
+
+
+async def test_a_command_typed_and_sent_with_enter_runs(open_table):
+    """``/game new ritual`` typed in the box and sent (what the welcome card invites) opens the
+    game, as picking /game new from the list would; it is not posted as chat."""
+    async with open_table() as table, aiohttp.ClientSession() as http:
+        w = table.world
+        page = PageClient(http, table.preview_url, w.host.id)
+        await page.open()
+        result = await page.send("/game new ritual speaking_turns=true")
+        assert not result["rejected"], result
+        [row] = await table.bot.store.active_games(w.guild.id)
+        assert (row.kind, row.status, row.host_id) == ("ritual", "lobby", w.host.id)
+        assert "speaking_turns" in row.options
+        assert not [m for m in w.channel.history() if m.content.startswith("/game")]
+
+        result = await page.send("/game join")  # Ann is in it already: the bot says so
+        assert not result["rejected"], result
+
+
+async def test_a_typed_command_that_cannot_run_is_answered_with_how(open_table):
+    async with open_table() as table, aiohttp.ClientSession() as http:
+        w = table.world
+        page = PageClient(http, table.preview_url, w.host.id)
+        await page.open()
+        for typed, words in (("/game nwe ritual", "/game new"), ("/dance", "There is no /dance command"),
+                             ("/game new", "/game new needs kind")):
+            result = await page.send(typed)
+            assert not result["rejected"], result
+            last = w.channel.history()[-1]
+            assert last.author.id == table.bot.user.id and words in last.content, (typed, last.content)
+        assert await table.bot.store.active_games(w.guild.id) == []
+        # plain chat stays chat
+        await page.send("hello / there")
+        assert w.channel.history()[-1].content == "hello / there"

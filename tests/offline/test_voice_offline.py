@@ -109,3 +109,43 @@ async def test_after_a_restart_the_players_sit_down_again_and_the_silenced_are_m
         assert {m.id: muted(table, m) for m in w.players} == {m.id: m.id != now for m in w.players}
         names = {m.id: m.user.global_name for m in w.players}
         assert listed(await voice_panel(table)) == {names[m.id]: m.id != now for m in w.players}
+
+
+def drawn(snapshot) -> tuple[list[str], list[str]]:
+    """What the page draws: the text of every text token, and the label of every mention token."""
+    texts, labels = [], []
+
+    def walk(node):
+        if isinstance(node, dict):
+            if node.get("type") == "text" and isinstance(node.get("content"), str):
+                texts.append(node["content"])
+            if node.get("type") == "mention":
+                labels.append(node["label"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(snapshot)
+    return texts, labels
+
+
+async def test_the_voice_line_and_the_speakers_line_show_names_not_ids(open_table):
+    """The lobby's voice line (``<#id>``) and the speaker's line (``<@id>``) are embed fields: the
+    page draws them as #table-voice and @name, as Discord does, never as raw ids."""
+    async with open_table() as table:
+        w = table.world
+        async with table.acting():
+            lobby = (await w.host.slash(w.channel, "game new", kind="ritual", options=OPTIONS)).response
+            texts, labels = drawn(await table.preview.snapshot())
+        assert f"#{VOICE_NAME}" in labels, labels  # the lobby's voice line
+        async with table.acting():
+            for member in w.players[1:]:
+                await member.click(lobby, label="Join")
+            await w.host.click(lobby, label="Start")
+            await table.env.settle()
+            more_texts, more_labels = drawn(await table.preview.snapshot())
+        assert {"@Ann", "@Bo", "@Cy"} & set(more_labels), more_labels  # the speaker named
+        raw = [t for t in texts + more_texts if re.search(r"<[#@]!?\d+>", t)]
+        assert not raw, raw

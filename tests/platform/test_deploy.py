@@ -81,7 +81,7 @@ def test_the_image_installs_with_the_projects_own_setup_script_and_an_extra_that
     assert extra in extras
     # the compose file runs the bots on PostgreSQL: the image's extra must carry its driver
     assert any(dep.startswith("asyncpg") for dep in extras[extra])
-    assert subprocess.run(["bash", "-n", str(ROOT / "scripts/setup-venv.sh")]).returncode == 0
+    assert subprocess.run(["bash", "-n", str(ROOT / "scripts/setup-venv.sh")], timeout=60).returncode == 0
     cmd = [args for name, args in steps if name == "CMD"]
     assert cmd and yaml.safe_load(cmd[-1]) == ["python", "-m", "bot"]
     assert ("STOPSIGNAL", "SIGTERM") in steps
@@ -103,7 +103,7 @@ def test_the_image_installs_the_colour_emoji_font_where_the_pictures_look_for_it
     assert runs.index(font) < next(k for k, run in enumerate(runs) if "scripts/setup-venv.sh" in run)
     debian = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"
     assert debian in fonts.COLOUR_EMOJI_PATHS
-    listed = subprocess.run(["dpkg", "-L", "fonts-noto-color-emoji"], capture_output=True, text=True) \
+    listed = subprocess.run(["dpkg", "-L", "fonts-noto-color-emoji"], capture_output=True, text=True, timeout=60) \
         if shutil.which("dpkg") else None
     if listed is not None and listed.returncode == 0:  # installed here (as .ci/run does): the same path
         assert debian in listed.stdout.split()

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 import simcord
+from support.offline_process import Child
 from support.sim import bot_settings
 
 from bot.client import StorytellerBot
@@ -190,26 +191,16 @@ def test_a_postgresql_server_that_does_not_answer_is_waited_for_and_sigterm_stop
     how to stop; SIGTERM stops it, cleanly and soon."""
     discord = FakeDiscord(200)
     env = env_for(tmp_path, DATABASE_URL="postgresql://bot:secret@127.0.0.1:1/games")
-    proc = subprocess.Popen([sys.executable, "-c", RUN_AGAINST, discord.base], cwd=tmp_path, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        lines = []
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            line = proc.stderr.readline()
-            lines.append(line)
-            if "does not answer" in line:
-                break
-        waiting = lines[-1]
-        assert "127.0.0.1:1/games" in waiting and "Ctrl+C or SIGTERM" in waiting, "".join(lines)
-        assert "secret" not in waiting
-        proc.send_signal(signal.SIGTERM)
-        stopped_at = time.monotonic()
-        _out, err = proc.communicate(timeout=30)
-        took = time.monotonic() - stopped_at
+        with Child([sys.executable, "-c", RUN_AGAINST, discord.base], cwd=tmp_path, env=env) as proc:
+            waiting = proc.wait_for_line("does not answer", 30, stderr=True)[-1]
+            assert "127.0.0.1:1/games" in waiting and "Ctrl+C or SIGTERM" in waiting, proc.stderr()
+            assert "secret" not in waiting
+            stopped_at = time.monotonic()
+            proc.stop(signal.SIGTERM, 30)
+            took = time.monotonic() - stopped_at
+            err = proc.stderr()
     finally:
-        if proc.poll() is None:
-            proc.kill()
         discord.close()
     assert proc.returncode == 0, err
     assert "Traceback" not in err, err

@@ -89,7 +89,7 @@ def test_a_bad_log_format_is_refused_in_words(tmp_path, monkeypatch, capsys):
     assert main(["--offline"]) == 2
     err = capsys.readouterr().err
     assert "The settings in .env are not valid" in err
-    assert "log_format" in err and "Input should be 'text' or 'json'" in err
+    assert "LOG_FORMAT must be 'text' or 'json' (not 'xml')." in err
     assert "Traceback" not in err
 
 
@@ -102,7 +102,7 @@ def test_a_bad_log_level_is_refused_in_words(tmp_path):
                           text=True, timeout=60)
     assert done.returncode == 2, done.stderr
     assert "The settings in .env are not valid" in done.stderr
-    assert "log_level" in done.stderr and "DEBUG, INFO, WARNING, ERROR or CRITICAL" in done.stderr
+    assert "LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL (not 'verbose')." in done.stderr
     assert "Traceback" not in done.stderr
     assert Settings(_env_file=None, log_level=" debug ").log_level == "DEBUG"  # any case, as before
 

@@ -118,7 +118,7 @@ def test_each_readme_command_exists_and_does_what_it_says(command, tmp_path):
         assert done.returncode == 0, f"{probe!r} (for the README's {command!r}):\n{done.stderr}"
         return
     if target.startswith("cp "):
-        done = subprocess.run(shlex.split(target), cwd=tmp_path, capture_output=True, text=True)
+        done = subprocess.run(shlex.split(target), cwd=tmp_path, capture_output=True, text=True, timeout=60)
         assert done.returncode == 0, done.stderr
         return
     assert target.startswith("python -m "), f"the README shows {command!r}: run it here, or allow-list it"

@@ -180,10 +180,11 @@ async def test_real_processes_close_their_own_shards_phases_and_two_takeovers_cl
     """Separate OS processes on one database: each closes the overdue phases of its own shards only;
     then two processes that both run every shard start at the same moment: each phase closes once."""
     import json
-    import subprocess
     import sys
     import time
     from pathlib import Path
+
+    from support.offline_process import children
 
     setup = await processes(None)
     shard_games = {0: [await started(setup, guild_on(0, n), 600 + n) for n in range(1, 4)],
@@ -194,11 +195,11 @@ async def test_real_processes_close_their_own_shards_phases_and_two_takeovers_cl
     script = Path(__file__).resolve().parents[1] / "support" / "sweeper.py"
 
     def run_together(*shard_ids):
-        procs = [subprocess.Popen([sys.executable, str(script), str(store_url), "2", ids],
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for ids in shard_ids]
-        outs = [p.communicate(timeout=120) for p in procs]
-        assert all(p.returncode == 0 for p in procs), [err for _out, err in outs]
-        return [set(json.loads(out.strip().splitlines()[-1])) for out, _err in outs]
+        with children(*[[sys.executable, str(script), str(store_url), "2", ids] for ids in shard_ids],
+                      cwd=Path.cwd()) as procs:  # (each ended whatever happens)
+            codes = [p.wait(120) for p in procs]
+            assert codes == [0] * len(procs), [p.stderr() for p in procs]
+            return [set(json.loads(p.stdout().strip().splitlines()[-1])) for p in procs]
 
     closed_0, closed_1 = run_together("0", "1")
     assert (closed_0, closed_1) == (set(shard_games[0]), set(shard_games[1]))

@@ -12,7 +12,6 @@ import asyncio
 import functools
 import json
 import logging
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -24,6 +23,7 @@ if __name__ == "__main__":  # run as a worker process
     sys.path.insert(0, str(ROOT))
     sys.path.insert(0, str(ROOT / "tests"))
 
+from support.offline_process import children  # noqa: E402
 from support.token_calls import calls_flat_out, most_in_one_second  # noqa: E402
 
 from bot.pacer import Pacer  # noqa: E402
@@ -62,13 +62,12 @@ async def hammer(url: str, *, start_at: float, seconds: float, busy: int, share:
 def run_two(url: str, busy: tuple[int, int]) -> tuple[list[dict], float]:
     """Two worker processes on ``url`` (prepared by the caller); their calls, and the start."""
     start_at = time.time() + 2.0  # both processes are up and connected by then
-    workers = [subprocess.Popen([sys.executable, __file__, "worker", str(url), str(start_at), str(int(b))],
-                                stdout=subprocess.PIPE, text=True, cwd=ROOT) for b in busy]
     results = []
-    for worker in workers:
-        out, _ = worker.communicate(timeout=60)
-        assert worker.returncode == 0
-        results.append(json.loads(out))
+    with children(*[[sys.executable, __file__, "worker", str(url), str(start_at), str(int(b))] for b in busy],
+                  cwd=ROOT) as workers:  # (each ended whatever happens)
+        for worker in workers:
+            assert worker.wait(60) == 0, worker.stderr()
+            results.append(json.loads(worker.stdout()))
     return results, start_at
 
 

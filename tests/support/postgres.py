@@ -24,7 +24,7 @@ def binaries() -> Path | None:
     """The folder holding ``initdb`` and ``postgres``, or None when PostgreSQL is not installed."""
     found = []
     if shutil.which("pg_config"):
-        bindir = subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True).stdout.strip()
+        bindir = subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True, timeout=60).stdout.strip()
         found.append(bindir)
     found += sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=lambda p: int(p.split("/")[-2]), reverse=True)
     for folder in found:
@@ -67,7 +67,7 @@ class Server:
     def start(self) -> None:
         data = self.folder / "data"
         subprocess.run([str(self.bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust",
-                        "-E", "UTF8", "--no-sync"], check=True, capture_output=True, **self._run_as())
+                        "-E", "UTF8", "--no-sync"], check=True, capture_output=True, timeout=120, **self._run_as())
         log = open(self.folder / "server.log", "wb")  # noqa: SIM115 - open for the server's life
         fast = [] if self.durable else ["-c", "fsync=off", "-c", "synchronous_commit=off",
                                         "-c", "full_page_writes=off"]
@@ -75,14 +75,18 @@ class Server:
             [str(self.bindir / "postgres"), "-D", str(data), "-p", str(self.port), "-k", str(self.folder),
              "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200", *fast],
             stdout=log, stderr=subprocess.STDOUT, **self._run_as())
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError("PostgreSQL stopped at start-up:\n" + (self.folder / "server.log").read_text())
-            if self._answers():
-                return
-            time.sleep(0.05)
-        raise RuntimeError("PostgreSQL did not start within 30 s")
+        try:
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                if self.process.poll() is not None:
+                    raise RuntimeError("PostgreSQL stopped at start-up:\n" + (self.folder / "server.log").read_text())
+                if self._answers():
+                    return
+                time.sleep(0.05)
+            raise RuntimeError("PostgreSQL did not start within 30 s")
+        except BaseException:  # (no server left running behind a failed start)
+            self.stop()
+            raise
 
     def _answers(self) -> bool:
         """Whether the server takes a query: an open port is not enough, since PostgreSQL
@@ -103,6 +107,7 @@ class Server:
                 self.process.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 self.process.kill()
+                self.process.wait()
         shutil.rmtree(self.folder, ignore_errors=True)
 
     def sql(self, statement: str) -> str:
@@ -110,7 +115,7 @@ class Server:
         psql = self.bindir / "psql" if (self.bindir / "psql").exists() else "psql"
         done = subprocess.run([str(psql), "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "-d",
                                "postgres", "-v", "ON_ERROR_STOP=1", "-Atc", statement],
-                              capture_output=True, text=True)
+                              capture_output=True, text=True, timeout=120)
         if done.returncode:
             raise RuntimeError(f"psql: {done.stderr}")
         return done.stdout

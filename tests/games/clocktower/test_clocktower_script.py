@@ -158,10 +158,11 @@ def test_cli_refuses_with_the_reason(tmp_path, capsys):
 
 def test_cli_from_a_real_subprocess():
     done = subprocess.run([sys.executable, "-m", "games", "clocktower", "script", "-"], cwd=ROOT,
-                          input=json.dumps(script_to_json(builtin_script())), capture_output=True, text=True)
+                          input=json.dumps(script_to_json(builtin_script())), capture_output=True, text=True,
+                          timeout=120)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["name"] == "Her Royal Highness Register"
     done = subprocess.run([sys.executable, "-m", "games", "clocktower", "script", "-"], cwd=ROOT,
-                          input="[1, 2, 3, 4, 5]", capture_output=True, text=True)
+                          input="[1, 2, 3, 4, 5]", capture_output=True, text=True, timeout=120)
     assert done.returncode != 0
     assert "Entry 1 of the script is a number" in done.stderr

@@ -183,7 +183,7 @@ def test_replay_files_in_a_subprocess():
     assert scripts
     for script in scripts:
         done = subprocess.run([sys.executable, "-m", "games", "replay", str(script)], capture_output=True,
-                              text=True, cwd=here.parents[3], check=True)
+                              text=True, cwd=here.parents[3], check=True, timeout=120)
         lines = [json.loads(line) for line in done.stdout.splitlines()]
         expected = json.loads(script.read_text())["expect"]
         assert lines[-1]["result"]["outcome"] == expected["outcome"], script.name

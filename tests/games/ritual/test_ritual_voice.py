@@ -165,6 +165,22 @@ def test_the_choosing_does_not_close_while_turns_remain():
     assert GAME.speaking_turn(t.state) is None and t.state.speakers == []
 
 
+def test_when_the_vote_closes_with_the_last_turn_the_turn_line_says_the_turns_are_over():
+    """Everyone voted during the turns: the last turn's end closes the Choosing, and first the turn's
+    line under the Choosing's message stops counting down a turn that ended (issue 36)."""
+    t = Table(ROLES5, **TURNS)
+    t.elect("b")
+    choosing = t.state.phase_seq
+    for _ in range(4):
+        turn_over(t)
+    out = turn_over(t)
+    assert t.state.phase == "offering"
+    lines = [e for e in out.events if e.slot == "turn:1"]
+    assert [(e.text, e.data.get("on_phase"), e.data.get("turn_ends")) for e in lines] == [
+        ("🗣️ **The turns are over.**", choosing, None)]
+    assert out.events.index(lines[0]) < next(i for i, e in enumerate(out.events) if e.opens_phase)
+
+
 def test_after_the_last_turn_the_vote_stays_open_until_all_voted():
     t = Table(ROLES5, **TURNS)
     assert "after the last speaking turn" in t.do(type="vote_performer", player="a", target="c").reply
