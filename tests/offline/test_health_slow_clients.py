@@ -7,12 +7,11 @@ machine's speed."""
 from __future__ import annotations
 
 import socket
-import subprocess
 import time
 import urllib.error
 import urllib.request
 
-from support.offline_process import start_offline
+from support.offline_process import Child, offline_table
 
 #: how long a connection may stay open before the test calls it held forever (the timeout is 1 s)
 BOUND = 30.0
@@ -24,22 +23,18 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start(tmp_path, port: int, **env: str) -> subprocess.Popen:
-    proc, _ = start_offline(tmp_path / "table.db", "--names", "Ann,Bo,Cy", "--players", "3",
-                            env={"HEALTH_PORT": str(port), "HEALTH_TIMEOUT_SECONDS": "1", "PAUSE_SCALE": "0",
-                                 "LOG_LEVEL": "INFO", **env},
-                            until="Health and metrics:")
-    return proc
+def start(tmp_path, port: int, **env: str):
+    """The offline table with its health port on ``port``, killed at the block's end whatever happens."""
+    return offline_table(tmp_path / "table.db", "--names", "Ann,Bo,Cy", "--players", "3",
+                         env={"HEALTH_PORT": str(port), "HEALTH_TIMEOUT_SECONDS": "1", "PAUSE_SCALE": "0",
+                              "LOG_LEVEL": "INFO", **env},
+                         until="Health and metrics:")
 
 
-def stop(proc: subprocess.Popen) -> str:
-    """End the process whatever happened, and return what it logged."""
-    proc.kill()
-    try:
-        _, err = proc.communicate(timeout=30)
-    except subprocess.TimeoutExpired:
-        return ""
-    return err
+def stop(proc: Child) -> str:
+    """End the process, and return what it logged."""
+    proc.end()
+    return proc.stderr()
 
 
 def healthz(port: int) -> int:
@@ -74,23 +69,19 @@ def closed_within(sock: socket.socket, seconds: float, trickle: bytes = b"") -> 
 
 def test_a_client_trickling_its_headers_is_cut_and_the_port_still_answers(tmp_path):
     port = free_port()
-    proc = start(tmp_path, port)
-    try:
+    with start(tmp_path, port):
         with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
             sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
             assert closed_within(sock, BOUND, trickle=b"X-Slow: aaaaaaaa"), "a trickling client was held open"
         with socket.create_connection(("127.0.0.1", port), timeout=10) as idle:  # says nothing at all
             assert closed_within(idle, BOUND), "a silent client was held open"
         assert healthz(port) == 200
-    finally:
-        stop(proc)
 
 
 def test_connections_beyond_the_cap_are_closed_at_once_and_the_port_answers_after(tmp_path):
     port = free_port()
-    proc = start(tmp_path, port, HEALTH_CONNECTIONS="3", HEALTH_TIMEOUT_SECONDS="60")
     held: list[socket.socket] = []
-    try:
+    with start(tmp_path, port, HEALTH_CONNECTIONS="3", HEALTH_TIMEOUT_SECONDS="60"):
         for _ in range(3):
             held.append(socket.create_connection(("127.0.0.1", port), timeout=10))
         time.sleep(0.5)  # (the three are open before the fourth comes, however slow the machine)
@@ -103,16 +94,13 @@ def test_connections_beyond_the_cap_are_closed_at_once_and_the_port_answers_afte
         while healthz(port) != 200 and time.monotonic() < deadline:
             time.sleep(0.1)
         assert healthz(port) == 200
-    finally:
-        for sock in held:
+        for sock in held:  # (the block's end kills the table whatever happened)
             sock.close()
-        stop(proc)
 
 
 def test_a_malformed_request_is_one_log_line_without_a_traceback(tmp_path):
     port = free_port()
-    proc = start(tmp_path, port)
-    try:
+    with start(tmp_path, port) as (proc, _):
         with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
             sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nthis is no header\r\n\r\n")
             sock.settimeout(10)
@@ -122,7 +110,6 @@ def test_a_malformed_request_is_one_log_line_without_a_traceback(tmp_path):
                 answer = b""
         assert answer == b"" or answer.split(b"\r\n")[0].endswith(b" 400 Bad Request"), answer
         assert healthz(port) == 200
-    finally:
         err = stop(proc)
     told = [line for line in err.splitlines() if "bad request" in line.lower() or "error handling" in line.lower()]
     assert len(told) == 1, err
