@@ -103,10 +103,11 @@ def floor_open_event(state: RitualState) -> Event:
 
 def turns_done_event(state: RitualState) -> Event:
     """After the last turn, when the vote closes with it (everyone has voted): the turn's line under
-    the Choosing's message says the turns are over, instead of counting down a turn that ended."""
+    the Choosing's message says the turns are over, instead of counting down a turn that ended.
+    Nothing is said aloud: the Choosing closes in the same step, and its close is what is said."""
     return public(
-        "speaking_turn", "🗣️ **The turns are over.**", slot=f"turn:{state.round}", say="The turns are over.",
-        data={"on_phase": state.phase_seq, "turn": len(state.speakers)},
+        "speaking_turn", "🗣️ **The turns are over.**", slot=f"turn:{state.round}",
+        data={"on_phase": state.phase_seq, "turn": len(state.speakers), "closing": True},
     )
 
 
