@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Make .venv (Python 3.11+) and install the project into it, once per change of pyproject.toml.
+# Make .venv (Python 3.11+) and install the project into it, once per change of pyproject.toml or
+# scripts/constraints.txt, at the versions that file pins (scripts/update-constraints.sh renews it).
 # Usage: scripts/setup-venv.sh [extras]   e.g. scripts/setup-venv.sh test
 # An install that already holds what the extras ask for (the 'test' extra holds the 'offline' one)
 # is not redone. pip's output goes to .venv/pip.log, shown only when the install fails.
@@ -16,8 +17,9 @@ if [ -z "$python" ]; then
 fi
 if [ -z "$python" ]; then echo "Python 3.11 or newer is needed (set PYTHON=/path/to/python3.11)." >&2; exit 2; fi
 [ -x .venv/bin/python ] || "$python" -m venv .venv
-# one stamp per pyproject.toml, listing the extras installed from it
-stamp=".venv/.installed-$(sha1sum pyproject.toml | cut -c1-12)"
+# one stamp per pyproject.toml and constraints, listing the extras installed from them
+constraints=scripts/constraints.txt
+stamp=".venv/.installed-$(cat pyproject.toml "$constraints" | sha1sum | cut -c1-12)"
 satisfied() {
   # every extra asked for is one installed from this pyproject.toml, or its requirements are all
   # installed already (what 'test' installs covers 'offline' and 'postgresql')
@@ -47,7 +49,7 @@ if ! satisfied; then
   echo "Installing the project and its '$extras' extra into .venv (once per change of pyproject.toml)..." >&2
   log=.venv/pip.log
   if ! { .venv/bin/python -m pip install --quiet --upgrade pip \
-         && .venv/bin/python -m pip install --quiet -e ".[$extras]"; } >"$log" 2>&1; then
+         && .venv/bin/python -m pip install --quiet -c "$constraints" -e ".[$extras]"; } >"$log" 2>&1; then
     cat "$log" >&2
     echo "The install failed (above, and in $log)." >&2
     exit 1

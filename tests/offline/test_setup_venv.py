@@ -27,6 +27,7 @@ def project(tmp_path: Path) -> tuple[Path, Path]:
     """A copy of the script and pyproject.toml, with the fake .venv; its folder and pip's call log."""
     (tmp_path / "scripts").mkdir()
     shutil.copy(ROOT / "scripts/setup-venv.sh", tmp_path / "scripts")
+    shutil.copy(ROOT / "scripts/constraints.txt", tmp_path / "scripts")
     shutil.copy(ROOT / "pyproject.toml", tmp_path)
     calls = tmp_path / "pip-calls"
     python = tmp_path / ".venv/bin/python"
@@ -49,7 +50,8 @@ def test_the_first_start_installs_once_quietly_and_the_next_starts_do_not(tmp_pa
     folder, calls = project(tmp_path)
     done = setup(folder, "offline")
     assert done.returncode == 0, done.stderr
-    assert pip_calls(calls) == ["-m pip install --quiet --upgrade pip", "-m pip install --quiet -e .[offline]"]
+    assert pip_calls(calls) == ["-m pip install --quiet --upgrade pip",
+                                "-m pip install --quiet -c scripts/constraints.txt -e .[offline]"]
     assert "WARNING" not in done.stdout + done.stderr  # pip's pages stay in .venv/pip.log
     assert done.stdout + done.stderr == ("Installing the project and its 'offline' extra into .venv (once per "
                                          "change of pyproject.toml)...\n")
@@ -84,3 +86,27 @@ def test_a_failed_install_shows_pip_and_fails(tmp_path):
     assert "a page of pip's warnings" in done.stderr and "The install failed" in done.stderr
     done = setup(folder, "offline")  # nothing was stamped: the next start tries again
     assert done.returncode == 0 and len(pip_calls(calls)) == 3
+
+
+def test_every_dependency_is_pinned_and_the_image_installs_from_the_same_pins():
+    """Installs that repeat (issue 39): every package pyproject.toml names, of every extra, is pinned
+    in scripts/constraints.txt (what setup-venv.sh installs from), and the image copies that file."""
+    import re
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    named = [*project["dependencies"], *(d for deps in project["optional-dependencies"].values() for d in deps)]
+
+    def key(name: str) -> str:
+        return re.sub(r"[-_.]+", "-", name).lower()
+
+    pins = {}
+    for line in (ROOT / "scripts/constraints.txt").read_text().splitlines():
+        if line and not line.startswith("#"):
+            name, _, version = line.partition("==")
+            assert version, f"not pinned: {line}"
+            pins[key(name)] = version
+    for requirement in named:
+        name = re.match(r"[A-Za-z0-9_.-]+", requirement).group(0)
+        assert key(name) in pins, f"{name} is not pinned in scripts/constraints.txt"
+    assert "scripts/constraints.txt" in (ROOT / "deploy/Dockerfile").read_text()
