@@ -10,7 +10,7 @@ venv="$(mktemp -d)/venv"
 trap 'rm -rf "$(dirname "$venv")"' EXIT
 "$python" -m venv "$venv"
 "$venv/bin/python" -m pip install --quiet --upgrade pip
-"$venv/bin/python" -m pip install --quiet ".[test,postgresql,offline]"
+"$venv/bin/python" -m pip install --quiet -e ".[test,postgresql,offline]"  # (editable: no build/ left in the tree)
 {
   echo "# Every package the project and its extras install, pinned (scripts/update-constraints.sh writes it)."
   "$venv/bin/python" -m pip freeze --exclude-editable | grep -v '^storyteller-bot[ =@]'

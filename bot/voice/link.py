@@ -10,7 +10,7 @@ import games
 
 from ..store import GameRow
 from .mutes import MUTE_PERMISSIONS, SPEAK_PERMISSIONS, voice_lacking, what_missing
-from .table import mutes_by_options, options_line, voice_options
+from .table import options_line, voice_options
 
 
 def options_words(row: GameRow) -> str:
@@ -29,9 +29,10 @@ async def link_problem(bot: Any, row: GameRow) -> str | None:
     channel = guild.get_channel(row.voice_channel_id) if guild and row.voice_channel_id else None
     if channel is None:
         return None
-    values = voice_options(games.get(row.kind), row.options)
+    game = games.get(row.kind)
+    values = voice_options(game, row.options)
     parts = []
-    if mutes_by_options(values) and (lacking := voice_lacking(channel, guild.me, MUTE_PERMISSIONS)):
+    if game.mutes_by_options(game.parse_options(row.options)) and (lacking := voice_lacking(channel, guild.me, MUTE_PERMISSIONS)):
         parts.append(what_missing("mute", lacking))
     if values.get("narrate") and (lacking := voice_lacking(channel, guild.me, SPEAK_PERMISSIONS)):
         parts.append(what_missing("speak", lacking))

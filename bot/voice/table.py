@@ -91,9 +91,8 @@ def turn_due(turn_ends: float | None, now: float) -> bool:
 
 
 #: the table options the voice table reads (a game has those of them it offers), in the order
-#: the link answer shows them; and those that let the rules mute someone
+#: the link answer shows them
 VOICE_OPTIONS = ("speaking_turns", "turn_seconds", "turn_order", "mute_dead", "night_quiet", "narrate")
-MUTING_OPTIONS = ("speaking_turns", "mute_dead", "night_quiet")
 
 
 def voice_options(game: Game, options: dict[str, Any]) -> dict[str, Any]:
@@ -107,8 +106,3 @@ def options_line(values: dict[str, Any]) -> str:
     shown = {True: "true", False: "false"}
     return " ".join(f"`{key}={shown.get(value, value) if isinstance(value, bool) else value}`"
                     for key, value in values.items())
-
-
-def mutes_by_options(values: dict[str, Any]) -> bool:
-    """Whether the table's options let the rules mute anyone (before the game has a state)."""
-    return any(values.get(key) for key in MUTING_OPTIONS)

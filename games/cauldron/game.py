@@ -916,8 +916,8 @@ class CauldronGame(Game):
     def silenced(self, s: CauldronState) -> list[str]:
         return voice.silenced(s)
 
-    def mutes_anyone(self, s: CauldronState) -> bool:
-        return s.options.night_quiet
+    def mutes_by_options(self, options: CauldronOptions) -> bool:
+        return options.night_quiet
 
     def rules_summary(self) -> str:
         return (

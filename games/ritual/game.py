@@ -891,8 +891,8 @@ class RitualGame(Game):
     def silenced(self, state: RitualState) -> list[str]:
         return voice.silenced(state)
 
-    def mutes_anyone(self, state: RitualState) -> bool:
-        return state.options.speaking_turns or state.options.mute_dead
+    def mutes_by_options(self, options: RitualOptions) -> bool:
+        return options.speaking_turns or options.mute_dead
 
     def speaking_turn(self, state: RitualState) -> SpeakingTurn | None:
         return voice.speaking_turn(state)
