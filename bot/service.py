@@ -637,7 +637,7 @@ class GameService:
             messages = []
             if row.status == "running":
                 table = await self.load(game_id)
-                messages.append(voice_row(voice_now(table.game, table.state).silenced if channel_id else ()))
+                messages.append(voice_row(voice_now(table.game, table.state) if channel_id else SILENT_NONE))
             self._cache.pop(game_id, None)
             self._bump(game_id)
             await self._saving(self.store.set_voice_channel(game_id, channel_id, self.clock.now(), messages))
@@ -683,7 +683,7 @@ class GameService:
             try:
                 await self._saving(self.store.set_status(
                     game_id, "cancelled", self.clock.now(),
-                    messages=[refresh(phase_slot(row.phase_seq)), voice_row(()), undo_row()]))  # unmute, undo
+                    messages=[refresh(phase_slot(row.phase_seq)), voice_row(SILENT_NONE), undo_row()]))  # unmute, undo
             except MovedOn:
                 raise LobbyError("That game is already over.") from None
             self._game_over(game_id)
@@ -792,7 +792,7 @@ class GameService:
         voice = voice_now(game, state) if status in (None, "running") else SILENT_NONE
         # at the end always, linked or not: the narrator leaves even a channel unlinked mid-game
         if voice.silenced != before_voice.silenced or state.finished:
-            messages.append(voice_row(voice.silenced, voice, before_voice))  # after the step's messages
+            messages.append(voice_row(voice, before_voice))  # after the step's messages
         if state.finished:
             messages.append(undo_row())  # what its nights changed, undone (after its last word)
         turn_ends = turn_deadline(before_voice, voice, row.turn_deadline, now,

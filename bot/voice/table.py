@@ -48,13 +48,13 @@ def voice_now(game: Game, state: Any) -> VoiceNow:
     return VoiceNow(silenced, game.speaking_turn(state), state.phase_seq)
 
 
-def voice_row(silenced: tuple[int, ...] | list[int], after: VoiceNow | None = None,
-              before: VoiceNow | None = None) -> NewMessage:
-    """The outbox row that makes the linked channel's mutes match ``silenced``; with the turn
-    ``after`` the step and the one ``before`` it, it names the speaker (unmuted first), the
-    previous speaker (muted next) and the turn's seconds (what a server's edits can keep up with)."""
-    payload: dict[str, Any] = {"type": VOICE, "silenced": sorted(silenced)}
-    if after is not None and after.turn is not None:
+def voice_row(after: VoiceNow, before: VoiceNow | None = None) -> NewMessage:
+    """The outbox row that makes the linked channel's mutes match the silent set ``after`` a step
+    (``SILENT_NONE``: unmute everyone the game muted); during a speaking turn it names the speaker
+    (unmuted first), the previous speaker (muted next, the one ``before`` the step) and the turn's
+    seconds (what a server's edits can keep up with)."""
+    payload: dict[str, Any] = {"type": VOICE, "silenced": sorted(after.silenced)}
+    if after.turn is not None:
         payload["speaker"] = after.speaker
         payload["seconds"] = after.turn.seconds
         if before is not None and before.speaker != after.speaker:
