@@ -65,11 +65,7 @@ def public_tableau(state: Any, reveal: bool | None = None) -> dict[str, Any]:
             "card": k + 1, "label": ritual_label(k), "flags": list(flags),
             "face_up": state.revealed[k], "outcome": state.rituals[k] if shown else None,
         })
-    arcana = {}
-    for r, arc in enumerate(ROWS):
-        n = row_active(state.face_up, r)
-        a = ARCANUM[arc]
-        arcana[arc] = {"active": n, "state": a.active if is_on(n) else a.inactive}
+    arcana = _arcana(state.face_up)
     players = [
         {"id": p.id, "name": p.name, "colour": colour_of[p.id],
          "colour_name": CARDS.player_colour_names[i], "removed": p.id in state.removed,
@@ -78,6 +74,16 @@ def public_tableau(state: Any, reveal: bool | None = None) -> dict[str, Any]:
     ]
     return {"shrines": shrines, "rituals": rituals, "arcana": arcana, "players": players,
             "revealed": reveal}
+
+
+def _arcana(face_up: list[bool]) -> dict[str, dict[str, Any]]:
+    """Each row's arcanum: how many of its shrines are face up, and whether it is on."""
+    arcana = {}
+    for r, arc in enumerate(ROWS):
+        n = row_active(face_up, r)
+        a = ARCANUM[arc]
+        arcana[arc] = {"active": n, "state": a.active if is_on(n) else a.inactive}
+    return arcana
 
 
 def compact_tableau(pub: dict[str, Any]) -> dict[str, Any]:
@@ -100,12 +106,7 @@ def expand_tableau(compact: dict[str, Any]) -> dict[str, Any]:
                                                                                  strict=True)]
     rituals = [{"card": k + 1, "label": ritual_label(k), "flags": list(flags), "face_up": up, "outcome": outcome}
                for k, (flags, (up, outcome)) in enumerate(zip(RITUALS, compact["rituals"], strict=True))]
-    face_up = [s["face_up"] for s in shrines]
-    arcana = {}
-    for r, arc in enumerate(ROWS):
-        n = row_active(face_up, r)
-        a = ARCANUM[arc]
-        arcana[arc] = {"active": n, "state": a.active if is_on(n) else a.inactive}
+    arcana = _arcana([s["face_up"] for s in shrines])
     players = [{"id": pid, "name": name, "colour": CARDS.player_colours[i],
                 "colour_name": CARDS.player_colour_names[i], "removed": removed, "current": current}
                for i, (pid, name, removed, current) in enumerate(compact["players"])]

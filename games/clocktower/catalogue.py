@@ -25,8 +25,18 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from games.engine import GameError, SetupError
 
-from .characters import MARKERS, ClocktowerDataError, normalise_id
+from .characters import (
+    FIRST_NIGHT_MARKERS,
+    ID_PATTERN,
+    MARKERS,
+    OTHER_NIGHT_MARKERS,
+    SCRIPT_TEAMS,
+    TEAM_WORDS,
+    ClocktowerDataError,
+    normalise_id,
+)
 from .characters import load as load_hrh
+from .script import SCHEMA_TEAMS
 
 OFFICIAL = Path(__file__).parent / "data" / "official"
 
@@ -37,9 +47,7 @@ EDITIONS: dict[str, str] = {
     "tb": "Trouble Brewing", "bmr": "Bad Moon Rising", "snv": "Sects & Violets",
     "carousel": "The Carousel", "fabled": "Fabled", "loric": "Loric",
 }
-TEAMS: tuple[str, ...] = ("townsfolk", "outsider", "minion", "demon", "traveller", "fabled", "loric")
-#: the teams dealt to seated players (and counted by the player-count table)
-DEALT_TEAMS: tuple[str, ...] = ("townsfolk", "outsider", "minion", "demon")
+TEAMS: tuple[str, ...] = SCHEMA_TEAMS
 #: teams whose set-up change holds when they are on the script, dealt or not
 SCRIPT_WIDE_TEAMS: tuple[str, ...] = ("fabled", "loric")
 #: the night sheet's markers, with what the Storyteller does (our words)
@@ -52,7 +60,6 @@ MARKER_TEXT: dict[str, tuple[str, str]] = {
     "dawn": ("Dawn", "Wake everyone: the day begins."),
 }
 T = TypeVar("T")
-ID_PATTERN = re.compile(r"^[a-z0-9]+$")
 BRACKETS = re.compile(r"\[[^\]]+\]")
 
 
@@ -99,14 +106,6 @@ class Record(_Strict):
     other_night_reminder: str = Field(default="", alias="otherNightReminder")
     special: tuple[Special, ...] = ()
 
-    @property
-    def good(self) -> bool:
-        return self.team in ("townsfolk", "outsider")
-
-    @property
-    def evil(self) -> bool:
-        return self.team in ("minion", "demon")
-
 
 class _JinxEntry(_Strict):
     id: str
@@ -124,10 +123,6 @@ class OfficialJinx(_Strict):
     first: str
     second: str
     reason: str
-
-    @property
-    def pair(self) -> frozenset[str]:
-        return frozenset((self.first, self.second))
 
 
 class _NightSheet(_Strict):
@@ -251,10 +246,6 @@ class Catalogue(BaseModel):
     def official_id(self, cid: str) -> str:
         return self[cid].id
 
-    def change(self, cid: str) -> SetupChange | None:
-        """The character's set-up change, if it has one."""
-        return self.setup.get(self[cid].id)
-
     def jinxes_among(self, ids: Iterable[str]) -> tuple[OfficialJinx, ...]:
         """The jinxes both of whose characters are in ``ids``."""
         on = {self.official_id(cid) for cid in ids}
@@ -346,8 +337,8 @@ def _check_jinxes(lists: Sequence[_JinxList], records: dict[str, Record]) -> tup
 
 def _check_sheet(sheet: _NightSheet, records: dict[str, Record]) -> None:
     for label, ids, markers, field in (
-            ("firstNight", sheet.first_night, MARKERS, "first_night_reminder"),
-            ("otherNight", sheet.other_night, ("dusk", "dawn"), "other_night_reminder")):
+            ("firstNight", sheet.first_night, FIRST_NIGHT_MARKERS, "first_night_reminder"),
+            ("otherNight", sheet.other_night, OTHER_NIGHT_MARKERS, "other_night_reminder")):
         if len(set(ids)) != len(ids):
             raise _fail(f"nightsheet.json: {label} names someone twice.")
         for cid in ids:
@@ -520,8 +511,6 @@ def _step(cat: Catalogue, cid: str, field: str) -> NightStep:
 
 # -- the set-up: which counts are legal --------------------------------------------------------
 
-_TEAM_WORDS = {"townsfolk": ("Townsfolk", "Townsfolk"), "outsider": ("Outsider", "Outsiders"),
-               "minion": ("Minion", "Minions"), "demon": ("Demon", "Demons")}
 
 
 def active_changes(script: Iterable[str], chosen: Iterable[str] = (), *,
@@ -625,10 +614,10 @@ def _outsider_options(base: TeamCounts, changes: tuple[tuple[str, SetupChange], 
 
 def _needs(cat: Catalogue, picked: list[str], changes: tuple[tuple[str, SetupChange], ...]) -> dict[str, int]:
     """How many seats of each team the chosen characters and the ones they require take."""
-    dealt = [c for c in picked if cat.records[c].team in DEALT_TEAMS
+    dealt = [c for c in picked if cat.records[c].team in SCRIPT_TEAMS
              and not (cat.setup.get(c) and cat.setup[c].no_token)]
     required = [r for _, change in changes for r in change.requires if r not in picked]
-    needs = dict.fromkeys(DEALT_TEAMS, 0)
+    needs = dict.fromkeys(SCRIPT_TEAMS, 0)
     for cid in dict.fromkeys([*dealt, *required]):
         team = cat.records[cid].team
         if team in needs:
@@ -648,6 +637,6 @@ def _why_none(cat: Catalogue, players: int, picked: list[str], changes: tuple[tu
             who += [f"{cat.records[r].name} (required)" for _, ch in changes for r in ch.requires
                     if r not in picked and cat.records[r].team == team]
             return (f"At {players} players{with_} there can be at most {most} "
-                    f"{_TEAM_WORDS[team][0 if most == 1 else 1]}, but {need} {'is' if need == 1 else 'are'} "
+                    f"{TEAM_WORDS[team][0 if most == 1 else 1]}, but {need} {'is' if need == 1 else 'are'} "
                     f"needed: {', '.join(who)}.")
     return f"No team count at {players} players{with_} has room for every chosen character together."

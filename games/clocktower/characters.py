@@ -23,6 +23,16 @@ Team = Literal["townsfolk", "outsider", "minion", "demon", "traveller", "fabled"
 TEAMS: tuple[str, ...] = ("townsfolk", "outsider", "minion", "demon", "traveller", "fabled")
 #: the script's own characters (dealt to players); Travellers and Fabled are extra
 SCRIPT_TEAMS: tuple[str, ...] = ("townsfolk", "outsider", "minion", "demon")
+#: (singular, plural) of each team, as a sentence says it
+TEAM_WORDS: dict[str, tuple[str, str]] = {
+    "townsfolk": ("Townsfolk", "Townsfolk"),
+    "outsider": ("Outsider", "Outsiders"),
+    "minion": ("Minion", "Minions"),
+    "demon": ("Demon", "Demons"),
+    "traveller": ("Traveller", "Travellers"),
+    "fabled": ("Fabled", "Fabled"),
+    "loric": ("Loric", "Loric"),
+}
 #: how many of each team Her Royal Highness Register has
 TEAM_COUNTS: dict[str, int] = {
     "townsfolk": 13, "outsider": 4, "minion": 4, "demon": 3, "traveller": 5, "fabled": 3,

@@ -81,7 +81,7 @@ def dawn(state: ClocktowerState) -> Outcome:
     set_stage(state, "day", stages(state.settings, "day")[0][0])
     state.nominations, state.votes = [], {}
     state.negative, state.negative_tomorrow = state.negative_tomorrow, []
-    state.executed, state.execution_killed, state.voting_closed = "", False, False
+    state.executed, state.executed_impaired, state.execution_killed, state.voting_closed = "", "", False, False
     state.exiles, state.exiled, state.announcements = {}, [], []
     whispers_at_dawn(state)
     died = [s.player for s in state.seats if s.player in state.dawn_deaths]

@@ -373,12 +373,12 @@ def _knight(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
 
 
 def _juggler(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal | None:
-    guesses = next((a.guesses for a in state.announcements if a.kind == "juggler" and a.by == seat.player), None)
+    made = next((a for a in state.announcements if a.kind == "juggler" and a.by == seat.player), None)
     first_day = seat.joined_day + 1 if seat.traveller else 1  # "On your 1st day" (an Apprentice's: after it joined)
-    if guesses is None or state.day != first_day:
+    if made is None or state.day != first_day:
         return None
+    guesses = made.guesses
     right = sum(1 for p, c in guesses.items() if any(s.player == p and s.character == c for s in state.seats))
-    made = next(a for a in state.announcements if a.kind == "juggler" and a.by == seat.player)
     # judged as the guesses were made: a Recluse poisoned then registers as the Recluse
     could = sum(1 for p, c in guesses.items() if any(
         s.player == p and c in characters_as(state, chars, s, sober=p not in made.impaired) for s in state.seats))

@@ -25,7 +25,16 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from games.engine import Rng, SetupError
 
-from .characters import DATA, SCRIPT_TEAMS, Character, Characters, ClocktowerDataError, load, read_data
+from .characters import (
+    DATA,
+    SCRIPT_TEAMS,
+    TEAM_WORDS,
+    Character,
+    Characters,
+    ClocktowerDataError,
+    load,
+    read_data,
+)
 
 #: the keyword values of ``marionette_neighbours``
 NEIGHBOUR_OPTIONS: tuple[str, ...] = ("demon", "demon_or_recluse")
@@ -36,15 +45,6 @@ FALSE_CARD_TEAMS: dict[str, tuple[str, ...]] = {
     "townsfolk": ("townsfolk",),
     "demon": ("demon",),
     "good": ("townsfolk", "outsider"),
-}
-#: (singular, plural) of each team, as a sentence says it
-TEAM_WORDS: dict[str, tuple[str, str]] = {
-    "townsfolk": ("Townsfolk", "Townsfolk"),
-    "outsider": ("Outsider", "Outsiders"),
-    "minion": ("Minion", "Minions"),
-    "demon": ("Demon", "Demons"),
-    "traveller": ("Traveller", "Travellers"),
-    "fabled": ("Fabled", "Fabled"),
 }
 GOOD_TEAMS: tuple[str, ...] = ("townsfolk", "outsider")
 EVIL_TEAMS: tuple[str, ...] = ("demon", "minion")

@@ -53,10 +53,6 @@ def working(state: ClocktowerState, seat: Seat, sober: bool | None = None) -> li
     return [MISREGISTERS[c] for c in found] if sober else []
 
 
-def may_misregister(state: ClocktowerState, seat: Seat, sober: bool | None = None) -> bool:
-    return bool(working(state, seat, sober))
-
-
 def alignments(state: ClocktowerState, seat: Seat, sober: bool | None = None) -> set[str]:
     """The alignments a player may register as (theirs, and a working misregistration's)."""
     return {seat.alignment} | {m.alignment for m in working(state, seat, sober)}

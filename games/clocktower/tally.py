@@ -42,11 +42,6 @@ def counted_negatively(state: ClocktowerState) -> frozenset[str]:
     return frozenset(state.negative) if working else frozenset()
 
 
-def weight(state: ClocktowerState, player: str) -> int:
-    """-1 for a vote the Thief's choice counts negatively today, else 1."""
-    return -1 if player in counted_negatively(state) else 1
-
-
 @dataclass(frozen=True)
 class Tally:
     #: today's nominees in nomination order, then no execution
@@ -66,6 +61,7 @@ class Tally:
     negative: frozenset[str] = frozenset()
 
     def weight(self, player: str) -> int:
+        """-1 for a vote the Thief's choice counts negatively today, else 1."""
         return -1 if player in self.negative else 1
 
 
@@ -81,7 +77,7 @@ def tally(state: ClocktowerState) -> Tally:
             if can_vote(state, seat):
                 not_voted.append(seat.player)
             continue
-        count[target] += -1 if seat.player in negative else 1
+        count[target] += -1 if seat.player in negative else 1  # (Tally.weight, before the Tally is made)
         voters[target].append(seat.player)
     top = max(count.values())
     tied = [o for o in options if count[o] == top] if top > 0 else []

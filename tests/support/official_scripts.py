@@ -11,25 +11,19 @@ whichever catalogue the engine reads: the renderers take a ``Script`` and anythi
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from games.clocktower.characters import Jinx
+from games.clocktower.characters import MARKERS, Jinx
+from games.clocktower.characters import normalise_id as key
+from games.clocktower.script import SCHEMA_TEAMS as TEAMS
 from games.clocktower.script import Script
 
 REFERENCE = Path(__file__).parents[1] / "games" / "clocktower" / "reference"
 #: the official records and jinxes as the project keeps them (one copy, not a second one here)
 OFFICIAL = Path(__file__).parents[2] / "games" / "clocktower" / "data" / "official"
 _OFFICIAL_FILES = {"official-roles.json": "roles.json", "official-jinxes.json": "jinxes.json"}
-TEAMS = ("townsfolk", "outsider", "minion", "demon", "traveller", "fabled", "loric")
-MARKERS = ("dusk", "minioninfo", "demoninfo", "dawn")
-
-
-def key(cid: str) -> str:
-    """An id as the official tools compare them: lowercase letters and digits."""
-    return re.sub(r"[^a-z0-9]", "", cid.lower())
 
 
 @dataclass(frozen=True)
