@@ -125,6 +125,33 @@ class Refused(asyncio.Protocol):
         transport.close()
 
 
+class Counted(asyncio.Protocol):
+    """aiohttp's handler of one connection, told to ``on_lost`` when the connection ends."""
+
+    def __init__(self, inner: Any, on_lost: Any) -> None:
+        self.inner = inner
+        self.on_lost = on_lost
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.inner.connection_made(transport)
+
+    def data_received(self, data: bytes) -> None:
+        self.inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self.inner.eof_received()
+
+    def pause_writing(self) -> None:
+        self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.inner.resume_writing()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.on_lost(self)
+        self.inner.connection_lost(exc)
+
+
 class HealthServer:
     """The aiohttp server of ``/healthz`` and ``/metrics`` for one bot. A client has ``timeout``
     seconds to send its whole request, and one request per connection (a slow or silent client
@@ -143,6 +170,7 @@ class HealthServer:
         #: connection (aiohttp's handler) -> the call that cuts it if its request has not come
         self._deadlines: dict[Any, asyncio.TimerHandle] = {}
         self._full = False  # the cap was reached (said once, until there is room again)
+        self._open: set[Counted] = set()  # the connections handed to aiohttp, until each ends
 
     @property
     def url(self) -> str:
@@ -173,7 +201,9 @@ class HealthServer:
         by then (``_one_request``); beyond the cap, one closed at once."""
         assert self._runner is not None and self._runner.server is not None
         server = self._runner.server
-        if len(server.connections) >= self.most:
+        # counted from here to its loss (aiohttp lists a connection only once it is made, after this
+        # factory: a burst accepted in one pass of the loop would all pass its count)
+        if len(self._open) >= self.most:
             if not self._full:
                 self._full = True
                 log.warning("health port: %d connections open, the most it keeps; more are closed at once "
@@ -182,7 +212,16 @@ class HealthServer:
         self._full = False
         handler = server()
         self._deadlines[handler] = asyncio.get_running_loop().call_later(self.timeout, self._cut, handler)
-        return handler
+        counted = Counted(handler, self._lost)
+        self._open.add(counted)
+        return counted
+
+    def _lost(self, counted: Counted) -> None:
+        """A connection ended: it no longer counts, and its deadline is off."""
+        self._open.discard(counted)
+        deadline = self._deadlines.pop(counted.inner, None)
+        if deadline is not None:
+            deadline.cancel()
 
     def _cut(self, handler: Any) -> None:
         """The connection's request did not come within ``timeout``: closed."""
