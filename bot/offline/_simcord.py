@@ -302,8 +302,9 @@ def typed_as_command(preview: Any, context_id: Any, body: Any) -> tuple[Any, str
     """A message sent from the box that is a typed slash command (``/game new ritual``) becomes
     that command (``run_command``, as if picked from the list); one that cannot be run is sent as
     typed, with the sentence that says how. Uses ``_Page`` and ``_commands.build_catalog``."""
-    if not isinstance(body, dict) or body.get("kind") != "send_message" or not isinstance(body.get("content"), str):
-        return body, None
+    if not isinstance(body, dict) or body.get("kind") != "send_message" or not isinstance(body.get("content"), str) \
+            or not body["content"].lstrip().startswith("/"):
+        return body, None  # (plain chat: the command list is not built for it)
     page = preview._pages.get(context_id) if isinstance(context_id, str) else None
     if page is None:
         return body, None

@@ -35,7 +35,6 @@ class TableNarrator(RecordingNarrator):
             phase_seq: int | None = None, slot: str | None = None) -> None:
         super().say(guild_id, channel_id, game_id, text, phase_seq=phase_seq, slot=slot)
         del self.lines[:-KEPT]  # the table may run for days: remember a bounded tail
-        del self.tags[:-KEPT]
         self.heard.append(HeardLine(self.clock(), game_id, channel_id, text))
 
     def last(self, channel_id: int, count: int = 20) -> list[HeardLine]:

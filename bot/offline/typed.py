@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 _NAMED = re.compile(r"^([a-z0-9_-]{1,32}):(.*)$")
+#: the option types a value can be typed for (a user, a channel or a role is picked from a list)
+TYPED = ("string", "integer", "number", "boolean")
 
 
 class NotACommand(ValueError):
@@ -25,7 +27,7 @@ class Typed:
 
 def typed_command(content: str, entries: list[dict[str, Any]]) -> Typed | None:
     """``content`` read as a command of ``entries``; None when it is not written as one (plain chat).
-    Options go in order (``/game new ritual``: kind=ritual; the last option takes the rest of the
+    Options go in order (``/game new ritual rounds=2``: kind=ritual, and a text option takes the rest of the
     line) or by name as Discord writes them (``/game new kind:ritual options:rounds=2``).
 
     Raises ``NotACommand`` with a sentence when it names no command, or its options do not fit."""
@@ -45,33 +47,45 @@ def typed_command(content: str, entries: list[dict[str, Any]]) -> Typed | None:
     entry = max(matches, key=lambda e: len(e["path"]))
     invocation = "/" + " ".join(entry["path"])
     options = _options(entry, words[len(entry["path"]):], invocation)
-    missing = [o["name"] for o in entry["options"] if o["required"] and o["name"] not in options]
+    missing = [o for o in entry["options"] if o["required"] and o["name"] not in options]
     if missing:
-        example = " ".join(f"{name}:…" for name in missing)
-        raise NotACommand(f"{invocation} needs {', '.join(missing)}: type {invocation} {example}, "
+        names = ", ".join(o["name"] for o in missing)
+        if any(o["type"] not in TYPED for o in missing):  # (a player or a channel is picked, not typed)
+            raise NotACommand(f"{invocation} needs {names}: pick {invocation} from the list as you type /, "
+                              "and choose there.")
+        example = " ".join(f"{o['name']}:…" for o in missing)
+        raise NotACommand(f"{invocation} needs {names}: type {invocation} {example}, "
                           f"or pick {invocation} from the list as you type /.")
     return Typed(entry, options)
 
 
 def _options(entry: dict[str, Any], words: list[str], invocation: str) -> dict[str, Any]:
+    """The words after the command, as its options: ``name:value`` where a word names an option
+    (the words after it, up to the next name, are its value); the other words fill the options not
+    named, in order, one word each, but a text option that is not required (``/game new``'s
+    ``options``) takes the rest of them."""
     declared = {o["name"]: o for o in entry["options"]}
     raw: dict[str, str] = {}
-    if words and _NAMED.match(words[0]) and _NAMED.match(words[0]).group(1) in declared:
-        name = None
-        for word in words:
-            named = _NAMED.match(word)
-            if named and named.group(1) in declared:
-                name = named.group(1)
-                raw[name] = named.group(2)
-            else:
-                raw[name] = f"{raw[name]} {word}".strip()
-    else:
-        order = list(declared)
-        if len(words) > len(order) and order:
-            words = [*words[:len(order) - 1], " ".join(words[len(order) - 1:])]
-        if len(words) > len(order):
-            raise NotACommand(f"{invocation} takes no options.")
-        raw = dict(zip(order, words, strict=False))
+    loose: list[str] = []
+    name = None
+    for word in words:
+        named = _NAMED.match(word)
+        if named and named.group(1) in declared:
+            name = named.group(1)
+            raw[name] = named.group(2)
+        elif name is not None:
+            raw[name] = f"{raw[name]} {word}".strip()
+        else:
+            loose.append(word)
+    for option in (o for o in declared.values() if o["name"] not in raw):
+        if not loose:
+            break
+        takes_rest = option["type"] == "string" and not option["required"] and not option["choices"]
+        raw[option["name"]] = " ".join(loose) if takes_rest else loose[0]
+        loose = [] if takes_rest else loose[1:]
+    if loose:
+        raise NotACommand(f"{invocation} takes no more options (not {' '.join(loose)!r}); name them as "
+                          f"{invocation} name:value.")
     return {name: _value(declared[name], text, invocation) for name, text in raw.items() if text}
 
 
@@ -96,6 +110,6 @@ def _value(option: dict[str, Any], text: str, invocation: str) -> Any:
         if text.casefold() in ("false", "no", "off", "0"):
             return False
         raise NotACommand(f"{invocation}: {name} is true or false (not {text!r}).")
-    if kind != "string":
+    if kind not in TYPED:
         raise NotACommand(f"{invocation}: pick {name} from the list as you type / (it cannot be typed).")
     return text

@@ -9,7 +9,7 @@ from typing import Any
 import games
 
 from ..store import GameRow
-from .mutes import MUTE_PERMISSIONS, SPEAK_PERMISSIONS, voice_lacking, what_missing
+from .mutes import lacking_in_words
 from .table import options_line, voice_options
 
 
@@ -25,15 +25,8 @@ async def link_problem(bot: Any, row: GameRow) -> str | None:
     game still gathering players has no state yet, and its options say what it will need."""
     if row.status == "running":
         return await bot.voice.check_at_start(row)
-    guild = bot.get_guild(row.guild_id)
-    channel = guild.get_channel(row.voice_channel_id) if guild and row.voice_channel_id else None
-    if channel is None:
-        return None
     game = games.get(row.kind)
-    values = voice_options(game, row.options)
-    parts = []
-    if game.mutes_by_options(game.parse_options(row.options)) and (lacking := voice_lacking(channel, guild.me, MUTE_PERMISSIONS)):
-        parts.append(what_missing("mute", lacking))
-    if values.get("narrate") and (lacking := voice_lacking(channel, guild.me, SPEAK_PERMISSIONS)):
-        parts.append(what_missing("speak", lacking))
-    return " ".join(parts) or None
+    options = game.parse_options(row.options)
+    told = lacking_in_words(bot, row, mutes=game.mutes_by_options(options),
+                            speaks=bool(getattr(options, "narrate", False)))  # (as Game.narrated reads it)
+    return " ".join(told.values()) or None

@@ -522,23 +522,11 @@ class VoiceTable:
     async def check_at_start(self, game: GameRow) -> str | None:
         """What the voice table cannot do in the game's linked channel, in words for the host, once
         (None: all it needs is granted, or no channel is linked). The game goes on without it."""
-        guild = self.bot.get_guild(game.guild_id)
-        channel = guild.get_channel(game.voice_channel_id) if guild and game.voice_channel_id else None
-        if channel is None:
-            return None
         table = await self.bot.service.load(game.id)
-        parts = []
-        if table.game.mutes_anyone(table.state):
-            lacking = voice_lacking(channel, guild.me, MUTE_PERMISSIONS)
-            if lacking:
-                self._told.add((game.id, "mute"))
-                parts.append(what_missing("mute", lacking))
-        if table.game.narrated(table.state):
-            lacking = voice_lacking(channel, guild.me, SPEAK_PERMISSIONS)
-            if lacking:
-                self._told.add((game.id, "speak"))
-                parts.append(what_missing("speak", lacking))
-        return " ".join(parts) or None
+        told = lacking_in_words(self.bot, game, mutes=table.game.mutes_anyone(table.state),
+                                speaks=table.game.narrated(table.state))
+        self._told |= {(game.id, what) for what in told}
+        return " ".join(told.values()) or None
 
     # ----- the phases said aloud -----
     async def narrate(self, game_id: int, texts: list[str], *, phase_seq: int | None = None,
@@ -557,6 +545,22 @@ class VoiceTable:
             return
         for text, slot in zip(texts, slots or [None] * len(texts), strict=True):
             self.narrator.say(game.guild_id, game.voice_channel_id, game_id, text, phase_seq=phase_seq, slot=slot)
+
+
+def lacking_in_words(bot: Any, game: GameRow, *, mutes: bool, speaks: bool) -> dict[str, str]:
+    """What the bot may not do in the game's linked channel, of what its table needs (``mutes``,
+    ``speaks``), each in the sentence for the host: {"mute": ..., "speak": ...}; empty when all is
+    granted or no channel is linked."""
+    guild = bot.get_guild(game.guild_id)
+    channel = guild.get_channel(game.voice_channel_id) if guild and game.voice_channel_id else None
+    if channel is None:
+        return {}
+    told = {}
+    for what, needed, wanted in (("mute", MUTE_PERMISSIONS, mutes), ("speak", SPEAK_PERMISSIONS, speaks)):
+        lacking = voice_lacking(channel, guild.me, needed) if wanted else []
+        if lacking:
+            told[what] = what_missing(what, lacking)
+    return told
 
 
 def what_missing(what: str, lacking: list[str], held: list[str] | None = None) -> str:

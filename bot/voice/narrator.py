@@ -81,14 +81,12 @@ class RecordingNarrator:
 
     def __init__(self) -> None:
         self.lines: list[tuple[int, int, str]] = []  # (game_id, channel_id, text), in order
-        self.tags: list[tuple[int | None, str | None]] = []  # each line's (phase_seq, slot)
         self.stopped: list[tuple[int, int]] = []  # (guild_id, game_id), in order
         self.finished: list[tuple[int, int]] = []  # (guild_id, game_id): left after the last words
 
     def say(self, guild_id: int, channel_id: int, game_id: int, text: str, *,
             phase_seq: int | None = None, slot: str | None = None) -> None:
         self.lines.append((game_id, channel_id, text))
-        self.tags.append((phase_seq, slot))
 
     async def stop(self, guild_id: int, game_id: int) -> None:
         self.stopped.append((guild_id, game_id))

@@ -416,7 +416,8 @@ class Game(ABC):
     def mutes_anyone(self, state: Any) -> bool:
         """Whether the table's options let the rules silence anyone (``silenced``) at some point of
         the game: the bot then checks, at the start, that it may mute in the voice channel."""
-        return self.mutes_by_options(state.options)
+        options = getattr(state, "options", None)  # (as ``narrated`` reads it: not every state has options)
+        return options is not None and self.mutes_by_options(options)
 
     def mutes_by_options(self, options: Any) -> bool:
         """``mutes_anyone`` from the parsed options alone (a lobby has no state yet: the link

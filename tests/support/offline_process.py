@@ -53,10 +53,6 @@ class Child:
         self.end()
 
     @property
-    def pid(self) -> int:
-        return self.proc.pid
-
-    @property
     def returncode(self) -> int | None:
         return self.proc.poll()
 
