@@ -75,6 +75,16 @@ async def next_turn(w):
     await w.settle()
 
 
+async def turn_of(w, game_id: int, player_id: int) -> None:
+    """The turns go round until it is ``player_id``'s (a bounded wait: a game whose turns end
+    first fails the test instead of hanging it)."""
+    for _ in range(12):
+        if await speaker(w, game_id) == player_id:
+            return
+        await next_turn(w)
+    raise AssertionError(f"{player_id} never had the floor")
+
+
 async def cancel(w):
     await w.host.slash(w.channel, "game cancel")
     await w.settle()
@@ -140,8 +150,7 @@ async def test_a_player_left_muted_by_an_earlier_game_speaks_in_her_turn_of_the_
     assert await speaker(w, second) == w.host.id
     await rejoin(w, w.cy, w.vc)  # still muted by game 1, and game 2 silences her now
     assert muted(w, w.cy) is True
-    while await speaker(w, second) != w.cy.id:
-        await next_turn(w)
+    await turn_of(w, second, w.cy.id)
     assert muted(w, w.cy) is False  # her own turn
     await cancel(w)
     assert all(muted(w, m) is False for m in w.players(5))
@@ -191,8 +200,7 @@ async def test_a_mute_a_moderator_set_is_left_alone(table):
     w.env.backend.edit_member(w.guild.id, w.bo.id, {"mute": True})  # a moderator mutes Bo by hand
     await w.settle()
     game_id = await seated(w)
-    while await speaker(w, game_id) != w.bo.id:
-        await next_turn(w)
+    await turn_of(w, game_id, w.bo.id)
     assert muted(w, w.bo) is True  # the bot never muted him: not its to undo
     await cancel(w)
     assert muted(w, w.bo) is True and muted(w, w.ann) is False
@@ -287,8 +295,7 @@ async def test_a_player_promoted_above_the_bot_is_named_and_unmuted_once_the_bot
     elders = w.guild.create_role("Elders", position=bot_role(w).position + 5)
     w.env.backend.add_member_role(w.guild.id, w.di.id, elders.id)  # (the bot does not follow member updates)
     await w.settle()
-    while await speaker(w, game_id) != w.di.id:
-        await next_turn(w)
+    await turn_of(w, game_id, w.di.id)
     assert muted(w, w.di) is True  # Discord refuses: her role is above the bot's
     told = host_dms(w)
     assert "**di** stays server-muted" in told and "**Elders**" in told, told

