@@ -22,14 +22,15 @@ from aiohttp.http_exceptions import HttpProcessingError
 from prometheus_client import CONTENT_TYPE_LATEST
 
 from . import metrics as metrics_module
+from .config import Settings
 from .metrics import DATABASE_SECONDS, Metrics
 
 log = logging.getLogger(__name__)
 
-#: a client has this long to send its whole request (HEALTH_TIMEOUT_SECONDS)
-TIMEOUT_SECONDS = 10.0
-#: the most connections open at once (HEALTH_CONNECTIONS)
-MOST_CONNECTIONS = 16
+#: a client has this long to send its whole request, and the most connections open at once: the
+#: defaults of HEALTH_TIMEOUT_SECONDS and HEALTH_CONNECTIONS (the settings are their one source)
+TIMEOUT_SECONDS: float = Settings.model_fields["health_timeout_seconds"].default
+MOST_CONNECTIONS: int = Settings.model_fields["health_connections"].default
 
 
 class HealthPortBusy(RuntimeError):
