@@ -4,7 +4,7 @@ with the game's end, so the undo survives a process that stops before it runs an
 first says no."""
 
 import discord
-from support.clocktower_helpers import SEATS, advance
+from support.clocktower_helpers import advance, begun
 from support.sim import new_bot
 
 
@@ -28,18 +28,7 @@ async def at_night(w, n=7):
     await w.bot.http.edit_channel_permissions(w.channel.id, w.ann.id, str(allow.value), str(deny.value), 1)
     await w.settle()
     found = overwrites_of(w)
-    res = await w.host.slash(w.channel, "game new", kind="clocktower")
-    assert not res.ephemeral
-    members = [w.guild.add_member(w.env.create_user(f"p{i}")) for i in range(n)]
-    for member, seat in zip(members, SEATS, strict=False):
-        res = await member.slash(w.channel, "in", seat=seat)
-        assert not res.ephemeral, res.response.content
-    res = await w.host.slash(w.channel, "st deal")
-    assert "Dealt" in res.response.content, res.response.content
-    await w.settle()
-    res = await w.host.slash(w.channel, "st begin")
-    assert "Night 1 has begun" in res.response.content
-    await w.settle()
+    members = await begun(w, n)
     assert overwrites_of(w) != found and not await can_post(members[0], w.channel)
     game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
     return game_id, members, found
@@ -139,17 +128,7 @@ async def test_an_undo_that_waited_leaves_a_later_games_night_closed(world, cloc
     w.bot.service.on_game_over.clear()
     await cancel(w)
     w.bot.service._notify = notify
-    res = await w.host.slash(w.channel, "game new", kind="clocktower")
-    assert not res.ephemeral
-    for member, seat in zip(members, SEATS, strict=False):
-        res = await member.slash(w.channel, "in", seat=seat)
-        assert not res.ephemeral, res.response.content
-    res = await w.host.slash(w.channel, "st deal")
-    assert "Dealt" in res.response.content, res.response.content
-    await w.settle()
-    res = await w.host.slash(w.channel, "st begin")
-    assert "Night 1 has begun" in res.response.content
-    await w.settle()
+    assert await begun(w, len(members)) == members  # game 2, the same players
 
     await w.bot.delivery.kick_pending()  # game 1's undo, at last
     await w.settle_retries()
