@@ -32,22 +32,21 @@ from .characters import (
     OTHER_NIGHT_MARKERS,
     SCRIPT_TEAMS,
     TEAM_WORDS,
+    TEAMS,
     ClocktowerDataError,
+    Team,
     normalise_id,
 )
 from .characters import load as load_hrh
-from .script import SCHEMA_TEAMS
 
 OFFICIAL = Path(__file__).parent / "data" / "official"
 
-Team = Literal["townsfolk", "outsider", "minion", "demon", "traveller", "fabled", "loric"]
 Edition = Literal["tb", "bmr", "snv", "carousel", "fabled", "loric"]
 #: editions and teams in the order a listing shows them
 EDITIONS: dict[str, str] = {
     "tb": "Trouble Brewing", "bmr": "Bad Moon Rising", "snv": "Sects & Violets",
     "carousel": "The Carousel", "fabled": "Fabled", "loric": "Loric",
 }
-TEAMS: tuple[str, ...] = SCHEMA_TEAMS
 #: teams whose set-up change holds when they are on the script, dealt or not
 SCRIPT_WIDE_TEAMS: tuple[str, ...] = ("fabled", "loric")
 #: the night sheet's markers, with what the Storyteller does (our words)

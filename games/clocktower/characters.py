@@ -18,9 +18,9 @@ from games.engine import DataError
 
 DATA = Path(__file__).parent / "data"
 
-Team = Literal["townsfolk", "outsider", "minion", "demon", "traveller", "fabled"]
-#: teams in the order a character sheet shows them
-TEAMS: tuple[str, ...] = ("townsfolk", "outsider", "minion", "demon", "traveller", "fabled")
+Team = Literal["townsfolk", "outsider", "minion", "demon", "traveller", "fabled", "loric"]
+#: teams in the order a character sheet shows them (Her Royal Highness Register has no Loric)
+TEAMS: tuple[str, ...] = ("townsfolk", "outsider", "minion", "demon", "traveller", "fabled", "loric")
 #: the script's own characters (dealt to players); Travellers and Fabled are extra
 SCRIPT_TEAMS: tuple[str, ...] = ("townsfolk", "outsider", "minion", "demon")
 #: (singular, plural) of each team, as a sentence says it
@@ -74,6 +74,10 @@ class Character(_Strict):
     ability: str
     #: other ids that mean this character (the Waitress is the official Harlot)
     aliases: tuple[str, ...] = ()
+    #: a homebrew character's place in the official night sheet, as its script's object gives it
+    #: (0: it does not wake, or it wakes where the night order of its data says)
+    first_night: int = 0
+    other_night: int = 0
     first_night_reminder: str = ""
     other_night_reminder: str = ""
     reminders: tuple[str, ...] = ()

@@ -3,20 +3,22 @@
 The format (``script-schema.json`` of the official release repository) is a JSON array whose
 entries are a character id, ``{"id": ...}``, a full (homebrew) character object, or the
 ``{"id": "_meta", ...}`` object. The checks that schema makes are done here by hand (no
-``jsonschema`` dependency). A script naming a character the engine cannot run is refused with
+``jsonschema`` dependency). A script naming a character that is neither official nor described on it is refused with
 :class:`UnknownCharacters`; any other malformed file with :class:`ScriptError`.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, PrivateAttr
 
 from games.engine import GameError
 
-from .characters import MARKERS, TEAMS, Characters, Jinx, load, normalise_id
+from .catalogue import load as load_catalogue
+from .characters import MARKERS, TEAMS, Character, Characters, Jinx, load, normalise_id
 
 BUILTIN_NAME = "Her Royal Highness Register"
 BUILTIN_AUTHOR = "May & Daeron"
@@ -74,6 +76,18 @@ class Script(BaseModel):
     jinxes: tuple[Jinx, ...] = ()
     #: the ``_meta.bootlegger`` house rules
     bootlegger: tuple[str, ...] = ()
+    #: whose data plays it: Her Royal Highness Register's rulebook ("hrh"), or the official records
+    rules: Literal["hrh", "official"] = "hrh"
+    #: the script's own (homebrew) character objects, played as the Storytellers judge them
+    homebrew: tuple[Character, ...] = ()
+    #: the characters a game of it plays with (``script_characters.characters_for``), once built
+    _characters: Characters | None = PrivateAttr(default=None)
+
+    def cached_characters(self) -> Characters | None:
+        return self._characters
+
+    def keep_characters(self, value: Characters) -> None:
+        self._characters = value
 
     def all_ids(self) -> tuple[str, ...]:
         return tuple(cid for team in TEAMS for cid in self.characters.get(team, ()))
@@ -197,7 +211,13 @@ def parse_script(text: str | bytes, data: Characters | None = None) -> Script:
 
 
 def load_script(document: object, data: Characters | None = None) -> Script:
-    """Validate an already-decoded script document (the official format) into a ``Script``."""
+    """Validate an already-decoded script document (the official format) into a ``Script``.
+
+    A script whose characters are all Her Royal Highness Register's is played by that rulebook's
+    data ("hrh"); any other is played by the official records ("official"), with the script's own
+    homebrew character objects. An id that is neither official nor described on the script is
+    refused with :class:`UnknownCharacters`.
+    """
     data = data or load()
     if not isinstance(document, list):
         raise ScriptError(f"A script must be a JSON list of characters, but this file holds {_kind(document)}.")
@@ -206,14 +226,13 @@ def load_script(document: object, data: Characters | None = None) -> Script:
                           f"this one has {len(document)}.")
 
     meta: dict[str, Any] | None = None
-    picked: list[str] = []  # known ids, script order
-    unknown: list[str] = []
+    entries: list[_Entry] = []
     for index, item in enumerate(document, start=1):
         where = _entry_name(index, item)
         if isinstance(item, str):
             if len(item) > 20:
                 raise ScriptError(f"{where} is an id longer than 20 characters: {item[:30]!r}…")
-            cid, name = item, None
+            entries.append(_Entry(item, None, where))
         elif isinstance(item, dict):
             if "id" not in item:
                 raise ScriptError(f"{where} is an object without an 'id'.")
@@ -224,28 +243,39 @@ def load_script(document: object, data: Characters | None = None) -> Script:
                     raise ScriptError("The script has two '_meta' entries; it may have one.")
                 meta = _read_meta(where, item)
                 continue
-            name = _read_character_object(where, item, data)
-            cid = item["id"]
+            entries.append(_Entry(item["id"], _read_character_object(where, item), where))
         else:
             raise ScriptError(f"{where} is {_kind(item)}; each entry must be a character id (text) "
                               "or a character object.")
-        character = data.resolve(cid)
-        if character is None:
-            shown = _display(name, normalise_id(cid) or cid)
-            if shown not in unknown:
-                unknown.append(shown)
-            continue
+    if all(data.resolve(e.id) is not None for e in entries):
+        return _hrh_script(entries, meta, data)
+    return _official_script(entries, meta)
+
+
+class _Entry:
+    """One character entry of a script: its id, its object (None for a bare id), where it is."""
+
+    def __init__(self, cid: str, obj: dict[str, Any] | None, where: str) -> None:
+        self.id, self.obj, self.where = cid, obj, where
+
+    @property
+    def team(self) -> str | None:
+        return None if self.obj is None else TEAM_SPELLINGS.get(self.obj["team"], self.obj["team"])
+
+
+def _hrh_script(entries: list[_Entry], meta: dict[str, Any] | None, data: Characters) -> Script:
+    picked: list[str] = []
+    for entry in entries:
+        character = data[entry.id]
+        if entry.team is not None and entry.team != character.team:
+            raise _team_refused(character.name, character.team, entry.team)
         if character.id not in picked:
             picked.append(character.id)
-    if unknown:
-        raise UnknownCharacters(f"This script has characters I can't run yet: {', '.join(unknown)}.",
-                                characters=tuple(unknown))
-
     by_team = {team: tuple(cid for cid in picked if data.characters[cid].team == team) for team in TEAMS}
     on_script = set(picked)
     custom = meta is not None and ("firstNight" in meta or "otherNight" in meta)
-    first = _custom_order(meta, "firstNight", on_script, data)
-    other = _custom_order(meta, "otherNight", on_script, data)
+    first = _custom_order(meta, "firstNight", on_script, data.resolve)
+    other = _custom_order(meta, "otherNight", on_script, data.resolve)
     if first is None:
         first = tuple(c for c in data.night_order.first_night if c in MARKERS or c in on_script)
     if other is None:
@@ -256,6 +286,107 @@ def load_script(document: object, data: Characters | None = None) -> Script:
         characters=by_team, first_night=first, other_night=other, custom_night_order=custom,
         jinxes=data.jinxes_among(frozenset(on_script)), bootlegger=tuple(meta.get("bootlegger", ())),
     )
+
+
+def _team_refused(name: str, team: str, made: str) -> UnknownCharacters:
+    return UnknownCharacters(
+        f"This script makes the {name} {_TEAM_WORDS.get(made, made)}, but the {name} is "
+        f"{_TEAM_WORDS[team]}: give a homebrew character an id of its own.", characters=(normalise_id(name),))
+
+
+def _official_script(entries: list[_Entry], meta: dict[str, Any] | None) -> Script:
+    """A script played by the official records, with its homebrew character objects."""
+    cat = load_catalogue()
+    picked: list[str] = []
+    homebrew: dict[str, Character] = {}
+    objects: dict[str, dict[str, Any]] = {}
+    unknown: list[str] = []
+    for entry in entries:
+        record = cat.resolve(entry.id)
+        if record is not None:
+            if entry.team is not None and entry.team != record.team:
+                raise _team_refused(record.name, record.team, entry.team)
+            cid = record.id
+        elif entry.obj is not None:
+            cid = normalise_id(entry.id)
+            if not cid or cid in MARKERS:
+                raise ScriptError(f"{entry.where} has an id that is no character's: {entry.id!r}.")
+            homebrew[cid] = _homebrew(cid, entry.obj)
+            objects[cid] = entry.obj
+        else:
+            shown = normalise_id(entry.id) or entry.id
+            if shown not in unknown:
+                unknown.append(shown)
+            continue
+        if cid not in picked:
+            picked.append(cid)
+    if unknown:
+        raise UnknownCharacters(
+            f"This script names characters that are not official and that it does not describe: "
+            f"{', '.join(unknown)}. A homebrew character needs its object on the script (its id, name, "
+            "team and ability), as the official Script Tool exports it.", characters=tuple(unknown))
+
+    def team_of(cid: str) -> str:
+        return homebrew[cid].team if cid in homebrew else cat.records[cid].team
+
+    def resolve(cid: str) -> str | None:
+        key = normalise_id(cid)
+        if key in homebrew:
+            return key
+        record = cat.resolve(cid)
+        return record.id if record is not None else None
+
+    by_team = {team: tuple(cid for cid in picked if team_of(cid) == team) for team in TEAMS}
+    on_script = set(picked)
+    custom = meta is not None and ("firstNight" in meta or "otherNight" in meta)
+    first = _custom_order(meta, "firstNight", on_script, resolve)
+    other = _custom_order(meta, "otherNight", on_script, resolve)
+    if first is None:
+        first = _sheet_order(cat.first_night, on_script, objects, "firstNight")
+    if other is None:
+        other = _sheet_order(cat.other_night, on_script, objects, "otherNight")
+    jinxes = [Jinx(characters=(j.first, j.second), text=j.reason) for j in cat.jinxes_among(c for c in picked if c not in homebrew)]
+    for cid, obj in objects.items():
+        for jinx in obj.get("jinxes", ()):
+            other_id = resolve(jinx["id"])
+            if other_id in on_script and other_id != cid:
+                jinxes.append(Jinx(characters=(cid, other_id), text=jinx["reason"]))
+    meta = meta or {}
+    return Script(
+        name=meta.get("name") or "Custom script", author=meta.get("author", ""),
+        characters=by_team, first_night=first, other_night=other, custom_night_order=custom,
+        jinxes=tuple(jinxes), bootlegger=tuple(meta.get("bootlegger", ())), rules="official",
+        homebrew=tuple(homebrew.values()),
+    )
+
+
+def _homebrew(cid: str, obj: dict[str, Any]) -> Character:
+    """A script's own character object as a character of the game."""
+    return Character(
+        id=cid, name=obj["name"], team=TEAM_SPELLINGS.get(obj["team"], obj["team"]), ability=obj["ability"],
+        first_night=int(obj.get("firstNight") or 0), other_night=int(obj.get("otherNight") or 0),
+        first_night_reminder=obj.get("firstNightReminder", ""),
+        other_night_reminder=obj.get("otherNightReminder", ""),
+        reminders=tuple(obj.get("reminders", ())), reminders_global=tuple(obj.get("remindersGlobal", ())),
+    )
+
+
+def _sheet_order(sheet: tuple[str, ...], on_script: set[str], objects: dict[str, dict[str, Any]],
+                 key: str) -> tuple[str, ...]:
+    """The official night sheet's order for the script, with each homebrew character that wakes (a
+    ``firstNight`` / ``otherNight`` number above 0) at that place of the sheet: the number counts the
+    sheet's entries from dusk (dusk is 0), so 1 wakes first after dusk. The official sheet has grown
+    since the numbers were written, so a number is a place, not an exact neighbour. One with a night
+    reminder but no number wakes just before dawn."""
+    order = list(sheet)
+    placed = sorted(((obj.get(key) or 0, cid) for cid, obj in objects.items()), reverse=True)
+    for number, cid in placed:
+        reminder = objects[cid].get(key + "Reminder", "")
+        if number > 0:
+            order.insert(min(int(number), len(order)), cid)
+        elif reminder:
+            order.insert(order.index("dawn") if "dawn" in order else len(order), cid)
+    return tuple(c for c in order if c in MARKERS or c in on_script)
 
 
 def _read_meta(where: str, item: dict[str, Any]) -> dict[str, Any]:
@@ -271,8 +402,8 @@ def _read_meta(where: str, item: dict[str, Any]) -> dict[str, Any]:
     return item
 
 
-def _read_character_object(where: str, item: dict[str, Any], data: Characters) -> str | None:
-    """Check an object entry; return its name (if any). A bare ``{"id": ...}`` is the deprecated form."""
+def _read_character_object(where: str, item: dict[str, Any]) -> dict[str, Any] | None:
+    """Check an object entry; return it, or None for a bare ``{"id": ...}`` (the deprecated form)."""
     if set(item) == {"id"}:
         if len(item["id"]) > 20:
             raise ScriptError(f"{where} has an id longer than 20 characters.")
@@ -289,16 +420,11 @@ def _read_character_object(where: str, item: dict[str, Any], data: Characters) -
     for entry in item.get("special", ()):
         if not isinstance(entry.get("name"), str) or not isinstance(entry.get("type"), str):
             raise ScriptError(f"{where} has a 'special' entry without a text 'name' and 'type'.")
-    known = data.resolve(item["id"])
-    if known is not None and known.team != team:
-        raise UnknownCharacters(
-            f"This script makes {known.name} {_TEAM_WORDS.get(team, team)}; I can only run "
-            f"{known.name} as {_TEAM_WORDS[known.team]}.", characters=(known.id,))
-    return item["name"]
+    return item
 
 
 def _custom_order(meta: dict[str, Any] | None, key: str, on_script: set[str],
-                  data: Characters) -> tuple[str, ...] | None:
+                  resolve: Callable[[str], Any]) -> tuple[str, ...] | None:
     if meta is None or key not in meta:
         return None
     order: list[str] = []
@@ -308,11 +434,12 @@ def _custom_order(meta: dict[str, Any] | None, key: str, on_script: set[str],
         if cid in MARKERS:
             order.append(cid)
             continue
-        character = data.resolve(cid)
-        if character is None or character.id not in on_script:
+        found = resolve(cid)
+        found_id = getattr(found, "id", found)  # a character, or the id itself
+        if found_id is None or found_id not in on_script:
             strays.append(raw)
             continue
-        order.append(character.id)
+        order.append(found_id)
     if strays:
         label = "first night" if key == "firstNight" else "other nights"
         raise ScriptError(f"The script's {label} order names characters that are not on it: "
@@ -344,4 +471,17 @@ def script_to_json(script: Script) -> list[Any]:
     if script.custom_night_order:
         meta["firstNight"] = [OFFICIAL_IDS.get(c, c) for c in script.first_night]
         meta["otherNight"] = [OFFICIAL_IDS.get(c, c) for c in script.other_night]
-    return [meta, *(OFFICIAL_IDS.get(c, c) for c in script.all_ids())]
+    homebrew = {c.id: c for c in script.homebrew}
+    return [meta, *(_homebrew_object(homebrew[c]) if c in homebrew else OFFICIAL_IDS.get(c, c)
+                    for c in script.all_ids())]
+
+
+def _homebrew_object(character: Character) -> dict[str, Any]:
+    """A homebrew character as the Script Tool writes its object (empty fields left out)."""
+    obj: dict[str, Any] = {"id": character.id, "name": character.name, "team": character.team,
+                           "ability": character.ability, "firstNight": character.first_night,
+                           "firstNightReminder": character.first_night_reminder,
+                           "otherNight": character.other_night,
+                           "otherNightReminder": character.other_night_reminder,
+                           "reminders": list(character.reminders), "remindersGlobal": list(character.reminders_global)}
+    return {k: v for k, v in obj.items() if v or k in ("id", "name", "team", "ability")}

@@ -43,7 +43,7 @@ def reference(name):
 def test_counts_by_team():
     data = ct.load()
     counts = {team: len(data.by_team(team)) for team in ct.TEAMS}
-    assert counts == {"townsfolk": 13, "outsider": 4, "minion": 4, "demon": 3, "traveller": 5, "fabled": 3}
+    assert counts == {"townsfolk": 13, "outsider": 4, "minion": 4, "demon": 3, "traveller": 5, "fabled": 3, "loric": 0}
     assert len(data.characters) == 32
 
 
@@ -130,7 +130,7 @@ def test_a_wrong_team_count_is_refused(copy):
 
 
 def test_an_unknown_team_is_refused(copy):
-    _refused(copy("characters.json", lambda raw: raw["characters"][0].update(team="loric")), "bad data")
+    _refused(copy("characters.json", lambda raw: raw["characters"][0].update(team="hero")), "bad data")
 
 
 def test_an_unknown_night_order_id_is_refused(copy):

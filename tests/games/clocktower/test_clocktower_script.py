@@ -42,24 +42,41 @@ def test_the_builtin_script_has_the_whole_register():
     script = builtin_script()
     assert script.name == "Her Royal Highness Register"
     counts = {team: len(ids) for team, ids in script.characters.items()}
-    assert counts == {"townsfolk": 13, "outsider": 4, "minion": 4, "demon": 3, "traveller": 5, "fabled": 3}
+    assert counts == {"townsfolk": 13, "outsider": 4, "minion": 4, "demon": 3, "traveller": 5, "fabled": 3, "loric": 0}
     assert script.first_night == load().night_order.first_night
     assert script.other_night == load().night_order.other_night
     assert len(script.jinxes) == 4
     assert "waitress" in script.characters["traveller"]
 
 
-def test_the_example_official_script_is_refused_naming_what_is_missing():
+def test_the_example_official_script_imports_with_its_homebrew_characters():
+    script = parse_script(STOWED_AWAY.read_text(encoding="utf-8"))
+    assert script.rules == "official"
+    assert {"grandmother", "devilsadvocate", "vigormortis", "imp"} <= set(script.all_ids())
+    homebrew = {c.id: c for c in script.homebrew}
+    assert homebrew["stowedawaybonecollector"].name == "Bone Collector"
+    assert homebrew["stowedawaybonecollector"].team == "townsfolk"  # the script's team, not the Traveller's
+    assert "stowedawaybonecollector" in script.characters["townsfolk"]
+    # a homebrew character that wakes is on the night it gives a number for, near that place of the sheet
+    assert "stowedawayapprentice" in script.first_night and "stowedawayapprentice" not in script.other_night
+    assert "stowedawaybonecollector" in script.other_night
+    assert script.first_night[0] == "dusk"
+
+
+def test_an_id_neither_official_nor_described_is_refused_naming_it():
+    doc = ["washerwoman", "chef", "imp", "spy", "gizmo", {"id": "Whatsit"}]
     with pytest.raises(UnknownCharacters) as caught:
-        parse_script(STOWED_AWAY.read_text(encoding="utf-8"))
+        load_script(doc)
     message = str(caught.value)
     assert isinstance(caught.value, GameError)
-    assert message.startswith("This script has characters I can't run yet: ")
-    for name in ("grandmother", "devilsadvocate", "vigormortis", "imp",
-                 "Bone Collector (stowedawaybonecollector)", "Apprentice (stowedawayapprentice)"):
-        assert name in message
-    for known in ("highpriestess", "ravenkeeper", "lunatic", "po"):  # on both scripts: not named
-        assert f" {known}," not in message and f" {known}." not in message
+    assert "not official and that it does not describe: gizmo, whatsit." in message
+    assert "chef" not in message
+
+
+def test_older_spellings_read_as_the_official_ids():
+    script = load_script(["Scarlet_Woman", "no_dashii", "bone_collector", "pit-hag", "chef", "imp"])
+    assert script.rules == "official"
+    assert script.all_ids() == ("chef", "scarletwoman", "pithag", "nodashii", "imp", "bonecollector")
 
 
 def test_a_script_of_hrh_ids_imports():
@@ -69,7 +86,7 @@ def test_a_script_of_hrh_ids_imports():
     assert script.characters == {
         "townsfolk": ("washerwoman", "highpriestess", "empath", "knight", "virgin"),
         "outsider": ("recluse", "lunatic"), "minion": ("spy", "marionette"), "demon": ("po", "lleech"),
-        "traveller": ("waitress", "thief", "scapegoat"), "fabled": ("djinn",),
+        "traveller": ("waitress", "thief", "scapegoat"), "fabled": ("djinn",), "loric": (),
     }
     assert not script.custom_night_order
     assert script.first_night == ("dusk", "thief", "minioninfo", "demoninfo", "lunatic", "marionette",
@@ -109,7 +126,9 @@ def test_a_meta_night_order_naming_an_absent_character_is_refused():
     ('["washerwoman", "empath", "spy", "po", {"id": "knight", "name": "Knight", "team": "hero",'
      ' "ability": "x"}]', "unknown team 'hero'"),
     ('["washerwoman", "empath", "spy", "po", {"id": "knight", "name": "Knight", "team": "minion",'
-     ' "ability": "x"}]', "I can only run Knight as a Townsfolk"),
+     ' "ability": "x"}]', "makes the Knight a Minion, but the Knight is a Townsfolk"),
+    ('["chef", "empath", "spy", "imp", {"id": "imp", "name": "Imp", "team": "townsfolk",'
+     ' "ability": "x"}]', "give a homebrew character an id of its own"),
 ])
 def test_malformed_scripts_are_refused_in_words(text, words):
     with pytest.raises(ScriptError) as caught:
@@ -146,9 +165,13 @@ def test_cli_prints_the_parsed_script(tmp_path, capsys):
 
 
 def test_cli_refuses_with_the_reason(tmp_path, capsys):
-    assert main(["clocktower", "script", str(STOWED_AWAY)]) == 2
+    assert main(["clocktower", "script", str(STOWED_AWAY)]) == 0
+    assert '"stowedawaybonecollector"' in capsys.readouterr().out
+    strange = tmp_path / "strange.json"
+    strange.write_text(json.dumps(["chef", "empath", "imp", "spy", "gizmo"]), encoding="utf-8")
+    assert main(["clocktower", "script", str(strange)]) == 2
     err = capsys.readouterr().err
-    assert "characters I can't run yet" in err and "Bone Collector" in err
+    assert "not official and that it does not describe: gizmo" in err
     bad = tmp_path / "bad.json"
     bad.write_bytes(b"\xff\xfe not text")
     assert main(["clocktower", "script", str(bad)]) == 2
