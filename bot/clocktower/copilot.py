@@ -80,15 +80,15 @@ def panel_view(game_id: int, state, chars, found: list[Proposal]) -> discord.ui.
 async def review(interaction: discord.Interaction, game_id: int, night: int) -> None:
     async def work() -> None:
         table, state = await _tonight(interaction, game_id, night)
-        found = proposals(state, table.game.chars)
+        found = proposals(state, table.game.chars_of(state))
         if not found:
             await reply(interaction, f"Nobody is due information on night {night} (yet).")
             return
         kwargs = {}
-        view = panel_view(game_id, state, table.game.chars, found)
+        view = panel_view(game_id, state, table.game.chars_of(state), found)
         if view is not None:
             kwargs["view"] = view
-        await reply(interaction, panel_text(state, table.game.chars, found), **kwargs)
+        await reply(interaction, panel_text(state, table.game.chars_of(state), found), **kwargs)
     await guarded(interaction, game_id, work)
 
 
@@ -119,7 +119,7 @@ async def on_select(interaction: discord.Interaction, game_id: int, night: int, 
 
 
 async def _edit(interaction: discord.Interaction, game_id: int, table, state, player: str) -> None:
-    chars = table.game.chars
+    chars = table.game.chars_of(state)
     found = next((p for p in proposals(state, chars) if p.player == player), None)
     if found is None:
         raise GameError("That player is due no information tonight.", code="nothing_due")
@@ -162,7 +162,7 @@ async def _shape(interaction: discord.Interaction, game_id: int, night: int, pla
         table, state = await _tonight(interaction, game_id, night)
     except GameError:
         return "Your answer, in words"  # the answer is refused in words when it is sent
-    found = next((p for p in proposals(state, table.game.chars) if p.player == player), None)
+    found = next((p for p in proposals(state, table.game.chars_of(state)) if p.player == player), None)
     return found.form.shape if found is not None and found.form is not None else "Your answer, in words"
 
 

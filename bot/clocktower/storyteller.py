@@ -8,6 +8,7 @@ in the game's log, so a replay reproduces the Storyteller's choices too.
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import json
 from typing import Any
@@ -17,6 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
+from games.clocktower.script_characters import characters_for
 
 from ..actor import Actor
 from ..cogs.seats import join_seat
@@ -28,14 +30,25 @@ from .needs import ClocktowerBot
 #: the largest script file a Storyteller may attach (the official tool's scripts are a few KB)
 MAX_SCRIPT_BYTES = 200_000
 ALIGNMENTS = [app_commands.Choice(name="good", value="good"), app_commands.Choice(name="evil", value="evil")]
+EDITIONS = [app_commands.Choice(name=name, value=value) for name, value in (
+    ("Trouble Brewing", "tb"), ("Bad Moon Rising", "bmr"), ("Sects & Violets", "snv"),
+    ("Her Royal Highness Register", "hrh"))]
 
 
 async def character_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    from games.clocktower import load
-
+    """Every character a script may have: Her Royal Highness Register's and the 181 official ones (a
+    homebrew character is typed by its name, which the game reads)."""
     typed = current.strip().lower()
-    return [app_commands.Choice(name=f"{c.name} ({c.team})", value=c.id)
-            for c in load().characters.values() if typed in c.name.lower() or typed in c.id][:25]
+    return [app_commands.Choice(name=f"{name} ({team})", value=cid)
+            for cid, (name, team) in _known_characters().items() if typed in name.lower() or typed in cid][:25]
+
+
+@functools.cache
+def _known_characters() -> dict[str, tuple[str, str]]:
+    from games.clocktower import catalogue, load
+
+    return ({c.id: (c.name, c.team) for c in load().characters.values()}
+            | {r.id: (r.name, r.team) for r in catalogue.load().records.values()})
 
 
 class Storyteller(commands.Cog):
@@ -123,24 +136,37 @@ class Storyteller(commands.Cog):
                                                              {"type": "redeal", "pool": list(chosen)})
                 await reply(interaction, outcome.reply)
                 return
-            chosen = game.parse_pool(characters, game.script_of(game.parse_options(row.options)))
+            script = game.script_of(game.parse_options(row.options))
+            chosen = game.parse_pool(characters, script)
             await self.service.set_option(row.id, actor_of(interaction), "pool", ",".join(chosen))
-            names = ", ".join(game.chars[c].name for c in chosen)
+            names = ", ".join(characters_for(script)[c].name for c in chosen)
             await reply(interaction, f"The pool ({len(chosen)}): {names}.")
         await guarded(interaction, None, work)
 
-    @st.command(name="script", description="Load a script file in the official Script Tool format (.json)")
-    async def script(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
+    @st.command(name="script", description="Choose the script: a base edition, or a Script Tool file (.json)")
+    @app_commands.describe(edition="A base edition (Trouble Brewing is the one a new group plays first)",
+                           file="A script file in the official Script Tool format (.json)")
+    @app_commands.choices(edition=EDITIONS)
+    async def script(self, interaction: discord.Interaction, edition: app_commands.Choice[str] | None = None,
+                     file: discord.Attachment | None = None) -> None:
         async def work() -> None:
             from games.clocktower import parse_script, script_to_json
+            from games.clocktower.script import builtin_script, edition_script
 
             row = await self._st_game(interaction)
             if row.status != "lobby":
                 raise LobbyError("The script is chosen before the deal.")
-            if file.size > MAX_SCRIPT_BYTES:
-                raise LobbyError(f"That file is {file.size:,} bytes; a script is at most {MAX_SCRIPT_BYTES:,}.")
-            script = parse_script(await file.read())
-            text = json.dumps(script_to_json(script))
+            if (edition is None) == (file is None):
+                raise LobbyError("Give one of them: `edition:` (Trouble Brewing, …) or `file:` (a Script Tool .json).")
+            if edition is not None:
+                script = builtin_script() if edition.value == "hrh" else edition_script(edition.value)
+                text = "" if edition.value == "hrh" else script.name
+            else:
+                assert file is not None
+                if file.size > MAX_SCRIPT_BYTES:
+                    raise LobbyError(f"That file is {file.size:,} bytes; a script is at most {MAX_SCRIPT_BYTES:,}.")
+                script = parse_script(await file.read())
+                text = json.dumps(script_to_json(script))
             await self.service.set_option(row.id, actor_of(interaction), "script", text)
             await self.service.set_option(row.id, actor_of(interaction), "pool", "")
             teams = ", ".join(f"{len(ids)} {team}" for team, ids in script.characters.items() if ids)

@@ -16,9 +16,11 @@ MAX_TELL = 1500
 #: the longest reminder token the Storyteller writes themselves
 MAX_TOKEN = 40
 #: the highest seat number: 15 players and 2 Travellers
-MAX_SEAT = 17
-#: the most Travellers in play at once (the rulebook: "a maximum of ... 2 Travellers")
+MAX_SEAT = 20
+#: the most Travellers in play at once: Her Royal Highness Register's rulebook ("a maximum of ... 2
+#: Travellers"), and the official rules' for any other script (up to 5)
 MAX_TRAVELLERS = 2
+MAX_TRAVELLERS_OFFICIAL = 5
 #: the most players named in one Juggler announcement ("up to 5 players' characters")
 MAX_JUGGLES = 5
 #: where a player's action was made, as the bot saw it

@@ -122,7 +122,7 @@ def end_of_day(state: ClocktowerState, early: bool = False) -> Outcome:
 def pending_end(state: ClocktowerState, *, resume: str) -> list[Event]:
     """When the rules end the game, wait for the Storytellers to confirm (the town hears
     nothing of it until they do)."""
-    found = goblin_end(state) or mechanical_end(state, chars())
+    found = goblin_end(state) or mechanical_end(state, chars(state))
     if found is None:
         return []
     state.pending_end = found.model_copy(update={"resume": resume})

@@ -20,10 +20,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .asks import order_for
+from .asks import first_night_for, order_for
 from .characters import Characters, normalise_id
 from .registration import alignments, characters_as, teams
-from .rules import circle_neighbours, impaired
+from .rules import circle_neighbours, impaired, ruled
 from .state import Abnormal, ClocktowerState, Seat
 
 
@@ -250,8 +250,28 @@ def read_answer(proposal: Proposal, text: str) -> Answer:
 # ----- who is due information tonight -----
 
 def _informants(state: ClocktowerState, chars: Characters) -> list[Seat]:
-    seats = [s for s in state.seats if s.acting in _PROPOSERS and s.acting in order_for(state, s, chars)]
+    seats = [s for s in state.seats if (s.acting in _PROPOSERS or judged_informant(state, chars, s))
+             and s.acting in order_for(state, s, chars)]
     return sorted(seats, key=lambda s: order_for(state, s, chars).index(s.acting))
+
+
+#: an ability (or its night reminder) that gives its player information
+_LEARNS = re.compile(r"\b(learns?|start knowing|you know|show (them|the player)|is told)\b", re.IGNORECASE)
+
+
+def judged_informant(state: ClocktowerState, chars: Characters, seat: Seat) -> bool:
+    """Whether this player's card is one the Storytellers judge and it learns something tonight."""
+    if ruled(state, seat.acting) or seat.acting not in chars:
+        return False
+    character = chars[seat.acting]
+    reminder = character.first_night_reminder if first_night_for(state, seat) else character.other_night_reminder
+    return bool(_LEARNS.search(character.ability) or _LEARNS.search(reminder))
+
+
+def _judged(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
+    name = chars[seat.acting].name
+    return Proposal(seat.player, seat.acting, "", None, ready=False,
+                    rule=f"the bot has no rules for the {name}: answer as you judge it; nothing is checked")
 
 
 def proposals(state: ClocktowerState, chars: Characters) -> list[Proposal]:
@@ -262,7 +282,8 @@ def proposals(state: ClocktowerState, chars: Characters) -> list[Proposal]:
         woken = seat.player in state.dawn_deaths and seat.acting in ("ravenkeeper", "waitress")
         if not seat.alive and not woken:
             continue
-        proposal = _PROPOSERS[seat.acting](state, chars, seat)
+        proposer = _PROPOSERS.get(seat.acting, _judged)
+        proposal = proposer(state, chars, seat)
         if proposal is None:
             continue
         if seat.character != seat.shown:
@@ -283,6 +304,8 @@ def proposals(state: ClocktowerState, chars: Characters) -> list[Proposal]:
 def _free(proposal: Proposal) -> None:
     """Any answer of the ability's form: the informant's information is arbitrary, never its shape."""
     form = proposal.form
+    if form is None and proposal.allowed is None and proposal.check is None:
+        return  # already any answer (a character the Storytellers judge): its rule says so
     proposal.allowed, proposal.check = (form.every if form else None), None
     proposal.rule = f"any answer: {form.shape}" if form else "any answer"
 
@@ -574,7 +597,7 @@ def told(proposal: Proposal, answer: Answer) -> str:
     if answer.text == "1" and proposal.character in TELLS_ONE:
         return TELLS_ONE[proposal.character]
     about = proposal.about or "That player"
-    return TELLS[proposal.character].format(answer=answer.text, about=about, day=proposal.day)
+    return TELLS.get(proposal.character, "{answer}").format(answer=answer.text, about=about, day=proposal.day)
 
 
 def as_data(found: list[Proposal]) -> list[dict]:

@@ -115,7 +115,7 @@ def virgin_nominated(state: ClocktowerState, nominator: Seat, nominee: Seat) -> 
     who, virgin = state.label(nominator.player), state.label(nominee.player)
     host = "djinn" in state.fabled and lleech_host(state) == nominator.player
     failing = impaired(state, nominee.player)
-    team = chars()[nominator.character].team
+    team = chars(state)[nominator.character].team
     execute = False
     if failing:
         said = f"but the Virgin's ability fails ({failing}): nothing happens."
@@ -126,21 +126,21 @@ def virgin_nominated(state: ClocktowerState, nominator: Seat, nominee: Seat) -> 
                 "(the Djinn's jinx): nothing happens.")
     elif team == "townsfolk":
         said, execute = "a Townsfolk: they are executed at once.", True
-    elif "townsfolk" in teams(state, chars(), nominator):  # a Spy whose ability works
-        said = (f"{_holder(nominator)}, who might register as a Townsfolk: if they do, `/st execute` them "
+    elif "townsfolk" in teams(state, chars(state), nominator):  # a Spy whose ability works
+        said = (f"{_holder(state, nominator)}, who might register as a Townsfolk: if they do, `/st execute` them "
                 "now; otherwise nothing happens.")
     else:
-        said = f"not a Townsfolk ({chars()[nominator.character].name}): nothing happens."
+        said = f"not a Townsfolk ({chars(state)[nominator.character].name}): nothing happens."
     return [Event(type="virgin", audience=STORYTELLER, title="🕊️ The Virgin is nominated",
                   text=f"{virgin}, the Virgin, was nominated for the first time, by {who}; the ability is "
                        f"spent. The nominator is {said}")], execute
 
 
-def _holder(seat: Seat) -> str:
+def _holder(state: ClocktowerState, seat: Seat) -> str:
     """"the Spy", or "the Apprentice with the Spy's ability": whose misregistration it is."""
-    own = chars()[seat.character].name
+    own = chars(state)[seat.character].name
     gained = [c for c in misregistering(seat) if c != seat.character]
-    return f"the {own}" + (f" with the {chars()[gained[0]].name}'s ability" if gained else "")
+    return f"the {own}" + (f" with the {chars(state)[gained[0]].name}'s ability" if gained else "")
 
 
 def unvote(state: ClocktowerState, action: Unvote, rng: Rng) -> Outcome:

@@ -40,36 +40,36 @@ from .state import ClocktowerState, Fiddle, Reminder, Seat
 # ----- putting them in play -----
 
 def fabled_event(state: ClocktowerState, fabled: str) -> Event:
-    character = chars()[fabled]
+    character = chars(state)[fabled]
     text = f"**{character.name}** is in play.\n> {character.ability}"
     if fabled == "djinn":
         on_script = set(state.script.all_ids())
         jinxes = [j for j in state.script.jinxes if set(j.characters) <= on_script]
         if jinxes:
             text += "\n\nThe jinxes:\n" + "\n".join(
-                f"• **{' + '.join(chars()[c].name for c in j.characters)}**: {j.text}" for j in jinxes)
+                f"• **{' + '.join(chars(state)[c].name for c in j.characters)}**: {j.text}" for j in jinxes)
     return Event(type="fabled", audience=to_thread("announcements"), title="✨ A Fabled", text=text)
 
 
 def add_fabled(state: ClocktowerState, action: AddFabled, rng: Rng) -> Outcome:
-    fabled = character_id(action.fabled, ("fabled",))
+    fabled = character_id(state, action.fabled, ("fabled",))
     if fabled in state.fabled:
-        raise illegal(f"The {chars()[fabled].name} is already in play.", "in_play")
+        raise illegal(f"The {chars(state)[fabled].name} is already in play.", "in_play")
     state.fabled.append(fabled)
     events = [] if state.phase == "setup" else [fabled_event(state, fabled)]
     when = "announced at the start" if state.phase == "setup" else "announced in the announcement thread"
-    return Outcome(state=state, events=events, reply=f"The {chars()[fabled].name} is in play ({when}).")
+    return Outcome(state=state, events=events, reply=f"The {chars(state)[fabled].name} is in play ({when}).")
 
 
 def remove_fabled(state: ClocktowerState, action: RemoveFabled, rng: Rng) -> Outcome:
-    fabled = character_id(action.fabled, ("fabled",))
+    fabled = character_id(state, action.fabled, ("fabled",))
     if fabled not in state.fabled:
-        raise illegal(f"The {chars()[fabled].name} is not in play.", "not_in_play")
+        raise illegal(f"The {chars(state)[fabled].name} is not in play.", "not_in_play")
     state.fabled.remove(fabled)
     events = [] if state.phase == "setup" else [
         Event(type="fabled", audience=to_thread("announcements"), title="✨ A Fabled",
-              text=f"The **{chars()[fabled].name}** is no longer in play.")]
-    return Outcome(state=state, events=events, reply=f"The {chars()[fabled].name} is out of play.")
+              text=f"The **{chars(state)[fabled].name}** is no longer in play.")]
+    return Outcome(state=state, events=events, reply=f"The {chars(state)[fabled].name} is out of play.")
 
 
 # ----- the Fiddler -----
@@ -83,7 +83,7 @@ def start_fiddle(state: ClocktowerState, action: StartFiddle, rng: Rng) -> Outco
         raise illegal("The fiddle contest has begun already (once per game).", "fiddling")
     if state.phase not in ("day", "night"):
         raise illegal("The fiddle contest is called by day or by night, once the game is under way.", "not_now")
-    demons = [s for s in state.seats if s.alive and chars()[s.character].team == "demon"]
+    demons = [s for s in state.seats if s.alive and chars(state)[s.character].team == "demon"]
     if action.demon:
         demon = target_seat(state, action.demon)
         if demon not in demons:
@@ -268,7 +268,7 @@ def fabled_moves(state: ClocktowerState) -> list[Action]:
                 moves.append(AddFabled(player=st, fabled=fabled))
         if "hellslibrarian" in state.fabled:
             moves.append(Silence(player=st, on=not state.silence))
-    demons = [s for s in state.seats if s.alive and chars()[s.character].team == "demon"]
+    demons = [s for s in state.seats if s.alive and chars(state)[s.character].team == "demon"]
     if "fiddler" in state.fabled and state.fiddle is None and state.phase in ("day", "night") and len(demons) == 1:
         moves.append(StartFiddle(player=st))
     return moves

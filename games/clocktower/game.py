@@ -46,6 +46,7 @@ from .actions import (
     ACTIONS,
     MAX_SEAT,
     MAX_TRAVELLERS,
+    MAX_TRAVELLERS_OFFICIAL,
     AddTraveller,
     Begin,
     Continue,
@@ -70,8 +71,9 @@ from .info import deal_message, evil_lines, grimoire_picture, grimoire_text
 from .inform import information_recap
 from .night import night_prompts
 from .options import Options, SetupOptions, settings_of
-from .rules import DEALT_TEAMS, character_id, chars, illegal, need_phase
-from .script import Script, ScriptError, builtin_script, parse_script
+from .rules import DEALT_TEAMS, character_id, chars, illegal, most_travellers, need_phase
+from .script import Script, ScriptError, builtin_script, edition_of, edition_script, parse_script
+from .script_characters import characters_for
 from .script_text import Sheet, script_sheet, sheet_of_state
 from .stages import day_ends, night_ends, stage_seconds, stages
 from .state import ClocktowerState, LunaticInfo, Seat
@@ -101,6 +103,9 @@ class ForcedDeal(BaseModel):
 def read_script(options: SetupOptions) -> Script:
     if not options.script:
         return builtin_script()
+    edition = edition_of(options.script) if len(options.script) < 40 else None
+    if edition is not None:
+        return edition_script(edition)
     try:
         return parse_script(options.script)
     except ScriptError as exc:
@@ -126,7 +131,7 @@ def check_pool(ids: list[str], script: Script) -> tuple[str, ...]:
     is refused by name."""
     pool: list[str] = []
     for raw in ids:
-        character = chars().resolve(raw)
+        character = characters_for(script).resolve(raw)
         if character is None or character.id not in script.all_ids():
             raise SetupError(f"{raw!r} is not a character of the script {script.name!r}.", code="bad_pool")
         if character.team not in DEALT_TEAMS:
@@ -154,11 +159,11 @@ def lunatic_info(state: ClocktowerState, rng: Rng) -> LunaticInfo | None:
     if not lunatics:
         return None
     lunatic = lunatics[0].player
-    count = sum(1 for s in state.seats if chars()[s.character].team == "minion")
+    count = sum(1 for s in state.seats if chars(state)[s.character].team == "minion")
     others = sorted(s.player for s in state.seats if s.player != lunatic)
     in_play = {s.character for s in state.seats} | {s.shown for s in state.seats}
     good = sorted(c for team in ("townsfolk", "outsider") for c in state.script.characters.get(team, ())
-                  if c not in in_play and chars()[c].false_card is None)
+                  if c not in in_play and chars(state)[c].false_card is None)
     return LunaticInfo(minions=tuple(rng.sample(others, count)),
                        bluffs=tuple(rng.sample(good, min(3, len(good)))))
 
@@ -169,23 +174,23 @@ def force_deal(state: ClocktowerState, forced: ForcedDeal) -> None:
         raise SetupError("A forced deal names every seated player once.", code="bad_setup")
     seats = []
     for p in state.players:
-        character = character_id(forced.characters[p.id], DEALT_TEAMS)
-        shown = character_id(forced.shown.get(p.id, character), DEALT_TEAMS)
-        if chars()[character].false_card and shown == character:
-            raise SetupError(f"A forced deal gives the {chars()[character].name} a false card.",
+        character = character_id(state, forced.characters[p.id], DEALT_TEAMS)
+        shown = character_id(state, forced.shown.get(p.id, character), DEALT_TEAMS)
+        if chars(state)[character].false_card and shown == character:
+            raise SetupError(f"A forced deal gives the {chars(state)[character].name} a false card.",
                              code="bad_setup")
         seats.append(Seat(player=p.id, seat=p.seat or 0, character=character, shown=shown,
-                          alignment="good" if chars()[character].good else "evil"))
+                          alignment="good" if chars(state)[character].good else "evil"))
     state.seats = seats
-    state.bluffs = tuple(character_id(b, DEALT_TEAMS) for b in forced.bluffs)
+    state.bluffs = tuple(character_id(state, b, DEALT_TEAMS) for b in forced.bluffs)
     if state.by_character("lunatic"):
         state.lunatic = LunaticInfo(minions=tuple(forced.lunatic_minions),
-                                    bluffs=tuple(character_id(b, DEALT_TEAMS) for b in forced.lunatic_bluffs))
+                                    bluffs=tuple(character_id(state, b, DEALT_TEAMS) for b in forced.lunatic_bluffs))
 
 
 def grimoire_event(state: ClocktowerState, note: str) -> Event:
     return Event(type="grimoire", audience=STORYTELLER, title="📜 Grimoire",
-                 text=f"{note}\n\n{grimoire_text(state, chars())}", image="grimoire")
+                 text=f"{note}\n\n{grimoire_text(state, chars(state))}", image="grimoire")
 
 
 def redeal(state: ClocktowerState, action: Redeal, rng: Rng) -> Outcome:
@@ -208,7 +213,7 @@ def redeal(state: ClocktowerState, action: Redeal, rng: Rng) -> Outcome:
 
 def begin(state: ClocktowerState, action: Begin, rng: Rng) -> Outcome:
     need_phase(state, "setup", doing="begin the game")
-    events = [private(s.player, "character", deal_message(state, chars(), s.player),
+    events = [private(s.player, "character", deal_message(state, chars(state), s.player),
                       title="🕯️ Your character") for s in state.seats]
     events += nightfall(state, "The characters are out: yours is in your private thread with the "
                               "Storytellers.")
@@ -221,14 +226,15 @@ def begin(state: ClocktowerState, action: Begin, rng: Rng) -> Outcome:
         events.append(fabled_event(state, fabled_id))
     events.append(Event(type="begun", audience=STORYTELLER, title="📜 The characters are out",
                         text=f"Every player has their character. Night 1 has begun.\n\n"
-                             f"{grimoire_text(state, chars())}"))
+                             f"{grimoire_text(state, chars(state))}"))
     return Outcome(state=state, events=events, reply="The characters are out. Night 1 has begun.")
 
 
 class Clocktower(Game):
     name = "clocktower"
     title = "Blood on the Clocktower: Her Royal Highness Register"
-    min_players = 7
+    #: the official counts (5 to 15); Her Royal Highness Register's deal refuses fewer than 7 in words
+    min_players = 5
     max_players = 15
     Options = Options
     Setup = ForcedDeal
@@ -237,7 +243,7 @@ class Clocktower(Game):
     private_threads = True
     storytellers = True
     seats = True
-    max_travellers = MAX_TRAVELLERS
+    max_travellers = MAX_TRAVELLERS_OFFICIAL
     fixed_schedule = True
 
     #: every action's handler, by the action's type (a new action goes in ``actions`` and in the
@@ -245,10 +251,9 @@ class Clocktower(Game):
     handlers = {"redeal": redeal, "begin": begin, **clock.HANDLERS, **day.HANDLERS, **grimoire.HANDLERS,
                 **night.HANDLERS, **inform.HANDLERS, **talk.HANDLERS, **travellers.HANDLERS, **fabled.HANDLERS}
 
-    @property
-    def chars(self) -> Characters:
-        """The characters (the bot's copilot panel reads them from the game)."""
-        return chars()
+    def chars_of(self, state: ClocktowerState) -> Characters:
+        """The game's characters (the bot's copilot panel reads them from the game)."""
+        return chars(state)
 
     def parse_options(self, data: dict[str, Any] | None) -> SetupOptions:
         options = super().parse_options(data)
@@ -300,7 +305,7 @@ class Clocktower(Game):
 
     def view(self, state: ClocktowerState, viewer: str | None) -> View:
         if viewer == "storyteller" or (state.finished and viewer is not None):
-            return View(text=grimoire_text(state, chars()), data={"grimoire": grimoire_picture(state, chars())})
+            return View(text=grimoire_text(state, chars(state)), data={"grimoire": grimoire_picture(state, chars(state))})
         if viewer is None:
             return View(text=self._public_text(state), data={"seats": [
                 {"seat": s.seat, "player": s.player, "alive": s.alive, "vote_token": s.vote_token,
@@ -308,12 +313,12 @@ class Clocktower(Game):
         seat = state.seat_of(viewer)
         if state.phase == "setup":
             return View(text=f"You sit in seat {seat.seat}. Your character arrives when the first night begins.")
-        lines = [deal_message(state, chars(), viewer)]
+        lines = [deal_message(state, chars(state), viewer)]
         lines.append("You are alive." if seat.alive else
                      "You are dead" + (": you still have your vote token." if seat.vote_token else
                                        ", and your vote token is spent."))
         return View(text="\n\n".join(lines), data={"seat": seat.seat, "shown": seat.shown,
-                                                    "evil_info": evil_lines(state, chars(), viewer)})
+                                                    "evil_info": evil_lines(state, chars(state), viewer)})
 
     def _public_text(self, state: ClocktowerState) -> str:
         if state.phase == "setup":
@@ -325,16 +330,16 @@ class Clocktower(Game):
         lines = [f"**{heading.get(state.phase, state.phase.capitalize())}**"]
         for s in state.seats:
             status = "alive" if s.alive else ("dead, vote token left" if s.vote_token else "dead, vote spent")
-            extra = f" · Traveller: {chars()[s.character].name}" if s.traveller else ""
+            extra = f" · Traveller: {chars(state)[s.character].name}" if s.traveller else ""
             lines.append(f"{s.seat} · {state.name(s.player)}: {status}{extra}")
         if state.fabled:
-            lines.append("Fabled: " + ", ".join(chars()[f].name for f in state.fabled))
+            lines.append("Fabled: " + ", ".join(chars(state)[f].name for f in state.fabled))
         return "\n".join(lines)
 
     def result(self, state: ClocktowerState) -> Result:
         return Result(finished=state.finished, phase=state.phase, round=state.round, outcome=state.outcome,
                       winners=state.winners, players=[
-                          PlayerResult(id=s.player, name=state.name(s.player), role=chars()[s.character].name,
+                          PlayerResult(id=s.player, name=state.name(s.player), role=chars(state)[s.character].name,
                                        team=s.alignment, alive=s.alive) for s in state.seats])
 
     def phase_seconds(self, state: ClocktowerState) -> float | None:
@@ -390,7 +395,7 @@ class Clocktower(Game):
 
     def picture(self, state: ClocktowerState, image: str) -> dict[str, Any] | None:
         if image == "grimoire":
-            return grimoire_picture(state, chars())
+            return grimoire_picture(state, chars(state))
         return None
 
     def draw(self, picture: dict[str, Any]) -> bytes | None:
@@ -421,12 +426,12 @@ class Clocktower(Game):
                     else:
                         moves.append(WaitressAnswer(player=prompt_owner.player, agree=prompt.extra["agree"]))
             for seat in state.seats:  # (one Demon's kill a night: the Demon itself lives)
-                if seat.alive and not seat.traveller and chars()[seat.character].team != "demon" \
+                if seat.alive and not seat.traveller and chars(state)[seat.character].team != "demon" \
                         and not state.dawn_deaths:
                     moves.append(Kill(player=st, target=seat.player))
                 moves.append(Tell(player=st, target=seat.player, text="You learn 2."))
             moves += traveller_moves(state)
-            for found in proposals(state, chars()) if state.stage == "locked" else []:  # accepted or edited
+            for found in proposals(state, chars(state)) if state.stage == "locked" else []:  # accepted or edited
                 if found.ready:
                     moves.append(Inform(player=st, target=found.player))
                 if found.allowed:
@@ -438,7 +443,7 @@ class Clocktower(Game):
             moves.append(EndVoting(player=st))
         travellers = [s for s in state.seats if s.traveller]
         free = [c for c in state.script.characters.get("traveller", ()) if not state.by_character(c)]
-        if len(travellers) < MAX_TRAVELLERS and free and state.seats[-1].seat < MAX_SEAT:
+        if len(travellers) < most_travellers(state) and free and state.seats[-1].seat < MAX_SEAT:
             n = state.seats[-1].seat + 1
             moves.append(AddTraveller(player=st, target=f"traveller{n}", name=f"Traveller{n}", seat=n,
                                       character=free[n % len(free)], alignment="good" if n % 2 else "evil"))
@@ -477,8 +482,8 @@ class Clocktower(Game):
                 if seat.traveller:
                     continue
                 for secret in {seat.character, seat.shown}:
-                    if re.search(rf"\b{re.escape(chars()[secret].name.lower())}\b", text):
-                        problems.append(f"public {event.type} event names {chars()[secret].name}")
+                    if re.search(rf"\b{re.escape(chars(state)[secret].name.lower())}\b", text):
+                        problems.append(f"public {event.type} event names {chars(state)[secret].name}")
         return problems
 
     def recap(self, state: ClocktowerState, records: list[Event]) -> list[Event]:

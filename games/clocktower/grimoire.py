@@ -10,7 +10,6 @@ from __future__ import annotations
 from games.engine import SUBSTITUTE, EndGame, Handler, Outcome, Player, RemovePlayer, Rng, private, public
 
 from .actions import (
-    MAX_TRAVELLERS,
     AddReminder,
     AddTraveller,
     DeclareWinner,
@@ -25,7 +24,7 @@ from .actions import (
 )
 from .info import card, deal_message, names
 from .night import wake_to_choose
-from .rules import DEALT_TEAMS, after_deal, character_id, chars, finish, illegal, target_seat
+from .rules import DEALT_TEAMS, after_deal, character_id, chars, finish, illegal, most_travellers, target_seat
 from .state import ClocktowerState, Reminder, Seat
 from .tally import lleech_follows, lleech_spared, may_end_early, mechanical_end, tally_changed
 
@@ -62,7 +61,7 @@ def set_alive(state: ClocktowerState, player: str, *, alive: bool) -> Outcome:
         following = [] if alive else lleech_spared(state, seat.player) + lleech_follows(state)
         if seat.has("thief") and state.negative:  # the Thief's marks stop (or count again) at once
             following += tally_changed(state, could_end)
-        found = mechanical_end(state, chars())
+        found = mechanical_end(state, chars(state))
         note = (f" By the rules **{found.team}** wins now ({found.reason}): `/st win team:{found.team}` "
                 "to announce it." if found else "")
         return Outcome(state=state, events=[news, *following], reply=f"{said}; the town was told.{note}")
@@ -78,16 +77,16 @@ def set_character(state: ClocktowerState, action: SetCharacter, rng: Rng) -> Out
     after_deal(state, "change a character")
     seat = target_seat(state, action.target)
     teams = ("traveller",) if seat.traveller else DEALT_TEAMS
-    character = character_id(action.character, teams)
-    old = chars()[seat.character].name
+    character = character_id(state, action.character, teams)
+    old = chars(state)[seat.character].name
     seat.character = character
     events = []
     if action.tell:
         seat.shown = character
         events.append(private(seat.player, "character", "The Storyteller tells you your character has "
-                              "changed.\n\n" + card(chars(), seat), title="🕯️ Your character"))
-    new = chars()[character].name
-    told = "they were told" if action.tell else "their card still shows the " + chars()[seat.shown].name
+                              "changed.\n\n" + card(chars(state), seat), title="🕯️ Your character"))
+    new = chars(state)[character].name
+    told = "they were told" if action.tell else "their card still shows the " + chars(state)[seat.shown].name
     return Outcome(state=state, events=events,
                    reply=f"{state.label(seat.player)}: {old} → {new} ({told}).")
 
@@ -107,13 +106,13 @@ def set_alignment(state: ClocktowerState, action: SetAlignment, rng: Rng) -> Out
                          f"{' (they were told)' if action.tell else ' (they were not told)'}.")
 
 
-def reminder_token(action: AddReminder) -> tuple[str, str]:
+def reminder_token(state: ClocktowerState, action: AddReminder) -> tuple[str, str]:
     token = " ".join(action.token.split())
     if not token:
         raise illegal("A reminder token needs some words.", "bad_token")
     if not action.source.strip():
         return token, ""
-    source = chars().resolve(action.source)
+    source = chars(state).resolve(action.source)
     if source is None:
         raise illegal(f"{action.source!r} is not a character this game knows.", "bad_character")
     tokens = (*source.reminders, *source.reminders_global)
@@ -127,9 +126,9 @@ def reminder_token(action: AddReminder) -> tuple[str, str]:
 
 def add_reminder(state: ClocktowerState, action: AddReminder, rng: Rng) -> Outcome:
     seat = target_seat(state, action.target)
-    token, source = reminder_token(action)
+    token, source = reminder_token(state, action)
     state.reminders.append(Reminder(player=seat.player, token=token, source=source))
-    by = f" ({chars()[source].name})" if source else ""
+    by = f" ({chars(state)[source].name})" if source else ""
     return Outcome(state=state, reply=f"Reminder on {state.label(seat.player)}: {token}{by}.")
 
 
@@ -154,27 +153,27 @@ def add_traveller(state: ClocktowerState, action: AddTraveller, rng: Rng) -> Out
     if any(s.player == action.target for s in state.seats):
         raise illegal(f"{state.label(action.target)} is already seated.", "already_seated")
     travellers = [s for s in state.seats if s.traveller]
-    if len(travellers) >= MAX_TRAVELLERS:
-        raise illegal(f"There are already {MAX_TRAVELLERS} Travellers: {names(state, [s.player for s in travellers])}.",
+    if len(travellers) >= most_travellers(state):
+        raise illegal(f"There are already {most_travellers(state)} Travellers: {names(state, [s.player for s in travellers])}.",
                        "too_many_travellers")
     taken = next((s for s in state.seats if s.seat == action.seat), None)
     if taken is not None:
         raise illegal(f"Seat {action.seat} is {state.name(taken.player)}'s.", "seat_taken")
-    character = character_id(action.character, ("traveller",))
+    character = character_id(state, action.character, ("traveller",))
     if character not in state.script.all_ids():
-        raise illegal(f"The {chars()[character].name} is not a Traveller of this script.", "bad_character")
+        raise illegal(f"The {chars(state)[character].name} is not a Traveller of this script.", "bad_character")
     if state.by_character(character):
-        raise illegal(f"The {chars()[character].name} is already in play.", "in_play")
+        raise illegal(f"The {chars(state)[character].name} is already in play.", "in_play")
     seat = Seat(player=action.target, seat=action.seat, character=character, shown=character,
                 alignment=action.alignment, traveller=True, joined_day=state.day)
     state.seats.append(seat)
     state.seats.sort(key=lambda s: s.seat)
     state.sync_players({action.target: action.name})
-    name = chars()[character].name
+    name = chars(state)[character].name
     return Outcome(state=state, events=[
         public("traveller", f"🧳 {state.label(seat.player)} travels in as the **{name}**.\n> "
-               f"{chars()[character].ability}", title="A Traveller arrives"),
-        private(seat.player, "character", deal_message(state, chars(), seat.player),
+               f"{chars(state)[character].ability}", title="A Traveller arrives"),
+        private(seat.player, "character", deal_message(state, chars(state), seat.player),
                 title="🕯️ Your character"),
     ], reply=f"{state.label(seat.player)} is the {name} ({action.alignment}); they were told.")
 
@@ -221,7 +220,7 @@ def substitute(state: ClocktowerState, action: Substitute, rng: Rng) -> Outcome:
                      data={"old": old, "new": new})]
     if state.phase != "setup":
         text = (f"You take over seat {seat.seat} from {old_label}: its character, its history and this "
-                f"thread are yours now.\n\n" + deal_message(state, chars(), new))
+                f"thread are yours now.\n\n" + deal_message(state, chars(state), new))
         events.append(private(new, "substitute", text, title="🔁 You take over a seat",
                               data={"old": old, "new": new}))
     return Outcome(state=state, events=events, reply=f"{state.label(new)} now plays seat {seat.seat}.")

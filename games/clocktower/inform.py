@@ -54,13 +54,13 @@ def inform(state: ClocktowerState, action: Inform, rng: Rng) -> Outcome:
         raise illegal("Tonight's information is proposed when the night's actions lock: the deaths and "
                       "poison it depends on are not known before.", "not_locked")
     seat = target_seat(state, action.target)
-    found = next((p for p in proposals(state, chars()) if p.player == seat.player), None)
+    found = next((p for p in proposals(state, chars(state)) if p.player == seat.player), None)
     if found is None:
         raise illegal(f"{state.label(seat.player)} is due no information tonight (use `/st tell` to send "
                       "something anyway).", "nothing_due")
     own = action.answer.strip()
     if not own and not found.ready:
-        raise illegal(f"The {chars()[found.character].name}'s answer waits for you ({found.rule}): give "
+        raise illegal(f"The {chars(state)[found.character].name}'s answer waits for you ({found.rule}): give "
                       "it with `answer:`.", "answer_needed")
     try:
         answer = read_answer(found, own or found.answer)
@@ -88,7 +88,7 @@ def inform(state: ClocktowerState, action: Inform, rng: Rng) -> Outcome:
 
 
 def deliver(state: ClocktowerState, player: str, accepted: Accepted, *, auto: bool = False) -> list[Event]:
-    text = accepted.text or spy_grimoire(state, chars())
+    text = accepted.text or spy_grimoire(state, chars(state))
     return [private(player, "information", f"🌙 {text}", title=f"Night {state.night}: you learn"),
             record("told", {"night": state.night, "player": player, "card": accepted.card,
                             "answer": accepted.answer, "proposed": accepted.proposed,
@@ -106,7 +106,7 @@ def information_at_dawn(state: ClocktowerState) -> list[Event]:
             if state.settings.inform_at == "dawn":  # else it was sent when accepted
                 events += deliver(state, player, accepted)
     unsent = []
-    for found in proposals(state, chars()):
+    for found in proposals(state, chars(state)):
         if found.player in state.accepted:
             continue
         if state.settings.auto_inform and found.ready and not found.flags and found.character != "spy":
@@ -134,7 +134,7 @@ def information_at_dawn(state: ClocktowerState) -> list[Event]:
 
 def woken_information(state: ClocktowerState, seat: Seat) -> list[Event]:
     """A player woken after the lock (the Ravenkeeper) chose: their information, proposed."""
-    found = [p for p in proposals(state, chars()) if p.player == seat.player]
+    found = [p for p in proposals(state, chars(state)) if p.player == seat.player]
     return [information_event(state, found)] if found else []
 
 
@@ -144,7 +144,7 @@ def information_event(state: ClocktowerState, found: list[Proposal]) -> Event:
     auto = (" At dawn, information nobody accepted is sent as proposed where nothing is flagged."
             if state.settings.auto_inform else "")
     return Event(type="night_information", audience=STORYTELLER, title=f"🌙 Night {state.night}: information due",
-                 text=proposals_text(state, chars(), found) + "\n\nThe proposed answer is the truth where "
+                 text=proposals_text(state, chars(state), found) + "\n\nThe proposed answer is the truth where "
                  "there is one; ⚑ marks where the rules leave it to you. **Review and send** (or `/st inform "
                  f"player:@p [answer:]`) accepts each one, as proposed or edited; what you accept {when}.{auto}",
                  data={"proposals": as_data(found), "view": "copilot", "night": state.night})
@@ -158,7 +158,7 @@ def information_recap(state: ClocktowerState, records: list[Event]) -> list[Even
         if rec.type != "told":
             continue
         data = rec.data
-        name = chars()[data["card"]].name if data["card"] in chars() else data["card"]
+        name = chars(state)[data["card"]].name if data["card"] in chars(state) else data["card"]
         line = f"• {state.name(data['player'])}, as the {name}: {data['answer']}"
         if data["answer"] != data["proposed"]:
             line += (f" (the truth: {data['proposed']})" if data["card"] in TRUTHFUL

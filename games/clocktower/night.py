@@ -25,7 +25,7 @@ def night_choice(state: ClocktowerState, action: NightChoice, rng: Rng) -> Outco
     if state.phase != "night":
         raise illegal("Night choices are made at night.", "not_night")
     seat = target_seat(state, action.player)
-    got = ask_for(state, seat, chars())
+    got = ask_for(state, seat, chars(state))
     if got is None:
         raise illegal("Your character chooses nothing tonight.", "nothing_to_choose")
     ask, _text, count = got
@@ -53,7 +53,7 @@ def night_choice(state: ClocktowerState, action: NightChoice, rng: Rng) -> Outco
                          + (f" (instead of {choice_text(state, before)})." if before else "."))]
     if seat.character == "lunatic":  # the real Demon learns the Lunatic's choice at once
         for demon in state.seats:
-            if chars()[demon.character].team == "demon":
+            if chars(state)[demon.character].team == "demon":
                 events.append(private(demon.player, "lunatic_choice", f"🌙 The Lunatic, {state.label(seat.player)}, "
                                       f"chose {said} tonight.", title="The Lunatic"))
     if seat.shown == "waitress" and targets != before:
@@ -95,7 +95,7 @@ def night_prompts(state: ClocktowerState, player: str) -> list[Prompt]:
         return []
     seat = state.seat_of(player)
     prompts: list[Prompt] = []
-    got = ask_for(state, seat, chars())
+    got = ask_for(state, seat, chars(state))
     if got is not None and (state.stage != "locked" or got[0].when_killed):
         ask, text, count = got
         mine = state.night_choices.get(player)
@@ -128,7 +128,7 @@ def ask_event(state: ClocktowerState, seat: Seat, *, woken: bool = False) -> Eve
     """The private message asking ``seat`` for tonight's choice: at dusk (or when an ability is
     gained), or ``woken`` when it dies and chooses when killed (the Ravenkeeper); None when it
     is not asked that way."""
-    got = ask_for(state, seat, chars())
+    got = ask_for(state, seat, chars(state))
     if got is None or got[0].when_killed is not woken:
         return None
     if woken:
@@ -150,7 +150,7 @@ def lock_reminders(state: ClocktowerState) -> list[Event]:
     lock = hours(state.settings.lock_seconds)
     events = []
     for seat in state.seats:
-        got = ask_for(state, seat, chars())
+        got = ask_for(state, seat, chars(state))
         visited = (waitress_of(state, seat.player) is not None
                    and seat.player not in state.waitress_answers)
         if got is None and not visited:
@@ -175,7 +175,7 @@ def choices_summary(state: ClocktowerState) -> Event:
     """At the lock: every asked player's choice, and every missing one, for the Storytellers."""
     lines = []
     for seat in state.seats:
-        got = ask_for(state, seat, chars())
+        got = ask_for(state, seat, chars(state))
         if got is None:
             continue
         chosen = state.night_choices.get(seat.player)
@@ -192,7 +192,7 @@ def choices_summary(state: ClocktowerState) -> Event:
 def resolve_night(state: ClocktowerState) -> list[Event]:
     """At the lock: what the choices do, applied to the grimoire, and told to the Storytellers,
     who may overrule any of it before dawn."""
-    steps = plan_night(state, chars())
+    steps = plan_night(state, chars(state))
     events: list[Event] = []
     lines = []
     for step in steps:
@@ -222,10 +222,10 @@ def resolve_night(state: ClocktowerState) -> list[Event]:
     state.killed_tonight |= {e.player: e.source for step in steps for e in step.effects if e.kind == "dies"}
     for step in steps:
         if step.abnormal:
-            state.note_abnormal(step.player, f"the {chars()[step.character].name}: {step.abnormal}")
+            state.note_abnormal(step.player, f"the {chars(state)[step.character].name}: {step.abnormal}")
         for failed in step.failed:
             state.note_abnormal(failed.player, failed.why)
-    found = proposals(state, chars())
+    found = proposals(state, chars(state))
     if lines:
         events.append(Event(type="night_plan", audience=STORYTELLER, title=f"🌙 Night {state.night}: what the night does",
                             text="\n".join(lines) + "\n\nApplied to the grimoire. Overrule any of it before dawn "

@@ -33,7 +33,8 @@ class SetupOptions(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     #: an imported script in the official Script Tool JSON ("" for Her Royal Highness Register)
-    script: str = Field("", description="a script in the official Script Tool JSON (load one with /st script)",
+    script: str = Field("", description="a base edition by name (Trouble Brewing, Bad Moon Rising, Sects & Violets) "
+                        "or a script in the official Script Tool JSON (load one with /st script)",
                         json_schema_extra={"default_words": "the rulebook's script, Her Royal Highness Register"})
     pool: str = Field("", description="the characters the deal may use: all (the default), names separated by commas, "
                       "or only exclusions such as -baron,-po", json_schema_extra={"default_words": "all characters"})

@@ -10,9 +10,12 @@ from typing import Any
 
 from games.engine import IllegalAction, Outcome, public
 
-from .characters import Characters, load
+from .actions import MAX_TRAVELLERS, MAX_TRAVELLERS_OFFICIAL
+from .characters import Characters
+from .characters import load as load_hrh
 from .info import reveal_text
 from .options import HOUR
+from .script_characters import characters_for
 from .state import ClocktowerState, Seat
 
 #: the value of "no-one" in a night choice (the Po)
@@ -23,9 +26,21 @@ WHISPER_KEY = "whisper:"
 DEALT_TEAMS = ("townsfolk", "outsider", "minion", "demon")
 
 
-def chars() -> Characters:
-    """Every character this game knows (read from the data once)."""
-    return load()
+def ruled(state: ClocktowerState, character: str) -> bool:
+    """Whether the bot has rules for this character in this game: every character of Her Royal
+    Highness Register (its rulebook's, by its ids); on any other script, the same characters by the
+    same ids. The rest are the Storytellers' to judge (woken, asked, answered freely)."""
+    return state.script.rules == "hrh" or character in load_hrh().characters
+
+
+def most_travellers(state: ClocktowerState) -> int:
+    """How many Travellers may be in play at once with this game's script."""
+    return MAX_TRAVELLERS if state.script.rules == "hrh" else MAX_TRAVELLERS_OFFICIAL
+
+
+def chars(state: ClocktowerState) -> Characters:
+    """Every character this game knows: its script's (built once per script)."""
+    return characters_for(state.script)
 
 
 # ----- refusing -----
@@ -56,9 +71,9 @@ def target_seat(state: ClocktowerState, player: str) -> Seat:
     raise illegal(f"{state.name(player) if known else 'That player'} is not seated in this game.", "not_seated")
 
 
-def character_id(raw: str, teams: tuple[str, ...]) -> str:
+def character_id(state: ClocktowerState, raw: str, teams: tuple[str, ...]) -> str:
     """The id of the character a Storyteller named, refused unless it is of one of ``teams``."""
-    character = load().resolve(raw)
+    character = chars(state).resolve(raw)
     if character is None or character.team not in teams:
         kinds = "/".join(teams)
         raise illegal(f"{raw!r} is not a {kinds} character this game knows.", "bad_character")
@@ -95,9 +110,9 @@ def circle_neighbours(state: ClocktowerState, player: str, *, living: bool = Tru
 
 def who(state: ClocktowerState, seat: Seat) -> str:
     """"Ann (seat 3), the Pukka" for the Storytellers, with the truth where the card differs."""
-    chars = load()
-    shown = chars[seat.shown].name
-    truth = f" (truly the {chars[seat.character].name})" if seat.character != seat.shown else ""
+    known = chars(state)
+    shown = known[seat.shown].name
+    truth = f" (truly the {known[seat.character].name})" if seat.character != seat.shown else ""
     return f"{state.label(seat.player)}, the {shown}{truth}"
 
 
@@ -144,5 +159,5 @@ def finish(state: ClocktowerState, outcome: str, winners: list[str], text: str) 
     state.stage = ""
     state.next_phase("over")
     return Outcome(state=state, events=[
-        public("game_over", f"{text}\n\n{reveal_text(state, load())}", title="The grimoire, revealed",
+        public("game_over", f"{text}\n\n{reveal_text(state, chars(state))}", title="The grimoire, revealed",
                image="grimoire", data=talk_data(state, "open"))])

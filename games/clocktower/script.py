@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, PrivateAttr
 
 from games.engine import GameError
 
+from .catalogue import EDITIONS
 from .catalogue import load as load_catalogue
 from .characters import MARKERS, TEAMS, Character, Characters, Jinx, load, normalise_id
 
@@ -459,6 +460,26 @@ def builtin_script(data: Characters | None = None) -> Script:
     return Script(name=BUILTIN_NAME, author=BUILTIN_AUTHOR, characters=by_team,
                   first_night=data.night_order.first_night, other_night=data.night_order.other_night,
                   jinxes=data.jinxes)
+
+
+#: the base editions a Storyteller may name instead of loading a file, by the names they go by
+EDITION_NAMES: dict[str, str] = {
+    "tb": "tb", "troublebrewing": "tb", "bmr": "bmr", "badmoonrising": "bmr",
+    "snv": "snv", "sv": "snv", "sectsandviolets": "snv", "sectsviolets": "snv",
+}
+
+
+def edition_of(name: str) -> str | None:
+    """The edition a Storyteller's words name ("Trouble Brewing", "tb", "Sects & Violets"), or None."""
+    return EDITION_NAMES.get(normalise_id(name.replace("&", "and")))
+
+
+def edition_script(edition: str) -> Script:
+    """A base edition (``tb``, ``bmr``, ``snv``) as a script: its 22 characters and its 5 Travellers,
+    in the official records' order, played by the official records."""
+    cat = load_catalogue()
+    ids = [r.id for r in cat.records.values() if r.edition == edition]
+    return load_script([{"id": "_meta", "name": EDITIONS[edition], "author": "The Pandemonium Institute"}, *ids])
 
 
 def script_to_json(script: Script) -> list[Any]:

@@ -356,7 +356,7 @@ def alsaahir_guess(state: ClocktowerState, action: AlsaahirGuess, rng: Rng) -> O
         raise illegal("A player cannot be guessed both a Minion and a Demon.", "both")
     extra: list[Event] = []
     if seat.has("alsaahir") and seat.alive:
-        found = alsaahir_check(state, chars(), minions, demons)
+        found = alsaahir_check(state, chars(state), minions, demons)
         why = impaired(state, seat.player)
         if found != "wrong":
             if why:
@@ -381,11 +381,11 @@ def juggler_guess(state: ClocktowerState, action: JugglerGuess, rng: Rng) -> Out
     guesses: dict[str, str] = {}
     for player, character in action.guesses.items():
         target = target_seat(state, player)
-        found = chars().resolve(character)
+        found = chars(state).resolve(character)
         if found is None or found.id not in state.script.all_ids():
             raise illegal(f"{character!r} is not a character of this script.", "bad_character")
         guesses[target.player] = found.id
-    listed = "; ".join(f"{state.label(p)}: {chars()[c].name}" for p, c in guesses.items())
+    listed = "; ".join(f"{state.label(p)}: {chars(state)[c].name}" for p, c in guesses.items())
     # judged as made: who could not misregister then (drunk or poisoned) is read so at night
     held = [p for p in guesses if impaired(state, p)]
     return announced(state, Announcement(kind="juggler", by=seat.player, guesses=guesses, impaired=held),
@@ -534,7 +534,7 @@ def talk_moves(state: ClocktowerState) -> list[Action]:
             if any(n.nominee == p for n in state.nominations) and ("goblin", p) not in made:
                 moves.append(GoblinClaim(player=p, place=where))
             if seat.character == "alsaahir" and ("alsaahir", p) not in made:
-                truth = {t: [s.player for s in seats if not s.traveller and chars()[s.character].team == t]
+                truth = {t: [s.player for s in seats if not s.traveller and chars(state)[s.character].team == t]
                          for t in ("minion", "demon")}
                 moves.append(AlsaahirGuess(player=p, minions=truth["minion"], demons=truth["demon"], place=where))
             if seat.shown == "juggler" and state.day == 1 and ("juggler", p) not in made:

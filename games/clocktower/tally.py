@@ -306,7 +306,7 @@ def scapegoat_note(state: ClocktowerState, executed: Seat) -> list[Event]:
         return []
     alignment = goats[0].alignment
     why = (f"is of their alignment ({alignment})" if alignment == executed.alignment else
-           f"is {alignment}, and the {chars()[executed.character].name}, who might register as {alignment}, "
+           f"is {alignment}, and the {chars(state)[executed.character].name}, who might register as {alignment}, "
            "may count as of its alignment")
     return [Event(type="scapegoat_due", audience=STORYTELLER, title="🐐 The Scapegoat",
                   text=f"{state.label(executed.player)} was executed; {state.label(goats[0].player)}, the "

@@ -50,8 +50,8 @@ def gain_ability(state: ClocktowerState, action: GainAbility, rng: Rng) -> Outco
     if not seat.alive:
         raise illegal(f"{state.label(seat.player)} is dead: the Apprentice's ability is gone.", "dead")
     team = "townsfolk" if seat.alignment == "good" else "minion"
-    character = character_id(action.character, (team,))
-    name = chars()[character].name
+    character = character_id(state, action.character, (team,))
+    name = chars(state)[character].name
     if character not in state.script.all_ids():
         raise illegal(f"The {name} is not on this script: the Apprentice gains an ability on the script.",
                       "bad_character")
@@ -65,13 +65,13 @@ def gain_ability(state: ClocktowerState, action: GainAbility, rng: Rng) -> Outco
     if not any(r.player == seat.player and r.source == "apprentice" for r in state.reminders):
         state.reminders.append(Reminder(player=seat.player, token="Is The Apprentice", source="apprentice"))
     events = [private(seat.player, "apprentice", f"🎓 You gain the {name}'s ability:\n> "
-                      f"{chars()[character].ability}", title="The Apprentice")]
+                      f"{chars(state)[character].ability}", title="The Apprentice")]
     asked = ask_event(state, seat) if state.phase == "night" and state.stage != "locked" else None
     if asked is not None:  # it acts tonight: asked at once
         events.append(asked)
-    idle = chars()[character].setup is not None  # the Baron, the Marionette
+    idle = chars(state)[character].setup is not None  # the Baron, the Marionette
     note = f" The {name}'s ability works only at the deal: it does nothing now." if idle else ""
-    instead = f" (instead of the {chars()[before].name})" if before else ""
+    instead = f" (instead of the {chars(state)[before].name})" if before else ""
     return Outcome(state=state, events=events,
                    reply=f"{state.label(seat.player)}, the Apprentice, gains the {name}'s ability{instead}; "
                          f"they were told.{note}")

@@ -174,8 +174,10 @@ async def test_a_script_file_loads_and_a_bad_one_is_refused_in_words(world):
               "soldier", "virgin", "juggler", "recluse", "drunk", "thief"]
     res = await w.host.slash(w.channel, "st script", file=("small.json", json.dumps(script).encode()))
     assert res.ephemeral and "Script loaded: **Small**" in res.response.content
-    res = await w.host.slash(w.channel, "st script", file=("bad.json", b'["imp", "po", "spy", "knight", "empath"]'))
-    assert res.ephemeral and "characters I can't run yet: imp" in res.response.content
+    res = await w.host.slash(w.channel, "st script", file=("bad.json", b'["gizmo", "po", "spy", "knight", "empath"]'))
+    assert res.ephemeral and "not official and that it does not describe: gizmo." in res.response.content
+    res = await w.host.slash(w.channel, "st script")
+    assert res.ephemeral and "Give one of them" in res.response.content
     res = await w.host.slash(w.channel, "st pool", characters="-baron")
     assert "The pool (10)" in res.response.content
     res = await w.host.slash(w.channel, "st export")
@@ -183,6 +185,20 @@ async def test_a_script_file_loads_and_a_bad_one_is_refused_in_words(world):
     res = await w.host.slash(w.channel, "st deal")
     table = await w.bot.service.load((await game_row(w)).id)
     assert table.state.script.name == "Small" and "baron" not in {s.character for s in table.state.seats}
+
+
+async def test_a_base_edition_is_chosen_by_name_and_dealt_at_five_players(world):
+    w = world
+    await sign_up(w, n=5)
+    res = await w.host.slash(w.channel, "st script", edition="tb")
+    assert res.ephemeral and "Script loaded: **Trouble Brewing** (13 townsfolk, 4 outsider, 4 minion, 1 demon, 5 traveller)" \
+        in res.response.content
+    row = await game_row(w)
+    assert row.options["script"] == "Trouble Brewing"  # a name, read again at the deal
+    res = await w.host.slash(w.channel, "st deal")
+    state = (await w.bot.service.load(row.id)).state
+    assert state.script.name == "Trouble Brewing" and state.script.rules == "official"
+    assert len(state.seats) == 5 and sum(s.character == "imp" for s in state.seats) == 1
 
 
 async def test_a_game_in_a_thread_needs_a_text_channel_for_private_threads(world):

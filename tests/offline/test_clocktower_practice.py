@@ -131,7 +131,7 @@ async def test_the_storyteller_reviews_and_sends_on_the_table(open_table):
         st = w.host
         game = await _game_at(table, 2)  # the night's lock: the information due is in the thread
         state = (await table.bot.service.load(game.id)).state
-        chars = (await table.bot.service.load(game.id)).game.chars
+        chars = (await table.bot.service.load(game.id)).game.chars_of(state)
         due = [p for p in proposals(state, chars) if p.ready]
         assert len(due) >= 2, due
         room = RoomPage(http, await _room_url(http, table, st, _thread(table, "Storytellers")))

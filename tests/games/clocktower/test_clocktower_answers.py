@@ -133,7 +133,7 @@ def test_the_undertaker_learns_the_character_that_died_by_execution():
 def test_the_undertaker_learns_nothing_when_the_executed_lleech_lives():
     state = table_with_lleech()
     assert state.executed == "p1" and state.seat_of("p1").alive  # its host lives, so it lives
-    found = next(p for p in proposals(state, GAME.chars) if p.player == "p2")
+    found = next(p for p in proposals(state, GAME.chars_of(state)) if p.player == "p2")
     assert found.answer == "nothing" and found.allowed == ["nothing"]
     assert "was executed but did not die" in found.about
     assert told(state, "nothing") == "🌙 Nobody died by execution on day 1."
@@ -248,14 +248,14 @@ def test_false_information_to_the_washerwoman_and_the_knight_counts_for_the_math
     state = locked(act(new_game(None, characters), type="begin").state)
     state = act(state, type="inform", target="p2", answer="8 or 5 is the Virgin").state  # the Spy, as the Virgin
     state = act(poisoned(state, "p3"), type="inform", target="p3", answer="1 and 5").state  # the Po, poisoned Knight
-    math = next(p for p in proposals(state, GAME.chars) if p.player == "p4")
+    math = next(p for p in proposals(state, GAME.chars_of(state)) if p.player == "p4")
     assert math.answer == "2"
     assert "the Washerwoman was told Name5 (seat 5) or Name8 (seat 8) is the Virgin, false on the grimoire" \
         in math.flags[0]
     assert "the Knight was told Name1 (seat 1) and Name5 (seat 5), false on the grimoire" in math.flags[0]
     true = act(locked(act(new_game(None, characters), type="begin").state), type="inform", target="p2",
                answer="7 or 5 is the Virgin").state
-    assert next(p for p in proposals(true, GAME.chars) if p.player == "p4").answer == "0"
+    assert next(p for p in proposals(true, GAME.chars_of(true)) if p.player == "p4").answer == "0"
 
 
 def test_a_woken_ravenkeeper_that_has_not_chosen_has_nothing_to_learn_yet():

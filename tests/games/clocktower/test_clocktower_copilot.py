@@ -27,7 +27,7 @@ def information(out):
 
 
 def by_player(state):
-    return {p.player: p for p in proposals(state, GAME.chars)}
+    return {p.player: p for p in proposals(state, GAME.chars_of(state))}
 
 
 def test_the_empath_counts_evil_living_neighbours_and_misregistration_widens_the_set():

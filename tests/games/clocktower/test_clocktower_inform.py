@@ -42,7 +42,7 @@ def dawn(state):
 
 
 def mathematician(state):
-    return next(p for p in proposals(state, GAME.chars) if p.character == "mathematician")
+    return next(p for p in proposals(state, GAME.chars_of(state)) if p.character == "mathematician")
 
 
 def test_accepted_information_waits_for_dawn_and_can_be_changed_until_then():
@@ -77,7 +77,7 @@ def test_information_is_sent_at_once_with_inform_at_accept():
 def test_auto_inform_sends_the_unflagged_proposals_at_dawn_and_leaves_the_flagged_ones():
     state = begun(["po", "empath", "knight", "washerwoman", "soldier", "virgin", "spy", "mathematician"],
                   options={"auto_inform": "true"})
-    found = {p.player: p for p in proposals(state, GAME.chars)}
+    found = {p.player: p for p in proposals(state, GAME.chars_of(state))}
     # the Empath and the Knight are plain; the Washerwoman is flagged (the Spy may register as a Townsfolk)
     assert not found["p2"].flags and not found["p3"].flags and found["p4"].flags
     morning = dawn(state)

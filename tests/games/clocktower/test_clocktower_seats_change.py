@@ -87,7 +87,7 @@ def test_the_juggler_learns_only_after_its_first_day():
     state = until(until(day_one(characters), "night"), "day")  # day 2
     state = act(state, player="p2", type="juggler_guess", place="announcements", guesses={"p1": "po"}).state
     night = until(state, "night")
-    assert "p2" not in {p.player for p in proposals(night, GAME.chars)}
+    assert "p2" not in {p.player for p in proposals(night, GAME.chars_of(night))}
 
 
 def test_a_waitress_killed_by_her_visit_still_learns_the_character():
@@ -98,7 +98,7 @@ def test_a_waitress_killed_by_her_visit_still_learns_the_character():
     state = act(state, player="p3", type="waitress_answer", agree=True).state
     state = until(state, "night", "locked")
     state = act(state, type="kill", target="w9").state  # "you both might die"
-    found = {p.player: p for p in proposals(state, GAME.chars)}
+    found = {p.player: p for p in proposals(state, GAME.chars_of(state))}
     assert found["w9"].answer == "Knight"
 
 

@@ -63,13 +63,13 @@ def test_the_apprentice_is_due_an_ability_on_its_first_night_and_acts_by_it_then
     assert state.seat_of("t9").character == "apprentice"  # still the Apprentice to everyone's abilities
     assert any(r.player == "t9" and r.token == "Is The Apprentice" for r in state.reminders)
     # the Shugenja's first-night information, on the Apprentice's first night (night 2)
-    found = {p.player: p for p in proposals(state, GAME.chars)}
+    found = {p.player: p for p in proposals(state, GAME.chars_of(state))}
     assert found["t9"].character == "shugenja" and found["t9"].answer in ("clockwise", "anticlockwise")
     # and never again: the Shugenja acts on the first night only
     later = state
     while not (later.phase == "night" and later.night == 3):
         later = timeout(later).state
-    assert "t9" not in {p.player for p in proposals(later, GAME.chars)}
+    assert "t9" not in {p.player for p in proposals(later, GAME.chars_of(later))}
 
 
 def test_an_evil_apprentice_gains_a_minion_ability_and_none_gains_one_in_play():
@@ -91,7 +91,7 @@ def test_an_apprentice_soldier_is_safe_from_the_demon():
     state = act(traveller(state, "apprentice", "good"), type="apprentice", target="t9", character="soldier").state
     state = to_night(state)
     state = act(state, player="p1", type="night_choice", targets=["t9"]).state
-    steps = plan_night(state, GAME.chars)
+    steps = plan_night(state, GAME.chars_of(state))
     po = next(s for s in steps if s.character == "po")
     assert not po.effects and "is the Soldier, safe from the Demon" in po.notes[0]
 

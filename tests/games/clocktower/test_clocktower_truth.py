@@ -122,7 +122,7 @@ def test_a_poisoned_soldier_killed_by_the_demon_counts_for_the_mathematician():
     state = act(until(state, "night").state, player="p1", type="night_choice", targets=["p6"]).state
     locked = until(state, "night", "locked").state
     assert not locked.seat_of("p6").alive
-    math = next(p for p in proposals(locked, GAME.chars) if p.player == "p3")
+    math = next(p for p in proposals(locked, GAME.chars_of(locked)) if p.player == "p3")
     assert math.answer == "1" and "Name6 (seat 6)" in math.flags[0]
 
 

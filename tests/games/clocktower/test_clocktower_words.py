@@ -160,9 +160,9 @@ def test_two_revived_at_night_live_again_at_dawn():
 def test_the_end_of_the_game_is_named_as_such_not_over_3():
     state = act(to_day(), type="declare_winner", team="good", reason="test").state
     assert state.phase == "over"
-    title = grimoire_picture(state, GAME.chars)["title"]
+    title = grimoire_picture(state, GAME.chars_of(state))["title"]
     assert "Over" not in title and title == "Game over (day 1)"
-    assert "Game over (day 1)" in grimoire_text(state, GAME.chars)
+    assert "Game over (day 1)" in grimoire_text(state, GAME.chars_of(state))
     assert GAME.view(state, None).text.startswith("**The game is over**")
 
 

@@ -38,7 +38,7 @@ def until(state, phase, stage=None):
 
 
 def proposal(state, player):
-    return next(p for p in proposals(state, GAME.chars) if p.player == player)
+    return next(p for p in proposals(state, GAME.chars_of(state)) if p.player == player)
 
 
 # ----- the Empath -----
@@ -253,14 +253,14 @@ def test_the_alsaahir_guessing_a_poisoned_spy_as_not_a_minion_is_wrong():
     chars = ["po", "alsaahir", "spy", "knight", "soldier", "washerwoman", "virgin", "recluse"]
     state = to_day(characters=chars)
     # leaving the Spy out, and naming the Recluse a Minion: right only by misregistration
-    assert alsaahir_check(state, GAME.chars, [], ["p1"]) == "possible"
-    assert alsaahir_check(state, GAME.chars, ["p3", "p8"], ["p1"]) == "possible"
+    assert alsaahir_check(state, GAME.chars_of(state), [], ["p1"]) == "possible"
+    assert alsaahir_check(state, GAME.chars_of(state), ["p3", "p8"], ["p1"]) == "possible"
     spy = poison(state, "p3")
-    assert alsaahir_check(spy, GAME.chars, [], ["p1"]) == "wrong"
-    assert alsaahir_check(spy, GAME.chars, ["p3", "p8"], ["p1"]) == "possible"
+    assert alsaahir_check(spy, GAME.chars_of(spy), [], ["p1"]) == "wrong"
+    assert alsaahir_check(spy, GAME.chars_of(spy), ["p3", "p8"], ["p1"]) == "possible"
     recluse = poison(state, "p8")
-    assert alsaahir_check(recluse, GAME.chars, ["p3", "p8"], ["p1"]) == "wrong"
-    assert alsaahir_check(recluse, GAME.chars, ["p3"], ["p1"]) == "correct"
+    assert alsaahir_check(recluse, GAME.chars_of(recluse), ["p3", "p8"], ["p1"]) == "wrong"
+    assert alsaahir_check(recluse, GAME.chars_of(recluse), ["p3"], ["p1"]) == "correct"
 
 
 # ----- the Scapegoat -----
