@@ -2,7 +2,9 @@
 
     python -m games actions GAME                 the action vocabulary as JSON Schema
     python -m games replay SCRIPT.json           one JSON line per event / rejected action, then the result
-    python -m games simulate GAME --players N --games K --seed S [--json]
+    python -m games simulate GAME --players N --games K --seed S [--json] [--script FILE]
+                                                 (--script: a Clocktower script file, or an
+                                                 edition's name such as "Trouble Brewing")
     python -m games clocktower script FILE.json  check a Clocktower script, print it parsed as JSON
     python -m games clocktower characters        every official character, ruled or judged (Markdown)
 """
@@ -35,6 +37,9 @@ def main(argv: list[str] | None = None) -> int:
     p_sim.add_argument("--games", type=int, default=100)
     p_sim.add_argument("--seed", type=int, default=1)
     p_sim.add_argument("--json", action="store_true")
+    p_sim.add_argument("--script", help="Clocktower: a script file (official Script Tool JSON), - for standard "
+                                        "input, or a base edition's name (Trouble Brewing, Bad Moon Rising, "
+                                        "Sects & Violets)")
     p_ct = sub.add_parser("clocktower", help="Blood on the Clocktower tools")
     ct_sub = p_ct.add_subparsers(dest="clocktower_command", required=True)
     p_ct_script = ct_sub.add_parser("script", help="check a script in the official Script Tool format")
@@ -62,8 +67,12 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.command == "clocktower":
             return _clocktower_script(args.file)
+        options = None if args.script is None else {"script": _script_option(args.script)}
+        game = get(args.game)
+        if options is not None:
+            game.parse_options(options)  # a script the game cannot read is refused now, in words
         started = time.perf_counter()
-        report = simulate(get(args.game), args.players, args.games, args.seed)
+        report = simulate(game, args.players, args.games, args.seed, options=options)
         report.seconds = round(time.perf_counter() - started, 3)
     except GameError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -81,6 +90,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"FAIL {failure}", file=sys.stderr)
     ok = report.finished == report.games and not report.failures
     return 0 if ok else 1
+
+
+def _script_option(given: str) -> str:
+    """The ``script`` option for ``--script``: an edition's name as it is, else the file's text."""
+    from .clocktower.script import edition_of
+
+    if edition_of(given) is not None:
+        return given
+    return sys.stdin.read() if given == "-" else Path(given).read_text(encoding="utf-8")
 
 
 def _clocktower_script(path: str) -> int:
