@@ -18,6 +18,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from .catalogue import Record
+
 Kind = Literal["players", "character", "player_and_character", "yes_no", "free"]
 
 _BRACKETS = re.compile(r"\s*\[[^\]]*\]")
@@ -181,3 +183,11 @@ def _from_reminder(ability: str, reminder: str) -> JudgedAsk | None:
         return None
     what = match.group("what").strip()
     return _from_choice(what, "", reminder, f"Choose {what}.")
+
+
+def ask_of(record: Record, first_night: bool | None = None) -> JudgedAsk | None:
+    """A record's night ask: on the first night read with its first-night reminder, on the others
+    with its other-night reminder, for any night (``None``) with both."""
+    reminders = {True: (record.first_night_reminder,), False: (record.other_night_reminder,),
+                 None: (record.first_night_reminder, record.other_night_reminder)}[first_night]
+    return judged_ask(record.ability, " ".join(r for r in reminders if r), first_night=first_night)
