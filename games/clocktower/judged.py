@@ -25,9 +25,9 @@ Kind = Literal["players", "character", "player_and_character", "yes_no", "free"]
 _BRACKETS = re.compile(r"\s*\[[^\]]*\]")
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
 #: the player choosing: imperative after a comma or "&", "you (may) choose", "woken to choose",
-#: "start by choosing"; what follows, to the colon or the full stop, is what is chosen
+#: "start by choosing", each maybe with an adverb ("publicly choose"); what follows, to the colon or the full stop, is what is chosen
 _CHOICE = re.compile(r"(?:(?:^|,\s+|&\s+)(?:you\s+(?:may\s+)?)?|\bwoken\s+to\s+|\bstart\s+by\s+)"
-                     r"(?:choose|choosing)\b\s*(?P<what>[^:.]*)", re.IGNORECASE)
+                     r"(?:\w+ly\s+)?(?:choose|choosing)\b\s*(?P<what>[^:.]*)", re.IGNORECASE)
 _DAY = re.compile(r"\bday\b|\bpublicly\b|\bnominat|\bvot(?:e|ed|es|ing)\b|\bexecut", re.IGNORECASE)
 _NIGHT = re.compile(r"\bnight|\btonight\b", re.IGNORECASE)
 #: not on the first night: "Each night*", "On the 3rd night", a choice that looks back on a day ("if 1 died today")

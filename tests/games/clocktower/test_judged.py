@@ -203,6 +203,8 @@ def test_the_pos_choice_of_three_is_in_its_question():
     ("Each night, choose an evil character: if in play, you learn who.", "", form("character")),
     ("Once per game, during the day, publicly choose a player: they die.", "", None),
     ("Each day, choose a player: they are drunk tonight.", "", None),
+    ("When you learn that you died, publicly choose 1 alive player.", "", None),
+    ("Each night, secretly choose a player: they are drunk.", "", players(1)),
     ("You start knowing 1 evil player.", "Point to the player marked *KNOW*.", None),
     ("Once per game, at night, you might be lucky.", "Does the Gambit wish to use their ability?",
      form("yes_no")),
