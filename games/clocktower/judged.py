@@ -25,12 +25,13 @@ Kind = Literal["players", "character", "player_and_character", "yes_no", "free"]
 _BRACKETS = re.compile(r"\s*\[[^\]]*\]")
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
 #: the player choosing: imperative after a comma or "&", "you (may) choose", "woken to choose",
-#: "start by choosing", each maybe with an adverb ("publicly choose"); what follows, to the colon or the full stop, is what is chosen
+#: "start by choosing", each maybe with an adverb ("publicly choose"); what follows, to the colon or
+#: the full stop, is what is chosen
 _CHOICE = re.compile(r"(?:(?:^|,\s+|&\s+)(?:you\s+(?:may\s+)?)?|\bwoken\s+to\s+|\bstart\s+by\s+)"
                      r"(?:\w+ly\s+)?(?:choose|choosing)\b\s*(?P<what>[^:.]*)", re.IGNORECASE)
 _DAY = re.compile(r"\bday\b|\bpublicly\b|\bnominat|\bvot(?:e|ed|es|ing)\b|\bexecut", re.IGNORECASE)
 _NIGHT = re.compile(r"\bnight|\btonight\b", re.IGNORECASE)
-#: not on the first night: "Each night*", "On the 3rd night", a choice that looks back on a day ("if 1 died today")
+#: not on the first night: "Each night*", "On the 3rd night", a look back on a day ("if 1 died today")
 _NOT_FIRST = re.compile(r"\bnight\*|\btoday\b|\b(?:[2-9]|1\d)(?:nd|rd|th) night\b", re.IGNORECASE)
 _FIRST_ONLY = re.compile(r"\b(?:1st|first) night\b|\bstart by\b", re.IGNORECASE)
 _ON_DEATH = re.compile(r"\b(?:if|when) you die\b", re.IGNORECASE)
@@ -91,15 +92,14 @@ def judged_ask(ability: str, reminder: str = "", *, first_night: bool | None = N
     chosen = _night_choices(sentences, first_night)
     if not chosen:
         return _from_reminder(ability, reminder)
-    first = sentences[chosen[0]]
-    match = _CHOICE.search(first)
-    assert match is not None
-    return _from_choice(match.group("what"), first, reminder, _player_text(sentences, chosen))
+    first, what = chosen[0]
+    return _from_choice(what, sentences[first], reminder, _player_text(sentences, [i for i, _ in chosen]))
 
 
 def question(name: str, ask: JudgedAsk) -> str:
     """The line the player reads in their thread: "🌙 The Snake Charmer: choose an alive player: …"."""
-    line = f"🌙 The {name}: {ask.text[:1].lower()}{ask.text[1:]}"
+    the = "" if name.lower().startswith("the ") else "The "
+    line = f"🌙 {the}{name}: {ask.text[:1].lower()}{ask.text[1:]}"
     if ask.kind == "yes_no":
         return f"{line} Answer yes or no."
     if ask.kind == "free":
@@ -109,21 +109,23 @@ def question(name: str, ask: JudgedAsk) -> str:
     return line
 
 
-def _night_choices(sentences: list[str], first_night: bool | None) -> list[int]:
-    """The sentences in which the player chooses at night (on this night, when it is known). On the
+def _night_choices(sentences: list[str], first_night: bool | None) -> list[tuple[int, str]]:
+    """The sentences in which the player chooses at night (on this night, when it is known), each
+    with what it chooses ("2 alive players (not yourself)"). On the
     first night a choice that follows one made only after it ("Each night*, you may choose a player:
     they die. If your last choice was no-one, choose 3 players tonight.") is not made either, unless
     it is itself a first night's ("You start by choosing a player")."""
-    chosen: list[int] = []
+    chosen: list[tuple[int, str]] = []
     later = False
     for i, sentence in enumerate(sentences):
         clause = sentence.split(":", 1)[0]
-        if not _CHOICE.search(sentence) or (_DAY.search(clause) and not _NIGHT.search(clause)):
+        match = _CHOICE.search(sentence)
+        if match is None or (_DAY.search(clause) and not _NIGHT.search(clause)):
             continue
         if first_night is True and (_NOT_FIRST.search(clause) or later) and not _FIRST_ONLY.search(clause):
             later = True
         elif not (first_night is False and _FIRST_ONLY.search(clause)):
-            chosen.append(i)
+            chosen.append((i, match.group("what")))
     return chosen
 
 

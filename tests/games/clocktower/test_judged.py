@@ -251,6 +251,11 @@ def test_the_question_the_player_reads():
     assert question("Amnesiac", ask_of(r["amnesiac"])).endswith("Answer in your own words.")
 
 
+def test_a_name_with_its_own_article_is_not_given_another():
+    ask = judged_ask("Each night, choose a player: they are drunk.")
+    assert question("The Brewer", ask) == "🌙 The Brewer: choose a player: they are drunk."
+
+
 def test_a_may_in_the_ability_is_not_said_twice():
     line = question("Po", ask_of(load().records["po"], False))
     assert "You may choose no-one tonight" not in line and line.startswith("🌙 The Po: you may choose a player")
