@@ -7,7 +7,7 @@ gives who or what is chosen. A choice made by day ("during the day", "publicly",
 a vote) is no night ask. With no such sentence the reminders decide: the player nods or shakes their
 head, or is asked whether they wish to use their ability (yes or no); the reminder has the player
 choose or point ("The Kazali chooses which players are which Minions"); or the Storyteller is to
-"do whatever needs to be done to satisfy" the ability (a free reply). Otherwise the character chooses
+"do whatever needs to be done to satisfy" or "run" the ability (a free reply). Otherwise the character chooses
 nothing at night: None.
 """
 
@@ -47,7 +47,9 @@ _CHARACTER = re.compile(r"^an?\s+(?:\w+\s+)?character\b", re.IGNORECASE)
 _YES_NO_CHOICE = re.compile(r"^(?:to|if|whether)\b", re.IGNORECASE)
 _NOT_SELF = re.compile(r"\(not yourself|^another\b", re.IGNORECASE)
 
-_SATISFY = re.compile(r"\bdo whatever needs to be done to satisfy\b", re.IGNORECASE)
+#: the Storyteller runs the ability, whatever it is: "Do whatever needs to be done to satisfy the
+#: Amnesiac's ability", "Run the Amnesiac's ability, if applicable" (a world championship script's)
+_SATISFY = re.compile(r"\bdo whatever needs to be done to satisfy\b|\brun the\b[^.]*\babilit", re.IGNORECASE)
 _YES_NO_REMINDER = re.compile(r"\bask\b[^.]*\byes/no\b|\b(?:nods?|shakes?)\s+(?:their|his|her)\s+head\b"
                               r"|\bwish(?:es)?\s+to\s+use\b", re.IGNORECASE)
 _REMINDER_CHOICE = re.compile(r"\b[Tt]he\s+[A-Z][\w'’ -]*?\s+(?:might\s+|may\s+)?(?:chooses|points\s+to)\b"

@@ -213,6 +213,9 @@ def test_the_pos_choice_of_three_is_in_its_question():
     ("You bake.", "The Baker chooses a phrase. Write it down.", form("free")),
     ("You bake.", "The Baker points to a player. :reminder:", players(1)),
     ("You bake.", "Do whatever needs to be done to satisfy the Baker's ability.", form("free")),
+    # wc25's beautifulhouse script's own Amnesiac
+    ("You do not know what your ability is. Each day, privately guess what it is: you learn how accurate you are.",
+     "Run the Amnesiac's ability, if applicable.", form("free")),
     ("Each night, choose up to 2 sets of players to swap.", "", form("free")),
 ])
 def test_a_homebrew_text_is_read_the_same_way(ability, reminder, expected):
