@@ -42,10 +42,13 @@ class Unvote(Action):
     type: Literal["unvote"] = "unvote"
 
 class NightChoice(Action):
-    """A night choice by the character the player believes they are: players, or ["no-one"]."""
+    """A night choice by the character the player believes they are: players, or ["no-one"]; for a
+    character the Storytellers judge, also a character (``character``) or a yes or no (``answer``)."""
 
     type: Literal["night_choice"] = "night_choice"
-    targets: list[str] = Field(min_length=1, max_length=3)
+    targets: list[str] = Field(default_factory=list, max_length=3)
+    character: str = Field("", max_length=50)
+    answer: Literal["", "yes", "no"] = ""
 
     @field_validator("targets", mode="before")
     @classmethod

@@ -7,11 +7,13 @@ its Demon, the Drunk and the Marionette as their cards.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from .characters import DATA, Characters, ClocktowerDataError, read_data
-from .rules import NO_ONE_TONIGHT
+from .characters import DATA, Character, Characters, ClocktowerDataError, read_data
+from .judged import judged_ask, question
+from .rules import NO_ONE_TONIGHT, ruled
 from .state import ClocktowerState, Seat
 
 
@@ -19,6 +21,10 @@ class Ask(BaseModel):
     """What one character is asked at night."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+    #: what the answer is: players (the ruled asks), or, for a character the Storytellers judge, the
+    #: form its ability takes (``judged.py``): a character, players then a character, yes or no, or a
+    #: free reply in the player's thread
+    kind: Literal["players", "character", "player_and_character", "yes_no", "free"] = "players"
     count: int = 1
     text: str
     #: the Lleech's first night
@@ -31,6 +37,11 @@ class Ask(BaseModel):
     living_only: bool = False
     #: asked only when killed tonight (the Ravenkeeper)
     when_killed: bool = False
+    dead_only: bool = False
+    #: a judged "once per game" ability: not asked again once the player has chosen at a lock
+    once_per_game: bool = False
+    #: the Storytellers judge this character (the bot has no rules for it)
+    judged: bool = False
 
 
 class _AskFile(BaseModel):
@@ -64,6 +75,10 @@ def ask_for(state: ClocktowerState, seat: Seat, chars: Characters) -> tuple[Ask,
     """What this player is asked tonight: (the ask, its text, how many to choose), or None."""
     character = seat.acting  # the card: the Lunatic's is a Demon, the Drunk's a Townsfolk
     ask = asks().get(character)
+    if ask is None and not ruled(state, character) and character in chars:
+        ask = judged_for(chars[character], first_night_for(state, seat))
+        if ask is not None and ask.once_per_game and seat.player in state.used_once:
+            return None
     if ask is None or character not in order_for(state, seat, chars):
         return None
     if ask.when_killed and seat.player not in state.dawn_deaths:
@@ -84,3 +99,17 @@ def charged(state: ClocktowerState, player: str) -> bool:
     if last is None:
         return state.settings.po_silent_charges and state.night > 2
     return last == [NO_ONE_TONIGHT]
+
+
+@lru_cache(maxsize=512)
+def judged_for(character: Character, first_night: bool) -> Ask | None:
+    """The night ask of a character the Storytellers judge, in the form its ability takes; None when
+    it chooses nothing at night (it is still woken in its place on their night sheet)."""
+    reminder = character.first_night_reminder if first_night else character.other_night_reminder
+    found = judged_ask(character.ability, reminder, first_night=first_night)
+    if found is None:
+        return None
+    return Ask(kind=found.kind, count=max(1, found.count), text=question(character.name, found).removeprefix("🌙 "),
+               may_choose_no_one=found.may_choose_no_one, not_self=found.not_self, living_only=found.living_only,
+               dead_only=found.dead_only, when_killed=found.when_killed, once_per_game=found.once_per_game,
+               judged=True)

@@ -11,7 +11,7 @@ from .actions import Continue
 from .fabled import fiddle_closes
 from .info import names
 from .inform import information_at_dawn
-from .night import choices_summary, lock_reminders, night_asks, resolve_night, roll_choices
+from .night import choices_summary, lock_reminders, night_asks, night_sheet, resolve_night, roll_choices
 from .rules import chars, hours, illegal, impaired, set_stage, talk_data
 from .stages import next_stage, stages
 from .state import ClocktowerState, PendingEnd
@@ -33,7 +33,7 @@ def nightfall(state: ClocktowerState, opening: str = "") -> list[Event]:
             "Send your night action to the Storytellers in your private thread"
             + (f"; night actions lock {hours(lock)} before dawn." if lock else "."))
     return [*events, public("night", text, title=f"🌙 Night {state.night} falls", opens_phase=True,
-                            data=talk_data(state, "closed")), *night_asks(state),
+                            data=talk_data(state, "closed")), night_sheet(state), *night_asks(state),
             *apprentices_due(state)]
 
 

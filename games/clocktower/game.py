@@ -417,7 +417,13 @@ class Clocktower(Game):
         if state.phase == "night":
             for prompt_owner in state.seats:
                 for prompt in self.prompts(state, prompt_owner.player):
-                    if prompt.action == "night_choice":
+                    if prompt.action == "night_choice" and not prompt.fields:  # yes, no, or no-one
+                        moves.append(NightChoice(player=prompt_owner.player, **prompt.extra))
+                    elif prompt.action == "night_choice" and prompt.fields[0].into == "character":
+                        field = prompt.fields[state.night % len(prompt.fields)]
+                        pick = field.choices[(state.night + prompt_owner.seat) % len(field.choices)]
+                        moves.append(NightChoice(player=prompt_owner.player, character=pick.value))
+                    elif prompt.action == "night_choice":
                         field = prompt.fields[0]
                         picks = [c.value for c in field.choices if c.value != state.night_choices.get(
                             prompt_owner.player, [""])[0]][:field.max_values]
@@ -436,6 +442,9 @@ class Clocktower(Game):
                     moves.append(Inform(player=st, target=found.player))
                 if found.allowed:
                     moves.append(Inform(player=st, target=found.player, answer=found.allowed[-1]))
+                elif found.allowed is None and found.form is None and found.check is None:  # judged freely
+                    moves.append(Inform(player=st, target=found.player,
+                                        answer=f"As the Storytellers judge, night {state.night}."))
             return moves
         if state.phase != "day":
             return moves

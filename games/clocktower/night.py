@@ -12,11 +12,12 @@ from __future__ import annotations
 from games.engine import STORYTELLER, Choice, Event, Handler, Outcome, Prompt, PromptField, Rng, private
 
 from .actions import NightChoice, WaitressAnswer
-from .asks import ask_for
+from .asks import Ask, ask_for
+from .characters import TEAM_WORDS
 from .copilot import proposals
 from .inform import information_event, woken_information
 from .resolve import plan_night
-from .rules import NO_ONE_TONIGHT, chars, choice_text, hours, illegal, target_seat, who
+from .rules import NO_ONE_TONIGHT, chars, choice_text, hours, illegal, ruled, target_seat, who
 from .state import ClocktowerState, Reminder, Seat
 
 # ----- the players' choices -----
@@ -32,9 +33,13 @@ def night_choice(state: ClocktowerState, action: NightChoice, rng: Rng) -> Outco
     if state.stage == "locked" and not ask.when_killed:
         raise illegal(f"Night actions locked {hours(state.settings.lock_seconds)} before dawn: tell the "
                       "Storytellers in your thread if something went wrong.", "locked")
+    if ask.kind == "free":
+        raise illegal("Tell the Storytellers in your thread, in your own words: they judge it.", "free_reply")
+    if ask.kind in ("character", "yes_no") or (ask.kind == "player_and_character" and action.character):
+        return judged_answer(state, seat, ask, action)
     targets = list(dict.fromkeys(action.targets))
     if targets == [NO_ONE_TONIGHT]:
-        if not ask.may_choose_no_one or count != 1:
+        if not ask.may_choose_no_one or (count != 1 and not ask.judged):  # the charged Po chooses 3
             raise illegal(f"Choose {count} player{'s' if count != 1 else ''}.", "no_one_refused")
     else:
         if len(targets) != count:
@@ -45,6 +50,8 @@ def night_choice(state: ClocktowerState, action: NightChoice, rng: Rng) -> Outco
                 raise illegal("You cannot choose yourself.", "self")
             if ask.living_only and not chosen.alive:
                 raise illegal(f"{state.label(chosen.player)} is dead: choose a living player.", "dead")
+            if ask.dead_only and chosen.alive:
+                raise illegal(f"{state.label(chosen.player)} is alive: choose a dead player.", "alive")
     before = state.night_choices.get(seat.player)
     state.night_choices[seat.player] = targets
     said = choice_text(state, targets)
@@ -97,24 +104,127 @@ def night_prompts(state: ClocktowerState, player: str) -> list[Prompt]:
     prompts: list[Prompt] = []
     got = ask_for(state, seat, chars(state))
     if got is not None and (state.stage != "locked" or got[0].when_killed):
-        ask, text, count = got
-        mine = state.night_choices.get(player)
-        choices = [Choice(value=s.player, label=state.label(s.player)[:100])
-                   for s in state.seats if not (ask.not_self and s.player == player)
-                   and not (ask.living_only and not s.alive)]
-        if ask.may_choose_no_one and count == 1:
-            choices.append(Choice(value=NO_ONE_TONIGHT, label="No-one"))
-        now = f"\nYour choice: {choice_text(state, mine)}." if mine else "\nYou have not chosen yet."
-        prompts.append(Prompt(action="night_choice", title=f"Night {state.night}: your choice",
-                              text=text + now, fields=[PromptField(
-                                  name="targets", placeholder=f"Choose {count}…", choices=choices[:25],
-                                  min_values=count, max_values=count)]))
+        prompts += _ask_prompts(state, seat, *got)
     waitress = waitress_of(state, player)
     if waitress is not None and state.stage != "locked":
         for agree, label in ((True, "Agree to the visit"), (False, "Refuse the visit")):
             prompts.append(Prompt(action="waitress_answer", title="The Waitress's visit", submit_label=label,
                                   extra={"agree": agree}))
     return prompts
+
+
+def _ask_prompts(state: ClocktowerState, seat: Seat, ask: Ask, text: str, count: int) -> list[Prompt]:
+    """The night ask as selects and buttons, in the form its answer takes (a free reply has none:
+    the player writes in their thread)."""
+    title = f"Night {state.night}: your choice"
+    mine = state.night_choices.get(seat.player)
+    answered = state.night_answers.get(seat.player)
+    now = (f"\nYour choice: {choice_text(state, mine)}." if mine else "") + \
+          (f"\nYour answer: {_answer_words(state, answered)}." if answered else "")
+    text += now or "\nYou have not chosen yet."
+    if ask.kind == "free":
+        return []
+    if ask.kind == "yes_no":
+        return [Prompt(action="night_choice", title=title, text=text, submit_label=label, extra={"answer": value})
+                for value, label in (("yes", "Yes"), ("no", "No"))]
+    prompts = []
+    if ask.kind in ("players", "player_and_character"):
+        choices = [Choice(value=s.player, label=state.label(s.player)[:100])
+                   for s in state.seats if not (ask.not_self and s.player == seat.player)
+                   and not (ask.living_only and not s.alive) and not (ask.dead_only and s.alive)]
+        if ask.may_choose_no_one and count == 1:
+            choices.append(Choice(value=NO_ONE_TONIGHT, label="No-one"))
+        if len(choices) >= count:
+            prompts.append(Prompt(action="night_choice", title=title, text=text, fields=[PromptField(
+                name="targets", placeholder=f"Choose {count}…", choices=choices[:25],
+                min_values=count, max_values=count)]))
+        if ask.may_choose_no_one and count > 1:
+            prompts.append(Prompt(action="night_choice", title=title, submit_label="No-one tonight",
+                                  extra={"targets": [NO_ONE_TONIGHT]}))
+    if ask.kind in ("character", "player_and_character"):
+        prompts.append(Prompt(action="night_choice", title=f"Night {state.night}: the character", text=text,
+                              any_field=True, fields=_character_fields(state)))
+    return prompts
+
+
+def _character_fields(state: ClocktowerState) -> list[PromptField]:
+    """The script's characters as selects, one a team (a select holds 25), each filling ``character``."""
+    known = chars(state)
+    fields = []
+    for team in ("townsfolk", "outsider", "minion", "demon", "traveller"):
+        ids = state.script.characters.get(team, ())
+        if ids:
+            fields.append(PromptField(name=f"character_{team}", into="character",
+                                      placeholder=f"A {TEAM_WORDS[team][0]}…",
+                                      choices=[Choice(value=c, label=known[c].name[:100]) for c in ids][:25]))
+    return fields[:5]
+
+
+def judged_answer(state: ClocktowerState, seat: Seat, ask: Ask, action: NightChoice) -> Outcome:
+    """A judged character's answer that is not players: a character, or yes or no. Kept for the
+    Storytellers, who judge what it does; editable until the lock."""
+    answer: str
+    said: str
+    if ask.kind == "yes_no":
+        if not action.answer:
+            raise illegal("Answer yes or no.", "yes_or_no")
+        answer = said = str(action.answer)
+    else:
+        found = chars(state).resolve(action.character) if action.character else None
+        if found is None:
+            raise illegal("Choose a character (from the script, or any character the ability allows).",
+                          "bad_character")
+        answer, said = found.id, f"the {found.name}"
+    before = state.night_answers.get(seat.player)
+    state.night_answers[seat.player] = answer
+    was = f" (instead of {_answer_words(state, before)})" if before and before != answer else ""
+    events = [Event(type="night_choice", audience=STORYTELLER, title=f"🌙 Night {state.night}: a choice",
+                    text=f"{who(state, seat)}, answered {said}{was}.")]
+    return Outcome(state=state, events=events,
+                   reply=f"Your answer tonight: {said}. You may change it until the night's actions lock.")
+
+
+def _answer_words(state: ClocktowerState, answer: str) -> str:
+    return answer if answer in ("yes", "no") else f"the {chars(state)[answer].name}"
+
+
+# ----- the Storytellers' night sheet -----
+
+#: how much of a reminder the sheet shows (an embed holds 4,096 characters; 20 seats must fit)
+SHEET_REMINDER = 170
+
+
+def night_sheet(state: ClocktowerState) -> Event:
+    """At dusk, tonight's order for the Storytellers: each character in play that wakes, in its slot
+    of the script's night order, with who holds it and its official reminder; the ones the bot has no
+    rules for marked as theirs to judge."""
+    known = chars(state)
+    lines = []
+    for step in tonight_order(state):
+        if step in ("dusk", "dawn"):
+            continue
+        if step in ("minioninfo", "demoninfo"):
+            if len([s for s in state.seats if not s.traveller]) >= 7:
+                lines.append(f"• {'Minion' if step == 'minioninfo' else 'Demon'} info")
+            continue
+        holders = [s for s in state.seats if s.acting == step]
+        if not holders:
+            continue
+        character = known[step]
+        reminder = character.first_night_reminder if state.night == 1 else character.other_night_reminder
+        if len(reminder) > SHEET_REMINDER:
+            reminder = reminder[:SHEET_REMINDER - 1].rstrip() + "…"
+        who_holds = ", ".join(state.label(s.player) + ("" if s.alive else " (dead)") for s in holders)
+        judged = "" if ruled(state, step) else " · *judged by you*"
+        lines.append(f"• **{character.name}**: {who_holds}{judged}" + (f"\n  {reminder}" if reminder else ""))
+    text = "\n".join(lines) or "Nobody in play wakes tonight."
+    return Event(type="night_sheet", audience=STORYTELLER, title=f"🌙 Night {state.night}: the night sheet",
+                 text=text[:4000])
+
+
+def tonight_order(state: ClocktowerState) -> tuple[str, ...]:
+    order = chars(state).night_order
+    return order.first_night if state.night == 1 else order.other_night
 
 
 # ----- what is asked and when -----
@@ -166,7 +276,7 @@ def lock_reminders(state: ClocktowerState) -> list[Event]:
 def roll_choices(state: ClocktowerState) -> None:
     """Dusk: last night's choices become the previous ones (the Po's charge)."""
     state.last_choices, state.night_choices, state.waitress_answers = state.night_choices, {}, {}
-    state.killed_tonight, state.accepted = {}, {}
+    state.killed_tonight, state.accepted, state.night_answers = {}, {}, {}
 
 
 # ----- the lock -----
@@ -178,9 +288,21 @@ def choices_summary(state: ClocktowerState) -> Event:
         got = ask_for(state, seat, chars(state))
         if got is None:
             continue
+        ask = got[0]
         chosen = state.night_choices.get(seat.player)
-        said = choice_text(state, chosen) if chosen else "**nothing submitted** (not the same as no-one)"
+        answered = state.night_answers.get(seat.player)
+        parts = ([choice_text(state, chosen)] if chosen else []) + \
+                ([_answer_words(state, answered)] if answered else [])
+        if ask.kind == "free":
+            said = "answers in their thread, in their own words"
+        else:
+            said = " and ".join(parts) if parts else "**nothing submitted** (not the same as no-one)"
         line = f"• {who(state, seat)}: {said}"
+        if ask.judged:
+            line += " · judged by you: apply what it does with your commands"
+            if ask.once_per_game and chosen and chosen != [NO_ONE_TONIGHT] and seat.player not in state.used_once:
+                state.used_once.append(seat.player)  # once per game: spent by a choice that stood at the lock
+                line += " (its once-per-game ability is now used)"
         if seat.shown == "waitress" and chosen:
             answer = state.waitress_answers.get(chosen[0])
             line += " · " + ("agreed" if answer else "refused" if answer is False else "no answer")

@@ -208,6 +208,8 @@ class ClocktowerState(BaseState):
     night_choices: dict[str, list[str]] = Field(default_factory=dict)
     #: the Waitress's target's answer: target -> agreed
     waitress_answers: dict[str, bool] = Field(default_factory=dict)
+    #: a judged character's answer tonight that is not players: a character's id, or "yes" / "no"
+    night_answers: dict[str, str] = Field(default_factory=dict)
     #: tonight's deaths by the character whose ability killed them (the Ravenkeeper the Pukka killed)
     killed_tonight: dict[str, str] = Field(default_factory=dict)
     #: tonight's information the Storytellers accepted: player -> what they learn
@@ -226,6 +228,8 @@ class ClocktowerState(BaseState):
     fiddle: Fiddle | None = None
     #: a silence the Storytellers called by day (Hell's Librarian; the night is silent anyway)
     silence: bool = False
+    #: players whose judged once-per-game night ability was used (a choice stood at a lock)
+    used_once: list[str] = Field(default_factory=list)
 
     @property
     def whispers_used(self) -> dict[str, int]:
@@ -266,7 +270,7 @@ class ClocktowerState(BaseState):
         for choices in (self.night_choices, self.last_choices):
             for chooser in [c for c, targets in choices.items() if c == player or player in targets]:
                 del choices[chooser]
-        for table in (self.waitress_answers, self.votes, self.accepted, self.killed_tonight, self.exiles):
+        for table in (self.waitress_answers, self.night_answers, self.votes, self.accepted, self.killed_tonight, self.exiles):
             table.pop(player, None)
         self.votes = {voter: target for voter, target in self.votes.items() if target != player}
         for calls in self.exiles.values():
