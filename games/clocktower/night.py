@@ -212,6 +212,7 @@ def night_sheet(state: ClocktowerState) -> Event:
             continue
         character = known[step]
         reminder = character.first_night_reminder if state.night == 1 else character.other_night_reminder
+        reminder = " ".join(reminder.replace(":reminder:", "🔖").split())  # the official app's token mark
         if len(reminder) > SHEET_REMINDER:
             reminder = reminder[:SHEET_REMINDER - 1].rstrip() + "…"
         who_holds = ", ".join(state.label(s.player) + ("" if s.alive else " (dead)") for s in holders)
