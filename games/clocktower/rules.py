@@ -26,11 +26,16 @@ WHISPER_KEY = "whisper:"
 DEALT_TEAMS = ("townsfolk", "outsider", "minion", "demon")
 
 
+#: the characters the bot rules on any script besides Her Royal Highness Register's own (whose ids it
+#: rules everywhere), by official id; each has its entries in the concern tables (``ruled.py`` lists them)
+RULED_OFFICIAL: frozenset[str] = frozenset()
+
+
 def ruled(state: ClocktowerState, character: str) -> bool:
     """Whether the bot has rules for this character in this game: every character of Her Royal
-    Highness Register (its rulebook's, by its ids); on any other script, the same characters by the
-    same ids. The rest are the Storytellers' to judge (woken, asked, answered freely)."""
-    return state.script.rules == "hrh" or character in load_hrh().characters
+    Highness Register (its rulebook's, by its ids) and ``RULED_OFFICIAL``. The rest are the
+    Storytellers' to judge (woken, asked, answered freely)."""
+    return state.script.rules == "hrh" or character in load_hrh().characters or character in RULED_OFFICIAL
 
 
 def most_travellers(state: ClocktowerState) -> int:
