@@ -110,6 +110,8 @@ class Deal(_Strict):
 
     seats: tuple[DealtSeat, ...]
     bluffs: tuple[str, ...]
+    #: sentences for the Storytellers about what the deal could not do itself (``deal_any``)
+    notes: tuple[str, ...] = ()
 
     @property
     def players(self) -> tuple[str, ...]:
