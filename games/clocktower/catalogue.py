@@ -41,7 +41,8 @@ from .characters import load as load_hrh
 
 OFFICIAL = Path(__file__).parent / "data" / "official"
 
-Edition = Literal["tb", "bmr", "snv", "carousel", "fabled", "loric"]
+#: "homebrew": a script's own character object, added to a game's catalogue (never in the data files)
+Edition = Literal["tb", "bmr", "snv", "carousel", "fabled", "loric", "homebrew"]
 #: editions and teams in the order a listing shows them
 EDITIONS: dict[str, str] = {
     "tb": "Trouble Brewing", "bmr": "Bad Moon Rising", "snv": "Sects & Violets",

@@ -66,6 +66,7 @@ from .clock import nightfall
 from .copilot import proposals
 from .day import vote_prompts, voting_seat
 from .deal import deal
+from .deal_any import deal_script
 from .fabled import fabled_event, fabled_moves, fiddle_moves, fiddle_prompts
 from .info import deal_message, evil_lines, grimoire_picture, grimoire_text
 from .inform import information_recap
@@ -73,7 +74,7 @@ from .night import night_prompts
 from .options import Options, SetupOptions, settings_of
 from .rules import DEALT_TEAMS, character_id, chars, illegal, most_travellers, need_phase
 from .script import Script, ScriptError, builtin_script, edition_of, edition_script, parse_script
-from .script_characters import characters_for
+from .script_characters import catalogue_for, characters_for
 from .script_text import Sheet, script_sheet, sheet_of_state
 from .stages import day_ends, night_ends, stage_seconds, stages
 from .state import ClocktowerState, LunaticInfo, Seat
@@ -143,14 +144,22 @@ def check_pool(ids: list[str], script: Script) -> tuple[str, ...]:
     return tuple(pool)
 
 
-def deal_seats(state: ClocktowerState, rng: Rng, pool: tuple[str, ...]) -> None:
-    made = deal([p.id for p in state.players], pool, rng,
-                marionette_neighbours=state.settings.marionette_neighbours, script=state.script.all_ids())
+def deal_seats(state: ClocktowerState, rng: Rng, pool: tuple[str, ...]) -> tuple[str, ...]:
+    """Deal at random: Her Royal Highness Register by its rulebook, any other script by the official
+    counts and set-up changes. Returns what the deal could not do itself, for the Storytellers."""
+    players = [p.id for p in state.players]
+    if state.script.rules == "hrh":
+        made = deal(players, pool, rng, marionette_neighbours=state.settings.marionette_neighbours,
+                    script=state.script.all_ids())
+    else:
+        made = deal_script(players, pool, rng, script=state.script.all_ids(),
+                           catalogue=catalogue_for(state.script))
     state.seats = [Seat(player=d.player, seat=state.players[i].seat or i + 1, character=d.character,
                         shown=d.shown, alignment=d.alignment) for i, d in enumerate(made.seats)]
     state.bluffs = made.bluffs
     state.reminders = [r for r in state.reminders if r.source == ""]
     state.lunatic = lunatic_info(state, rng)
+    return made.notes
 
 
 def lunatic_info(state: ClocktowerState, rng: Rng) -> LunaticInfo | None:
@@ -188,6 +197,20 @@ def force_deal(state: ClocktowerState, forced: ForcedDeal) -> None:
                                     bluffs=tuple(character_id(state, b, DEALT_TEAMS) for b in forced.lunatic_bluffs))
 
 
+def copies_allowed(state: ClocktowerState, character: str) -> bool:
+    """Whether the deal may give this character to several players (Legion, the Village Idiot)."""
+    if state.script.rules == "hrh":
+        return False
+    change = catalogue_for(state.script).setup.get(character)
+    return change is not None and (change.majority or max(change.copies) > 0)
+
+
+def deal_note(note: str, notes: tuple[str, ...]) -> str:
+    """The grimoire's heading: the note, then what the deal asks of the Storytellers (Lil' Monsta's
+    babysitter, the drunk Village Idiot...)."""
+    return note + "".join(f"\n• {n}" for n in notes)
+
+
 def grimoire_event(state: ClocktowerState, note: str) -> Event:
     return Event(type="grimoire", audience=STORYTELLER, title="📜 Grimoire",
                  text=f"{note}\n\n{grimoire_text(state, chars(state))}", image="grimoire")
@@ -202,12 +225,12 @@ def redeal(state: ClocktowerState, action: Redeal, rng: Rng) -> Outcome:
         except SetupError as exc:
             raise illegal(str(exc), "bad_pool") from None
     try:
-        deal_seats(state, rng, pool)
+        notes = deal_seats(state, rng, pool)
     except SetupError as exc:
         raise illegal(str(exc), "bad_pool") from None
     state.pool = pool
     state.deals += 1
-    return Outcome(state=state, events=[grimoire_event(state, f"Deal {state.deals}, at random.")],
+    return Outcome(state=state, events=[grimoire_event(state, deal_note(f"Deal {state.deals}, at random.", notes))],
                    reply=f"Dealt again (deal {state.deals}). The grimoire is in the Storytellers' thread.")
 
 
@@ -291,16 +314,17 @@ class Clocktower(Game):
             players=players, phase="setup", script=script, pool=pool,
             settings=settings_of(options),
             seats=[], fabled=["djinn"] if options.djinn and "djinn" in script.all_ids() else [])
+        notes: tuple[str, ...] = ()
         if forced.characters:
             force_deal(state, forced)
         else:
-            deal_seats(state, rng, pool)
+            notes = deal_seats(state, rng, pool)
         seat_list = "\n".join(f"{p.seat} · {p.name}" for p in players)
         return Outcome(state=state, events=[
             public("seated", f"Sign-ups are closed. The circle, clockwise:\n{seat_list}\n\n"
                    "The Storyteller is checking the deal; your characters arrive in your private "
                    "thread when the first night begins.", title="🕯️ The seats are taken"),
-            grimoire_event(state, "The deal is ready. Check it, then `/st redeal` or `/st begin`."),
+            grimoire_event(state, deal_note("The deal is ready. Check it, then `/st redeal` or `/st begin`.", notes)),
         ])
 
     def view(self, state: ClocktowerState, viewer: str | None) -> View:
@@ -474,7 +498,7 @@ class Clocktower(Game):
         numbers = [s.seat for s in state.seats]
         if numbers != sorted(set(numbers)):
             problems.append(f"seat numbers not distinct and in order: {numbers}")
-        regular = [s.character for s in state.seats if not s.traveller]
+        regular = [s.character for s in state.seats if not s.traveller and not copies_allowed(state, s.character)]
         if state.phase == "setup" and len(set(regular)) != len(regular):
             problems.append("two players were dealt the same character")
         for event in events:
@@ -487,6 +511,8 @@ class Clocktower(Game):
                     event.type in RULES_TEXT | PLAYERS_CLAIMS:
                 continue
             text = json.dumps([event.text, event.title, event.data]).lower()
+            for public_name in (chars(state)[f].name.lower() for f in state.fabled):  # "Hell's Librarian"
+                text = text.replace(public_name, "")
             for seat in state.seats:
                 if seat.traveller:
                     continue
@@ -506,8 +532,9 @@ class Clocktower(Game):
         return events
 
     def rules_summary(self) -> str:
-        return ("A forum game of 7-15 players and up to 2 Travellers, run by human Storytellers whom the bot "
-                "serves. Good wins when every Demon is dead; evil wins when only 2 players (not counting "
+        return ("A forum game of 5-15 players and up to 5 Travellers (Her Royal Highness Register: 7-15 and 2), "
+                "run by human Storytellers whom the bot serves, on any script (the base editions by name, or a "
+                "Script Tool file). Good wins when every Demon is dead; evil wins when only 2 players (not counting "
                 "Travellers) live. Sign up with `/in seat:N`, `/travel in seat:N`, or `/spectate`. Each "
                 "player's character arrives in a private thread with the Storytellers.")
 

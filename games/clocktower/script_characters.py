@@ -48,6 +48,26 @@ def _build(rules: str, homebrew: tuple[Character, ...], first_night: tuple[str, 
                       jinxes=jinxes)
 
 
+def catalogue_for(script: Script) -> Catalogue:
+    """The official catalogue with the script's homebrew characters as records of their own (edition
+    "homebrew", no set-up change): what the deal of an official script draws from."""
+    return _catalogue(script.homebrew)
+
+
+@lru_cache(maxsize=64)
+def _catalogue(homebrew: tuple[Character, ...]) -> Catalogue:
+    cat = load_catalogue()
+    if not homebrew:
+        return cat
+    records = dict(cat.records)
+    for c in homebrew:
+        records[c.id] = Record(id=c.id, name=c.name, team=c.team, edition="homebrew", ability=c.ability,
+                               setup=False, reminders=c.reminders, reminders_global=c.reminders_global,
+                               first_night_reminder=c.first_night_reminder,
+                               other_night_reminder=c.other_night_reminder)
+    return cat.model_copy(update={"records": records})
+
+
 @lru_cache(maxsize=1)
 def _official() -> dict[str, Character]:
     cat = load_catalogue()
