@@ -90,7 +90,7 @@ async def run(n_votes: int, n_dawns: int, seed: int, script_path: Path) -> dict:
                     dawns[name].append(elapsed)
         votes: dict[str, list[float]] = {"hrh": [], "script": []}
         for i in range(n_votes):
-            for name, (service, store, clock, game_id) in tables.items():
+            for name, (service, store, _clock, game_id) in tables.items():
                 state = (await service.load(game_id)).state
                 if state.phase != "day" or state.voting_closed:
                     continue
