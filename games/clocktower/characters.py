@@ -143,8 +143,8 @@ class Characters(BaseModel):
         key = normalise_id(cid)
         if key in self.characters:
             return self.characters[key]
-        for character in self.characters.values():
-            if key in character.aliases:
+        for character in self.characters.values():  # an older id, or the name (a homebrew id is not its name)
+            if key in character.aliases or key == normalise_id(character.name):
                 return character
         return None
 

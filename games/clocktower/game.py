@@ -255,7 +255,7 @@ def begin(state: ClocktowerState, action: Begin, rng: Rng) -> Outcome:
 
 class Clocktower(Game):
     name = "clocktower"
-    title = "Blood on the Clocktower: Her Royal Highness Register"
+    title = "Blood on the Clocktower"
     #: the official counts (5 to 15); Her Royal Highness Register's deal refuses fewer than 7 in words
     min_players = 5
     max_players = 15

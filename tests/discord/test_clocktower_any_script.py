@@ -1,0 +1,100 @@
+"""Any script on simcord: a night of characters the Storytellers judge, official and homebrew, from the
+script file to dawn (the night sheet in order, each player asked in the form its ability takes, the
+answer kept, the information answered freely and delivered at dawn, the effect applied by command), and
+nothing of it in the town square."""
+
+import json
+import re
+
+from support.clocktower_helpers import advance, sign_up, state_of, texts
+
+from games.clocktower.script_characters import characters_for
+
+LANTERN = {"id": "hb-lantern", "name": "Lantern Keeper", "team": "townsfolk",
+           "ability": "Each night, choose a character: you learn if it is in play.",
+           "firstNight": 30, "firstNightReminder": "The Lantern Keeper chooses a character. Nod if it is in play.",
+           "otherNight": 40, "otherNightReminder": "The Lantern Keeper chooses a character. Nod if it is in play."}
+SCRIPT = [{"id": "_meta", "name": "Lanterns"}, "snakecharmer", "seamstress", "clockmaker", "chef", "savant",
+          "sage", "mutant", "saint", "cerenovus", "witch", "nodashii", LANTERN]
+POOL = "No Dashii, Cerenovus, Snake Charmer, Seamstress, Clockmaker, Chef, Lantern Keeper"
+
+
+def select_id(prompt, part):
+    """The custom id of the prompt's select whose id holds ``part`` (the field's name)."""
+    return next(c["custom_id"] for row in prompt.components for c in row["components"]
+                if part in c.get("custom_id", ""))
+
+
+def thread_of(w, member):
+    return next(t for t in w.channel.threads if t.name.startswith(f"🔒 {member.name} "))
+
+
+async def test_a_night_of_judged_characters_from_the_script_file_to_dawn(world, clock):
+    w = world
+    members = await sign_up(w, 7)
+    res = await w.host.slash(w.channel, "st script", file=("lanterns.json", json.dumps(SCRIPT).encode()))
+    assert "Script loaded: **Lanterns**" in res.response.content, res.response.content
+    res = await w.host.slash(w.channel, "st pool", characters=POOL)
+    assert "The pool (7)" in res.response.content, res.response.content
+    res = await w.host.slash(w.channel, "st deal")
+    assert "Dealt" in res.response.content, res.response.content
+    res = await w.host.slash(w.channel, "st begin")
+    assert "Night 1 has begun" in res.response.content
+    await w.settle()
+    state = await state_of(w)
+    known = characters_for(state.script)
+    by_id = {str(m.id): m for m in members}
+    holder = {s.character: by_id[s.player] for s in state.seats}
+    assert set(holder) == {"nodashii", "cerenovus", "snakecharmer", "seamstress", "clockmaker", "chef", "hblantern"}
+
+    # the Storytellers' night sheet: in the official order, with the reminders, judged ones marked
+    st_thread = next(t for t in w.channel.threads if "Storytellers" in t.name)
+    sheet = next(t for t in texts(st_thread) if "Night 1: the night sheet" in t)
+    order = [n for n in re.findall(r"\*\*([^*]+)\*\*:", sheet)]
+    assert order.index("Snake Charmer") < order.index("Cerenovus") < order.index("Clockmaker")
+    assert "Lantern Keeper" in order and "The Lantern Keeper chooses a character." in sheet
+    assert "judged by you" in sheet
+
+    # the Lantern Keeper is asked for a character in its thread, and answers with the Demons' select
+    keeper = holder["hblantern"]
+    thread = thread_of(w, keeper)
+    ask = next(m for m in reversed(thread.history(viewer=keeper)) if any(
+        "your choice" in (e.title or "") for e in m.embeds))
+    assert "Lantern Keeper: choose a character" in " ".join(e.description or "" for e in ask.embeds)
+    prompt = (await keeper.click(ask, label="Make my choice")).response
+    assert prompt.ephemeral
+    await keeper.select(prompt, ["nodashii"], custom_id=select_id(prompt, "character_demon"))
+    await w.settle()
+    assert (await state_of(w)).night_answers[str(keeper.id)] == "nodashii"
+    assert any(f"{keeper.name}" in t and "answered the No Dashii" in t for t in texts(st_thread))
+
+    # the Cerenovus chooses a player and a character: two parts, both kept
+    cerenovus = holder["cerenovus"]
+    target = holder["chef"]
+    ask = next(m for m in reversed(thread_of(w, cerenovus).history(viewer=cerenovus)) if any(
+        "your choice" in (e.title or "") for e in m.embeds))
+    prompt = (await cerenovus.click(ask, label="Make my choice")).response
+    await cerenovus.select(prompt, [str(target.id)], custom_id=select_id(prompt, "targets"))
+    await w.settle()
+    assert (await state_of(w)).night_choices[str(cerenovus.id)] == [str(target.id)]
+
+    # the lock: the information due names the judged informants; the Storytellers answer freely
+    await advance(w, clock, 22)
+    due = next(t for t in texts(st_thread) if "Night 1: information due" in t)
+    assert "no rules for the Lantern Keeper" in due and "no rules for the Clockmaker" in due
+    res = await w.host.slash(w.channel, "st inform", player=keeper)
+    assert "no rules for the Lantern Keeper" in res.response.content  # waits for their words
+    res = await w.host.slash(w.channel, "st inform", player=keeper, answer="Yes: the No Dashii is in play.")
+    assert res.response.content.startswith("Accepted:"), res.response.content
+    # the Cerenovus's madness, applied by the Storytellers with a reminder token of its own
+    res = await w.host.slash(w.channel, "st reminder add", player=target, token="Mad", source="cerenovus")
+    assert res.ephemeral and "Mad" in res.response.content, res.response.content
+    await advance(w, clock, 2)  # dawn
+    assert any("Yes: the No Dashii is in play." in t for t in texts(thread, viewer=keeper))
+    state = await state_of(w)
+    assert any(r.player == str(target.id) and r.token == "Mad" for r in state.reminders)
+
+    # nothing of it in the town square: no character of the script is named there
+    square = " ".join(texts(w.channel, viewer=members[0]))
+    for cid in holder:
+        assert not re.search(rf"\b{re.escape(known[cid].name)}\b", square), known[cid].name
