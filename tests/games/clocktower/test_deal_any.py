@@ -9,7 +9,7 @@ import pytest
 
 from games.clocktower.catalogue import TeamCounts, legal_counts, load
 from games.clocktower.deal import Deal, DealError
-from games.clocktower.deal_any import deal_script
+from games.clocktower.deal_any import Homebrew, deal_script
 
 CAT = load()
 DEALT = ("townsfolk", "outsider", "minion", "demon")
@@ -22,18 +22,29 @@ def edition(name):
     return [r.id for r in CAT.records.values() if r.edition == name and r.team in DEALT]
 
 
-def official_ids(path):
-    """A wc25 script's official characters (its homebrew character objects are not this deal's)."""
-    return [e for e in json.loads(path.read_text()) if isinstance(e, str)]
+def read(path):
+    """A wc25 script's ids, and its homebrew character objects as the deal takes them."""
+    entries = [e for e in json.loads(path.read_text()) if e != "_meta" and not
+               (isinstance(e, dict) and e.get("id") == "_meta")]
+    own = tuple(Homebrew(id=e["id"], name=e["name"], team=e["team"], setup=e.get("setup", False),
+                         duplicates={"name": "bag-duplicate", "type": "selection"} in e.get("special", []))
+                for e in entries if isinstance(e, dict))
+    return [e if isinstance(e, str) else e["id"] for e in entries], own
 
 
-SCRIPTS = {p.name.split(".")[0]: official_ids(p) for p in sorted(REFERENCE.glob("*.json"))}
-SCRIPTS |= {"tb": edition("tb"), "bmr": edition("bmr"), "snv": edition("snv")}
+READ = {p.name.split(".")[0]: read(p) for p in sorted(REFERENCE.glob("*.json"))}
+READ |= {"tb": (edition("tb"), ()), "bmr": (edition("bmr"), ()), "snv": (edition("snv"), ())}
+SCRIPTS = {name: ids for name, (ids, _) in READ.items()}
+HOMEBREW = {h.id: h for _, own in READ.values() for h in own}
 TB = SCRIPTS["tb"]
 
 
+def team_of(cid):
+    return HOMEBREW[cid].team if cid in HOMEBREW else CAT.records[cid].team
+
+
 def of_team(script, *teams):
-    return [c for c in script if CAT.records[c].team in teams]
+    return [c for c in script if team_of(c) in teams]
 
 
 def dealable(script):
@@ -45,7 +56,8 @@ def seats(n):
 
 
 def deal(n, pool, seed=0, script=TB):
-    return deal_script(seats(n), pool, random.Random(seed), script=script)
+    own = [HOMEBREW[c] for c in script if c in HOMEBREW]
+    return deal_script(seats(n), pool, random.Random(seed), script=script, homebrew=own)
 
 
 def team_counts(d: Deal) -> TeamCounts:
@@ -71,17 +83,18 @@ def check(d: Deal, script, n):
     assert len(d.seats) == n and d.players == tuple(seats(n))
     playing = in_play(d, script)
     assert playing <= set(script)
-    # the team count is one the rules allow for what is in play
-    assert team_counts(d) in legal_counts(script, n, sorted(playing))
+    # the team count is one the rules allow for what is in play (the homebrew characters change none)
+    official = [c for c in script if c not in HOMEBREW]
+    assert team_counts(d) in legal_counts(official, n, sorted(playing - set(HOMEBREW)))
     # no character twice, but Legion's and the Village Idiot's copies
     twice = [c for c, k in Counter(s.character for s in d.seats).items() if k > 1]
-    assert set(twice) <= COPIES, twice
+    assert set(twice) <= COPIES | {h.id for h in HOMEBREW.values() if h.duplicates}, twice
     # false cards and bluffs: never in play, never shown twice
     shown = []
     for s in d.seats:
-        assert s.team == CAT.records[s.character].team
+        assert s.team == team_of(s.character)
         if s.character in FALSE_TEAMS:
-            assert s.shown not in playing and CAT.records[s.shown].team in FALSE_TEAMS[s.character]
+            assert s.shown not in playing and team_of(s.shown) in FALSE_TEAMS[s.character]
             assert s.shown in script
             shown.append(s.shown)
         else:
@@ -90,7 +103,7 @@ def check(d: Deal, script, n):
     assert len(set(d.bluffs)) == len(d.bluffs) <= 3
     for b in d.bluffs:
         assert b in script and b not in playing and b not in shown
-        assert CAT.records[b].team in ("townsfolk", "outsider")
+        assert team_of(b) in ("townsfolk", "outsider")
     # the Marionette beside the Demon; alignments by team, but the Bounty Hunter's one evil Townsfolk
     for i, s in enumerate(d.seats):
         if s.character == "marionette":
@@ -417,3 +430,33 @@ def test_older_spellings_read_as_official_ids():
                     script=[*TB, "scarlet_woman"])
     check(d, TB, 7)
     assert "scarletwoman" in d.in_play
+
+
+# -- homebrew characters -------------------------------------------------------------------------
+
+def test_a_homebrew_minion_marked_bag_duplicate_fills_every_minion_seat():
+    script = SCRIPTS["witchhunt"]
+    assert HOMEBREW["witchhunt-witch"].duplicates and of_team(script, "minion") == ["witchhunt-witch"]
+    for n in (5, 11, 15):
+        d = deal(n, dealable(script), 0, script)
+        minions = [s for s in d.seats if s.team == "minion"]
+        # Lil' Monsta is the script's only Demon: one Minion more, all of them Witches
+        assert len(minions) == CAT.counts[n].minions + 1
+        assert {s.character for s in minions} == {"witchhunt-witch"}
+        assert all(s.alignment == "evil" for s in minions)
+
+
+def test_a_homebrew_set_up_change_is_left_to_the_storytellers():
+    script = SCRIPTS["stowedaway"]
+    five = ["stowedaway-scapegoat", *of_team(script, "townsfolk")[:4]]
+    assert "stowedaway-scapegoat" not in five[1:] and HOMEBREW["stowedaway-scapegoat"].setup
+    d = deal(7, pool(townsfolk=five, outsiders=[], minions=of_team(script, "minion")[:1],
+                     demons=of_team(script, "demon")[:1], script=script), 0, script)
+    assert "stowedaway-scapegoat" in d.in_play
+    assert any("Scapegoat is homebrew with a set-up change the deal does not know" in n for n in d.notes)
+
+
+def test_a_homebrew_fabled_in_the_pool_is_refused():
+    script = SCRIPTS["offwizard"]
+    with pytest.raises(DealError, match="is a Fabled and is never dealt"):
+        deal(7, [*dealable(script), "offwizard-offwizard"], 0, script)
