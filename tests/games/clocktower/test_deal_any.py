@@ -340,6 +340,9 @@ def test_huntsman_brings_the_damsel_from_the_script():
         d = deal(7, pool(townsfolk=five, outsiders=["saint"], minions=["poisoner"], script=script), seed, script)
         check(d, script, 7)
         assert {"huntsman", "damsel"} <= d.in_play
+    # with an Outsider seat already, the Damsel takes it or comes as one more Outsider, alike
+    seen = counts_seen(8, pool(townsfolk=five, outsiders=["saint"], minions=["poisoner"], script=script), script)
+    assert set(seen) == {1, 2} and min(seen.values()) > 50
 
 
 def test_choirboy_brings_the_king_from_the_script():
