@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from games.engine import Rng
 
@@ -47,6 +47,21 @@ NO_CHANGE = SetupChange(text="-")
 
 
 @dataclass(frozen=True)
+class Homebrew:
+    """A homebrew character object of the script, as the deal needs it. It is dealt like any
+    character of its team; its set-up change, if it has one (``setup``), is the Storytellers' to
+    apply, and the deal says so in its notes."""
+
+    id: str
+    name: str
+    team: str
+    setup: bool = False
+    #: may be dealt in several seats (the app's "bag-duplicate" hint); copies fill only seats the
+    #: pool's other characters cannot
+    duplicates: bool = False
+
+
+@dataclass(frozen=True)
 class _Table:
     """What every draw reads: the catalogue, the script, the players and the pool by team."""
 
@@ -54,15 +69,34 @@ class _Table:
     script: tuple[str, ...]
     players: tuple[str, ...]
     pool: dict[str, tuple[str, ...]]
+    homebrew: dict[str, Homebrew] = field(default_factory=dict)
 
     def change(self, cid: str) -> SetupChange:
-        return self.cat.setup.get(cid, NO_CHANGE)
+        return NO_CHANGE if cid in self.homebrew else self.cat.setup.get(cid, NO_CHANGE)
 
     def team(self, cid: str) -> str:
-        return self.cat.records[cid].team
+        return self.homebrew[cid].team if cid in self.homebrew else self.cat.records[cid].team
 
     def name(self, cid: str) -> str:
-        return self.cat.records[cid].name
+        return self.homebrew[cid].name if cid in self.homebrew else self.cat.records[cid].name
+
+    def official(self, ids: Iterable[str]) -> list[str]:
+        """``ids`` without the homebrew ones (which the catalogue does not know)."""
+        return [c for c in ids if c not in self.homebrew]
+
+    def legal(self, chosen: Iterable[str]) -> tuple[TeamCounts, ...]:
+        """``legal_counts`` for the official characters, with room for the homebrew ones chosen."""
+        chosen = list(chosen)
+        legal = legal_counts(self.official(self.script), len(self.players), self.official(chosen),
+                             catalogue=self.cat)
+        needs = Counter(self.team(c) for c in dict.fromkeys(chosen) if not self.change(c).no_token)
+        fits = tuple(o for o in legal if all(n <= o.counts()[t] for t, n in needs.items()))
+        if not fits:
+            raise SetupConflict(f"No team count has room for every chosen character: {self.names(chosen)}.")
+        return fits
+
+    def changes(self, chosen: Iterable[str]) -> tuple[tuple[str, SetupChange], ...]:
+        return active_changes(self.official(self.script), self.official(chosen), catalogue=self.cat)
 
     def names(self, ids: Iterable[str]) -> str:
         return ", ".join(self.name(c) for c in ids)
@@ -79,17 +113,21 @@ class _Draw:
 
 
 def deal_script(seats: Sequence[str], pool: Iterable[str], rng: Rng, *, script: Sequence[str],
-                catalogue: Catalogue | None = None) -> Deal:
+                catalogue: Catalogue | None = None, homebrew: Iterable[Homebrew] = ()) -> Deal:
     """Deal ``pool``'s characters of ``script`` to ``seats`` (player ids in seat order).
 
     ``pool``: the characters the Storytellers allow the deal to draw (Townsfolk, Outsiders,
     Minions, Demons of the script); ``script``: every id of the script, which false cards, bluffs
     and required characters (the King, the Damsel) are drawn from, and whose Fabled and Loric
-    changes apply. Raise DealError in words for bad input or when no deal can be made.
+    changes apply. ``homebrew``: the script's homebrew character objects (their ids are in
+    ``script`` and may be in ``pool``). Raise DealError in words for bad input or when no deal
+    can be made.
     """
     cat = catalogue or load()
-    on_script = _script(cat, script)
-    table = _Table(cat=cat, script=on_script, players=_seats(cat, seats), pool=_pool(cat, on_script, pool))
+    own = _homebrew(homebrew)
+    on_script = _script(cat, script, own)
+    table = _Table(cat=cat, script=on_script, players=_seats(cat, seats),
+                   pool=_pool(cat, on_script, pool, own), homebrew=own)
     conflicts: Counter[str] = Counter()
     for _ in range(TRIES):
         try:
@@ -103,16 +141,37 @@ def deal_script(seats: Sequence[str], pool: Iterable[str], rng: Rng, *, script: 
 
 # -- the input ---------------------------------------------------------------------------------
 
-def _script(cat: Catalogue, script: Sequence[str]) -> tuple[str, ...]:
+def _homebrew(homebrew: Iterable[Homebrew]) -> dict[str, Homebrew]:
+    own: dict[str, Homebrew] = {}
+    for h in homebrew:
+        if not h.id or not h.name:
+            raise DealError("A homebrew character needs an id and a name.")
+        if h.team not in TEAM_WORDS:
+            raise DealError(f"The homebrew {h.name} is on the team {h.team!r}, which is no Clocktower team.")
+        own[h.id] = h
+    return own
+
+
+def _read(cat: Catalogue, cid: object, own: dict[str, Homebrew]) -> str | None:
+    """The id ``cid`` means: a homebrew character's own, or the official one, or None."""
+    if not isinstance(cid, str):
+        return None
+    if cid in own:
+        return cid
+    record = cat.resolve(cid)
+    return record.id if record is not None else None
+
+
+def _script(cat: Catalogue, script: Sequence[str], own: dict[str, Homebrew]) -> tuple[str, ...]:
     if isinstance(script, str):
         raise DealError("The script must be a list of character ids, not one string.")
     ids: list[str] = []
     for cid in script:
-        record = cat.resolve(cid) if isinstance(cid, str) else None
-        if record is None:
+        found = _read(cat, cid, own)
+        if found is None:
             raise DealError(f"The script names {cid!r}, which is not an official character.")
-        if record.id not in ids:
-            ids.append(record.id)
+        if found not in ids:
+            ids.append(found)
     return tuple(ids)
 
 
@@ -129,22 +188,25 @@ def _seats(cat: Catalogue, seats: Sequence[str]) -> tuple[str, ...]:
     return tuple(seats)
 
 
-def _pool(cat: Catalogue, script: tuple[str, ...], pool: Iterable[str]) -> dict[str, tuple[str, ...]]:
+def _pool(cat: Catalogue, script: tuple[str, ...], pool: Iterable[str],
+          own: dict[str, Homebrew]) -> dict[str, tuple[str, ...]]:
     """The pool's characters by team, each once, in the pool's order; refuse what cannot be dealt."""
     if isinstance(pool, str):
         raise DealError("The pool must be a list of character ids, not one string.")
     by_team: dict[str, list[str]] = {team: [] for team in DEALT_TEAMS}
     for cid in pool:
-        record = cat.resolve(cid) if isinstance(cid, str) else None
-        if record is None:
+        found = _read(cat, cid, own)
+        if found is None:
             raise DealError(f"The pool names {cid!r}, which is not an official character.")
-        if record.team not in by_team:
-            raise DealError(f"The {record.name} is a {TEAM_WORDS[record.team][0]} and is never dealt "
+        name, team = (own[found].name, own[found].team) if found in own else \
+            (cat.records[found].name, cat.records[found].team)
+        if team not in by_team:
+            raise DealError(f"The {name} is a {TEAM_WORDS[team][0]} and is never dealt "
                             "to a seated player; take it out of the pool.")
-        if record.id not in script:
-            raise DealError(f"The pool names the {record.name}, which is not on the script.")
-        if record.id not in by_team[record.team]:
-            by_team[record.team].append(record.id)
+        if found not in script:
+            raise DealError(f"The pool names the {name}, which is not on the script.")
+        if found not in by_team[team]:
+            by_team[team].append(found)
     return {team: tuple(ids) for team, ids in by_team.items()}
 
 
@@ -202,13 +264,17 @@ def _draw_evil(table: _Table, rng: Rng) -> list[str]:
     if demon is None and not demonless:
         raise SetupConflict("The pool has no Demon.")
     first = demon if demon is not None else rng.choice(demonless)
-    options = legal_counts(table.script, len(table.players), [first], catalogue=table.cat)
+    options = table.legal([first])
     want = rng.choice(sorted({o.minions for o in options}))
     fixed = [] if demon is not None else [first]
     rest = [m for m in minions if m not in fixed]
-    if want > len(minions):
-        raise SetupConflict(_short_of(table, "minion", want, list(minions), [first]))
-    drawn = [*fixed, *rng.sample(rest, want - len(fixed))]
+    copier = _copier(table, "minion", [])
+    if want > len(minions):  # every Minion of the pool, and copies of one that may be copied
+        if copier is None or want - len(minions) not in _spare_copies(table, copier):
+            raise SetupConflict(_short_of(table, "minion", want, list(minions), [first]))
+        drawn = [*fixed, *rest, *[copier] * (want - len(minions))]
+    else:
+        drawn = [*fixed, *rng.sample(rest, want - len(fixed))]
     if demon is not None and any(table.change(m).demons < 0 for m in drawn):
         demon = None  # the Summoner: no Demon is dealt; its seat is a Townsfolk
     return [*([demon] if demon else []), *drawn]
@@ -222,15 +288,14 @@ def _shapes_counts(change: SetupChange) -> bool:
 def _draw_good(table: _Table, rng: Rng, chosen: list[str], no_evil: str | None) -> _Draw:
     """The count and the good characters for it; a count-shaping character drawn at random is kept
     and the count drawn again with it (so the Balloonist's extra Outsider can happen)."""
-    players = len(table.players)
     while True:
-        required = [r for _, ch in active_changes(table.script, chosen, catalogue=table.cat)
+        required = [r for _, ch in table.changes(chosen)
                     for r in ch.requires if r not in chosen]
         for cid in required:
             if cid not in table.script:
                 raise SetupConflict(f"The {table.name(_requirer(table, chosen, cid))} needs the "
                                     f"{table.name(cid)} in play, who is not on the script.")
-        legal = legal_counts(table.script, players, chosen, catalogue=table.cat)
+        legal = table.legal(chosen)
         fixed = list(dict.fromkeys([*(c for c in chosen if table.team(c) in GOOD_TEAMS), *required]))
         options = [o for o in legal if _room(table, o, fixed) is None]
         if not options:
@@ -271,9 +336,18 @@ def _pool_of(table: _Table, team: str, fixed: list[str]) -> list[str]:
 
 
 def _copier(table: _Table, team: str, fixed: list[str]) -> str | None:
-    """The character of ``team`` that may be dealt in several seats (the Village Idiot), if any."""
+    """The character of ``team`` that may be dealt in several seats (the Village Idiot, a homebrew
+    character marked so), if any."""
     return next((c for c in [*fixed, *table.pool[team]]
-                 if table.team(c) == team and max(table.change(c).copies) > 0), None)
+                 if table.team(c) == team and max(_spare_copies(table, c)) > 0), None)
+
+
+def _spare_copies(table: _Table, cid: str) -> tuple[int, ...]:
+    """How many extra copies of ``cid`` may be dealt."""
+    own = table.homebrew.get(cid)
+    if own is not None:
+        return tuple(range(len(table.players) + 1)) if own.duplicates else (0,)
+    return table.change(cid).copies
 
 
 def _room(table: _Table, counts: TeamCounts, fixed: list[str], chosen: Sequence[str] = ()) -> str | None:
@@ -282,7 +356,7 @@ def _room(table: _Table, counts: TeamCounts, fixed: list[str], chosen: Sequence[
         need = counts.counts()[team]
         have = [c for c in fixed if table.team(c) == team] + _pool_of(table, team, fixed)
         copier = _copier(table, team, fixed)
-        spare = max(table.change(copier).copies) if copier else 0
+        spare = max(_spare_copies(table, copier)) if copier else 0
         if need > len(have) + spare:
             return _short_of(table, team, need, have, chosen)
     return None
@@ -306,7 +380,7 @@ def _draw_townsfolk(table: _Table, rng: Rng, need: int, fixed: list[str]) -> lis
     short = need - len(mine) - len(rest)
     if short > 0:  # only the Village Idiot's copies can fill the seats (_room checked they can)
         assert copier is not None
-        if short not in table.change(copier).copies:
+        if short not in _spare_copies(table, copier):
             raise SetupConflict(_short_of(table, "townsfolk", need, [*mine, *rest], ()))
         if copier not in mine:
             mine.append(copier)
@@ -324,7 +398,11 @@ def _draw_townsfolk(table: _Table, rng: Rng, need: int, fixed: list[str]) -> lis
 def _draw_team(table: _Table, rng: Rng, team: str, need: int, fixed: list[str]) -> list[str]:
     mine = [c for c in fixed if table.team(c) == team]
     rest = _pool_of(table, team, fixed)
-    if need - len(mine) > len(rest) or need < len(mine):
+    short = need - len(mine) - len(rest)
+    copier = _copier(table, team, fixed)
+    if short > 0 and copier is not None and short in _spare_copies(table, copier):
+        return [*mine, *rest, *[copier] * short]
+    if short > 0 or need < len(mine):
         raise SetupConflict(_short_of(table, team, need, [*mine, *rest], ()))
     return [*mine, *rng.sample(rest, need - len(mine))]
 
@@ -333,9 +411,9 @@ def _check(table: _Table, draw: _Draw) -> None:
     """The whole draw against the rules once more: its count is legal for everything in play, and
     no two characters of an "only 1 jinxed character can be in play" jinx (the Heretic's) are."""
     in_play = list(dict.fromkeys([*draw.chosen, *draw.dealt]))
-    if draw.counts not in legal_counts(table.script, len(table.players), in_play, catalogue=table.cat):
+    if draw.counts not in table.legal(in_play):
         raise SetupConflict("The drawn characters do not fit the drawn count.")
-    for jinx in table.cat.jinxes_among(in_play):
+    for jinx in table.cat.jinxes_among(table.official(in_play)):
         if jinx.reason.strip() == ONLY_ONE_JINXED:
             raise SetupConflict(f"The {table.name(jinx.first)} and the {table.name(jinx.second)} cannot "
                                 "both be in play (their jinx).")
@@ -426,7 +504,7 @@ def _evil_townsfolk(table: _Table, rng: Rng, seated: list[str], draw: _Draw) -> 
     """Seats of Townsfolk dealt evil (the Bounty Hunter's), never the changing character itself."""
     turned: set[int] = set()
     notes: list[str] = []
-    for cid, change in active_changes(table.script, seated, catalogue=table.cat):
+    for cid, change in table.changes(seated):
         if not change.evil_townsfolk:
             continue
         if draw.no_evil:
@@ -455,7 +533,7 @@ def _notes(table: _Table, draw: _Draw, seated: list[str]) -> list[str]:
     """Sentences for the Storytellers: what the deal did that they must act on, or could not do."""
     notes: list[str] = []
     in_play = list(dict.fromkeys([*draw.chosen, *seated]))
-    for cid, change in active_changes(table.script, in_play, catalogue=table.cat):
+    for cid, change in table.changes(in_play):
         who = table.name(cid)
         if change.no_token:
             notes.append(f"{who} is in play but dealt to nobody: each night the Minions choose who "
@@ -480,6 +558,11 @@ def _notes(table: _Table, draw: _Draw, seated: list[str]) -> list[str]:
         if change.duplicates:
             notes.append(f"{who}: {change.duplicates} characters may be dealt more than once; this deal "
                          "deals each once, so add copies by hand.")
+    for cid in table.script:
+        own = table.homebrew.get(cid)
+        if own and own.setup and (cid in in_play or own.team in SCRIPT_WIDE_TEAMS):
+            notes.append(f"The {own.name} is homebrew with a set-up change the deal does not know: "
+                         "apply it by hand.")
     return notes
 
 
