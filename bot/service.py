@@ -506,9 +506,10 @@ class GameService:
         game = games.get(kind)
         _check_options_length(options_text)
         options = parse_options(options_text)
-        game.parse_options(options)  # a malformed option is refused now, not at start
-        lo = game.min_players if min_players is None else min_players
-        hi = game.max_players if max_players is None else max_players
+        parsed = game.parse_options(options)  # a malformed option is refused now, not at start
+        low, high = game.player_range(parsed)
+        lo = low if min_players is None else min_players
+        hi = high if max_players is None else max_players
         if not game.min_players <= lo <= hi <= game.max_players:
             raise LobbyError(
                 f"{game.title} takes {game.min_players} to {game.max_players} players; "
@@ -617,8 +618,11 @@ class GameService:
             options = {**row.options, key: value}
             if value in (None, ""):
                 options.pop(key)
-            game.parse_options(options)  # refused in words, and nothing changes
-            await self._saving(self.store.set_options(game_id, options, self.clock.now()))
+            parsed = game.parse_options(options)  # refused in words, and nothing changes
+            limits = None  # a table left at its options' player counts follows them (a new script's)
+            if (row.min_players, row.max_players) == game.player_range(game.parse_options(row.options)):
+                limits = game.player_range(parsed)
+            await self._saving(self.store.set_options(game_id, options, self.clock.now(), limits))
             return options
 
     async def set_voice_channel(self, game_id: int, actor: Actor, channel_id: int | None) -> GameRow:

@@ -573,10 +573,15 @@ class Store:
     async def set_thread_channel(self, game_id: int, channel_id: int | None) -> None:
         await self._write("UPDATE games SET thread_channel_id = ? WHERE id = ?", (channel_id, game_id))
 
-    async def set_options(self, game_id: int, options: dict[str, Any], now: float) -> bool:
-        """Change a lobby's options (a Storyteller loads a script or chooses the pool)."""
-        return await self._write("UPDATE games SET options = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
-                                 (json.dumps(options), now, game_id)) == 1
+    async def set_options(self, game_id: int, options: dict[str, Any], now: float,
+                          limits: tuple[int, int] | None = None) -> bool:
+        """Change a lobby's options (a Storyteller loads a script or chooses the pool), and with
+        ``limits`` its fewest and most players."""
+        if limits is None:
+            return await self._write("UPDATE games SET options = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
+                                     (json.dumps(options), now, game_id)) == 1
+        return await self._write("UPDATE games SET options = ?, updated_at = ?, min_players = ?, max_players = ? "
+                                 "WHERE id = ? AND status = 'lobby'", (json.dumps(options), now, *limits, game_id)) == 1
 
     async def game_of_thread(self, thread_id: int) -> GameRow | None:
         """The active game one of whose threads (private, group, announcements) this is."""

@@ -41,8 +41,7 @@ from .characters import load as load_hrh
 
 OFFICIAL = Path(__file__).parent / "data" / "official"
 
-#: "homebrew": a script's own character object, added to a game's catalogue (never in the data files)
-Edition = Literal["tb", "bmr", "snv", "carousel", "fabled", "loric", "homebrew"]
+Edition = Literal["tb", "bmr", "snv", "carousel", "fabled", "loric"]
 #: editions and teams in the order a listing shows them
 EDITIONS: dict[str, str] = {
     "tb": "Trouble Brewing", "bmr": "Bad Moon Rising", "snv": "Sects & Violets",

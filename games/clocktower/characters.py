@@ -85,6 +85,8 @@ class Character(_Strict):
     setup: Setup | None = None
     #: never dealt its own token: the player is shown a Townsfolk, the Demon, or a good character
     false_card: Literal["townsfolk", "demon", "good"] | None = None
+    #: a homebrew object's app hints by name ("bag-duplicate": it may be dealt more than once)
+    special: tuple[str, ...] = ()
 
     @property
     def good(self) -> bool:

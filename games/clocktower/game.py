@@ -61,6 +61,7 @@ from .actions import (
     Vote,
     WaitressAnswer,
 )
+from .catalogue import load as load_catalogue
 from .characters import Characters
 from .clock import nightfall
 from .copilot import proposals
@@ -74,7 +75,7 @@ from .night import night_prompts
 from .options import Options, SetupOptions, settings_of
 from .rules import DEALT_TEAMS, character_id, chars, illegal, most_travellers, need_phase
 from .script import Script, ScriptError, builtin_script, edition_of, edition_script, parse_script
-from .script_characters import catalogue_for, characters_for
+from .script_characters import characters_for, homebrew_for_deal
 from .script_text import Sheet, script_sheet, sheet_of_state
 from .stages import day_ends, night_ends, stage_seconds, stages
 from .state import ClocktowerState, LunaticInfo, Seat
@@ -153,7 +154,7 @@ def deal_seats(state: ClocktowerState, rng: Rng, pool: tuple[str, ...]) -> tuple
                     script=state.script.all_ids())
     else:
         made = deal_script(players, pool, rng, script=state.script.all_ids(),
-                           catalogue=catalogue_for(state.script))
+                           homebrew=homebrew_for_deal(state.script))
     state.seats = [Seat(player=d.player, seat=state.players[i].seat or i + 1, character=d.character,
                         shown=d.shown, alignment=d.alignment) for i, d in enumerate(made.seats)]
     state.bluffs = made.bluffs
@@ -201,7 +202,9 @@ def copies_allowed(state: ClocktowerState, character: str) -> bool:
     """Whether the deal may give this character to several players (Legion, the Village Idiot)."""
     if state.script.rules == "hrh":
         return False
-    change = catalogue_for(state.script).setup.get(character)
+    if any(c.id == character and "bag-duplicate" in c.special for c in state.script.homebrew):
+        return True
+    change = load_catalogue().setup.get(character)
     return change is not None and (change.majority or max(change.copies) > 0)
 
 
@@ -253,6 +256,10 @@ def begin(state: ClocktowerState, action: Begin, rng: Rng) -> Outcome:
     return Outcome(state=state, events=events, reply="The characters are out. Night 1 has begun.")
 
 
+#: Her Royal Highness Register's player counts (its rulebook's table)
+HRH_PLAYERS = (7, 15)
+
+
 class Clocktower(Game):
     name = "clocktower"
     title = "Blood on the Clocktower"
@@ -285,6 +292,14 @@ class Clocktower(Game):
         script = self.script_of(options)
         self.parse_pool(options.pool, script)  # a pool naming what the script lacks is refused now
         return options
+
+    def player_range(self, options: dict[str, Any] | BaseModel | None) -> tuple[int, int]:
+        """5 to 15 on any script by the official counts; Her Royal Highness Register's own 7 to 15."""
+        setup = options if isinstance(options, SetupOptions) else self.parse_options(
+            options if isinstance(options, dict) or options is None else options.model_dump())
+        if self.script_of(setup).rules == "hrh":
+            return HRH_PLAYERS
+        return self.min_players, self.max_players
 
     def script_of(self, options: SetupOptions) -> Script:
         return read_script(options)

@@ -19,7 +19,7 @@ from games.engine import GameError
 
 from .catalogue import EDITIONS
 from .catalogue import load as load_catalogue
-from .characters import MARKERS, TEAMS, Character, Characters, Jinx, load, normalise_id
+from .characters import MARKERS, TEAMS, Character, Characters, Jinx, Setup, load, normalise_id
 
 BUILTIN_NAME = "Her Royal Highness Register"
 BUILTIN_AUTHOR = "May & Daeron"
@@ -369,6 +369,8 @@ def _homebrew(cid: str, obj: dict[str, Any]) -> Character:
         first_night_reminder=obj.get("firstNightReminder", ""),
         other_night_reminder=obj.get("otherNightReminder", ""),
         reminders=tuple(obj.get("reminders", ())), reminders_global=tuple(obj.get("remindersGlobal", ())),
+        setup=Setup() if obj.get("setup") else None,
+        special=tuple(entry["name"] for entry in obj.get("special", ())),
     )
 
 

@@ -19,6 +19,7 @@ from functools import lru_cache
 from .catalogue import Catalogue, Record, SetupChange
 from .catalogue import load as load_catalogue
 from .characters import Character, Characters, Jinx, NightOrder, Setup, load
+from .deal_any import Homebrew
 from .script import Script
 
 
@@ -48,24 +49,11 @@ def _build(rules: str, homebrew: tuple[Character, ...], first_night: tuple[str, 
                       jinxes=jinxes)
 
 
-def catalogue_for(script: Script) -> Catalogue:
-    """The official catalogue with the script's homebrew characters as records of their own (edition
-    "homebrew", no set-up change): what the deal of an official script draws from."""
-    return _catalogue(script.homebrew)
-
-
-@lru_cache(maxsize=64)
-def _catalogue(homebrew: tuple[Character, ...]) -> Catalogue:
-    cat = load_catalogue()
-    if not homebrew:
-        return cat
-    records = dict(cat.records)
-    for c in homebrew:
-        records[c.id] = Record(id=c.id, name=c.name, team=c.team, edition="homebrew", ability=c.ability,
-                               setup=False, reminders=c.reminders, reminders_global=c.reminders_global,
-                               first_night_reminder=c.first_night_reminder,
-                               other_night_reminder=c.other_night_reminder)
-    return cat.model_copy(update={"records": records})
+def homebrew_for_deal(script: Script) -> tuple[Homebrew, ...]:
+    """The script's homebrew characters as the deal needs them: dealt like any of their team, copied
+    where the app's "bag-duplicate" hint allows, a set-up change left to the Storytellers."""
+    return tuple(Homebrew(id=c.id, name=c.name, team=c.team, setup=c.setup is not None,
+                          duplicates="bag-duplicate" in c.special) for c in script.homebrew)
 
 
 @lru_cache(maxsize=1)

@@ -275,6 +275,11 @@ class Game(ABC):
             return self.State.model_validate_json(data)
         return self.State.model_validate(data)
 
+    def player_range(self, options: dict[str, Any] | BaseModel | None) -> tuple[int, int]:
+        """The fewest and most players a table with these options takes: the class's by default (a
+        game whose options change it, such as the Clocktower's script, says so here)."""
+        return self.min_players, self.max_players
+
     # ----- the protocol -----
     def setup(
         self,
@@ -285,13 +290,14 @@ class Game(ABC):
     ) -> Outcome:
         if len({p.id for p in players}) != len(players):
             raise SetupError("Each player can sit at the table only once.", code="duplicate_player")
-        if not self.min_players <= len(players) <= self.max_players:
+        opts = options if isinstance(options, BaseModel) else self.parse_options(options)
+        low, high = self.player_range(opts)
+        if not low <= len(players) <= high:
             raise SetupError(
-                f"{self.title} needs {self.min_players} to {self.max_players} players "
+                f"{self.title} needs {low} to {high} players "
                 f"(there are {len(players)}).",
                 code="player_count",
             )
-        opts = options if isinstance(options, BaseModel) else self.parse_options(options)
         try:
             setup = self.Setup.model_validate(forced or {})
         except ValidationError as exc:
