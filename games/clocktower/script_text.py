@@ -23,7 +23,7 @@ from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from .characters import load
+from .script_characters import characters_for
 from .script import Script
 from .state import ClocktowerState
 
@@ -123,8 +123,8 @@ def _night(order: tuple[str, ...], hidden: set[str], data: Catalogue) -> tuple[s
 def script_sheet(script: Script, *, travellers: Iterable[str] = (), fabled: Iterable[str] = (),
                  data: Catalogue | None = None) -> Sheet:
     """The sheet of ``script`` with these Travellers and Fabled in play (character ids), its
-    characters read from ``data`` (by default Her Royal Highness Register's)."""
-    data = data or load()
+    characters read from ``data`` (by default the script's own: ``characters_for``)."""
+    data = data or characters_for(script)
     sections: list[Section] = []
     for team, heading in GROUPS:
         ids = script.characters.get(team, ())

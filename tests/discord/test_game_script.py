@@ -53,8 +53,7 @@ async def test_no_game_and_another_game_are_told_in_a_sentence(world):
     res = await w.host.slash(w.channel, "game new", kind="ritual")
     res = await w.ann.slash(w.channel, "game script")
     assert res.ephemeral and res.response.content == (
-        "The game here is The Ritual, which has no script: `/game script` is for Blood on the Clocktower: "
-        "Her Royal Highness Register.")
+        "The game here is The Ritual, which has no script: `/game script` is for Blood on the Clocktower.")
 
 
 async def test_before_the_deal_the_script_is_read_from_the_table(world):

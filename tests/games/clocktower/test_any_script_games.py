@@ -12,6 +12,7 @@ import games
 from games.__main__ import main
 from games.clocktower import parse_script
 from games.clocktower.script import edition_script
+from games.clocktower.script_text import UNKNOWN_ABILITY, script_sheet
 from games.engine.run import simulate
 
 WC25 = sorted((Path(__file__).parent / "reference" / "wc25").glob("*.json"))
@@ -25,6 +26,8 @@ def test_every_championship_script_and_base_edition_imports():
         script = parse_script(path.read_text(encoding="utf-8"))
         assert script.rules == "official"
         assert all(script.characters[team] for team in ("townsfolk", "outsider", "minion", "demon")), path.name
+        sheet = script_sheet(script)  # /game script: every character named with its ability
+        assert not any(UNKNOWN_ABILITY in line for section in sheet.sections for line in section.lines), path.name
     for edition, name in EDITIONS.items():
         script = edition_script(edition)
         assert script.name == name
