@@ -421,6 +421,8 @@ class OfflineTable:
                 f"Players: {players}. {display_name(world.host)} is the host.\n"
                 "Choose who you are with **Viewing as** at the top of the page.\n"
                 f"Start a game: type `/game new` here. Games: {kinds}.\n"
+                "Blood on the Clocktower for a new group: Trouble Brewing, the script played first "
+                "(`/game new kind:clocktower options:script=tb`; 5 to 15 players, the Storyteller not seated).\n"
                 f"Everyone sits in the voice channel **{world.voice.name}**; the table hub shows who is "
                 "server-muted there and what the bot says aloud.\n"
                 "Your secrets: the **My hand** and **Make my choice** buttons under each phase message "

@@ -77,3 +77,23 @@ async def test_a_whole_clocktower_game_on_the_offline_table(open_table):
         assert any("Every day's votes" in t for t in said)
         assert any("Every day's whispers" in t for t in said)
         assert (await table.bot.store.game(game.id)).status == "finished"
+
+
+async def test_the_offline_table_offers_trouble_brewing_and_deals_it_to_five(open_table):
+    async with open_table(NAMES) as table:
+        w = table.world
+        st, players = w.host, w.players[1:6]
+        welcome = " ".join(_texts(w.channel.history()))
+        assert "Trouble Brewing" in welcome and "options:script=tb" in welcome
+        async with table.acting():
+            res = await st.slash(w.channel, "game new", kind="clocktower", options="script=tb")
+            assert not res.ephemeral, res.response.content
+            for seat, member in enumerate(players, start=1):
+                res = await member.slash(w.channel, "in", seat=seat)
+                assert not res.ephemeral, res.response.content
+            res = await st.slash(w.channel, "st deal")
+            assert "Dealt" in res.response.content, res.response.content
+            game = (await table.bot.store.active_games(w.guild.id))[0]
+            state = (await table.bot.service.load(game.id)).state
+        assert state.script.name == "Trouble Brewing" and len(state.seats) == 5
+        assert {s.character for s in state.seats} <= set(state.script.all_ids())
