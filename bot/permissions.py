@@ -13,7 +13,7 @@ import discord
 
 #: when a permission is needed
 ALWAYS = "always"
-CLOCKTOWER = "Clocktower"
+FORUM = "forum games"
 VOICE = "voice"
 
 
@@ -22,7 +22,7 @@ class Permission:
     flag: str  # the attribute of ``discord.Permissions``
     name: str  # Discord's word for it, as the server settings show it
     why: str  # what the bot does with it, in plain words
-    when: str  # ALWAYS, CLOCKTOWER or VOICE
+    when: str  # ALWAYS, FORUM (the games with a town square closed at night) or VOICE
 
 
 TABLE: tuple[Permission, ...] = (
@@ -41,7 +41,7 @@ TABLE: tuple[Permission, ...] = (
                "add and remove a thread's members (a substitute), lock whispers at night", ALWAYS),
     Permission("manage_roles", "Manage Roles",
                "close the town square at night (one overwrite on @everyone; a channel's settings call it "
-               "Manage Permissions)", CLOCKTOWER),
+               "Manage Permissions)", FORUM),
     Permission("connect", "Connect", "join the linked voice channel to say the phases aloud", VOICE),
     Permission("speak", "Speak", "say the phases aloud", VOICE),
     Permission("mute_members", "Mute Members", "mute the dead, the speaking turns, a quiet night", VOICE),

@@ -101,7 +101,8 @@ class Sender:
             return await self.threads.public_thread(game_row, event.audience.id, level)
         if target == "group":
             return await self.threads.group_thread(game_row, event.audience.id,
-                                                   [int(m) for m in event.audience.members], level)
+                                                   [int(m) for m in event.audience.members], level,
+                                                   reopen=event.audience.reopen)
         assert row.recipient_id is not None
         if target == "thread":
             return await self.threads.group_thread(game_row, player_key(row.recipient_id), [row.recipient_id],

@@ -11,7 +11,6 @@ import re
 import discord
 
 import games
-from games.clocktower.rules import WHISPER_KEY
 from games.engine import SUBSTITUTE, GameError
 
 from ..pacer import COSMETIC, URGENT
@@ -55,19 +54,21 @@ class Threads:
         seated = {uid for uid, _ in await self.bot.store.lobby_players(game_row.id)}
         return [] if game_row.host_id in seated else [game_row.host_id]
 
-    async def group_thread(self, game_row, key: str, members: list[int], level: int = URGENT):
+    async def group_thread(self, game_row, key: str, members: list[int], level: int = URGENT, *,
+                           reopen: bool = False):
         """The group's private thread, opened on its first message and kept in the database by key;
         members who joined the group since are added, and those no longer in it (a substituted
         player, a removed co-Storyteller) are removed. The Storytellers are in every one; a seated
         player only in their own. The thread is recorded as soon as it exists, so a retry after a
-        failed add reuses it."""
+        failed add reuses it. ``reopen`` (the event says so: a whisper): an earlier group of the same
+        kind and members gives its thread back (``reopen_group``)."""
         store = self.bot.store
         call = self.calls.call
         tellers = await self.storytellers_of(game_row)
         needed = list(dict.fromkeys([*members, *tellers]))
         found = await store.group_thread(game_row.id, key)
-        if found is None and key.startswith(WHISPER_KEY):
-            found = await self.reopen_whisper(game_row.id, key, needed, level)
+        if found is None and reopen:
+            found = await self.reopen_group(game_row.id, key, needed, level)
         if found is not None:
             thread_id, known = found
             thread = self.bot.get_channel(thread_id) or await call(
@@ -95,15 +96,17 @@ class Threads:
             await store.set_group_thread(game_row.id, key, thread.id, added)
         return thread
 
-    async def reopen_whisper(self, game_id: int, key: str, needed: list[int], level: int):
-        """A whisper declared again by the same people (theirs broke): the thread of their earlier
-        whisper, unarchived and unlocked, is theirs again, so the declaration costs one call and not
-        a new thread plus one call per member. The earlier whisper's record gives the thread up (its
-        members emptied), so the thread has one record that keeps who is in it. An open whisper is
-        never matched: the rules refuse a second open whisper with exactly the same players."""
+    async def reopen_group(self, game_id: int, key: str, needed: list[int], level: int):
+        """A group declared again by the same people (a whisper whose earlier one broke): the thread
+        of their earlier group of the same kind (the key up to its last ":"), unarchived and
+        unlocked, is theirs again, so the declaration costs one call and not a new thread plus one
+        call per member. The earlier record gives the thread up (its members emptied), so the
+        thread has one record that keeps who is in it. An open whisper is never matched: the rules
+        refuse a second open whisper with exactly the same players."""
         store = self.bot.store
+        kind = key.rpartition(":")[0] + ":"
         for other, thread_id, known in await store.group_threads(game_id):
-            if not other.startswith(WHISPER_KEY) or not known or set(known) != set(needed):
+            if not other.startswith(kind) or other == key or not known or set(known) != set(needed):
                 continue
             # by id: an archived thread is in no cache, and fetching it would be a second call
             await self.calls.call(level, ("thread", thread_id), self.bot.http.edit_channel, thread_id,
@@ -150,8 +153,8 @@ class Threads:
         call = self.calls.call
         tellers = await self.storytellers_of(game_row)
         for key, thread_id, known in await self.bot.store.group_threads(game_id):
-            if key.startswith(PUBLIC_THREAD) or key == SQUARE_ALLOWS or (key.startswith(WHISPER_KEY) and not known):
-                continue  # (a whisper record with nobody: its thread went to a later whisper)
+            if key.startswith(PUBLIC_THREAD) or key == SQUARE_ALLOWS or not known:
+                continue  # (a record with nobody: its thread went to a later group, reopened)
             try:
                 thread = self.bot.get_channel(thread_id) or await call(
                     COSMETIC, ("thread", thread_id), self.bot.fetch_channel, thread_id)
@@ -364,11 +367,11 @@ class Threads:
         return True
 
     async def unlock_whispers(self, game_id: int) -> None:
-        """The whispers' threads a night locked, unlocked: a locked thread still open (a broken
-        whisper's thread is archived as well, and stays so). Read from the cache: an active
-        thread is in it, at start-up too, so this costs no fetch."""
+        """The group threads a night locked (the whispers'), unlocked: any group's thread that is
+        locked and still open (a broken whisper's thread is archived as well, and stays so). Read
+        from the cache: an active thread is in it, at start-up too, so this costs no fetch."""
         for key, thread_id, known in await self.bot.store.group_threads(game_id):
-            if not key.startswith(WHISPER_KEY) or not known:
+            if key.startswith(PUBLIC_THREAD) or key == SQUARE_ALLOWS or not known:
                 continue
             thread = self.bot.get_channel(thread_id)
             if isinstance(thread, discord.Thread) and thread.locked and not thread.archived:

@@ -348,8 +348,8 @@ class Hub:
             f"<p>{table_link}: the game channel <strong>#{html.escape(self.table.world.channel.name or '')}</strong>. "
             "Pick who you are with <em>Viewing as</em> at the top; open it in several tabs to be several "
             "players at once. A player's secret prompts appear there under <strong>Make my choice</strong> "
-            "and <strong>My hand</strong>, only for the player viewing. A Clocktower Storyteller is not "
-            "seated, so <strong>My hand</strong> has nothing for them: <code>/st grimoire</code> shows "
+            "and <strong>My hand</strong>, only for the player viewing. A game's Storyteller is not "
+            "seated, so <strong>My hand</strong> has nothing for them: their own commands show "
             "them the whole truth, and the Storytellers' thread is on their page below.</p>"
             + self.voice_html() +
             "<h2>Private messages and threads, per player</h2>"

@@ -421,13 +421,12 @@ class OfflineTable:
                 f"Players: {players}. {display_name(world.host)} is the host.\n"
                 "Choose who you are with **Viewing as** at the top of the page.\n"
                 f"Start a game: type `/game new` here. Games: {kinds}.\n"
-                "Blood on the Clocktower for a new group: Trouble Brewing, the script played first "
-                "(`/game new kind:clocktower options:script=tb`; 5 to 15 players, the Storyteller not seated).\n"
+                + "".join(f"{games.get(name).welcome}\n" for name in games.available() if games.get(name).welcome) +
                 f"Everyone sits in the voice channel **{world.voice.name}**; the table hub shows who is "
                 "server-muted there and what the bot says aloud.\n"
                 "Your secrets: the **My hand** and **Make my choice** buttons under each phase message "
-                "(only you see the answer). A Clocktower Storyteller is not seated: `/st grimoire` "
-                "shows them the whole truth.\n"
+                "(only you see the answer). A game's Storyteller is not seated: their own commands show "
+                "them the whole truth.\n"
                 "The table hub lists what the bot sent each player privately, and opens each of their "
                 "threads on the table (**Open on the table**), to press its buttons and write in it."),
             colour=discord.Colour.dark_purple())

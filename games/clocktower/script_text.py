@@ -23,8 +23,8 @@ from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from .script_characters import characters_for
 from .script import Script
+from .script_characters import characters_for
 from .state import ClocktowerState
 
 #: the sheet's groups, in the order a character sheet shows them

@@ -236,7 +236,7 @@ def declare_whisper(state: ClocktowerState, action: DeclareWhisper, rng: Rng) ->
     return Outcome(state=state, events=[
         Event(type="whisper", audience=to_thread("announcements"),
               text=f"🤫 {state.label(by.player)} whispers with {others} ({paid})."),
-        Event(type="whisper_open", audience=to_group(f"{WHISPER_KEY}{whisper.id}", members),
+        Event(type="whisper_open", audience=to_group(f"{WHISPER_KEY}{whisper.id}", members, reopen=True),
               title="🤫 A whisper", text=f"This whisper is open: {', '.join(state.name(m) for m in members)} "
               "and the Storytellers. It breaks when one of you speaks publicly in the town square."),
         record("whisper", {"day": state.day, "id": whisper.id, "by": by.player, "members": members,

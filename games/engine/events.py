@@ -22,6 +22,9 @@ class Audience(BaseModel):
     #: player ids of a ``group``: a conversation shared by them (and the storyteller), such as a
     #: Clocktower whisper. The bot gives each key one private thread and adds new members to it.
     members: tuple[str, ...] = ()
+    #: a ``group`` whose thread a later group of the same kind (its key up to the last ":") and
+    #: exactly the same members may take back, instead of a new thread (a whisper declared again)
+    reopen: bool = False
 
     model_config = {"frozen": True}
 
@@ -53,8 +56,8 @@ def to_thread(key: str) -> Audience:
     return Audience(kind="thread", id=key)
 
 
-def to_group(key: str, members: list[str] | tuple[str, ...]) -> Audience:
-    return Audience(kind="group", id=key, members=tuple(members))
+def to_group(key: str, members: list[str] | tuple[str, ...], *, reopen: bool = False) -> Audience:
+    return Audience(kind="group", id=key, members=tuple(members), reopen=reopen)
 
 
 class Event(BaseModel):

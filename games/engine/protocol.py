@@ -239,6 +239,8 @@ class Game(ABC):
     #: starts the next one from that deadline, not from when the bot got to it, so boundaries
     #: that passed while the bot was down resolve at once, in order, and the times stay
     fixed_schedule: ClassVar[bool] = False
+    #: a line for a table's welcome (the offline table's): how a new group starts this game ("" for none)
+    welcome: ClassVar[str] = ""
     #: every action type the game takes (its ``actions`` and ``COMMON_ACTIONS``) -> its handler: a
     #: class attribute, or a cached property where the handlers need the game's data. The default
     #: ``_apply`` dispatches through it, and a test fails for an action type without a handler.
