@@ -14,7 +14,7 @@ the set-up changes of ``data/official/setup.json``, read through :mod:`catalogue
 
 A draw that breaks a rule (``SetupConflict``) is drawn again, a bounded number of times; when no
 draw works, :class:`deal.DealError` carries the most frequent conflict's sentence, for the
-Storytellers, who may deal by hand. What the deal cannot do itself goes to ``Deal.notes``.
+Storytellers, who may deal by hand (a pool of exactly the characters they want). What the deal cannot do itself goes to ``Deal.notes``.
 """
 
 from __future__ import annotations
@@ -136,7 +136,8 @@ def deal_script(seats: Sequence[str], pool: Iterable[str], rng: Rng, *, script: 
             conflicts[str(exc)] += 1
     reason = conflicts.most_common(1)[0][0]
     raise DealError(f"No deal can be made from this pool at {len(table.players)} players: {reason} "
-                    "The Storytellers may deal by hand.")
+                    "To deal by hand, narrow the pool (`/st pool`) to the characters you want in play: the deal "
+                    "then only seats them.")
 
 
 # -- the input ---------------------------------------------------------------------------------

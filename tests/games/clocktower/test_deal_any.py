@@ -400,7 +400,7 @@ def test_loric_the_deal_cannot_apply_is_said_in_the_notes(loric, words):
 # -- refusals ------------------------------------------------------------------------------------
 
 def test_a_pool_that_cannot_deal_is_explained():
-    with pytest.raises(DealError, match="The pool needs 2 Outsiders with the Baron but has 1: Saint.*by hand"):
+    with pytest.raises(DealError, match=r"The pool needs 2 Outsiders with the Baron but has 1: Saint.*deal by hand, narrow the pool \(`/st pool`\)"):
         deal(7, pool(outsiders=["saint"], minions=["baron"]))
     with pytest.raises(DealError, match="The pool has no Demon"):
         deal(7, pool(demons=[]))
