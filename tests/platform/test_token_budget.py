@@ -40,6 +40,8 @@ from bot.token_budget import (  # noqa: E402
 
 LIMIT = 50
 SECONDS = 3
+#: each worker's static share of the token (two processes)
+SHARE = 0.5
 
 
 # ----- the worker: one process's calls -----
@@ -103,8 +105,10 @@ async def test_a_busy_process_may_use_the_whole_budget_while_the_other_is_idle(s
     (busy, idle), _ = await asyncio.to_thread(run_two, url, (True, False))
     assert not idle["stamps"]
     assert most_in_one_second(busy["stamps"]) <= LIMIT
-    # more than its static half: the idle process's share is not wasted
-    assert len(busy["stamps"]) / SECONDS >= LIMIT * 0.85, len(busy["stamps"])
+    # more than its static half (what it could spend if the idle one's share were wasted): how
+    # far above depends on the machine's speed, so only "above" is asked
+    # (its share for every second, and one second's more for a start with a full bucket)
+    assert len(busy["stamps"]) > LIMIT * SHARE * (SECONDS + 1), len(busy["stamps"])
 
 
 async def test_a_quiet_process_beside_a_busy_one_leases_and_the_token_still_holds(store_url):
@@ -310,6 +314,6 @@ async def test_only_a_process_sharing_the_token_asks_the_database(tmp_path, cloc
 if __name__ == "__main__" and sys.argv[1:2] == ["worker"]:
     _url, _start, _busy = sys.argv[2:5]
     print(json.dumps(asyncio.run(hammer(_url, start_at=float(_start), seconds=SECONDS, busy=int(_busy),
-                                        share=0.5))))
+                                        share=SHARE))))
 elif __name__ == "__main__":
     pytest.main([__file__])
