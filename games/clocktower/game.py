@@ -114,6 +114,14 @@ def read_script(options: SetupOptions) -> Script:
         raise SetupError(str(exc), code="bad_script") from None
 
 
+def fabled_at_start(script: Script, options: SetupOptions) -> list[str]:
+    """The Fabled in play from the start: every Fabled on an official script (they are its rules),
+    and on Her Royal Highness Register the Djinn, as its option says (the rulebook: yes)."""
+    if script.rules == "official":
+        return list(script.characters.get("fabled", ()))
+    return ["djinn"] if options.djinn and "djinn" in script.all_ids() else []
+
+
 def read_pool(text: str, script: Script) -> tuple[str, ...]:
     """A pool as a Storyteller writes it: empty or ``all`` for every dealable character of the
     script, a list (``washerwoman, high priestess, po``), or only exclusions (``-baron -po``).
@@ -317,7 +325,7 @@ class Clocktower(Game):
             return sheet_of_state(state)
         setup = self.parse_options(options)
         script = read_script(setup)
-        return script_sheet(script, fabled=["djinn"] if setup.djinn and "djinn" in script.all_ids() else [])
+        return script_sheet(script, fabled=fabled_at_start(script, setup))
 
     def _setup(self, players: list[Player], options: SetupOptions, rng: Rng,
                forced: ForcedDeal) -> Outcome:
@@ -331,7 +339,7 @@ class Clocktower(Game):
         state = ClocktowerState(
             players=players, phase="setup", script=script, pool=pool,
             settings=settings_of(options),
-            seats=[], fabled=["djinn"] if options.djinn and "djinn" in script.all_ids() else [])
+            seats=[], fabled=fabled_at_start(script, options))
         notes: tuple[str, ...] = ()
         if forced.characters:
             force_deal(state, forced)

@@ -159,6 +159,7 @@ def grimoire_picture(state: ClocktowerState, chars: Characters, game_title: str 
             "reminders": reminder_labels(state, chars, s.player),
         } for s in state.seats],
         "fabled": [chars[f].name for f in state.fabled],
+        "loric": [chars[c].name for c in state.script.characters.get("loric", ()) if c in chars],
         "bluffs": [chars[b].name for b in state.bluffs],
     }
 

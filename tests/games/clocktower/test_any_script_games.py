@@ -56,3 +56,21 @@ def test_the_command_line_simulates_a_script_file_and_an_edition(capsys, tmp_pat
     bad.write_text('["chef", "gizmo", "imp", "spy", "empath"]', encoding="utf-8")
     assert main(["simulate", "clocktower", "--script", str(bad), "--players", "7", "--games", "1"]) == 2
     assert "gizmo" in capsys.readouterr().err
+
+
+def test_the_grimoire_picture_of_the_largest_script_draws_every_name_and_its_fabled():
+    from games.clocktower.picture import draw_grimoire
+    from games.engine import Player
+    from games.engine.run import start
+
+    path = max(WC25, key=lambda p: len(parse_script(p.read_text(encoding="utf-8")).all_ids()))
+    text = path.read_text(encoding="utf-8")
+    players = [Player(id=f"p{i}", name=f"Player{i}") for i in range(1, 16)]
+    state = start(GAME, players, {"script": text}, seed=2).state
+    script = state.script
+    data = GAME.picture(state, "grimoire")
+    known = GAME.chars_of(state)
+    assert [s["character"] for s in data["seats"]] == [known[s.character].name for s in state.seats]
+    assert data["fabled"] == [known[f].name for f in script.characters["fabled"]]  # in play from the start
+    assert data["loric"] == [known[c].name for c in script.characters["loric"]]
+    assert draw_grimoire(data)[:8] == b"\x89PNG\r\n\x1a\n"
