@@ -39,6 +39,10 @@ from .characters import Characters
 from .registration import alignments, characters_as, teams
 from .rules import circle_neighbours, impaired, ruled
 from .state import Abnormal, ClocktowerState, Seat
+from .tb_information import PROPOSERS as TB_PROPOSERS
+from .tb_information import TELLS as TB_TELLS
+from .tb_information import TELLS_ONE as TB_TELLS_ONE
+from .tb_information import fortune
 
 # ----- who is due information tonight -----
 
@@ -357,7 +361,7 @@ def _spy(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
 
 _PROPOSERS = {"spy": _spy, "washerwoman": _washerwoman, "shugenja": _shugenja, "empath": _empath, "undertaker": _undertaker, "ravenkeeper": _ravenkeeper, "waitress": _waitress,
               "knight": _knight, "juggler": _juggler, "highpriestess": _high_priestess,
-              "mathematician": _mathematician}
+              "mathematician": _mathematician, **TB_PROPOSERS}
 
 
 #: how each card's information reads to the player ({answer}, {about}, {day}); the Undertaker's is
@@ -374,12 +378,14 @@ TELLS = {
     "highpriestess": "The player you should talk to most: {answer}.",
     "mathematician": "{answer} players' abilities worked abnormally since dawn.",
     "spy": "{answer}",
+    **TB_TELLS,
 }
 #: the counts' words for exactly 1
 TELLS_ONE = {
     "empath": "1 of your living neighbours is evil.",
     "juggler": "1 of your guesses was correct.",
     "mathematician": "1 player's ability worked abnormally since dawn.",
+    **TB_TELLS_ONE,
 }
 
 
@@ -387,6 +393,8 @@ def told(proposal: Proposal, answer: Answer) -> str:
     """The player's message for an answer read by ``read_answer``."""
     if proposal.character == "undertaker" and answer.text == "nothing":
         return f"Nobody died by execution on day {proposal.day}."
+    if proposal.character == "fortuneteller":
+        return fortune(proposal.about, answer.text)
     if answer.text == "1" and proposal.character in TELLS_ONE:
         return TELLS_ONE[proposal.character]
     about = proposal.about or "That player"

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from games.clocktower.asks import asks
-from games.clocktower.copilot import NotAllowedAnswer, _PROPOSERS, proposals, read_answer, told
+from games.clocktower.copilot import _PROPOSERS, NotAllowedAnswer, proposals, read_answer, told
 from games.clocktower.setup_tokens import RED_HERRING, place_red_herring
 from tests.support.clocktower_pure import GAME, act, new_game, timeout
 
