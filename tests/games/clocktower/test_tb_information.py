@@ -298,3 +298,66 @@ def test_the_red_herring_is_placed_for_a_drunk_who_thinks_they_are_the_fortune_t
     assert place_red_herring(drunk, random.Random(1)) is not None
     none = new_game(TB, ["imp", "librarian", "chef", "monk", "saint", "empath", "poisoner"])
     assert place_red_herring(none, random.Random(1)) is None and not none.reminders
+
+
+# ----- the characters Her Royal Highness Register already rules, checked on Trouble Brewing -----
+
+def test_the_washerwoman_may_be_shown_the_spy_as_a_townsfolk_not_in_play():
+    # the wiki's example: the Spy and the Scarlet Woman, "one of them is the Ravenkeeper"
+    state = begun(["spy", "washerwoman", "scarletwoman", "imp", "chef", "virgin", "soldier"])
+    found = by_player(state)["p2"]
+    assert allows(found, "1 or 3 is the Ravenkeeper")
+    assert allows(found, "4 or 6 is the Virgin")  # the Imp and the Virgin: "Julian or Alex is the Virgin"
+    refuses(found, "3 or 4 is the Ravenkeeper", "4 or 7 is the Virgin")
+    refuses(by_player(poison(state, "p1"))["p2"], "1 or 3 is the Ravenkeeper")
+
+
+def test_the_washerwoman_is_never_shown_the_drunks_card():
+    found = by_player(begun(["imp", "washerwoman", "drunk", "chef", "soldier", "empath", "poisoner"],
+                            shown={"p3": "monk"}))["p2"]
+    refuses(found, "3 or 4 is the Monk", "3 or 4 is the Drunk")
+
+
+def test_the_empath_with_three_alive_learns_two_whatever_the_seating():
+    # the wiki's example: the Empath, the Imp and the Baron alive
+    state = begun(["empath", "soldier", "librarian", "imp", "monk", "baron", "chef"])
+    for dead in ("p2", "p3", "p5", "p7"):
+        state = act(state, type="kill", target=dead).state
+    assert by_player(state)["p1"].allowed == ["2"]
+
+
+def test_an_evil_traveller_is_an_alive_neighbour_to_the_empath():
+    # the wiki's example: the Empath's neighbours shift to a Librarian and an evil Gunslinger
+    state = timeout(begun(["empath", "soldier", "librarian", "imp", "monk", "baron", "chef"])).state
+    while state.phase == "night":
+        state = timeout(state).state
+    state = act(state, type="add_traveller", target="p9", name="Nine", seat=8, character="gunslinger",
+                alignment="evil").state
+    found = _PROPOSERS["empath"](state, GAME.chars_of(state), state.seat_of("p1"))
+    assert found.answer == "1"  # the Soldier (seat 2) and the evil Gunslinger (seat 8)
+
+
+def execute(state, target, voters):
+    while state.phase == "night":
+        state = timeout(state).state
+    for voter in voters:
+        state = act(state, player=voter, type="vote", target=target).state
+    while state.phase == "day":
+        state = timeout(state).state
+    return state
+
+
+def test_the_undertaker_learns_the_drunk_not_its_card():
+    # the wiki's example: the Drunk who thinks they are the Virgin is executed: the Undertaker learns the Drunk
+    state = begun(["imp", "undertaker", "drunk", "chef", "soldier", "empath", "poisoner"], shown={"p3": "virgin"})
+    found = by_player(execute(state, "p3", ("p2", "p4", "p5", "p6")))["p2"]
+    assert found.answer == "Drunk" and found.allowed == ["Drunk"]
+    refuses(found, "Virgin")
+
+
+def test_the_undertaker_may_learn_an_executed_spy_as_an_outsider():
+    # the wiki's example: the Spy executed, the Undertaker learns a Butler
+    state = begun(["imp", "undertaker", "spy", "chef", "soldier", "empath", "monk"])
+    found = by_player(execute(state, "p3", ("p2", "p4", "p5", "p6")))["p2"]
+    assert found.answer == "Spy" and allows(found, "Butler") and allows(found, "Chef")
+    refuses(found, "Imp", "Poisoner")
