@@ -214,6 +214,10 @@ def _high_priestess(state: ClocktowerState, chars: Characters, seat: Seat) -> Pr
                     ready=False, form=_players_form(state, chars, seat, 1, "High Priestess"))
 
 
+#: cards whose proposal is one true answer of many
+_ONE_OF_MANY = ("washerwoman", "knight", "librarian", "investigator")
+
+
 def ledger(state: ClocktowerState, chars: Characters, seat: Seat) -> list[Abnormal]:
     """The Mathematician's ledger: abilities that worked abnormally since dawn, as far as the bot
     can see (the day's failed abilities, tonight's steps, false information accepted for a player
@@ -223,8 +227,8 @@ def ledger(state: ClocktowerState, chars: Characters, seat: Seat) -> list[Abnorm
     mine = order.index(seat.acting) if seat.acting in order else len(order)
     for player, accepted in state.accepted.items():
         if accepted.false and accepted.card in order and order.index(accepted.card) < mine:
-            # the Washerwoman's and the Knight's proposal is one true answer of many, not "the truth"
-            truth = (", false on the grimoire" if accepted.card in ("washerwoman", "knight") else
+            # a pair's proposal (the Washerwoman's, the Knight's...) is one true answer of many, not "the truth"
+            truth = (", false on the grimoire" if accepted.card in _ONE_OF_MANY else
                      f" (the truth: {accepted.proposed})")
             found.append(Abnormal(player=player, why=f"the {chars[accepted.card].name} was told "
                                                      f"{accepted.answer}{truth}"))

@@ -2,6 +2,7 @@
 the Chef and the Fortune Teller (with its red herring), each test named after the rule point the
 official wiki settles; every illegal answer refused in words."""
 
+import json
 import random
 
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from games.clocktower.asks import asks
 from games.clocktower.copilot import _PROPOSERS, NotAllowedAnswer, proposals, read_answer, told
 from games.clocktower.setup_tokens import RED_HERRING, place_red_herring
+from games.engine import IllegalAction
 from tests.support.clocktower_pure import GAME, act, new_game, timeout
 
 TB = {"script": "Trouble Brewing"}
@@ -361,3 +363,23 @@ def test_the_undertaker_may_learn_an_executed_spy_as_an_outsider():
     found = by_player(execute(state, "p3", ("p2", "p4", "p5", "p6")))["p2"]
     assert found.answer == "Spy" and allows(found, "Butler") and allows(found, "Chef")
     refuses(found, "Imp", "Poisoner")
+
+
+def test_a_librarian_misled_by_the_spy_is_in_the_mathematicians_ledger_as_false_not_against_one_truth():
+    script = json.dumps([{"id": "_meta", "name": "Librarian and Mathematician"}, "imp", "librarian", "mathematician",
+                         "butler", "saint", "chef", "monk", "soldier", "spy"])
+    state = act(new_game({"script": script}, ["imp", "librarian", "butler", "chef", "monk", "mathematician",
+                                              "spy"]), type="begin").state
+    while state.stage != "closing":
+        state = timeout(state).state
+    state = timeout(state).state
+    assert by_player(state)["p2"].answer == "Name3 (seat 3) or Name4 (seat 4) is the Butler"
+    true_pair = act(state, type="inform", target="p2", answer="3 or 7 is the Butler").state
+    assert by_player(true_pair)["p6"].answer == "0"
+    with pytest.raises(IllegalAction, match="not an answer the rules allow"):
+        act(state, type="inform", target="p2", answer="4 or 5 is the Butler")
+    # the Spy registering as the Saint: allowed, false on the grimoire, and no "truth" to compare with
+    misled = act(state, type="inform", target="p2", answer="7 or 4 is the Saint").state
+    ledger = by_player(misled)["p6"]
+    assert ledger.answer == "1" and "is the Saint, false on the grimoire" in ledger.flags[0]
+    assert "(the truth:" not in ledger.flags[0]
