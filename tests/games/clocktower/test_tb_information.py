@@ -383,3 +383,23 @@ def test_a_librarian_misled_by_the_spy_is_in_the_mathematicians_ledger_as_false_
     ledger = by_player(misled)["p6"]
     assert ledger.answer == "1" and "is the Saint, false on the grimoire" in ledger.flags[0]
     assert "(the truth:" not in ledger.flags[0]
+
+
+def test_the_investigator_with_no_minion_in_play_waits_for_the_storyteller_and_allows_only_the_recluse():
+    state = begun(["imp", "investigator", "recluse", "chef", "soldier", "empath", "monk"])
+    found = by_player(state)["p2"]
+    assert not found.ready and any("no other Minion is in play" in f for f in found.flags)
+    assert allows(found, "3 or 4 is the Poisoner")
+    refuses(found, "4 or 5 is the Poisoner")
+
+
+def test_the_fortune_tellers_answer_is_sent_with_st_inform_and_a_wrong_one_refused():
+    state = red_herring(new_game({**TB, "inform_at": "accept"}, FORTUNE), "p6")
+    state = choose(act(state, type="begin").state, "p2", "p1", "p4")
+    while state.stage != "closing":
+        state = timeout(state).state
+    state = timeout(state).state
+    with pytest.raises(IllegalAction, match="'no' is not an answer the rules allow here"):
+        act(state, type="inform", target="p2", answer="no")
+    sent = act(state, type="inform", target="p2")
+    assert sent.reply.endswith("Is either Name1 (seat 1) or Name4 (seat 4) a Demon? Yes.")
