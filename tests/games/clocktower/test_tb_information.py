@@ -403,3 +403,16 @@ def test_the_fortune_tellers_answer_is_sent_with_st_inform_and_a_wrong_one_refus
         act(state, type="inform", target="p2", answer="no")
     sent = act(state, type="inform", target="p2")
     assert sent.reply.endswith("Is either Name1 (seat 1) or Name4 (seat 4) a Demon? Yes.")
+
+
+def test_a_poisoned_librarian_investigator_or_chef_may_be_told_anything_of_the_abilitys_form():
+    state = begun(["imp", "librarian", "investigator", "chef", "soldier", "empath", "poisoner"])
+    for player in ("p2", "p3", "p4"):
+        state = poison(state, player)
+    found = by_player(state)
+    assert allows(found["p2"], "5 or 6 is the Saint") and allows(found["p2"], "zero")
+    refuses(found["p2"], "5 or 6 is the Chef", "2 or 5 is the Saint")  # still an Outsider, still 2 other players
+    assert allows(found["p3"], "5 or 6 is the Baron")
+    refuses(found["p3"], "5 or 6 is the Imp", "zero")
+    assert found["p4"].allowed == [str(n) for n in range(8)]
+    refuses(found["p4"], "8", "many")
