@@ -77,6 +77,7 @@ from .rules import DEALT_TEAMS, character_id, chars, illegal, most_travellers, n
 from .script import Script, ScriptError, builtin_script, edition_of, edition_script, parse_script
 from .script_characters import characters_for, homebrew_for_deal
 from .script_text import Sheet, script_sheet, sheet_of_state
+from .setup_tokens import place_red_herring
 from .stages import day_ends, night_ends, stage_seconds, stages
 from .state import ClocktowerState, LunaticInfo, Seat
 from .talk import breaks_whisper, spoke_matters, talk_moves, whisper_recap
@@ -168,6 +169,7 @@ def deal_seats(state: ClocktowerState, rng: Rng, pool: tuple[str, ...]) -> tuple
     state.bluffs = made.bluffs
     state.reminders = [r for r in state.reminders if r.source == ""]
     state.lunatic = lunatic_info(state, rng)
+    place_red_herring(state, rng)
     return made.notes
 
 

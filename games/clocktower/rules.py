@@ -28,7 +28,7 @@ DEALT_TEAMS = ("townsfolk", "outsider", "minion", "demon")
 
 #: the characters the bot rules on any script besides Her Royal Highness Register's own (whose ids it
 #: rules everywhere), by official id; each has its entries in the concern tables (``ruled.py`` lists them)
-RULED_OFFICIAL: frozenset[str] = frozenset()
+RULED_OFFICIAL: frozenset[str] = frozenset({"librarian", "investigator", "chef", "fortuneteller"})
 
 
 def ruled(state: ClocktowerState, character: str) -> bool:

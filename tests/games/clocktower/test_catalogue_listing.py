@@ -32,15 +32,19 @@ def test_every_official_character_is_listed_once_by_edition_and_team():
         assert record.name in listing
 
 
-def test_her_royal_highness_registers_characters_are_ruled_and_the_rest_judged():
+def test_her_royal_highness_registers_characters_and_the_official_ruled_ones_are_ruled_the_rest_judged():
+    from games.clocktower.rules import RULED_OFFICIAL
+
     by_id = {e.id: e for e in ruled.entries()}
-    assert sum(e.ruled for e in by_id.values()) == 32
+    assert sum(e.ruled for e in by_id.values()) == 32 + len(RULED_OFFICIAL)
+    assert all(by_id[c].ruled and by_id[c].concerns for c in RULED_OFFICIAL)  # each in a rules table
     assert by_id["harlot"].ruled and by_id["harlot"].concerns == ("night", "asked", "information")
     assert by_id["pukka"].concerns == ("night", "asked")
     assert by_id["empath"].concerns == ("information",)
     assert by_id["baron"].concerns == ("set-up",)
     assert by_id["virgin"].ruled and by_id["virgin"].concerns == ()
-    assert not by_id["imp"].ruled and not by_id["chef"].ruled and not by_id["sentinel"].ruled
+    assert by_id["chef"].ruled and by_id["chef"].concerns == ("information",)
+    assert not by_id["sentinel"].ruled and not by_id["shabaloth"].ruled
 
 
 def test_the_concerns_are_read_from_the_rules_tables(monkeypatch):
