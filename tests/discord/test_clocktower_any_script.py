@@ -6,7 +6,7 @@ nothing of it in the town square."""
 import json
 import re
 
-from support.clocktower_helpers import advance, sign_up, state_of, texts
+from support.clocktower_helpers import advance, game_row, sign_up, state_of, texts
 
 from games.clocktower.script_characters import characters_for
 
@@ -98,3 +98,53 @@ async def test_a_night_of_judged_characters_from_the_script_file_to_dawn(world, 
     square = " ".join(texts(w.channel, viewer=members[0]))
     for cid in holder:
         assert not re.search(rf"\b{re.escape(known[cid].name)}\b", square), known[cid].name
+
+
+async def test_a_trouble_brewing_game_on_simcord_from_the_edition_to_the_reveal(world, clock):
+    """Trouble Brewing by name, 7 players, dealt by the official counts (a pool without the Scarlet
+    Woman, so the Imp's execution ends the game): the night sheet, night 1 to day 1, the town votes the
+    Imp, the Storytellers confirm the end, and the reveal names the characters the town square never did."""
+    w = world
+    members = await sign_up(w, 7)
+    res = await w.host.slash(w.channel, "st script", edition="tb")
+    assert "Script loaded: **Trouble Brewing**" in res.response.content
+    res = await w.host.slash(w.channel, "st pool", characters="-scarletwoman")
+    res = await w.host.slash(w.channel, "st deal")
+    assert "Dealt" in res.response.content, res.response.content
+    res = await w.host.slash(w.channel, "st begin")
+    assert "Night 1 has begun" in res.response.content
+    await w.settle()
+    gid = (await game_row(w)).id
+    state = await state_of(w)
+    known = characters_for(state.script)
+    assert state.script.name == "Trouble Brewing" and len(state.seats) == 7
+    counts = [sum(known[s.character].team == t for s in state.seats) for t in ("townsfolk", "outsider", "minion", "demon")]
+    assert counts in ([5, 0, 1, 1], [3, 2, 1, 1])  # the official 7-player row, or the Baron's +2
+    st_thread = next(t for t in w.channel.threads if "Storytellers" in t.name)
+    assert any("Night 1: the night sheet" in t for t in texts(st_thread))
+    square_before = " ".join(texts(w.channel, viewer=members[0]))
+    for seat in state.seats:  # no character is named in the town square while the game runs
+        assert not re.search(rf"\b{re.escape(known[seat.character].name)}\b", square_before), seat.character
+    await advance(w, clock, 24)  # dawn of day 1
+    state = await state_of(w)
+    assert state.phase == "day"
+    by_id = {str(m.id): m for m in members}
+    imp = by_id[next(s.player for s in state.seats if s.character == "imp")]
+    for voter in [m for m in members if m is not imp]:
+        res = await voter.slash(w.channel, "vote", target=imp)
+        if "Virgin" in res.response.content or (await state_of(w)).voting_closed:
+            break  # the Virgin's nominator executed at once: the day's voting is over
+    await w.settle()
+    state = await state_of(w)
+    if not state.voting_closed:
+        res = await w.host.slash(w.channel, "st endvoting")
+        assert "Voting is over" in res.response.content, res.response.content
+        await w.settle()
+    res = await w.host.slash(w.channel, "st win", team="good", reason="The town executed the Imp.")
+    await w.settle()
+    said = texts(w.channel)
+    assert any("Good wins!" in t and "The town executed the Imp." in t for t in said)
+    reveal = " ".join(t for t in said if "grimoire, revealed" in t.lower())
+    for seat in state.seats:
+        assert known[seat.character].name in reveal
+    assert (await w.bot.store.game(gid)).status == "finished"
