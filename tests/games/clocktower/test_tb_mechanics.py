@@ -1,0 +1,157 @@
+"""Trouble Brewing's mechanics, pure, on a forced deal of the official script: the Imp's kill and
+its star-pass, the Poisoner's poison until dusk, the Monk's protection, the Soldier, the Scarlet
+Woman, the Saint and the Mayor. Each test is named after the rule point the wiki settles."""
+
+import pytest
+
+from games.engine import IllegalAction
+from tests.support.clocktower_pure import act, events_of, new_game, timeout
+
+TB = {"script": "Trouble Brewing"}
+# seat i holds TABLE[i - 1]: the Imp in seat 1, the Scarlet Woman in seat 7
+TABLE = ["imp", "poisoner", "monk", "empath", "soldier", "washerwoman", "scarletwoman", "mayor"]
+
+
+def begun(characters=TABLE):
+    return act(new_game(TB, characters), type="begin").state
+
+
+def choose(state, player, *targets):
+    out = act(state, player=player, type="night_choice", targets=list(targets))
+    return out.state
+
+
+def lock(state):
+    while state.stage != "closing":
+        state = timeout(state).state
+    return timeout(state)
+
+
+def through_night(state):
+    """From a night to the next dawn: the outcome of the dawn."""
+    while state.phase == "night":
+        out = timeout(state)
+        state = out.state
+    return out
+
+
+def night2(characters=TABLE):
+    return next_night(through_night(begun(characters)).state)
+
+
+def next_night(state):
+    while state.phase != "night":
+        state = timeout(state).state
+    return state
+
+
+def plan(out):
+    return next(e for e in events_of(out, "storyteller") if e.type == "night_plan").text
+
+
+def told(out, player):
+    return [e for e in out.events if e.audience.kind == "player" and e.audience.id == player]
+
+
+def poisoned(state):
+    return {(r.player, r.source) for r in state.reminders if "poison" in r.token.lower()}
+
+
+# ----- the Imp -----
+
+def test_the_imp_is_not_asked_on_the_first_night_and_asked_to_kill_on_the_others():
+    out = act(new_game(TB, TABLE), type="begin")
+    assert not any(e.type == "night_ask" for e in told(out, "p1"))
+    state = through_night(out.state).state
+    while state.phase != "night":
+        out = timeout(state)
+        state = out.state
+    assert any(e.type == "night_ask" and "they die" in e.text for e in told(out, "p1"))
+
+
+def test_the_imps_choice_dies_tonight():
+    out = lock(choose(night2(), "p1", "p4"))
+    assert not out.state.seat_of("p4").alive
+    assert "Name4 (seat 4) dies" in plan(out)
+
+
+def test_the_imp_cannot_kill_the_soldier():
+    out = lock(choose(night2(), "p1", "p5"))
+    assert out.state.seat_of("p5").alive and "the Soldier, safe from the Demon" in plan(out)
+
+
+def test_a_poisoned_soldier_dies_to_the_imp():
+    state = choose(choose(night2(), "p2", "p5"), "p1", "p5")
+    out = lock(state)
+    assert not out.state.seat_of("p5").alive
+
+
+def test_the_imp_choosing_itself_dies_and_the_scarlet_woman_becomes_the_imp_and_is_told():
+    out = lock(choose(night2(), "p1", "p1"))
+    state = out.state
+    assert not state.seat_of("p1").alive
+    assert state.seat_of("p7").character == "imp" and state.seat_of("p7").shown == "imp"
+    assert any("Imp" in e.text for e in told(out, "p7"))
+    day = through_night(state)
+    assert day.state.phase == "day" and day.state.pending_end is None
+
+
+def test_the_imp_choosing_itself_without_a_scarlet_woman_passes_to_a_minion_the_storytellers_may_change():
+    table = ["imp", "poisoner", "monk", "empath", "soldier", "washerwoman", "baron", "mayor"]
+    out = lock(choose(night2(table), "p1", "p1"))
+    state = out.state
+    new = [s.player for s in state.seats if s.character == "imp" and s.alive]
+    assert new == ["p2"] and state.seat_of("p2").shown == "imp"
+    note = next(e for e in events_of(out, "storyteller") if e.type == "star_pass").text
+    assert "/st character" in note and "Name7 (seat 7)" in note
+    assert through_night(state).state.pending_end is None
+
+
+def test_the_imp_choosing_itself_with_no_living_minion_ends_the_game_for_good():
+    table = ["imp", "poisoner", "monk", "empath", "soldier", "washerwoman", "chef", "mayor"]
+    state = act(night2(table), type="kill", target="p2").state
+    out = through_night(lock(choose(state, "p1", "p1")).state)
+    assert out.state.pending_end is not None and out.state.pending_end.team == "good"
+
+
+def test_a_poisoned_imp_kills_nobody():
+    state = act(night2(), type="add_reminder", target="p1", token="Poisoned", source="").state
+    out = lock(choose(state, "p1", "p4"))
+    assert out.state.seat_of("p4").alive
+
+
+# ----- the Poisoner -----
+
+def test_the_poisoners_choice_is_poisoned_tonight_and_tomorrow_day_and_healthy_at_dusk():
+    out = lock(choose(begun(), "p2", "p4"))
+    assert poisoned(out.state) == {("p4", "poisoner")}
+    day = through_night(out.state).state
+    assert poisoned(day) == {("p4", "poisoner")}
+    night = next_night(day)
+    assert poisoned(night) == set()
+
+
+def test_the_poisoner_poisons_before_the_monk_acts_so_a_poisoned_monk_protects_nobody():
+    state = choose(choose(choose(night2(), "p2", "p3"), "p3", "p4"), "p1", "p4")
+    out = lock(state)
+    assert not out.state.seat_of("p4").alive
+
+
+# ----- the Monk -----
+
+def test_the_monk_is_not_asked_on_the_first_night_and_may_not_choose_itself():
+    out = act(new_game(TB, TABLE), type="begin")
+    assert not any(e.type == "night_ask" for e in told(out, "p3"))
+    state = night2()
+    with pytest.raises(IllegalAction):
+        act(state, player="p3", type="night_choice", targets=["p3"])
+
+
+def test_the_monks_choice_is_safe_from_the_demon_tonight():
+    out = lock(choose(choose(night2(), "p3", "p4"), "p1", "p4"))
+    assert out.state.seat_of("p4").alive and "safe" in plan(out)
+
+
+def test_the_monk_protecting_the_imp_when_it_chooses_itself_means_nobody_dies():
+    out = lock(choose(choose(night2(), "p3", "p1"), "p1", "p1"))
+    assert out.state.seat_of("p1").alive and out.state.seat_of("p7").character == "scarletwoman"
