@@ -17,7 +17,7 @@ from .stages import next_stage, stages
 from .state import ClocktowerState, PendingEnd
 from .succession import after_the_night
 from .talk import exiles_at_close, goblin_claimed, whispers_at_dawn
-from .tally import execution, lleech_follows, mechanical_end, tally_event
+from .tally import execution, lleech_follows, mayor_end, mechanical_end, tally_event
 from .travellers import apprentices_due, travellers_leave
 
 # ----- night and day -----
@@ -131,6 +131,8 @@ def pending_end(state: ClocktowerState, *, resume: str) -> list[Event]:
     """When the rules end the game, wait for the Storytellers to confirm (the town hears
     nothing of it until they do)."""
     found = goblin_end(state) or mechanical_end(state, chars(state))
+    if found is None and resume == "night":
+        found = mayor_end(state)
     if found is None:
         return []
     state.pending_end = found.model_copy(update={"resume": resume})

@@ -156,8 +156,12 @@ def _kill(night: _Night, step: Step, target: str, source: str) -> None:
 
 
 def _dies(night: _Night, step: Step, target: str, source: str) -> None:
-    """The Demon's kill: a Soldier who dies of it is one whose ability failed (poisoned or drunk)."""
+    """The Demon's kill: a Soldier who dies of it is one whose ability failed (poisoned or drunk).
+    A working Mayor's death is flagged: another player might die instead, the Storytellers' call."""
     step.effects.append(Effect("dies", target, source))
+    if night.state.seat_of(target).has("mayor") and not night.impaired(target):
+        step.notes.append(f"{night.label(target)} is the Mayor: another player might die instead. Proposed: the "
+                          "Mayor dies. To have another die instead, `/st revive` the Mayor and `/st kill` them.")
     if night.state.seat_of(target).has("soldier"):
         why = night.impaired(target) or "not working"
         step.failed.append(Abnormal(player=target, why=f"the Soldier, {why}, was killed by the Demon"))

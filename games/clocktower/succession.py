@@ -85,3 +85,11 @@ def after_the_night(state: ClocktowerState) -> list[Event]:
     if not events and imp is not None:
         events = star_pass(state, imp)
     return events
+
+
+def demon_died(state: ClocktowerState, seat: Seat) -> list[Event]:
+    """By day, a death that just happened (an execution, the Slayer's shot): a Demon's passes to a
+    working Scarlet Woman if 5 or more lived just before."""
+    if not _demon(state, seat):
+        return []
+    return scarlet_woman(state, seat, living(state) + 1)

@@ -19,6 +19,7 @@ from .resolve import lleech_host
 from .rules import chars, impaired, plural
 from .stages import day_ends
 from .state import ClocktowerState, PendingEnd, Seat
+from .succession import demon_died
 
 #: the vote for no execution (needs no nomination and nominates no one)
 NO_EXECUTION = NO_ONE
@@ -254,7 +255,7 @@ def executes(state: ClocktowerState, seat: Seat) -> tuple[str, list[Event]]:
     else:
         seat.alive, state.execution_killed = False, True
         how = " and dies"
-        told += lleech_spared(state, seat.player)
+        told += lleech_spared(state, seat.player) + demon_died(state, seat)
     return how, told + scapegoat_note(state, seat)
 
 
@@ -329,6 +330,9 @@ def registers_as(state: ClocktowerState, executed: Seat) -> set[str]:
 def mechanical_end(state: ClocktowerState, chars: Characters) -> PendingEnd | None:
     """The rulebook's victory conditions on the true grimoire (Travellers do not count): good when
     every Demon is dead, evil when only 2 players live; both at once is a tie, which good wins."""
+    saint = saint_end(state)
+    if saint:
+        return saint
     regular = [s for s in state.seats if not s.traveller]
     demons_alive = [s for s in regular if chars[s.character].team == "demon" and s.alive]
     living = sum(1 for s in regular if s.alive)
@@ -337,6 +341,38 @@ def mechanical_end(state: ClocktowerState, chars: Characters) -> PendingEnd | No
     if living <= 2:
         return PendingEnd(team="evil", reason=f"only {living} player{'s' if living != 1 else ''} "
                                               "(not counting Travellers) live")
+    return None
+
+
+def saint_end(state: ClocktowerState) -> PendingEnd | None:
+    """"If you die by execution, your team loses": today's execution killed a working Saint."""
+    if state.phase != "day" or not state.executed or not state.execution_killed:
+        return None
+    seat = state.seat_of(state.executed)
+    if not seat.has("saint") or seat.traveller:
+        return None
+    if state.executed_impaired:
+        state.note_abnormal(seat.player, f"the Saint, {state.executed_impaired}, was executed and its team "
+                                         "did not lose")
+        return None
+    return PendingEnd(team="evil" if seat.alignment == "good" else "good",
+                      reason=f"the Saint, {state.label(seat.player)}, died by execution")
+
+
+def mayor_end(state: ClocktowerState) -> PendingEnd | None:
+    """At the day's end: "If only 3 players live & no execution occurs, your team wins" (a living,
+    working Mayor; Travellers not counted)."""
+    if state.executed or sum(1 for s in state.seats if s.alive and not s.traveller) != 3:
+        return None
+    for seat in state.seats:
+        if seat.alive and seat.has("mayor") and not seat.traveller:
+            why = impaired(state, seat.player)
+            if why:
+                state.note_abnormal(seat.player, f"the Mayor, {why}: 3 players live and no execution occurred, "
+                                                 "and its team did not win")
+                continue
+            return PendingEnd(team=seat.alignment, reason=f"only 3 players live and no execution occurred: "
+                                                          f"the Mayor, {state.label(seat.player)}")
     return None
 
 

@@ -5,7 +5,7 @@ Woman, the Saint and the Mayor. Each test is named after the rule point the wiki
 import pytest
 
 from games.engine import IllegalAction
-from tests.support.clocktower_pure import act, events_of, new_game, timeout
+from tests.support.clocktower_pure import act, events_of, new_game, timeout, vote
 
 TB = {"script": "Trouble Brewing"}
 # seat i holds TABLE[i - 1]: the Imp in seat 1, the Scarlet Woman in seat 7
@@ -155,3 +155,111 @@ def test_the_monks_choice_is_safe_from_the_demon_tonight():
 def test_the_monk_protecting_the_imp_when_it_chooses_itself_means_nobody_dies():
     out = lock(choose(choose(night2(), "p3", "p1"), "p1", "p1"))
     assert out.state.seat_of("p1").alive and out.state.seat_of("p7").character == "scarletwoman"
+
+
+# ----- the Scarlet Woman, the Saint, the Mayor -----
+
+def day1(characters=TABLE):
+    return through_night(begun(characters)).state
+
+
+def end_day(state, *voters_target):
+    """Votes (voter, target), then the clock to the day's end: the outcome of the day's end."""
+    for voter, target in voters_target:
+        state = vote(state, voter, target).state
+    while True:
+        out = timeout(state)
+        if out.state.phase != "day":
+            return out
+        state = out.state
+
+
+def test_the_scarlet_woman_becomes_the_demon_when_the_demon_is_executed_with_5_or_more_alive():
+    out = end_day(day1(), ("p2", "p1"), ("p3", "p1"))
+    state = out.state
+    assert not state.seat_of("p1").alive and state.seat_of("p7").character == "imp"
+    assert any("Demon" in e.text for e in told(out, "p7"))
+    assert state.pending_end is None and state.phase == "night"
+
+
+def test_five_alive_counts_just_before_the_demon_dies_so_five_alive_then_execution_still_passes():
+    state = day1()
+    for p in ("p4", "p5", "p6"):
+        state = act(state, type="kill", target=p).state
+    out = end_day(state, ("p2", "p1"), ("p3", "p1"))
+    assert out.state.seat_of("p7").character == "imp" and out.state.pending_end is None
+
+
+def test_with_fewer_than_5_alive_the_demons_execution_ends_the_game_for_good():
+    state = day1()
+    for p in ("p4", "p5", "p6", "p8"):
+        state = act(state, type="kill", target=p).state
+    out = end_day(state, ("p2", "p1"), ("p3", "p1"))
+    assert out.state.seat_of("p7").character == "scarletwoman"
+    assert out.state.pending_end is not None and out.state.pending_end.team == "good"
+
+
+def test_travellers_do_not_count_toward_the_scarlet_womans_five():
+    state = day1()
+    for p in ("p4", "p5", "p6", "p8"):
+        state = act(state, type="kill", target=p).state
+    state = act(state, type="add_traveller", target="p9", seat=9, character="gunslinger",
+                name="Name9", alignment="good").state
+    out = end_day(state, ("p2", "p1"), ("p3", "p1"))
+    assert out.state.seat_of("p7").character == "scarletwoman" and out.state.pending_end.team == "good"
+
+
+def test_a_poisoned_scarlet_woman_does_not_become_the_demon():
+    state = act(day1(), type="add_reminder", target="p7", token="Poisoned", source="").state
+    out = end_day(state, ("p2", "p1"), ("p3", "p1"))
+    assert out.state.seat_of("p7").character == "scarletwoman" and out.state.pending_end.team == "good"
+
+
+SAINT = ["imp", "poisoner", "monk", "empath", "soldier", "saint", "scarletwoman", "mayor"]
+
+
+def test_the_saint_executed_makes_evil_win():
+    out = end_day(day1(SAINT), ("p2", "p6"), ("p3", "p6"))
+    assert out.state.pending_end is not None and out.state.pending_end.team == "evil"
+    assert "Saint" in out.state.pending_end.reason
+
+
+def test_a_poisoned_saint_executed_does_not_lose_the_game():
+    state = act(day1(SAINT), type="add_reminder", target="p6", token="Poisoned", source="").state
+    out = end_day(state, ("p2", "p6"), ("p3", "p6"))
+    assert out.state.pending_end is None
+
+
+def test_the_saint_dying_at_night_loses_nothing():
+    out = lock(choose(next_night(day1(SAINT)), "p1", "p6"))
+    day = through_night(out.state)
+    assert not day.state.seat_of("p6").alive and day.state.pending_end is None
+
+
+def three_alive(state):
+    for p in ("p2", "p3", "p5", "p6", "p7"):
+        state = act(state, type="kill", target=p).state
+    return state
+
+
+def test_the_mayor_with_3_alive_and_no_execution_wins_for_good_at_the_days_end():
+    out = end_day(three_alive(day1()))
+    assert out.state.pending_end is not None and out.state.pending_end.team == "good"
+    assert "Mayor" in out.state.pending_end.reason
+
+
+def test_the_mayor_with_3_alive_and_an_execution_does_not_win():
+    out = end_day(three_alive(day1()), ("p4", "p8"), ("p1", "p8"))
+    assert out.state.pending_end is None or "Mayor" not in out.state.pending_end.reason
+
+
+def test_a_poisoned_or_dead_mayor_does_not_win():
+    state = act(three_alive(day1()), type="add_reminder", target="p8", token="Poisoned", source="").state
+    out = end_day(state)
+    assert out.state.pending_end is None
+
+
+def test_the_mayor_killed_at_night_is_flagged_to_the_storytellers_who_may_have_another_die():
+    out = lock(choose(night2(), "p1", "p8"))
+    assert not out.state.seat_of("p8").alive
+    assert "Mayor" in plan(out) and "instead" in plan(out) and "/st revive" in plan(out)
