@@ -88,6 +88,14 @@ class GoblinClaim(Action):
     type: Literal["goblin_claim"] = "goblin_claim"
     place: Place = "elsewhere"
 
+class SlayerShot(Action):
+    """"Once per game, during the day, publicly choose a player": anyone may claim it (a bluff
+    too), once per game each."""
+
+    type: Literal["slayer_shot"] = "slayer_shot"
+    target: str = Field(max_length=40)
+    place: Place = "elsewhere"
+
 class ExileVote(Action):
     """A vote on a Traveller's exile: the first "yes" today calls it. Alive and dead vote freely."""
 
@@ -271,7 +279,8 @@ ACTIONS: tuple[type[Action], ...] = (
     TravellerLeaves, AddFabled, RemoveFabled, Tell, Substitute, DeclareWinner, CountNegatively, EndVoting,
     Continue, Execute,
     Vote, Unvote,
-    DeclareWhisper, NeighbourWhisper, Spoke, AlsaahirGuess, JugglerGuess, GoblinClaim, ExileVote,
+    DeclareWhisper, NeighbourWhisper, Spoke, AlsaahirGuess, JugglerGuess, GoblinClaim, SlayerShot,
+    ExileVote,
     NightChoice, WaitressAnswer,
     Inform,
     GainAbility, ScapegoatInstead,

@@ -263,3 +263,86 @@ def test_the_mayor_killed_at_night_is_flagged_to_the_storytellers_who_may_have_a
     out = lock(choose(night2(), "p1", "p8"))
     assert not out.state.seat_of("p8").alive
     assert "Mayor" in plan(out) and "instead" in plan(out) and "/st revive" in plan(out)
+
+
+# ----- the Slayer -----
+
+SLAYER = ["imp", "poisoner", "slayer", "empath", "soldier", "recluse", "scarletwoman", "mayor"]
+
+
+def shoot(state, by, target, place="announcements"):
+    return act(state, player=by, type="slayer_shot", target=target, place=place)
+
+
+def public_texts(out):
+    return [e.text for e in out.events if e.audience.kind in ("public", "thread")]
+
+
+def test_the_slayer_choosing_the_demon_kills_it_publicly_and_the_scarlet_woman_takes_over():
+    out = shoot(day1(SLAYER), "p3", "p1")
+    assert not out.state.seat_of("p1").alive
+    texts = public_texts(out)
+    assert any("Name3 (seat 3)" in t and "Slayer" in t and "Name1 (seat 1)" in t for t in texts)
+    assert any("Name1 (seat 1) dies" in t for t in texts)
+    assert out.state.seat_of("p7").character == "imp" and out.state.pending_end is None
+
+
+def test_the_slayer_killing_the_demon_with_no_scarlet_woman_ends_the_game_for_good_once_confirmed():
+    state = act(day1(SLAYER), type="kill", target="p7").state
+    out = shoot(state, "p3", "p1")
+    assert out.state.pending_end is not None and out.state.pending_end.team == "good"
+    assert any(e.type == "pending_end" for e in events_of(out, "storyteller"))
+
+
+def test_the_slayer_choosing_a_non_demon_nothing_happens():
+    out = shoot(day1(SLAYER), "p3", "p4")
+    assert out.state.seat_of("p4").alive
+    assert any("nothing happens" in t.lower() for t in public_texts(out))
+
+
+def test_a_player_who_is_not_the_slayer_may_claim_a_shot_and_nothing_happens():
+    out = shoot(day1(SLAYER), "p4", "p1")
+    assert out.state.seat_of("p1").alive
+    assert any("nothing happens" in t.lower() for t in public_texts(out))
+
+
+def test_a_poisoned_slayer_uses_its_ability_up_and_nothing_happens():
+    state = act(day1(SLAYER), type="add_reminder", target="p3", token="Poisoned", source="").state
+    out = shoot(state, "p3", "p1")
+    assert out.state.seat_of("p1").alive
+    state = act(out.state, type="remove_reminder", target="p3", token="Poisoned").state
+    with pytest.raises(IllegalAction, match="already"):
+        shoot(state, "p3", "p1")
+
+
+def test_the_slayer_shoots_once_per_game_refused_in_words_the_next_day():
+    state = shoot(day1(SLAYER), "p3", "p4").state
+    with pytest.raises(IllegalAction, match="already"):
+        shoot(state, "p3", "p1")
+    state = next_night(state)
+    state = through_night(state).state
+    with pytest.raises(IllegalAction, match="already"):
+        shoot(state, "p3", "p1")
+
+
+def test_a_dead_player_cannot_shoot_and_nobody_shoots_at_night():
+    state = act(day1(SLAYER), type="kill", target="p3").state
+    with pytest.raises(IllegalAction, match="dead"):
+        shoot(state, "p3", "p1")
+    with pytest.raises(IllegalAction, match="day"):
+        shoot(night2(SLAYER), "p3", "p1")
+
+
+def test_the_slayer_choosing_the_recluse_is_the_storytellers_call_and_flagged():
+    out = shoot(day1(SLAYER), "p3", "p6")
+    assert out.state.seat_of("p6").alive
+    flag = " ".join(e.text for e in events_of(out, "storyteller"))
+    assert "Recluse" in flag and "/st kill" in flag
+
+
+def test_the_slayers_shot_at_a_dead_demon_does_nothing():
+    state = act(day1(SLAYER), type="kill", target="p7").state
+    state = act(state, type="set_character", target="p4", character="imp").state  # two Demons, one dead
+    state = act(state, type="kill", target="p4").state
+    out = shoot(state, "p3", "p4")
+    assert any("nothing happens" in t.lower() for t in public_texts(out))
