@@ -140,6 +140,12 @@ class Town(commands.Cog):
     async def goblin(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, None, lambda: self._act(interaction, {"type": "goblin_claim"}, with_place=True))
 
+    @announce.command(name="slayer", description="Choose a player, as the Slayer (once per game): if they are "
+                      "the Demon, they die")
+    async def slayer(self, interaction: discord.Interaction, player: discord.Member) -> None:
+        await guarded(interaction, None, lambda: self._act(
+            interaction, {"type": "slayer_shot", "target": str(player.id)}, with_place=True))
+
     # ----- exile -----
     @app_commands.command(name="exile", description="Vote on a Traveller's exile (the first yes calls it); "
                           "alive and dead vote freely")
