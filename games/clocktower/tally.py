@@ -43,6 +43,27 @@ def counted_negatively(state: ClocktowerState) -> frozenset[str]:
     return frozenset(state.negative) if working else frozenset()
 
 
+def butler_master(state: ClocktowerState, seat: Seat) -> str:
+    """The master a living, working Butler chose last night ("" when its vote is free: the dead
+    have no ability, and a drunk or poisoned Butler's does not bind it)."""
+    if not seat.alive or seat.traveller or not seat.has("butler") or impaired(state, seat.player):
+        return ""
+    chosen = state.night_choices.get(seat.player)
+    return chosen[0] if chosen else ""
+
+
+def void_votes(state: ClocktowerState) -> frozenset[str]:
+    """The Butlers' votes that count for nothing: "you may only vote if they are voting too",
+    read as voting for the same option (the master's hand is up on that nomination)."""
+    void = set()
+    for seat in state.seats:
+        target = state.votes.get(seat.player)
+        master = butler_master(state, seat) if target is not None else ""
+        if master and state.votes.get(master) != target:
+            void.add(seat.player)
+    return frozenset(void)
+
+
 @dataclass(frozen=True)
 class Tally:
     #: today's nominees in nomination order, then no execution
@@ -60,10 +81,13 @@ class Tally:
     tied: list[str]
     #: the voters whose vote counts -1 today (``counted_negatively``)
     negative: frozenset[str] = frozenset()
+    #: the Butlers' votes cast without their master's (``void_votes``): they count 0
+    void: frozenset[str] = frozenset()
 
     def weight(self, player: str) -> int:
-        """-1 for a vote the Thief's choice counts negatively today, else 1."""
-        return -1 if player in self.negative else 1
+        """-1 for a vote the Thief's choice counts negatively today, 0 for a Butler's without its
+        master's, else 1."""
+        return 0 if player in self.void else -1 if player in self.negative else 1
 
 
 def tally(state: ClocktowerState) -> Tally:
@@ -72,18 +96,20 @@ def tally(state: ClocktowerState) -> Tally:
     voters: dict[str, list[str]] = {o: [] for o in options}
     not_voted = []
     negative = counted_negatively(state)
+    void = void_votes(state)
     for seat in state.seats:
         target = state.votes.get(seat.player)
         if target is None:
             if can_vote(state, seat):
                 not_voted.append(seat.player)
             continue
-        count[target] += -1 if seat.player in negative else 1  # (Tally.weight, before the Tally is made)
+        # (Tally.weight, before the Tally is made)
+        count[target] += 0 if seat.player in void else -1 if seat.player in negative else 1
         voters[target].append(seat.player)
     top = max(count.values())
     tied = [o for o in options if count[o] == top] if top > 0 else []
     leader = state.executed or (tied[0] if len(tied) == 1 else "")
-    return Tally(options, count, voters, not_voted, leader, top, tied, negative)
+    return Tally(options, count, voters, not_voted, leader, top, tied, negative, void)
 
 
 def early_end_refusal(state: ClocktowerState, t: Tally) -> str:
@@ -128,7 +154,8 @@ def tally_text(state: ClocktowerState, t: Tally, *, closed: bool = False) -> str
     by_nominee = {n.nominee: n.nominator for n in state.nominations}
     lines = []
     for option in t.options:
-        who = ", ".join(_voter(state, p) for p in t.voters[option]) or "no votes"
+        who = ", ".join(_voter(state, p) + (" (not counted: their master is not voting with them)"
+                                            if p in t.void else "") for p in t.voters[option]) or "no votes"
         head = f"**{option_label(state, option)}** · {t.count[option]}"
         if option in by_nominee:
             head += f" (nominated by {state.name(by_nominee[option])})"

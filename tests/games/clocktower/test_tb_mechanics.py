@@ -346,3 +346,60 @@ def test_the_slayers_shot_at_a_dead_demon_does_nothing():
     state = act(state, type="kill", target="p4").state
     out = shoot(state, "p3", "p4")
     assert any("nothing happens" in t.lower() for t in public_texts(out))
+
+
+# ----- the Butler -----
+
+BUTLER = ["imp", "poisoner", "butler", "empath", "soldier", "washerwoman", "scarletwoman", "mayor"]
+
+
+def butler_day(master="p4"):
+    """Day 1, the Butler (seat 3) having chosen its master on the first night."""
+    return through_night(choose(begun(BUTLER), "p3", master)).state
+
+
+def counted(state, option):
+    from games.clocktower.tally import tally
+    return tally(state).count[option]
+
+
+def tally_line(out):
+    return next(e.text for e in out.events if e.type == "tally")
+
+
+def test_the_butler_chooses_a_master_each_night_not_itself():
+    out = act(new_game(TB, BUTLER), type="begin")
+    assert any(e.type == "night_ask" and "master" in e.text for e in told(out, "p3"))
+    with pytest.raises(IllegalAction):
+        act(out.state, player="p3", type="night_choice", targets=["p3"])
+
+
+def test_the_butlers_vote_counts_when_its_master_votes_the_same_way():
+    state = vote(butler_day(), "p4", "p6").state
+    out = vote(state, "p3", "p6")
+    assert counted(out.state, "p6") == 2 and "not counted" not in tally_line(out)
+
+
+def test_the_butlers_vote_without_its_master_counts_for_nothing_and_the_tally_says_so():
+    out = vote(butler_day(), "p3", "p6")
+    assert counted(out.state, "p6") == 0
+    assert "not counted" in tally_line(out) and "Name3" in tally_line(out)
+
+
+def test_the_master_lowering_their_hand_voids_the_butlers_vote():
+    state = vote(vote(butler_day(), "p4", "p6").state, "p3", "p6").state
+    out = vote(state, "p4", "p5")
+    assert counted(out.state, "p6") == 0 and counted(out.state, "p5") == 1
+
+
+def test_a_dead_butler_votes_freely():
+    state = vote(butler_day(), "p5", "p6").state  # nominated by a living player
+    state = act(state, type="kill", target="p3").state
+    out = vote(state, "p3", "p6")
+    assert counted(out.state, "p6") == 2
+
+
+def test_a_poisoned_butler_votes_freely():
+    state = act(butler_day(), type="add_reminder", target="p3", token="Poisoned", source="").state
+    out = vote(state, "p3", "p6")
+    assert counted(out.state, "p6") == 1
