@@ -58,7 +58,9 @@ def void_votes(state: ClocktowerState) -> frozenset[str]:
     void = set()
     for seat in state.seats:
         target = state.votes.get(seat.player)
-        master = butler_master(state, seat) if target is not None else ""
+        if target is None or "butler" not in (seat.character, seat.ability):  # (Seat.has, cheaply: every count)
+            continue
+        master = butler_master(state, seat)
         if master and state.votes.get(master) != target:
             void.add(seat.player)
     return frozenset(void)
