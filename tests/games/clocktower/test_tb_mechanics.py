@@ -403,3 +403,49 @@ def test_a_poisoned_butler_votes_freely():
     state = act(butler_day(), type="add_reminder", target="p3", token="Poisoned", source="").state
     out = vote(state, "p3", "p6")
     assert counted(out.state, "p6") == 1
+
+
+# ----- the Baron, the Virgin, the Ravenkeeper, the Drunk, the Recluse on Trouble Brewing -----
+
+BARON = ["imp", "baron", "virgin", "ravenkeeper", "drunk", "washerwoman", "recluse", "saint"]
+
+
+def baron_game():
+    return act(new_game(TB, BARON, shown={"p5": "monk"}), type="begin").state
+
+
+def test_the_baron_adds_two_outsiders_on_trouble_brewing():
+    from games.clocktower.rules import chars
+    setup = chars(baron_game())["baron"].setup
+    assert setup is not None and setup.outsiders == 2
+
+
+def test_the_virgin_nominated_by_a_townsfolk_executes_the_nominator_at_once():
+    state = through_night(baron_game()).state
+    out = vote(state, "p6", "p3")
+    assert out.state.executed == "p6" and not out.state.seat_of("p6").alive
+
+
+def test_the_virgin_nominated_by_the_drunk_does_nothing_the_drunk_is_an_outsider():
+    state = through_night(baron_game()).state
+    out = vote(state, "p5", "p3")
+    assert out.state.executed == "" and out.state.seat_of("p5").alive
+
+
+def test_the_ravenkeeper_killed_by_the_imp_is_woken_to_choose():
+    state = choose(next_night(through_night(baron_game()).state), "p1", "p4")
+    out = lock(state)
+    assert not out.state.seat_of("p4").alive
+    assert any(e.type == "night_ask" for e in told(out, "p4"))
+
+
+def test_the_drunk_thinking_it_is_the_monk_is_asked_as_the_monk_and_protects_nobody():
+    night = next_night(through_night(baron_game()).state)
+    state = choose(choose(night, "p5", "p6"), "p1", "p6")
+    out = lock(state)
+    assert not out.state.seat_of("p6").alive
+
+
+def test_the_recluse_is_killed_by_the_imp_like_anyone():
+    out = lock(choose(next_night(through_night(baron_game()).state), "p1", "p7"))
+    assert not out.state.seat_of("p7").alive
