@@ -26,6 +26,7 @@ from .info import card, deal_message, names
 from .night import wake_to_choose
 from .rules import DEALT_TEAMS, after_deal, character_id, chars, finish, illegal, most_travellers, target_seat
 from .state import ClocktowerState, Reminder, Seat
+from .succession import demon_died
 from .tally import lleech_follows, lleech_spared, may_end_early, mechanical_end, tally_changed
 
 # ----- life and death -----
@@ -58,7 +59,7 @@ def set_alive(state: ClocktowerState, player: str, *, alive: bool) -> Outcome:
         return Outcome(state=state, reply=f"{said}: nothing about it is announced at dawn any more.")
     if state.phase == "day":
         news = public("revived", f"✨ {label} lives again.") if alive else public("death", f"💀 {label} has died.")
-        following = [] if alive else lleech_spared(state, seat.player) + lleech_follows(state)
+        following = [] if alive else lleech_spared(state, seat.player) + lleech_follows(state) + demon_died(state, seat)
         if seat.has("thief") and state.negative:  # the Thief's marks stop (or count again) at once
             following += tally_changed(state, could_end)
         found = mechanical_end(state, chars(state))

@@ -88,8 +88,11 @@ def after_the_night(state: ClocktowerState) -> list[Event]:
 
 
 def demon_died(state: ClocktowerState, seat: Seat) -> list[Event]:
-    """By day, a death that just happened (an execution, the Slayer's shot): a Demon's passes to a
-    working Scarlet Woman if 5 or more lived just before."""
+    """By day, a death that just happened (an execution, the Slayer's shot, ``/st kill``): a
+    Demon's passes to a working Scarlet Woman if 5 or more lived just before; a Poisoner's poison
+    ends (the dead have no ability)."""
+    if seat.has("poisoner"):
+        state.reminders = [r for r in state.reminders if not (r.source == "poisoner" and "poison" in r.token.lower())]
     if not _demon(state, seat):
         return []
     return scarlet_woman(state, seat, living(state) + 1)

@@ -449,3 +449,15 @@ def test_the_drunk_thinking_it_is_the_monk_is_asked_as_the_monk_and_protects_nob
 def test_the_recluse_is_killed_by_the_imp_like_anyone():
     out = lock(choose(next_night(through_night(baron_game()).state), "p1", "p7"))
     assert not out.state.seat_of("p7").alive
+
+
+def test_the_poisoners_poison_ends_when_the_poisoner_dies_by_day():
+    state = through_night(choose(begun(), "p2", "p4")).state
+    assert poisoned(state) == {("p4", "poisoner")}
+    out = act(state, type="kill", target="p2")  # by day, before dusk
+    assert out.state.phase == "day" and poisoned(out.state) == set()
+
+
+def test_the_storytellers_killing_the_demon_by_day_passes_it_to_the_scarlet_woman():
+    out = act(day1(), type="kill", target="p1")
+    assert out.state.seat_of("p7").character == "imp"
