@@ -273,5 +273,13 @@ def _monk(night: _Night, seat: Seat, step: Step) -> None:
     step.notes.append(f"{night.label(chose[0])} is safe from the Demon tonight.")
 
 
-_ACTS = {"imp": _imp, "poisoner": _poisoner, "monk": _monk,
+def _bureaucrat(night: _Night, seat: Seat, step: Step) -> None:
+    """Its choice is read by the tally tomorrow (``tally.tripled``), while the Bureaucrat lives and works."""
+    chose = _submitted(step)
+    if chose is None or _impaired(night, seat, step, "no vote counts 3 times."):
+        return
+    step.notes.append(f"{night.label(chose[0])}'s vote counts as 3 votes tomorrow.")
+
+
+_ACTS = {"imp": _imp, "bureaucrat": _bureaucrat, "poisoner": _poisoner, "monk": _monk,
          "pukka": _pukka, "lleech": _lleech, "po": _po, "thief": _thief, "waitress": _waitress, "lunatic": _lunatic}

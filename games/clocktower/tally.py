@@ -66,6 +66,18 @@ def void_votes(state: ClocktowerState) -> frozenset[str]:
     return frozenset(void)
 
 
+def tripled(state: ClocktowerState) -> frozenset[str]:
+    """The players whose vote counts as 3 today: a living, working Bureaucrat's choice last night
+    (read at each count, as the Thief's mark: it stops when the Bureaucrat dies or is impaired)."""
+    marked = set()
+    for seat in state.seats:
+        if seat.character == "bureaucrat" and seat.alive and not impaired(state, seat.player):
+            chosen = state.night_choices.get(seat.player)
+            if chosen:
+                marked.add(chosen[0])
+    return frozenset(marked)
+
+
 @dataclass(frozen=True)
 class Tally:
     #: today's nominees in nomination order, then no execution
@@ -85,11 +97,20 @@ class Tally:
     negative: frozenset[str] = frozenset()
     #: the Butlers' votes cast without their master's (``void_votes``): they count 0
     void: frozenset[str] = frozenset()
+    #: the votes that count as 3 today (the Bureaucrat's choice)
+    triple: frozenset[str] = frozenset()
+
+    def size(self, player: str) -> int:
+        return 3 if player in self.triple else 1
 
     def weight(self, player: str) -> int:
         """-1 for a vote the Thief's choice counts negatively today, 0 for a Butler's without its
-        master's, else 1."""
-        return 0 if player in self.void else -1 if player in self.negative else 1
+        master's, else 1; times 3 for the Bureaucrat's choice."""
+        return 0 if player in self.void else -self.size(player) if player in self.negative else self.size(player)
+
+    def most(self, player: str) -> int:
+        """The most this player's vote could add to an option (a void Butler's vote may come to count)."""
+        return 0 if player in self.negative else self.size(player)
 
 
 def tally(state: ClocktowerState) -> Tally:
@@ -99,6 +120,7 @@ def tally(state: ClocktowerState) -> Tally:
     not_voted = []
     negative = counted_negatively(state)
     void = void_votes(state)
+    triple = tripled(state)
     for seat in state.seats:
         target = state.votes.get(seat.player)
         if target is None:
@@ -106,12 +128,13 @@ def tally(state: ClocktowerState) -> Tally:
                 not_voted.append(seat.player)
             continue
         # (Tally.weight, before the Tally is made)
-        count[target] += 0 if seat.player in void else -1 if seat.player in negative else 1
+        size = 3 if seat.player in triple else 1
+        count[target] += 0 if seat.player in void else -size if seat.player in negative else size
         voters[target].append(seat.player)
     top = max(count.values())
     tied = [o for o in options if count[o] == top] if top > 0 else []
     leader = state.executed or (tied[0] if len(tied) == 1 else "")
-    return Tally(options, count, voters, not_voted, leader, top, tied, negative, void)
+    return Tally(options, count, voters, not_voted, leader, top, tied, negative, void, triple)
 
 
 def early_end_refusal(state: ClocktowerState, t: Tally) -> str:
@@ -124,13 +147,15 @@ def early_end_refusal(state: ClocktowerState, t: Tally) -> str:
     if not t.leader:
         return "No option leads: it is a tie" + (" at 0" if t.top <= 0 else "") + "."
     lead = t.count[t.leader]
-    positive_uncast = sum(1 for p in t.not_voted if t.weight(p) > 0)
-    # a negative voter not already on the leader could still move onto it and lower it
-    lowering = sum(1 for s in state.seats if t.weight(s.player) < 0 and can_vote(state, s)
+    positive_uncast = sum(t.most(p) for p in t.not_voted)
+    # a negative voter not already on the leader could still move onto it and lower it, and a
+    # Butler's vote on the leader stops counting if its master moves away
+    lowering = sum(t.size(s.player) for s in state.seats if t.weight(s.player) < 0 and can_vote(state, s)
                    and state.votes.get(s.player) != t.leader)
+    lowering += sum(t.weight(p) for p in t.voters[t.leader] if t.weight(p) > 0 and _bound(state, p))
     worst = lead - lowering
     if state.settings.early_end == "majority":
-        others = sum(max(0, t.weight(p)) for o in t.options if o != t.leader for p in t.voters[o])
+        others = sum(t.most(p) for o in t.options if o != t.leader for p in t.voters[o])
         best_other = others + positive_uncast
         if worst > best_other:
             return ""
@@ -141,6 +166,12 @@ def early_end_refusal(state: ClocktowerState, t: Tally) -> str:
         return ""
     return (f"{_option_short(state, t.leader)} leads {lead} to {runner}, and {positive_uncast} "
             f"vote{'s are' if positive_uncast != 1 else ' is'} not yet cast.")
+
+
+def _bound(state: ClocktowerState, player: str) -> bool:
+    """Whether this voter is a Butler whose vote hangs on its master's."""
+    seat = state.seat_of(player)
+    return "butler" in (seat.character, seat.ability) and bool(butler_master(state, seat))
 
 
 def _option_short(state: ClocktowerState, option: str) -> str:

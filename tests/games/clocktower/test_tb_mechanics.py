@@ -461,3 +461,51 @@ def test_the_poisoners_poison_ends_when_the_poisoner_dies_by_day():
 def test_the_storytellers_killing_the_demon_by_day_passes_it_to_the_scarlet_woman():
     out = act(day1(), type="kill", target="p1")
     assert out.state.seat_of("p7").character == "imp"
+
+
+# ----- the Bureaucrat -----
+
+def with_traveller(state, character, alignment="good"):
+    return act(state, type="add_traveller", target="p9", seat=9, character=character, name="Name9",
+               alignment=alignment).state
+
+
+def bureaucrat_day(chosen="p4"):
+    """Day 2, the Bureaucrat (seat 9, joined on day 1) having chosen ``chosen`` on night 2."""
+    night = next_night(with_traveller(day1(), "bureaucrat"))
+    return through_night(choose(night, "p9", chosen)).state
+
+
+def test_the_bureaucrat_chooses_each_night_not_itself():
+    night = next_night(with_traveller(day1(), "bureaucrat"))
+    with pytest.raises(IllegalAction):
+        act(night, player="p9", type="night_choice", targets=["p9"])
+    assert choose(night, "p9", "p4").night_choices["p9"] == ["p4"]
+
+
+def test_the_bureaucrats_choice_votes_count_as_3_tomorrow():
+    out = vote(bureaucrat_day(), "p4", "p6")
+    assert counted(out.state, "p6") == 3
+
+
+def test_a_poisoned_bureaucrats_choice_counts_once():
+    night = next_night(with_traveller(day1(), "bureaucrat"))
+    night = act(night, type="add_reminder", target="p9", token="Poisoned", source="").state
+    state = through_night(choose(night, "p9", "p4")).state
+    assert counted(vote(state, "p4", "p6").state, "p6") == 1
+
+
+def test_the_bureaucrats_triple_vote_stops_when_the_bureaucrat_dies():
+    state = act(vote(bureaucrat_day(), "p4", "p6").state, type="kill", target="p9").state
+    assert counted(state, "p6") == 1
+
+
+def test_voting_may_not_end_early_while_an_uncast_triple_vote_could_tie():
+    from games.clocktower.tally import early_end_refusal, tally
+    state = bureaucrat_day()
+    for voter in ("p1", "p2", "p3"):
+        state = vote(state, voter, "p6").state
+    for voter in ("p5", "p7", "p8", "p9", "p6"):
+        state = vote(state, voter, "p5").state
+    # p6 has 3, p5 has 5; p4 (counting 3) has not voted: p6 could still reach 6
+    assert early_end_refusal(state, tally(state)) != ""
