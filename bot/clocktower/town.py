@@ -146,6 +146,12 @@ class Town(commands.Cog):
         await guarded(interaction, None, lambda: self._act(
             interaction, {"type": "slayer_shot", "target": str(player.id)}, with_place=True))
 
+    @announce.command(name="gunslinger", description="Shoot, as the Gunslinger (once a day), a player that voted "
+                      "today: they die")
+    async def gunslinger(self, interaction: discord.Interaction, player: discord.Member) -> None:
+        await guarded(interaction, None, lambda: self._act(
+            interaction, {"type": "gunslinger_shot", "target": str(player.id)}, with_place=True))
+
     # ----- exile -----
     @app_commands.command(name="exile", description="Vote on a Traveller's exile (the first yes calls it); "
                           "alive and dead vote freely")

@@ -96,6 +96,13 @@ class SlayerShot(Action):
     target: str = Field(max_length=40)
     place: Place = "elsewhere"
 
+class GunslingerShot(Action):
+    """The Gunslinger: "each day, after the 1st vote has been tallied, you may choose a player that voted: they die"."""
+
+    type: Literal["gunslinger_shot"] = "gunslinger_shot"
+    target: str = Field(max_length=40)
+    place: Place = "elsewhere"
+
 class ExileVote(Action):
     """A vote on a Traveller's exile: the first "yes" today calls it. Alive and dead vote freely."""
 
@@ -280,7 +287,7 @@ ACTIONS: tuple[type[Action], ...] = (
     Continue, Execute,
     Vote, Unvote,
     DeclareWhisper, NeighbourWhisper, Spoke, AlsaahirGuess, JugglerGuess, GoblinClaim, SlayerShot,
-    ExileVote,
+    GunslingerShot, ExileVote,
     NightChoice, WaitressAnswer,
     Inform,
     GainAbility, ScapegoatInstead,

@@ -24,7 +24,7 @@ from .fabled import fiddle_closes
 from .registration import misregistering, teams
 from .resolve import lleech_host
 from .rules import after_deal, chars, hours, illegal, impaired, plural, target_seat
-from .slayer import slayer_shot
+from .slayer import gunslinger_shot, slayer_shot
 from .state import ClocktowerState, Nomination, Reminder, Seat
 from .talk import exiles_at_close
 from .tally import (
@@ -305,4 +305,5 @@ def may_nominate(state: ClocktowerState, seat: Seat) -> bool:
 
 HANDLERS: dict[str, Handler] = {
     "vote": vote, "unvote": unvote, "count_negatively": count_negatively, "end_voting": end_voting,
-    "execute": execute, "scapegoat": scapegoat_instead, "slayer_shot": slayer_shot}
+    "execute": execute, "scapegoat": scapegoat_instead, "slayer_shot": slayer_shot,
+    "gunslinger_shot": gunslinger_shot}

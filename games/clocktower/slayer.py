@@ -1,4 +1,6 @@
-"""The Slayer's shot: "Once per game, during the day, publicly choose a player: if they are the
+"""The day's shots: the Slayer's and the Gunslinger's.
+
+The Slayer's: "Once per game, during the day, publicly choose a player: if they are the
 Demon, they die." Anyone may claim a shot (a bluff as much as the real one), once per game each,
 alive, by day, in the announcements; it kills only when made by a working Slayer at a living
 Demon. A drunk or poisoned Slayer's shot is spent all the same. A Recluse "might register as" the
@@ -9,7 +11,7 @@ from __future__ import annotations
 
 from games.engine import STORYTELLER, Event, Outcome, Rng, public
 
-from .actions import SlayerShot
+from .actions import GunslingerShot, SlayerShot
 from .clock import pending_end
 from .rules import chars, illegal, impaired, target_seat
 from .state import Announcement, ClocktowerState, Seat
@@ -63,3 +65,38 @@ def _works(state: ClocktowerState, seat: Seat, target: Seat) -> tuple[bool, list
 
 def _tell(text: str) -> Event:
     return Event(type="slayer", audience=STORYTELLER, title="🏹 The Slayer's shot", text=text)
+
+
+def gunslinger_shot(state: ClocktowerState, action: GunslingerShot, rng: Rng) -> Outcome:
+    """The Gunslinger (a Traveller: its character is public) shoots, once a day, a player whose
+    vote stands today, once any vote does ("after the 1st vote has been tallied"): they die."""
+    if state.phase != "day" or state.pending_end is not None:
+        raise illegal("The Gunslinger shoots by day only.", "not_day")
+    seat = target_seat(state, action.player)
+    if not seat.has("gunslinger") or not seat.alive:
+        raise illegal("Only the living Gunslinger shoots.", "not_gunslinger")
+    if state.gunslinger_day == state.day:
+        raise illegal("You have already shot today: the Gunslinger shoots once a day.", "spent")
+    if not state.votes:
+        raise illegal("Nobody has voted yet today: the Gunslinger shoots after the first vote.", "no_vote")
+    target = target_seat(state, action.target)
+    if target.player not in state.votes:
+        raise illegal(f"{state.label(target.player)} did not vote (no vote of theirs stands today): the "
+                      "Gunslinger shoots a player that voted.", "not_a_voter")
+    state.gunslinger_day = state.day
+    why = impaired(state, seat.player)
+    events: list[Event] = []
+    kills = not why and target.alive
+    if not kills:
+        if why:
+            state.note_abnormal(seat.player, f"the Gunslinger, {why}, shot {state.label(target.player)}: nothing happened")
+        result = "nothing happens."
+    else:
+        target.alive, target.vote_token = False, True
+        result = f"{state.label(target.player)} dies."
+        events += demon_died(state, target)
+    events.insert(0, public("gunslinger", f"🔫 {state.label(seat.player)}, the Gunslinger, shoots "
+                                          f"{state.label(target.player)}: {result}"))
+    if kills:
+        events += pending_end(state, resume="day")
+    return Outcome(state=state, events=events, reply=f"You shot {state.label(target.player)}.")

@@ -226,6 +226,8 @@ class ClocktowerState(BaseState):
     pending_end: PendingEnd | None = None
     #: the players who made a Slayer's shot (once per game each, the real Slayer or not)
     slayer_shots: list[str] = Field(default_factory=list)
+    #: the day the Gunslinger last shot (once a day)
+    gunslinger_day: int = 0
     #: the fiddle contest, once the Storytellers use the Fiddler
     fiddle: Fiddle | None = None
     #: a silence the Storytellers called by day (Hell's Librarian; the night is silent anyway)

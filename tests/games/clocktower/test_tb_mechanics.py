@@ -509,3 +509,47 @@ def test_voting_may_not_end_early_while_an_uncast_triple_vote_could_tie():
         state = vote(state, voter, "p5").state
     # p6 has 3, p5 has 5; p4 (counting 3) has not voted: p6 could still reach 6
     assert early_end_refusal(state, tally(state)) != ""
+
+
+# ----- the Gunslinger -----
+
+def gun(state, by, target):
+    return act(state, player=by, type="gunslinger_shot", target=target)
+
+
+def test_the_gunslinger_shoots_a_player_that_voted_today_and_they_die_publicly():
+    state = vote(with_traveller(day1(), "gunslinger"), "p4", "p6").state
+    out = gun(state, "p9", "p4")
+    assert not out.state.seat_of("p4").alive
+    assert any("Name4 (seat 4)" in t and "dies" in t for t in public_texts(out))
+
+
+def test_the_gunslinger_waits_for_the_first_vote_and_shoots_only_a_voter():
+    state = with_traveller(day1(), "gunslinger")
+    with pytest.raises(IllegalAction, match="vote"):
+        gun(state, "p9", "p4")
+    state = vote(state, "p4", "p6").state
+    with pytest.raises(IllegalAction, match="did not vote"):
+        gun(state, "p9", "p5")
+
+
+def test_the_gunslinger_shoots_once_a_day_and_only_the_gunslinger_may():
+    state = vote(vote(with_traveller(day1(), "gunslinger"), "p4", "p6").state, "p5", "p6").state
+    with pytest.raises(IllegalAction, match="Gunslinger"):
+        gun(state, "p3", "p4")
+    state = gun(state, "p9", "p4").state
+    with pytest.raises(IllegalAction, match="already"):
+        gun(state, "p9", "p5")
+
+
+def test_the_gunslinger_shooting_the_demon_passes_it_to_the_scarlet_woman():
+    state = vote(with_traveller(day1(), "gunslinger"), "p1", "p6").state
+    out = gun(state, "p9", "p1")
+    assert not out.state.seat_of("p1").alive and out.state.seat_of("p7").character == "imp"
+
+
+def test_a_poisoned_gunslinger_kills_nobody():
+    state = vote(with_traveller(day1(), "gunslinger"), "p4", "p6").state
+    state = act(state, type="add_reminder", target="p9", token="Poisoned", source="").state
+    out = gun(state, "p9", "p4")
+    assert out.state.seat_of("p4").alive
