@@ -152,6 +152,12 @@ class Town(commands.Cog):
         await guarded(interaction, None, lambda: self._act(
             interaction, {"type": "gunslinger_shot", "target": str(player.id)}, with_place=True))
 
+    @app_commands.command(name="givetoken", description="Give your vote token to the Beggar (the dead only)")
+    @app_commands.guild_only()
+    async def givetoken(self, interaction: discord.Interaction, beggar: discord.Member) -> None:
+        await guarded(interaction, None, lambda: self._act(
+            interaction, {"type": "give_token", "target": str(beggar.id)}, with_place=False))
+
     # ----- exile -----
     @app_commands.command(name="exile", description="Vote on a Traveller's exile (the first yes calls it); "
                           "alive and dead vote freely")

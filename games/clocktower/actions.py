@@ -103,6 +103,12 @@ class GunslingerShot(Action):
     target: str = Field(max_length=40)
     place: Place = "elsewhere"
 
+class GiveToken(Action):
+    """A dead player gives their vote token to the Beggar."""
+
+    type: Literal["give_token"] = "give_token"
+    target: str = Field(max_length=40)
+
 class ExileVote(Action):
     """A vote on a Traveller's exile: the first "yes" today calls it. Alive and dead vote freely."""
 
@@ -287,7 +293,7 @@ ACTIONS: tuple[type[Action], ...] = (
     Continue, Execute,
     Vote, Unvote,
     DeclareWhisper, NeighbourWhisper, Spoke, AlsaahirGuess, JugglerGuess, GoblinClaim, SlayerShot,
-    GunslingerShot, ExileVote,
+    GunslingerShot, GiveToken, ExileVote,
     NightChoice, WaitressAnswer,
     Inform,
     GainAbility, ScapegoatInstead,

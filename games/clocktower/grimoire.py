@@ -166,7 +166,8 @@ def add_traveller(state: ClocktowerState, action: AddTraveller, rng: Rng) -> Out
     if state.by_character(character):
         raise illegal(f"The {chars(state)[character].name} is already in play.", "in_play")
     seat = Seat(player=action.target, seat=action.seat, character=character, shown=character,
-                alignment=action.alignment, traveller=True, joined_day=state.day)
+                alignment=action.alignment, traveller=True, joined_day=state.day,
+                vote_token=character != "beggar")  # the Beggar joins without a token
     state.seats.append(seat)
     state.seats.sort(key=lambda s: s.seat)
     state.sync_players({action.target: action.name})

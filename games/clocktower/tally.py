@@ -28,8 +28,14 @@ NO_EXECUTION = NO_ONE
 # ----- votes -----
 
 def can_vote(state: ClocktowerState, seat: Seat) -> bool:
-    """The living vote; the dead vote with their token (or move a vote the token already paid for)."""
-    return seat.alive or seat.vote_token or seat.player in state.votes
+    """The living vote; the dead, and the living Beggar, vote with their token (or move a vote the
+    token already paid for)."""
+    return (seat.alive and seat.character != "beggar") or seat.vote_token or seat.player in state.votes
+
+
+def votes_with_token(seat: Seat) -> bool:
+    """Whether this voter's vote spends a token: the dead's and the living Beggar's."""
+    return not seat.alive or seat.character == "beggar"
 
 
 def counted_negatively(state: ClocktowerState) -> frozenset[str]:
@@ -265,7 +271,7 @@ def spend_tokens(state: ClocktowerState) -> None:
     settings = state.settings
     for seat in state.seats:
         target = state.votes.get(seat.player)
-        if not seat.alive and target is not None and settings.dead_vote == "at_close" and \
+        if votes_with_token(seat) and target is not None and settings.dead_vote == "at_close" and \
                 spends_token(state, target):
             seat.vote_token = False
 

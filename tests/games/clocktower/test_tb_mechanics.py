@@ -4,6 +4,7 @@ Woman, the Saint and the Mayor. Each test is named after the rule point the wiki
 
 import pytest
 
+from games.clocktower.tally import NO_EXECUTION
 from games.engine import IllegalAction
 from tests.support.clocktower_pure import act, events_of, new_game, timeout, vote
 
@@ -553,3 +554,40 @@ def test_a_poisoned_gunslinger_kills_nobody():
     state = act(state, type="add_reminder", target="p9", token="Poisoned", source="").state
     out = gun(state, "p9", "p4")
     assert out.state.seat_of("p4").alive
+
+
+# ----- the Beggar -----
+
+def beggar_day():
+    """Day 1 with the Beggar in seat 9 and Name4 (seat 4) dead."""
+    return act(with_traveller(day1(), "beggar"), type="kill", target="p4").state
+
+
+def test_the_beggar_must_use_a_vote_token_to_vote():
+    with pytest.raises(IllegalAction, match="vote token"):
+        vote(beggar_day(), "p9", NO_EXECUTION)
+
+
+def test_a_dead_player_gives_the_beggar_their_token_and_the_beggar_learns_their_alignment():
+    out = act(beggar_day(), player="p4", type="give_token", target="p9")
+    state = out.state
+    assert not state.seat_of("p4").vote_token and state.seat_of("p9").vote_token
+    assert any("good" in e.text for e in told(out, "p9"))
+    assert any("Name4 (seat 4)" in t and "Beggar" in t for t in public_texts(out))
+    out = vote(vote(state, "p5", "p6").state, "p9", "p6")
+    assert counted(out.state, "p6") == 2
+    with pytest.raises(IllegalAction):
+        vote(out.state, "p4", "p6")
+    assert not end_day(out.state).state.seat_of("p9").vote_token  # spent at the close, as the dead's
+
+
+def test_only_a_dead_player_with_a_token_gives_it_and_only_to_the_beggar():
+    state = beggar_day()
+    with pytest.raises(IllegalAction, match="dead"):
+        act(state, player="p5", type="give_token", target="p9")
+    with pytest.raises(IllegalAction, match="Beggar"):
+        act(state, player="p4", type="give_token", target="p5")
+    state = vote(vote(state, "p5", "p6").state, "p4", "p6").state
+    state = vote(state, "p4", NO_EXECUTION).state  # the token already paid for a vote
+    with pytest.raises(IllegalAction, match="token"):
+        act(state, player="p4", type="give_token", target="p9")
