@@ -154,11 +154,9 @@ def early_end_refusal(state: ClocktowerState, t: Tally) -> str:
         return "No option leads: it is a tie" + (" at 0" if t.top <= 0 else "") + "."
     lead = t.count[t.leader]
     positive_uncast = sum(t.most(p) for p in t.not_voted)
-    # a negative voter not already on the leader could still move onto it and lower it, and a
-    # Butler's vote on the leader stops counting if its master moves away
+    # a negative voter not already on the leader could still move onto it and lower it
     lowering = sum(t.size(s.player) for s in state.seats if t.weight(s.player) < 0 and can_vote(state, s)
                    and state.votes.get(s.player) != t.leader)
-    lowering += sum(t.weight(p) for p in t.voters[t.leader] if t.weight(p) > 0 and _bound(state, p))
     worst = lead - lowering
     if state.settings.early_end == "majority":
         others = sum(t.most(p) for o in t.options if o != t.leader for p in t.voters[o])
@@ -172,12 +170,6 @@ def early_end_refusal(state: ClocktowerState, t: Tally) -> str:
         return ""
     return (f"{_option_short(state, t.leader)} leads {lead} to {runner}, and {positive_uncast} "
             f"vote{'s are' if positive_uncast != 1 else ' is'} not yet cast.")
-
-
-def _bound(state: ClocktowerState, player: str) -> bool:
-    """Whether this voter is a Butler whose vote hangs on its master's."""
-    seat = state.seat_of(player)
-    return "butler" in (seat.character, seat.ability) and bool(butler_master(state, seat))
 
 
 def _option_short(state: ClocktowerState, option: str) -> str:
