@@ -6,7 +6,7 @@ The Beggar holds one token at a time and spends it as the dead do.
 
 from __future__ import annotations
 
-from games.engine import STORYTELLER, Event, Outcome, Rng, private, public
+from games.engine import STORYTELLER, Event, Outcome, Rng, private, public, record
 
 from .actions import GiveToken
 from .rules import illegal, target_seat
@@ -42,4 +42,5 @@ def give_token(state: ClocktowerState, action: GiveToken, rng: Rng) -> Outcome:
               text=f"{state.label(giver.player)} gave their token to the Beggar, {state.label(beggar.player)}, "
                    f"who was told they are {giver.alignment}. A Spy or Recluse might register otherwise: "
                    "`/st tell` the Beggar if you so rule."),
+        record("token_given", {"day": state.day, "by": giver.player, "to": beggar.player}),
     ], reply=f"You gave your vote token to {state.label(beggar.player)}.")

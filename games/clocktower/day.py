@@ -25,7 +25,7 @@ from .fabled import fiddle_closes
 from .registration import misregistering, teams
 from .resolve import lleech_host
 from .rules import after_deal, chars, hours, illegal, impaired, plural, target_seat
-from .slayer import gunslinger_shot, slayer_shot
+from .shots import gunslinger_shot, slayer_shot
 from .state import ClocktowerState, Nomination, Reminder, Seat
 from .talk import exiles_at_close
 from .tally import (

@@ -9,7 +9,7 @@ Demon: the Storytellers decide, so it is flagged to them and nothing happens unl
 
 from __future__ import annotations
 
-from games.engine import STORYTELLER, Event, Outcome, Rng, public
+from games.engine import STORYTELLER, Event, Outcome, Rng, public, record
 
 from .actions import GunslingerShot, SlayerShot
 from .clock import pending_end
@@ -95,8 +95,10 @@ def gunslinger_shot(state: ClocktowerState, action: GunslingerShot, rng: Rng) ->
         target.alive, target.vote_token = False, True
         result = f"{state.label(target.player)} dies."
         events += demon_died(state, target)
-    events.insert(0, public("gunslinger", f"🔫 {state.label(seat.player)}, the Gunslinger, shoots "
-                                          f"{state.label(target.player)}: {result}"))
+    events[:0] = [public("gunslinger", f"🔫 {state.label(seat.player)}, the Gunslinger, shoots "
+                                       f"{state.label(target.player)}: {result}"),
+                  record("gunslinger", {"day": state.day, "by": seat.player, "target": target.player,
+                                        "killed": kills})]
     if kills:
         events += pending_end(state, resume="day")
     return Outcome(state=state, events=events, reply=f"You shot {state.label(target.player)}.")
