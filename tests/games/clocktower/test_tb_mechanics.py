@@ -1,6 +1,8 @@
 """Trouble Brewing's mechanics, pure, on a forced deal of the official script: the Imp's kill and
 its star-pass, the Poisoner's poison until dusk, the Monk's protection, the Soldier, the Scarlet
-Woman, the Saint and the Mayor. Each test is named after the rule point the wiki settles."""
+Woman, the Saint, the Mayor, the Slayer, the Butler, the Baron, Virgin, Ravenkeeper, Drunk and
+Recluse, and the Travellers Bureaucrat, Gunslinger and Beggar. Each test is named after the rule
+point the official wiki settles (the readings it leaves open are in the README's Interpretations)."""
 
 import pytest
 
