@@ -140,6 +140,24 @@ class Town(commands.Cog):
     async def goblin(self, interaction: discord.Interaction) -> None:
         await guarded(interaction, None, lambda: self._act(interaction, {"type": "goblin_claim"}, with_place=True))
 
+    @announce.command(name="slayer", description="Choose a player, as the Slayer (once per game): if they are "
+                      "the Demon, they die")
+    async def slayer(self, interaction: discord.Interaction, player: discord.Member) -> None:
+        await guarded(interaction, None, lambda: self._act(
+            interaction, {"type": "slayer_shot", "target": str(player.id)}, with_place=True))
+
+    @announce.command(name="gunslinger", description="Shoot, as the Gunslinger (once a day), a player that voted "
+                      "today: they die")
+    async def gunslinger(self, interaction: discord.Interaction, player: discord.Member) -> None:
+        await guarded(interaction, None, lambda: self._act(
+            interaction, {"type": "gunslinger_shot", "target": str(player.id)}, with_place=True))
+
+    @app_commands.command(name="givetoken", description="Give your vote token to the Beggar (the dead only)")
+    @app_commands.guild_only()
+    async def givetoken(self, interaction: discord.Interaction, beggar: discord.Member) -> None:
+        await guarded(interaction, None, lambda: self._act(
+            interaction, {"type": "give_token", "target": str(beggar.id)}, with_place=False))
+
     # ----- exile -----
     @app_commands.command(name="exile", description="Vote on a Traveller's exile (the first yes calls it); "
                           "alive and dead vote freely")

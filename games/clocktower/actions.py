@@ -91,6 +91,27 @@ class GoblinClaim(Action):
     type: Literal["goblin_claim"] = "goblin_claim"
     place: Place = "elsewhere"
 
+class SlayerShot(Action):
+    """"Once per game, during the day, publicly choose a player": anyone may claim it (a bluff
+    too), once per game each."""
+
+    type: Literal["slayer_shot"] = "slayer_shot"
+    target: str = Field(max_length=40)
+    place: Place = "elsewhere"
+
+class GunslingerShot(Action):
+    """The Gunslinger: "each day, after the 1st vote has been tallied, you may choose a player that voted: they die"."""
+
+    type: Literal["gunslinger_shot"] = "gunslinger_shot"
+    target: str = Field(max_length=40)
+    place: Place = "elsewhere"
+
+class GiveToken(Action):
+    """A dead player gives their vote token to the Beggar."""
+
+    type: Literal["give_token"] = "give_token"
+    target: str = Field(max_length=40)
+
 class ExileVote(Action):
     """A vote on a Traveller's exile: the first "yes" today calls it. Alive and dead vote freely."""
 
@@ -274,7 +295,8 @@ ACTIONS: tuple[type[Action], ...] = (
     TravellerLeaves, AddFabled, RemoveFabled, Tell, Substitute, DeclareWinner, CountNegatively, EndVoting,
     Continue, Execute,
     Vote, Unvote,
-    DeclareWhisper, NeighbourWhisper, Spoke, AlsaahirGuess, JugglerGuess, GoblinClaim, ExileVote,
+    DeclareWhisper, NeighbourWhisper, Spoke, AlsaahirGuess, JugglerGuess, GoblinClaim, SlayerShot,
+    GunslingerShot, GiveToken, ExileVote,
     NightChoice, WaitressAnswer,
     Inform,
     GainAbility, ScapegoatInstead,

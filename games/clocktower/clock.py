@@ -15,14 +15,16 @@ from .night import choices_summary, lock_reminders, night_asks, night_sheet, res
 from .rules import chars, hours, illegal, impaired, set_stage, talk_data
 from .stages import next_stage, stages
 from .state import ClocktowerState, PendingEnd
+from .succession import after_the_night
 from .talk import exiles_at_close, goblin_claimed, whispers_at_dawn
-from .tally import execution, lleech_follows, mechanical_end, tally_event
+from .tally import execution, lleech_follows, mayor_end, mechanical_end, tally_event
 from .travellers import apprentices_due, travellers_leave
 
 # ----- night and day -----
 
 def nightfall(state: ClocktowerState, opening: str = "") -> list[Event]:
     events = travellers_leave(state)
+    poison_wears_off(state)
     roll_choices(state)
     state.silence = False
     state.night += 1
@@ -35,6 +37,11 @@ def nightfall(state: ClocktowerState, opening: str = "") -> list[Event]:
     return [*events, public("night", text, title=f"🌙 Night {state.night} falls", opens_phase=True,
                             data=talk_data(state, "closed")), night_sheet(state), *night_asks(state),
             *apprentices_due(state)]
+
+
+def poison_wears_off(state: ClocktowerState) -> None:
+    """Dusk: the Poisoner's poison ("tonight and tomorrow day") ends."""
+    state.reminders = [r for r in state.reminders if not (r.source == "poisoner" and "poison" in r.token.lower())]
 
 
 def phase_timeout(state: ClocktowerState, action: PhaseTimeout, rng: Rng) -> Outcome:
@@ -59,6 +66,7 @@ def phase_timeout(state: ClocktowerState, action: PhaseTimeout, rng: Rng) -> Out
                                  f"{hours(state.settings.lock_seconds)}."))
         events.append(choices_summary(state))
         events += resolve_night(state)
+        events += after_the_night(state)
     elif following == "voting" and not state.voting_closed:
         events.append(public("nominations_closed", "Nominations are closed: vote on today's nominations"
                              + (" or for no execution." if state.settings.no_execution_after_nominations
@@ -123,6 +131,8 @@ def pending_end(state: ClocktowerState, *, resume: str) -> list[Event]:
     """When the rules end the game, wait for the Storytellers to confirm (the town hears
     nothing of it until they do)."""
     found = goblin_end(state) or mechanical_end(state, chars(state))
+    if found is None and resume == "night":
+        found = mayor_end(state)
     if found is None:
         return []
     state.pending_end = found.model_copy(update={"resume": resume})

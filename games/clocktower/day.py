@@ -19,11 +19,13 @@ from games.engine import (
 )
 
 from .actions import CountNegatively, EndVoting, Execute, ScapegoatInstead, Unvote, Vote
+from .beggar import give_token
 from .clock import end_of_day, nightfall, pending_end
 from .fabled import fiddle_closes
 from .registration import misregistering, teams
 from .resolve import lleech_host
 from .rules import after_deal, chars, hours, illegal, impaired, plural, target_seat
+from .shots import gunslinger_shot, slayer_shot
 from .state import ClocktowerState, Nomination, Reminder, Seat
 from .talk import exiles_at_close
 from .tally import (
@@ -41,6 +43,7 @@ from .tally import (
     tally,
     tally_changed,
     tally_event,
+    votes_with_token,
 )
 
 # ----- votes and nominations -----
@@ -66,7 +69,7 @@ def vote(state: ClocktowerState, action: Vote, rng: Rng) -> Outcome:
     if state.votes.get(seat.player) == target:
         raise illegal(f"Your vote is already on {option_label(state, target)}.", "same_vote")
     state.votes[seat.player] = target
-    if not seat.alive and settings.dead_vote == "when_cast" and spends_token(state, target):
+    if votes_with_token(seat) and settings.dead_vote == "when_cast" and spends_token(state, target):
         seat.vote_token = False
     events.append(record("vote", {"day": state.day, "voter": seat.player, "target": target}))
     if execute:
@@ -85,7 +88,8 @@ def voting_seat(state: ClocktowerState, player: str) -> Seat:
         raise illegal("Today's execution has happened: voting is over until tomorrow.", "voting_closed")
     seat = target_seat(state, player)
     if not can_vote(state, seat):
-        raise illegal("You are dead and your vote token is spent.", "no_token")
+        raise illegal("The Beggar votes only with a vote token: a dead player may give you theirs." if seat.alive
+                      else "You are dead and your vote token is spent.", "no_token")
     return seat
 
 
@@ -304,4 +308,5 @@ def may_nominate(state: ClocktowerState, seat: Seat) -> bool:
 
 HANDLERS: dict[str, Handler] = {
     "vote": vote, "unvote": unvote, "count_negatively": count_negatively, "end_voting": end_voting,
-    "execute": execute, "scapegoat": scapegoat_instead}
+    "execute": execute, "scapegoat": scapegoat_instead, "slayer_shot": slayer_shot,
+    "gunslinger_shot": gunslinger_shot, "give_token": give_token}

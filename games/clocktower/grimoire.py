@@ -26,6 +26,7 @@ from .info import card, deal_message, names
 from .night import wake_to_choose
 from .rules import DEALT_TEAMS, after_deal, character_id, chars, finish, illegal, most_travellers, target_seat
 from .state import ClocktowerState, Reminder, Seat
+from .succession import demon_died
 from .tally import lleech_follows, lleech_spared, may_end_early, mechanical_end, tally_changed
 
 # ----- life and death -----
@@ -58,7 +59,7 @@ def set_alive(state: ClocktowerState, player: str, *, alive: bool) -> Outcome:
         return Outcome(state=state, reply=f"{said}: nothing about it is announced at dawn any more.")
     if state.phase == "day":
         news = public("revived", f"✨ {label} lives again.") if alive else public("death", f"💀 {label} has died.")
-        following = [] if alive else lleech_spared(state, seat.player) + lleech_follows(state)
+        following = [] if alive else lleech_spared(state, seat.player) + lleech_follows(state) + demon_died(state, seat)
         if seat.has("thief") and state.negative:  # the Thief's marks stop (or count again) at once
             following += tally_changed(state, could_end)
         found = mechanical_end(state, chars(state))
@@ -165,7 +166,8 @@ def add_traveller(state: ClocktowerState, action: AddTraveller, rng: Rng) -> Out
     if state.by_character(character):
         raise illegal(f"The {chars(state)[character].name} is already in play.", "in_play")
     seat = Seat(player=action.target, seat=action.seat, character=character, shown=character,
-                alignment=action.alignment, traveller=True, joined_day=state.day)
+                alignment=action.alignment, traveller=True, joined_day=state.day,
+                vote_token=character != "beggar")  # the Beggar joins without a token
     state.seats.append(seat)
     state.seats.sort(key=lambda s: s.seat)
     state.sync_players({action.target: action.name})

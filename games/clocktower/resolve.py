@@ -17,7 +17,8 @@ from .characters import Characters
 from .rules import NO_ONE_TONIGHT, impaired
 from .state import Abnormal, ClocktowerState, Seat
 
-EffectKind = Literal["dies", "poison", "heal", "negative"]
+#: "safe": the Monk's protection, for the rest of the walk only (nothing for the grimoire to keep)
+EffectKind = Literal["dies", "poison", "heal", "negative", "safe"]
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,8 @@ class _Night:
         self.dying = set(state.dawn_deaths)
         self.poisoned: set[str] = set()
         self.healed: set[str] = set()
+        #: the Monk's choices tonight: player -> the Monk who protects them
+        self.safe: dict[str, str] = {}
 
     def alive(self, player: str) -> bool:
         return self.state.seat_of(player).alive and player not in self.dying
@@ -95,6 +98,8 @@ def plan_night(state: ClocktowerState, chars: Characters) -> list[Step]:
                 elif effect.kind == "heal":
                     night.healed.add(effect.player)
                     night.poisoned.discard(effect.player)
+                elif effect.kind == "safe":
+                    night.safe[effect.player] = step.player
             steps.append(step)
     host = lleech_host(state) or next((e.player for s in steps for e in s.effects
                                        if e.source == "lleech" and e.kind == "poison"), "")
@@ -137,7 +142,11 @@ def _impaired(night: _Night, seat: Seat, step: Step, what: str) -> bool:
 
 
 def _kill(night: _Night, step: Step, target: str, source: str) -> None:
-    if night.safe_soldier(target):
+    if target in night.safe:
+        step.notes.append(f"{night.label(target)} is safe from the Demon tonight (the Monk, "
+                          f"{night.label(night.safe[target])}): nobody dies of it.")
+        step.abnormal = f"its kill failed on {night.label(target)}, protected by the Monk"
+    elif night.safe_soldier(target):
         step.notes.append(f"{night.label(target)} is the Soldier, safe from the Demon: nobody dies of it.")
         step.abnormal = f"its kill failed on the Soldier, {night.label(target)}"
     elif not night.alive(target):
@@ -147,8 +156,12 @@ def _kill(night: _Night, step: Step, target: str, source: str) -> None:
 
 
 def _dies(night: _Night, step: Step, target: str, source: str) -> None:
-    """The Demon's kill: a Soldier who dies of it is one whose ability failed (poisoned or drunk)."""
+    """The Demon's kill: a Soldier who dies of it is one whose ability failed (poisoned or drunk).
+    A working Mayor's death is flagged: another player might die instead, the Storytellers' call."""
     step.effects.append(Effect("dies", target, source))
+    if night.state.seat_of(target).has("mayor") and not night.impaired(target):
+        step.notes.append(f"{night.label(target)} is the Mayor: another player might die instead. Proposed: the "
+                          "Mayor dies. To have another die instead, `/st revive` the Mayor and `/st kill` them.")
     if night.state.seat_of(target).has("soldier"):
         why = night.impaired(target) or "not working"
         step.failed.append(Abnormal(player=target, why=f"the Soldier, {why}, was killed by the Demon"))
@@ -231,4 +244,42 @@ def _lunatic(night: _Night, seat: Seat, step: Step) -> None:
         step.notes.append("its choice does nothing (the real Demon was told).")
 
 
-_ACTS = {"pukka": _pukka, "lleech": _lleech, "po": _po, "thief": _thief, "waitress": _waitress, "lunatic": _lunatic}
+def _imp(night: _Night, seat: Seat, step: Step) -> None:
+    """"Each night*, choose a player: they die. If you kill yourself this way, a Minion becomes the
+    Imp": the death is here; who becomes the Imp is settled after the walk (``succession``)."""
+    chose = _submitted(step)
+    if chose is None or _impaired(night, seat, step, "nobody dies."):
+        return
+    target = chose[0]
+    _kill(night, step, target, "imp")
+    if target == seat.player and any(e.kind == "dies" for e in step.effects):
+        step.notes.append("the Imp chose itself: a living Minion becomes the Imp (see below).")
+
+
+def _poisoner(night: _Night, seat: Seat, step: Step) -> None:
+    """"Each night, choose a player: they are poisoned tonight and tomorrow day" (healthy at dusk)."""
+    chose = _submitted(step)
+    if chose is None or _impaired(night, seat, step, "nobody is poisoned."):
+        return
+    step.effects.append(Effect("poison", chose[0], "poisoner"))
+
+
+def _monk(night: _Night, seat: Seat, step: Step) -> None:
+    """The Monk: "each night*, choose a player (not yourself): they are safe from the Demon tonight"."""
+    chose = _submitted(step)
+    if chose is None or _impaired(night, seat, step, "nobody is protected."):
+        return
+    step.effects.append(Effect("safe", chose[0], "monk"))
+    step.notes.append(f"{night.label(chose[0])} is safe from the Demon tonight.")
+
+
+def _bureaucrat(night: _Night, seat: Seat, step: Step) -> None:
+    """Its choice is read by the tally tomorrow (``tally.tripled``), while the Bureaucrat lives and works."""
+    chose = _submitted(step)
+    if chose is None or _impaired(night, seat, step, "no vote counts 3 times."):
+        return
+    step.notes.append(f"{night.label(chose[0])}'s vote counts as 3 votes tomorrow.")
+
+
+_ACTS = {"imp": _imp, "bureaucrat": _bureaucrat, "poisoner": _poisoner, "monk": _monk,
+         "pukka": _pukka, "lleech": _lleech, "po": _po, "thief": _thief, "waitress": _waitress, "lunatic": _lunatic}

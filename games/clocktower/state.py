@@ -100,8 +100,10 @@ class Announcement(BaseModel):
     guess or a Goblin claim (anyone may make any of them)."""
 
     model_config = ConfigDict(extra="forbid")
-    kind: Literal["alsaahir", "juggler", "goblin"]
+    kind: Literal["alsaahir", "juggler", "goblin", "slayer"]
     by: str
+    #: a Slayer's shot: the player chosen
+    target: str = ""
     minions: list[str] = Field(default_factory=list)
     demons: list[str] = Field(default_factory=list)
     #: the Juggler's guesses: player -> character id
@@ -224,6 +226,10 @@ class ClocktowerState(BaseState):
     #: whispers declared in the whole game (each one's thread key is its number)
     whisper_count: int = 0
     pending_end: PendingEnd | None = None
+    #: the players who made a Slayer's shot (once per game each, the real Slayer or not)
+    slayer_shots: list[str] = Field(default_factory=list)
+    #: the day the Gunslinger last shot (once a day)
+    gunslinger_day: int = 0
     #: the fiddle contest, once the Storytellers use the Fiddler
     fiddle: Fiddle | None = None
     #: a silence the Storytellers called by day (Hell's Librarian; the night is silent anyway)

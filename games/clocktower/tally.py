@@ -19,6 +19,7 @@ from .resolve import lleech_host
 from .rules import chars, impaired, plural
 from .stages import day_ends
 from .state import ClocktowerState, PendingEnd, Seat
+from .succession import demon_died
 
 #: the vote for no execution (needs no nomination and nominates no one)
 NO_EXECUTION = NO_ONE
@@ -27,8 +28,14 @@ NO_EXECUTION = NO_ONE
 # ----- votes -----
 
 def can_vote(state: ClocktowerState, seat: Seat) -> bool:
-    """The living vote; the dead vote with their token (or move a vote the token already paid for)."""
-    return seat.alive or seat.vote_token or seat.player in state.votes
+    """The living vote; the dead, and the living Beggar, vote with their token (or move a vote the
+    token already paid for)."""
+    return (seat.alive and seat.character != "beggar") or seat.vote_token or seat.player in state.votes
+
+
+def votes_with_token(seat: Seat) -> bool:
+    """Whether this voter's vote spends a token: the dead's and the living Beggar's."""
+    return not seat.alive or seat.character == "beggar"
 
 
 def counted_negatively(state: ClocktowerState) -> frozenset[str]:
@@ -40,6 +47,41 @@ def counted_negatively(state: ClocktowerState) -> frozenset[str]:
     thieves = [s for s in state.seats if s.has("thief")]
     working = not thieves or any(s.alive for s in thieves)
     return frozenset(state.negative) if working else frozenset()
+
+
+def butler_master(state: ClocktowerState, seat: Seat) -> str:
+    """The master a living, working Butler chose last night ("" when its vote is free: the dead
+    have no ability, and a drunk or poisoned Butler's does not bind it)."""
+    if not seat.alive or seat.traveller or not seat.has("butler") or impaired(state, seat.player):
+        return ""
+    chosen = state.night_choices.get(seat.player)
+    return chosen[0] if chosen else ""
+
+
+def void_votes(state: ClocktowerState) -> frozenset[str]:
+    """The Butlers' votes that count for nothing: "you may only vote if they are voting too",
+    read as voting for the same option (the master's hand is up on that nomination)."""
+    void = set()
+    for seat in state.seats:
+        target = state.votes.get(seat.player)
+        if target is None or "butler" not in (seat.character, seat.ability):  # (Seat.has, cheaply: every count)
+            continue
+        master = butler_master(state, seat)
+        if master and state.votes.get(master) != target:
+            void.add(seat.player)
+    return frozenset(void)
+
+
+def tripled(state: ClocktowerState) -> frozenset[str]:
+    """The players whose vote counts as 3 today: a living, working Bureaucrat's choice last night
+    (read at each count, as the Thief's mark: it stops when the Bureaucrat dies or is impaired)."""
+    marked = set()
+    for seat in state.seats:
+        if seat.character == "bureaucrat" and seat.alive and not impaired(state, seat.player):
+            chosen = state.night_choices.get(seat.player)
+            if chosen:
+                marked.add(chosen[0])
+    return frozenset(marked)
 
 
 @dataclass(frozen=True)
@@ -59,10 +101,22 @@ class Tally:
     tied: list[str]
     #: the voters whose vote counts -1 today (``counted_negatively``)
     negative: frozenset[str] = frozenset()
+    #: the Butlers' votes cast without their master's (``void_votes``): they count 0
+    void: frozenset[str] = frozenset()
+    #: the votes that count as 3 today (the Bureaucrat's choice)
+    triple: frozenset[str] = frozenset()
+
+    def size(self, player: str) -> int:
+        return 3 if player in self.triple else 1
 
     def weight(self, player: str) -> int:
-        """-1 for a vote the Thief's choice counts negatively today, else 1."""
-        return -1 if player in self.negative else 1
+        """-1 for a vote the Thief's choice counts negatively today, 0 for a Butler's without its
+        master's, else 1; times 3 for the Bureaucrat's choice."""
+        return 0 if player in self.void else -self.size(player) if player in self.negative else self.size(player)
+
+    def most(self, player: str) -> int:
+        """The most this player's vote could add to an option (a void Butler's vote may come to count)."""
+        return 0 if player in self.negative else self.size(player)
 
 
 def tally(state: ClocktowerState) -> Tally:
@@ -71,18 +125,22 @@ def tally(state: ClocktowerState) -> Tally:
     voters: dict[str, list[str]] = {o: [] for o in options}
     not_voted = []
     negative = counted_negatively(state)
+    void = void_votes(state)
+    triple = tripled(state)
     for seat in state.seats:
         target = state.votes.get(seat.player)
         if target is None:
             if can_vote(state, seat):
                 not_voted.append(seat.player)
             continue
-        count[target] += -1 if seat.player in negative else 1  # (Tally.weight, before the Tally is made)
+        # (Tally.weight, before the Tally is made)
+        size = 3 if seat.player in triple else 1
+        count[target] += 0 if seat.player in void else -size if seat.player in negative else size
         voters[target].append(seat.player)
     top = max(count.values())
     tied = [o for o in options if count[o] == top] if top > 0 else []
     leader = state.executed or (tied[0] if len(tied) == 1 else "")
-    return Tally(options, count, voters, not_voted, leader, top, tied, negative)
+    return Tally(options, count, voters, not_voted, leader, top, tied, negative, void, triple)
 
 
 def early_end_refusal(state: ClocktowerState, t: Tally) -> str:
@@ -95,13 +153,13 @@ def early_end_refusal(state: ClocktowerState, t: Tally) -> str:
     if not t.leader:
         return "No option leads: it is a tie" + (" at 0" if t.top <= 0 else "") + "."
     lead = t.count[t.leader]
-    positive_uncast = sum(1 for p in t.not_voted if t.weight(p) > 0)
+    positive_uncast = sum(t.most(p) for p in t.not_voted)
     # a negative voter not already on the leader could still move onto it and lower it
-    lowering = sum(1 for s in state.seats if t.weight(s.player) < 0 and can_vote(state, s)
+    lowering = sum(t.size(s.player) for s in state.seats if t.weight(s.player) < 0 and can_vote(state, s)
                    and state.votes.get(s.player) != t.leader)
     worst = lead - lowering
     if state.settings.early_end == "majority":
-        others = sum(max(0, t.weight(p)) for o in t.options if o != t.leader for p in t.voters[o])
+        others = sum(t.most(p) for o in t.options if o != t.leader for p in t.voters[o])
         best_other = others + positive_uncast
         if worst > best_other:
             return ""
@@ -127,7 +185,8 @@ def tally_text(state: ClocktowerState, t: Tally, *, closed: bool = False) -> str
     by_nominee = {n.nominee: n.nominator for n in state.nominations}
     lines = []
     for option in t.options:
-        who = ", ".join(_voter(state, p) for p in t.voters[option]) or "no votes"
+        who = ", ".join(_voter(state, p) + (" (not counted: their master is not voting with them)"
+                                            if p in t.void else "") for p in t.voters[option]) or "no votes"
         head = f"**{option_label(state, option)}** · {t.count[option]}"
         if option in by_nominee:
             head += f" (nominated by {state.name(by_nominee[option])})"
@@ -204,7 +263,7 @@ def spend_tokens(state: ClocktowerState) -> None:
     settings = state.settings
     for seat in state.seats:
         target = state.votes.get(seat.player)
-        if not seat.alive and target is not None and settings.dead_vote == "at_close" and \
+        if votes_with_token(seat) and target is not None and settings.dead_vote == "at_close" and \
                 spends_token(state, target):
             seat.vote_token = False
 
@@ -254,7 +313,7 @@ def executes(state: ClocktowerState, seat: Seat) -> tuple[str, list[Event]]:
     else:
         seat.alive, state.execution_killed = False, True
         how = " and dies"
-        told += lleech_spared(state, seat.player)
+        told += lleech_spared(state, seat.player) + demon_died(state, seat)
     return how, told + scapegoat_note(state, seat)
 
 
@@ -329,6 +388,9 @@ def registers_as(state: ClocktowerState, executed: Seat) -> set[str]:
 def mechanical_end(state: ClocktowerState, chars: Characters) -> PendingEnd | None:
     """The rulebook's victory conditions on the true grimoire (Travellers do not count): good when
     every Demon is dead, evil when only 2 players live; both at once is a tie, which good wins."""
+    saint = saint_end(state)
+    if saint:
+        return saint
     regular = [s for s in state.seats if not s.traveller]
     demons_alive = [s for s in regular if chars[s.character].team == "demon" and s.alive]
     living = sum(1 for s in regular if s.alive)
@@ -337,6 +399,38 @@ def mechanical_end(state: ClocktowerState, chars: Characters) -> PendingEnd | No
     if living <= 2:
         return PendingEnd(team="evil", reason=f"only {living} player{'s' if living != 1 else ''} "
                                               "(not counting Travellers) live")
+    return None
+
+
+def saint_end(state: ClocktowerState) -> PendingEnd | None:
+    """"If you die by execution, your team loses": today's execution killed a working Saint."""
+    if state.phase != "day" or not state.executed or not state.execution_killed:
+        return None
+    seat = state.seat_of(state.executed)
+    if not seat.has("saint") or seat.traveller:
+        return None
+    if state.executed_impaired:
+        state.note_abnormal(seat.player, f"the Saint, {state.executed_impaired}, was executed and its team "
+                                         "did not lose")
+        return None
+    return PendingEnd(team="evil" if seat.alignment == "good" else "good",
+                      reason=f"the Saint, {state.label(seat.player)}, died by execution")
+
+
+def mayor_end(state: ClocktowerState) -> PendingEnd | None:
+    """At the day's end: "If only 3 players live & no execution occurs, your team wins" (a living,
+    working Mayor; Travellers not counted)."""
+    if state.executed or sum(1 for s in state.seats if s.alive and not s.traveller) != 3:
+        return None
+    for seat in state.seats:
+        if seat.alive and seat.has("mayor") and not seat.traveller:
+            why = impaired(state, seat.player)
+            if why:
+                state.note_abnormal(seat.player, f"the Mayor, {why}: 3 players live and no execution occurred, "
+                                                 "and its team did not win")
+                continue
+            return PendingEnd(team=seat.alignment, reason=f"only 3 players live and no execution occurred: "
+                                                          f"the Mayor, {state.label(seat.player)}")
     return None
 
 

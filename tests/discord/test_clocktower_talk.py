@@ -99,6 +99,12 @@ async def test_neighbour_whispers_and_announcements(world, clock):
     assert len({re.sub(r"\S+ \(seat \d+\)", "X", t) for t in acks}) == 1  # alike, whoever made them
     res = await me.slash(thread, "announce juggler", player=right, character="empath", player2=circle[2])
     assert "Guess 2 needs both a player and a character" in res.response.content
+    res = await me.slash(thread, "announce slayer", player=right)  # a Slayer's shot, anyone's claim
+    assert "Your announcement is noted" in res.response.content
+    res = await me.slash(thread, "announce slayer", player=circle[2])
+    assert res.ephemeral and "already made your Slayer's shot" in res.response.content
+    await w.settle()
+    assert any(f"{right.name} (seat" in t and "as the Slayer: nothing happens." in t for t in texts(thread))
     await advance(w, clock, 36)  # 36 hours into the day
     res = await me.slash(thread, "announce goblin")
     assert "only in the first 36 hours of a day" in res.response.content
