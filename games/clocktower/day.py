@@ -24,12 +24,13 @@ from .clock import end_of_day, nightfall, pending_end
 from .fabled import fiddle_closes
 from .registration import misregistering, teams
 from .resolve import lleech_host
-from .rules import after_deal, chars, hours, illegal, impaired, plural, target_seat
+from .rules import after_deal, chars, hours, illegal, impaired, plural, target_seat, who
 from .shots import gunslinger_shot, slayer_shot
 from .state import ClocktowerState, Nomination, Reminder, Seat
 from .talk import exiles_at_close
 from .tally import (
     NO_EXECUTION,
+    butler_master,
     can_vote,
     day_record,
     early_end_refusal,
@@ -43,6 +44,7 @@ from .tally import (
     tally,
     tally_changed,
     tally_event,
+    void_votes,
     votes_with_token,
 )
 
@@ -75,7 +77,7 @@ def vote(state: ClocktowerState, action: Vote, rng: Rng) -> Outcome:
     if execute:
         events += virgin + execute_now(state, seat, "virgin")
         return Outcome(state=state, events=events, reply="You nominated them, and you are executed at once.")
-    events += virgin + tally_changed(state, could_end)
+    events += virgin + tally_changed(state, could_end) + butler_without_master(state, seat.player)
     said = "You nominated them; your vote" if nominated else "Your vote"
     return Outcome(state=state, events=events, reply=f"{said} is on {option_label(state, target)}.")
 
@@ -138,6 +140,19 @@ def virgin_nominated(state: ClocktowerState, nominator: Seat, nominee: Seat) -> 
     return [Event(type="virgin", audience=STORYTELLER, title="🕊️ The Virgin is nominated",
                   text=f"{virgin}, the Virgin, was nominated for the first time, by {who}; the ability is "
                        f"spent. The nominator is {said}")], execute
+
+
+def butler_without_master(state: ClocktowerState, voter: str) -> list[Event]:
+    """A Butler's vote cast without its master's, counted (``butler_vote`` "counts", the wiki's
+    advice: the tally never shows who the Butler is): the Storytellers are told, privately."""
+    if state.settings.butler_vote != "counts" or voter not in void_votes(state):
+        return []
+    master = butler_master(state, state.seat_of(voter))
+    return [Event(type="butler_vote", audience=STORYTELLER, title=f"☀️ Day {state.day}: the Butler",
+                  text=f"{who(state, state.seat_of(voter))}, voted without their master, {state.label(master)}: by "
+                       "its ability this vote does not count. The tally counts it, so as not to show who the "
+                       "Butler is (the wiki's advice); if it decides the day, rule it with `/st execute` or "
+                       "`/st endvoting`.")]
 
 
 def _holder(state: ClocktowerState, seat: Seat) -> str:

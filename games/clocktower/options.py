@@ -70,6 +70,10 @@ class Settings(BaseModel):
         False, description="whether a living player may nominate only once a day")
     no_execution_after_nominations: bool = Field(
         True, description="whether no execution may still be voted after nominations close")
+    butler_vote: Literal["counts", "void"] = Field(
+        "counts", description="a Butler's vote without its master's: counts (the wiki's advice, so the tally "
+                              "never shows who the Butler is; the Storytellers are told) or void (counted 0 in "
+                              "the public tally, which shows who the Butler is)")
     early_end: Literal["majority", "uncast"] = Field(
         "majority", description="when voting may end early: majority (every vote may still move) or uncast "
                                 "(only votes not yet cast may change things)")

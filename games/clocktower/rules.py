@@ -28,7 +28,10 @@ DEALT_TEAMS = ("townsfolk", "outsider", "minion", "demon")
 
 #: the characters the bot rules on any script besides Her Royal Highness Register's own (whose ids it
 #: rules everywhere), by official id; each has its entries in the concern tables (``ruled.py`` lists them)
-RULED_OFFICIAL: frozenset[str] = frozenset({"librarian", "investigator", "chef", "fortuneteller"})
+RULED_OFFICIAL: frozenset[str] = frozenset({
+    # Trouble Brewing: its information (the copilot) and its mechanics (the night, the day, the end)
+    "librarian", "investigator", "chef", "fortuneteller", "imp", "poisoner", "monk", "scarletwoman", "saint",
+    "mayor", "slayer", "butler", "bureaucrat", "gunslinger", "beggar"})
 
 
 def ruled(state: ClocktowerState, character: str) -> bool:
@@ -89,7 +92,10 @@ def character_id(state: ClocktowerState, raw: str, teams: tuple[str, ...]) -> st
 
 def impaired(state: ClocktowerState, player: str) -> str:
     """Why the grimoire says this player's ability does not work ("" when nothing does), and by
-    whom: "poisoned by the Pukka" from a Poisoned or Drunk reminder token on them."""
+    whom: "poisoned by the Pukka" from a Poisoned or Drunk reminder token on them. The Beggar is
+    "sober & healthy": no token impairs it."""
+    if any(s.player == player and s.character == "beggar" for s in state.seats):
+        return ""
     for reminder in state.reminders:
         if reminder.player == player and any(w in reminder.token.lower() for w in ("poison", "drunk")):
             by = f" by the {reminder.source.capitalize()}" if reminder.source else ": your own token"

@@ -125,7 +125,7 @@ def tally(state: ClocktowerState) -> Tally:
     voters: dict[str, list[str]] = {o: [] for o in options}
     not_voted = []
     negative = counted_negatively(state)
-    void = void_votes(state)
+    void = void_votes(state) if state.settings.butler_vote == "void" else frozenset()
     triple = tripled(state)
     for seat in state.seats:
         target = state.votes.get(seat.player)

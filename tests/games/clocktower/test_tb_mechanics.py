@@ -15,8 +15,8 @@ TB = {"script": "Trouble Brewing"}
 TABLE = ["imp", "poisoner", "monk", "empath", "soldier", "washerwoman", "scarletwoman", "mayor"]
 
 
-def begun(characters=TABLE):
-    return act(new_game(TB, characters), type="begin").state
+def begun(characters=TABLE, **options):
+    return act(new_game({**TB, **options}, characters), type="begin").state
 
 
 def choose(state, player, *targets):
@@ -356,9 +356,10 @@ def test_the_slayers_shot_at_a_dead_demon_does_nothing():
 BUTLER = ["imp", "poisoner", "butler", "empath", "soldier", "washerwoman", "scarletwoman", "mayor"]
 
 
-def butler_day(master="p4"):
-    """Day 1, the Butler (seat 3) having chosen its master on the first night."""
-    return through_night(choose(begun(BUTLER), "p3", master)).state
+def butler_day(master="p4", butler_vote="void"):
+    """Day 1, the Butler (seat 3) having chosen its master on the first night; ``butler_vote`` "void"
+    enforces the rule in the public tally, "counts" (the default) keeps the Butler unexposed."""
+    return through_night(choose(begun(BUTLER, butler_vote=butler_vote), "p3", master)).state
 
 
 def counted(state, option):
@@ -383,7 +384,18 @@ def test_the_butlers_vote_counts_when_its_master_votes_the_same_way():
     assert counted(out.state, "p6") == 2 and "not counted" not in tally_line(out)
 
 
-def test_the_butlers_vote_without_its_master_counts_for_nothing_and_the_tally_says_so():
+def test_by_default_a_butlers_vote_without_its_master_counts_and_only_the_storytellers_are_told():
+    out = vote(butler_day(butler_vote="counts"), "p3", "p6")
+    assert counted(out.state, "p6") == 1  # the town sees an ordinary vote: nothing shows who the Butler is
+    assert "not counted" not in tally_line(out) and "Butler" not in tally_line(out)
+    note = [e for e in out.events if e.type == "butler_vote"]
+    assert len(note) == 1 and note[0].audience.kind == "storyteller"
+    assert "voted without their master, Name4 (seat 4)" in note[0].text
+    out = vote(vote(butler_day(butler_vote="counts"), "p4", "p6").state, "p3", "p6")
+    assert not [e for e in out.events if e.type == "butler_vote"]  # with the master: nothing to tell
+
+
+def test_with_the_void_option_a_butlers_vote_without_its_master_counts_for_nothing_and_the_tally_says_so():
     out = vote(butler_day(), "p3", "p6")
     assert counted(out.state, "p6") == 0
     assert "not counted" in tally_line(out) and "Name3" in tally_line(out)
@@ -593,3 +605,12 @@ def test_only_a_dead_player_with_a_token_gives_it_and_only_to_the_beggar():
     state = vote(state, "p4", NO_EXECUTION).state  # the token already paid for a vote
     with pytest.raises(IllegalAction, match="token"):
         act(state, player="p4", type="give_token", target="p9")
+
+
+def test_the_beggar_is_sober_and_healthy_whatever_token_is_on_it():
+    from games.clocktower.rules import impaired
+
+    state = act(beggar_day(), type="add_reminder", target="p9", token="Poisoned", source="").state
+    assert impaired(state, "p9") == ""
+    state = act(state, type="add_reminder", target="p5", token="Poisoned", source="").state
+    assert impaired(state, "p5") != ""  # anyone else's token still impairs them
