@@ -31,6 +31,12 @@ from .heard import TableNarrator
 from .world import NotInThread, World, display_name, voice_members
 
 
+def truth_commands_html() -> str:
+    """The commands that show a Storyteller the whole truth, from the games that have one."""
+    found = [games.get(name).truth_command for name in games.available() if games.get(name).truth_command]
+    return " or ".join(f"<code>{html.escape(c)}</code>" for c in found) or "their own commands"
+
+
 class HubTable(Protocol):
     """What the hub reads of the offline table it shows (``OfflineTable``)."""
 
@@ -349,7 +355,7 @@ class Hub:
             "Pick who you are with <em>Viewing as</em> at the top; open it in several tabs to be several "
             "players at once. A player's secret prompts appear there under <strong>Make my choice</strong> "
             "and <strong>My hand</strong>, only for the player viewing. A game's Storyteller is not "
-            "seated, so <strong>My hand</strong> has nothing for them: their own commands show "
+            f"seated, so <strong>My hand</strong> has nothing for them: {truth_commands_html()} shows "
             "them the whole truth, and the Storytellers' thread is on their page below.</p>"
             + self.voice_html() +
             "<h2>Private messages and threads, per player</h2>"

@@ -425,8 +425,10 @@ class OfflineTable:
                 f"Everyone sits in the voice channel **{world.voice.name}**; the table hub shows who is "
                 "server-muted there and what the bot says aloud.\n"
                 "Your secrets: the **My hand** and **Make my choice** buttons under each phase message "
-                "(only you see the answer). A game's Storyteller is not seated: their own commands show "
-                "them the whole truth.\n"
+                "(only you see the answer). A game's Storyteller is not seated: "
+                + (" or ".join(f"`{games.get(n).truth_command}`" for n in games.available()
+                               if games.get(n).truth_command) or "their own commands")
+                + " shows them the whole truth.\n"
                 "The table hub lists what the bot sent each player privately, and opens each of their "
                 "threads on the table (**Open on the table**), to press its buttons and write in it."),
             colour=discord.Colour.dark_purple())

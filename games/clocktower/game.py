@@ -286,8 +286,8 @@ class Clocktower(Game):
     max_travellers = MAX_TRAVELLERS_OFFICIAL
     fixed_schedule = True
     welcome = ("Blood on the Clocktower for a new group: Trouble Brewing, the script played first "
-               "(`/game new kind:clocktower options:script=tb`; 5 to 15 players, the Storyteller not seated: "
-               "`/st grimoire` shows them the whole truth).")
+               "(`/game new kind:clocktower options:script=tb`; 5 to 15 players, the Storyteller not seated).")
+    truth_command = "/st grimoire"
 
     #: every action's handler, by the action's type (a new action goes in ``actions`` and in the
     #: table of the module of its concern)

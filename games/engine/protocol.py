@@ -241,6 +241,8 @@ class Game(ABC):
     fixed_schedule: ClassVar[bool] = False
     #: a line for a table's welcome (the offline table's): how a new group starts this game ("" for none)
     welcome: ClassVar[str] = ""
+    #: the command that shows a Storyteller the whole truth (a game with Storytellers; "" for none)
+    truth_command: ClassVar[str] = ""
     #: every action type the game takes (its ``actions`` and ``COMMON_ACTIONS``) -> its handler: a
     #: class attribute, or a cached property where the handlers need the game's data. The default
     #: ``_apply`` dispatches through it, and a test fails for an action type without a handler.
