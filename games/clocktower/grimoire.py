@@ -69,6 +69,8 @@ def set_alive(state: ClocktowerState, player: str, *, alive: bool) -> Outcome:
     pending.append(seat.player)
     events = wake_to_choose(state, seat) if not alive and state.phase == "night" else []
     woken = " They are woken to choose." if events else ""
+    if not alive and state.phase == "night":  # a Demon's death passes on now (told privately), a Poisoner's poison ends
+        events += demon_died(state, seat)
     return Outcome(state=state, events=events, reply=f"{said}. The town learns it at dawn.{woken}")
 
 

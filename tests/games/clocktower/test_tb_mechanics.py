@@ -614,3 +614,18 @@ def test_the_beggar_is_sober_and_healthy_whatever_token_is_on_it():
     assert impaired(state, "p9") == ""
     state = act(state, type="add_reminder", target="p5", token="Poisoned", source="").state
     assert impaired(state, "p5") != ""  # anyone else's token still impairs them
+
+
+def test_the_poisoners_poison_ends_when_the_imp_kills_the_poisoner_at_night():
+    state = choose(choose(night2(), "p2", "p4"), "p1", "p2")  # the Poisoner poisons, then the Imp kills it
+    out = lock(state)
+    assert not out.state.seat_of("p2").alive
+    assert poisoned(out.state) == set()
+
+
+def test_the_storytellers_killing_the_demon_at_night_passes_it_to_the_scarlet_woman_privately():
+    state = night2()
+    out = act(state, type="kill", target="p1")
+    assert out.state.seat_of("p7").character == "imp"
+    assert not [e for e in out.events if e.audience.kind == "public"]  # the town learns the death at dawn
+    assert any(e.audience.kind == "player" and e.audience.id == "p7" for e in out.events)
