@@ -71,7 +71,7 @@ def lock_database(settings: Settings):
         return None
     try:
         import fcntl
-    except ImportError:  # pragma: no cover - Windows: no lock, the README says one table at a time
+    except ImportError:  # pragma: no cover - Windows: no lock: run one table at a time
         return None
     db.parent.mkdir(parents=True, exist_ok=True)
     handle = open(db.parent / f".{db.name}.offline-lock", "w")  # noqa: SIM115 - held until stop()

@@ -1,6 +1,7 @@
-"""Every command the README shows exists and does what the README says: each is read from the
-README itself (fenced shell blocks, the indented blocks and the inline commands of Quickstart and
-"Running on Discord", and every inline ``python -m bot ...``), so a README that names a command the project lacks fails here. A command
+"""Every command the README and its docs pages show exists and does what they say: each is read from
+the pages themselves (fenced shell blocks, the indented blocks and the inline commands of the README's
+Quickstart and of docs/discord.md, and every inline ``python -m bot ...``), so a page that names a
+command the project lacks fails here. A command
 that needs Discord, a server or a long run is on a short allow-list, with the reason, and only its
 ``--help`` is run."""
 
@@ -15,6 +16,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text()
+#: the pages the README sends a reader on to
+DOCS = {path.name: path.read_text() for path in sorted((ROOT / "docs").glob("*.md"))}
+PAGES = "\n".join([README, *DOCS.values()])
 #: a token of the right shape (the invite reads the application id from it; Discord never sees it)
 FAKE_TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.Gabcde.abcdefghijklmnopqrstuvwxyz0123456789ab"
 
@@ -40,23 +44,22 @@ EXPECTED = {
 PLACEHOLDERS = {" ID": " 123456789012345678", "--games 1000": "--games 20"}
 
 
-def section(title: str) -> str:
-    start = README.index(title)
-    following = re.search(r"^#{2,3} ", README[start + len(title):], re.M)
-    return README[start:start + len(title) + following.start()] if following else README[start:]
+def section(title: str, text: str = README) -> str:
+    start = text.index(title)
+    following = re.search(r"^#{2,3} ", text[start + len(title):], re.M)
+    return text[start:start + len(title) + following.start()] if following else text[start:]
 
 
 def commands_in_readme() -> list[str]:
     """Shell commands from the fenced blocks, and those of the setting-up sections."""
     found = []
-    for block in re.findall(r"^ *```(?:bash|sh|shell|console)\n(.*?)^ *```", README, re.S | re.M):
+    for block in re.findall(r"^ *```(?:bash|sh|shell|console)\n(.*?)^ *```", PAGES, re.S | re.M):
         found += block.splitlines()
-    for title in ("## Quickstart", "### Running on Discord"):
-        text = section(title)
+    for text in (section("## Quickstart"), DOCS["discord.md"]):
         found += re.findall(r"^ {4,}(\S.*)$", text, re.M)  # indented code in a list item
         found += [span for span in re.findall(r"`([^`\n]+)`", text)
                   if re.match(r"(\./|python -m |\.venv/bin/python |cp |source )", span)]
-    found += [span for span in re.findall(r"`([^`\n]+)`", README) if span.startswith("python -m bot")]
+    found += [span for span in re.findall(r"`([^`\n]+)`", PAGES) if span.startswith("python -m bot")]
     commands = []
     for line in found:
         line = line.split(" #")[0].strip()
@@ -134,3 +137,24 @@ def test_each_readme_command_exists_and_does_what_it_says(command, tmp_path):
 def shutil_copy_env_example(tmp_path: Path) -> None:
     """The files a fresh clone has where its commands run (``cp .env.example .env`` needs one)."""
     (tmp_path / ".env.example").write_text((ROOT / ".env.example").read_text())
+
+
+def test_the_readme_is_short_and_sends_the_reader_to_every_docs_page():
+    assert len(README.splitlines()) <= 100  # what it is, the two commands, how to play, where to read on
+    for name in DOCS:
+        assert f"](docs/{name})" in README, name
+
+
+def test_every_relative_link_of_the_readme_and_the_docs_lands_on_a_file_and_heading():
+    pages = {ROOT / "README.md": README, **{ROOT / "docs" / name: text for name, text in DOCS.items()}}
+    for page, text in pages.items():
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"[a-z]+:", target):
+                continue  # an address on the web
+            path, _, anchor = target.partition("#")
+            file = (page.parent / path).resolve() if path else page
+            assert file.exists(), f"{page.name} links to {target}"
+            if anchor and file.suffix == ".md":
+                headings = {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-")
+                            for h in re.findall(r"^#+ (.+)$", file.read_text(), re.M)}
+                assert anchor in headings, f"{page.name} links to {target}: no such heading"
