@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from functools import cached_property
 from typing import Any
 
@@ -431,12 +432,25 @@ class CauldronGame(Game):
             self._open_day(s, events)
 
     def _do_step(self, s: CauldronState, step: Step, rng: Rng, events: list[Event]) -> bool:
-        """Resolve one effect; True when it opened a choice phase."""
+        """Resolve one effect (its entry in the declared tables ``secondaries`` and ``primaries``);
+        True when it opened a choice phase."""
         k, role = step.ingredient, step.role
         if role == "secondary":
-            getattr(self, f"_secondary_{k}")(s, rng, events)
+            self.secondaries[k](s, rng, events)
             return False
-        return bool(getattr(self, f"_primary_{k}")(s, step, rng, events))
+        return bool(self.primaries[k](s, step, rng, events))
+
+    @cached_property
+    def secondaries(self) -> dict[str, Callable[[CauldronState, Rng, list[Event]], None]]:
+        """Each ingredient's secondary effect, by its key (a test checks every ingredient has one)."""
+        return {"brigid": self._secondary_brigid, "gaze": self._secondary_gaze, "ceol": self._secondary_ceol,
+                "thistle": self._secondary_thistle, "wolfbane": self._secondary_wolfbane, "yew": self._secondary_yew}
+
+    @cached_property
+    def primaries(self) -> dict[str, Callable[[CauldronState, Step, Rng, list[Event]], bool]]:
+        """Each ingredient's primary effect, by its key; True when it opens a choice phase."""
+        return {"brigid": self._primary_brigid, "gaze": self._primary_gaze, "ceol": self._primary_ceol,
+                "thistle": self._primary_thistle, "wolfbane": self._primary_wolfbane, "yew": self._primary_yew}
 
     def _effect(self, s: CauldronState, key: str, role: str, text: str, **data: Any) -> Event:
         head = f"{ing(key)} ({role})"
