@@ -78,3 +78,55 @@ async def test_an_action_takes_a_bounded_number_of_statements(tmp_path, kind, pl
     counts = await statements_per_action(tmp_path, kind, players)
     assert max(counts) <= MOST[kind], (kind, sorted(set(counts)))
     assert statistics.median(counts) <= TYPICAL[kind], (kind, sorted(counts))
+
+
+class CountingPool:
+    """The pool's calls that reach the server, counted (each is one round trip; a transaction's
+    own BEGIN and COMMIT are two more)."""
+
+    def __init__(self, pool) -> None:
+        self.pool, self.calls = pool, []
+
+    def __getattr__(self, name):
+        found = getattr(self.pool, name)
+        if name in ("fetch", "fetchval", "fetchrow", "execute", "executemany", "acquire"):
+            def counted(*args, **kwargs):
+                self.calls.append(name)
+                return found(*args, **kwargs)
+            return counted
+        return found
+
+
+async def test_an_action_on_postgresql_is_one_round_trip_to_commit(postgres_url):
+    """PostgreSQL's commit of a step (state, action-log row, records, outbox rows) is one statement
+    on the pool: no connection held for a transaction, so no BEGIN and COMMIT of its own."""
+    store = await open_store(postgres_url)
+    try:
+        clock = ManualClock()
+        service = GameService(store, clock)
+        host = Actor(id=1, name="P1")
+        row = await service.new_game(kind="ritual", guild_id=1, channel_id=1, host=host)
+        for i in range(2, 8):
+            await service.join(row.id, Actor(id=i, name=f"P{i}"))
+        await service.start(row.id, host)
+        counting = CountingPool(store.pool)
+        store.pool = counting
+        game = games.get("ritual")
+        acted = 0
+        for _ in range(10):
+            table = await service.load(row.id)
+            legal = [a for a in game.legal_actions(table.state) if a.type != "phase_timeout"]
+            if not legal:
+                break
+            counting.calls.clear()
+            action = legal[0]
+            try:
+                await service.act(row.id, int(action.player), action.model_dump())
+            except GameError:
+                continue
+            assert counting.calls.count("fetchval") == 1, counting.calls  # the commit, one statement
+            assert "acquire" not in counting.calls, counting.calls  # no transaction held open for it
+            acted += 1
+        assert acted >= 3
+    finally:
+        await store.close()
