@@ -72,7 +72,7 @@ class Play:
         self.partial: dict[tuple[int, int, int, str], dict[str, Any]] = {}
         self._sheet_locks: dict[int, asyncio.Lock] = {}  # game -> its sign-up sheet's edits, in turn
         #: a sign-up sheet is edited at most once per ``living_edit_seconds``
-        self.sheet_windows = EditWindows(lambda: self.bot.settings.living_edit_seconds)
+        self.sheet_windows: EditWindows[int] = EditWindows(lambda: self.bot.settings.living_edit_seconds)
         self._sheet_tasks: set[asyncio.Task] = set()  # held edits under way
         #: options a sign-up sheet shows first, by a name instead of their value: option -> its
         #: name from (game, options); filled by the feature packages at setup

@@ -375,11 +375,13 @@ class GameService:
             raise not_saved(exc) from exc
 
     # ----- finding games -----
-    async def game_here(self, channel_id: int, parent_id: int | None = None) -> GameRow:
+    async def game_here(self, channel_id: int | None, parent_id: int | None = None) -> GameRow:
         """The active game of a channel, of one of a game's threads (a player's private thread,
-        the Storytellers' thread, the announcement thread), or of the channel a thread is in."""
-        row = (await self.store.active_game_in_channel(channel_id) or await self.store.game_of_thread(channel_id)
-               or (await self.store.active_game_in_channel(parent_id) if parent_id else None))
+        the Storytellers' thread, the announcement thread), or of the channel a thread is in
+        (None, an interaction with no channel: no game)."""
+        row = None if channel_id is None else (
+            await self.store.active_game_in_channel(channel_id) or await self.store.game_of_thread(channel_id)
+            or (await self.store.active_game_in_channel(parent_id) if parent_id else None))
         if row is None:
             raise NoGameHere("There is no game in this channel. Start one with `/game new`.")
         return row
@@ -393,8 +395,8 @@ class GameService:
             return mine.seat
         return next(n for n in range(1, 100) if n not in taken)
 
-    async def game_in_channel(self, channel_id: int) -> GameRow:
-        row = await self.store.active_game_in_channel(channel_id)
+    async def game_in_channel(self, channel_id: int | None) -> GameRow:
+        row = None if channel_id is None else await self.store.active_game_in_channel(channel_id)
         if row is None:
             raise NoGameHere("There is no game in this channel. Start one with `/game new`.")
         return row

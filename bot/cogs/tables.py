@@ -32,7 +32,9 @@ class TablesBot(Protocol):
     store: Store
     play: Any  # lobby_embed, remember_lobby, show_signups, start_game, status_text, show_private, vote...
     voice: Any  # the voice table: check_at_start, tell_host
-    tree: app_commands.CommandTree
+
+    @property
+    def tree(self) -> app_commands.CommandTree[Any]: ...
 
 
 async def kind_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -331,6 +333,9 @@ class Tables(commands.Cog):
         async def work() -> None:
             if not actor_of(interaction).manage_guild:
                 await reply(interaction, "Only a member with Manage Server can set the storyteller role.")
+                return
+            if interaction.guild_id is None:  # (a server-only command; Discord says so too)
+                await reply(interaction, "The storyteller role is set on a server, not here.")
                 return
             await self.bot.store.set_storyteller_role(interaction.guild_id, role.id if role else None)
             await reply(interaction, f"Storyteller role: {role.mention if role else 'none'}.")
