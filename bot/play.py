@@ -16,13 +16,14 @@ import discord
 import games
 from games.engine import NO_ONE, GameError, Prompt, rng_for
 
+from .config import Settings
 from .delivery import paused_ends, schedule_of
 from .edit_windows import EditWindows
 from .interactions import acknowledge, actor_of, guarded, reply, update_message
 from .permissions import missing, named
 from .render import duration, relative_time
 from .service import NOT_OPEN_YET, GameService, LobbyError, NoGameHere, NotAllowed, quoted
-from .store import Slot, Store
+from .store import GameRow, Slot, Store
 from .views import lobby_view, prompts_view
 
 log = logging.getLogger(__name__)
@@ -51,13 +52,29 @@ def prompts_text(prompts: list[Prompt], first: list[str]) -> str:
     return "\n\n".join(parts)
 
 
+class PlayDelivery(Protocol):
+    """What ``Play`` uses of the delivery: the private prompts it answered, kept to refresh."""
+
+    def note_prompt(self, game_id: int, phase_seq: int, interaction: discord.Interaction,
+                    message_id: int) -> None: ...
+    def forget_prompt(self, game_id: int, user_id: int, message_id: int) -> None: ...
+
+
+class PlayVoice(Protocol):
+    """What ``Play`` uses of the voice table: its check when a game starts."""
+
+    async def check_at_start(self, game: GameRow) -> str | None: ...
+    async def tell_host(self, game: GameRow, text: str) -> None: ...
+
+
 class PlayBot(Protocol):
     """What ``Play`` uses of the bot."""
 
     service: GameService
     store: Store
-    delivery: Any  # note_prompt, forget_prompt
-    settings: Any  # living_edit_seconds
+    delivery: PlayDelivery
+    voice: PlayVoice
+    settings: Settings  # living_edit_seconds
 
     def get_user(self, user_id: int, /) -> discord.User | None: ...
     def get_channel(self, channel_id: int, /) -> Any: ...
@@ -109,6 +126,8 @@ class Play:
     # ----- lobby -----
     async def lobby_embed(self, game_id: int) -> discord.Embed:
         row = await self.bot.store.game(game_id)
+        if row is None:
+            raise NoGameHere("That game no longer exists.")
         game = games.get(row.kind)
         if game.seats:
             return await self._seats_embed(row, game)
@@ -175,8 +194,8 @@ class Play:
         spectators = [s for s in signups if s.kind == "spectator"]
         if spectators:
             embed.add_field(name="Spectators", value=", ".join(s.name for s in spectators)[:1024])
-        named = {k: name(game, row.options) for k, name in self.option_names.items() if k in row.options}
-        shown = {**named, **{k: v for k, v in row.options.items() if k not in named}}
+        titled = {k: name(game, row.options) for k, name in self.option_names.items() if k in row.options}
+        shown = {**titled, **{k: v for k, v in row.options.items() if k not in named}}
         if shown:
             embed.add_field(name="Options", value=" ".join(f"`{k}={v}`" for k, v in shown.items())[:1024],
                             inline=False)
@@ -201,7 +220,7 @@ class Play:
         missing the game goes on without that part, and the host is told once what to grant."""
         row = await self.bot.store.game(game_id)
         problem = await self.bot.voice.check_at_start(row) if row is not None else None
-        if not problem:
+        if row is None or not problem:
             return
         if interaction.user.id == row.host_id:
             await reply(interaction, problem)
