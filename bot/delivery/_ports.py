@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+import discord
+from discord.http import HTTPClient
+
 from ..clock import Clock
 from ..config import Settings
 from ..service import GameService
@@ -21,6 +24,12 @@ class Bot(Protocol):
     service: GameService
     clock: Clock
     voice: VoiceTable
+
+    @property
+    def http(self) -> HTTPClient: ...  # (an archived thread is edited by id, with no fetch)
+
+    @property
+    def user(self) -> discord.ClientUser | None: ...  # (None until logged in)
 
     def get_channel(self, id: int, /) -> Any: ...
 

@@ -76,7 +76,7 @@ class Sender:
                 failure = classify(exc, target)
                 if isinstance(failure, GiveUp) and failure.reason == "dm closed":
                     await self.private.dm_closed_notice(game_row, row)
-                if target == "dm" and isinstance(exc, discord.NotFound):
+                if target == "dm" and isinstance(exc, discord.NotFound) and row.recipient_id is not None:
                     # the kept DM channel is gone: forget it, and open a new one on the retry
                     await self.bot.store.forget_dm_channel(row.recipient_id)
                     failure = Retry(f"dm: channel gone ({exc.code})")
@@ -124,7 +124,7 @@ def part(game_row, row: OutboxRow, event: Event, target: str, embed: discord.Emb
     if target == "channel" and event.opens_phase:
         content, still_open = countdown(game_row, row.phase_seq, now, schedule=schedule)
     if last and still_open and (target in ("dm", "thread") or (target == "channel" and event.opens_phase)):
-        view = phase_view(row.game_id, row.phase_seq, shared if target == "channel" else [])
+        view = phase_view(row.game_id, row.phase_seq, (shared or []) if target == "channel" else [])
     if last and event.data.get("view"):  # a view a feature registered for this event
         view = event_view(row.game_id, event.data) or view
     kwargs = message([embed], files, view)

@@ -267,7 +267,9 @@ class Threads:
         store = self.bot.store
         found = await store.group_thread(game_row.id, SQUARE_ALLOWS)
         allowed = list(found[1]) if found is not None else []
-        for uid in dict.fromkeys([self.bot.user.id, *await self.storytellers_of(game_row)]):
+        me = self.bot.user
+        assert me is not None  # (delivery runs once logged in)
+        for uid in dict.fromkeys([me.id, *await self.storytellers_of(game_row)]):
             if channel.overwrites_for(discord.Object(id=uid)).send_messages is not True:
                 await self.set_send(channel, uid, True)
                 if uid not in allowed:
