@@ -19,7 +19,7 @@ import discord
 
 from games.engine import Prompt
 
-from .interactions import actor_of, guarded, reply
+from .interactions import actor_of, chosen_values, guarded, reply
 
 TABLE_BUTTONS = {
     "choose": ("Make my choice", discord.ButtonStyle.primary, "🗳️"),
@@ -76,7 +76,7 @@ class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select],
         return cls(bounded(match["gid"]), bounded(match["seq"]), match["action"], match["field"], item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = list(interaction.data.get("values", []))  # type: ignore[union-attr]
+        values = chosen_values(interaction)
         await _play(interaction).on_choice(interaction, self.game_id, self.seq, self.action,
                                            self.field, values)
 
@@ -190,7 +190,7 @@ def _add_prompts(view: discord.ui.View, game_id: int, seq: int, prompts: list[Pr
             ]
             if not options:
                 continue
-            select = discord.ui.Select(
+            select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
                 placeholder=field.placeholder[:150], options=options, row=rows,
                 min_values=min(field.min_values, len(options)),
                 max_values=max(1, min(field.max_values, len(options))))
