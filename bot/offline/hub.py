@@ -227,7 +227,7 @@ class Hub:
             except OSError:
                 log.warning("the hub's port %s is busy; trying another", port)
                 continue
-            self.port = site._server.sockets[0].getsockname()[1]  # aiohttp: the bound socket
+            self.port = self._runner.addresses[0][1]  # the one site bound (port 0: the one chosen)
             return
         raise OSError("the table hub could not bind a port")
 
