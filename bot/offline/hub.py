@@ -24,6 +24,7 @@ import simcord
 from aiohttp import web
 
 import games
+from bot.client import StorytellerBot
 from games.engine import fonts
 
 from . import _simcord
@@ -34,11 +35,19 @@ from .world import NotInThread, World, display_name, voice_members
 class HubTable(Protocol):
     """What the hub reads of the offline table it shows (``OfflineTable``)."""
 
-    env: Any  # simcord's environment: the bot, its channels
-    world: World
-    bot: Any
-    preview_url: str | None
     narrator: TableNarrator
+
+    @property
+    def env(self) -> simcord.Env: ...  # simcord's environment: the bot, its channels
+
+    @property
+    def world(self) -> World: ...
+
+    @property
+    def bot(self) -> StorytellerBot: ...
+
+    @property
+    def preview_url(self) -> str | None: ...
 
     async def open_room(self, thread_id: int, member: Any) -> str: ...
 
