@@ -15,11 +15,13 @@ from games.engine.errors import GameError
 from games.engine.options import describe
 
 from ..interactions import actor_of, guarded, reply
+from ..play import Play
 from ..render import chunks
 from ..service import GameService, NoGameHere, VoiceTaken
 from ..store import Store
 from ..views import lobby_view
 from ..voice.link import link_problem, options_words
+from ..voice.mutes import VoiceTable
 from .menus import add_user_menu, member_here, remove_menu
 
 log = logging.getLogger(__name__)
@@ -30,8 +32,8 @@ class TablesBot(Protocol):
 
     service: GameService
     store: Store
-    play: Any  # lobby_embed, remember_lobby, show_signups, start_game, status_text, show_private, vote...
-    voice: Any  # the voice table: check_at_start, tell_host
+    play: Play  # the lobby's and the game's messages, the votes
+    voice: VoiceTable  # tell_host
 
     @property
     def tree(self) -> app_commands.CommandTree[Any]: ...
