@@ -77,9 +77,8 @@ class PlayBot(Protocol):
     settings: Settings  # living_edit_seconds
 
     def get_user(self, user_id: int, /) -> discord.User | None: ...
-    def get_channel(self, channel_id: int, /) -> Any: ...
-    async def fetch_channel(self, channel_id: int, /) -> Any: ...
-    def get_partial_messageable(self, channel_id: int, /) -> Any: ...
+    def get_channel(self, id: int, /) -> discord.abc.GuildChannel | discord.Thread | discord.abc.PrivateChannel | None: ...
+    def get_partial_messageable(self, id: int, /) -> discord.PartialMessageable: ...
 
 
 class Play:
@@ -287,8 +286,8 @@ class Play:
         if slot is None:
             return
         try:
-            channel = self.bot.get_channel(slot.channel_id) or await self.bot.fetch_channel(slot.channel_id)
-            await channel.get_partial_message(slot.message_id).edit(embed=STARTED_EMBED, view=None)
+            message = self.bot.get_partial_messageable(slot.channel_id).get_partial_message(slot.message_id)
+            await message.edit(embed=STARTED_EMBED, view=None)
         except Exception as exc:
             log.warning("game %s: sign-up message not closed: %s", game_id, exc)
 
@@ -307,7 +306,7 @@ class Play:
                             "under a text channel. Name one with `/st threads channel:#channel`.")
         for place, channel, needed in ((f"<#{town.id}>", town, TOWN_PERMISSIONS),
                                        (f"<#{getattr(threads_under, 'id', 0)}>", threads_under, THREAD_PERMISSIONS)):
-            if channel is None or getattr(channel, "guild", None) is None:
+            if not isinstance(channel, discord.abc.GuildChannel | discord.Thread):  # (none, or not cached)
                 continue
             lacking = missing(channel.permissions_for(channel.guild.me), needed)
             if lacking:
