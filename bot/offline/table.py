@@ -308,7 +308,6 @@ class OfflineTable:
         return self.hub.url if self.hub and self.hub.port else None
 
     async def _open_preview(self) -> None:
-        assert self.env and self.world and self.gate
         async with self.gate.lock:
             last_error: Exception | None = None
             for port in dict.fromkeys((self.port, 0)):
@@ -350,7 +349,6 @@ class OfflineTable:
         for, reopened (same address) when the thread's members changed. Returns its address.
 
         Raises ``NotInThread`` when ``member`` cannot read the thread."""
-        assert self.world is not None and self.gate is not None and self.env is not None
         thread = next((t for t in self.world.threads() if t.id == thread_id), None)
         readers = self.world.readers(thread) if thread is not None else []
         if thread is None or member not in readers:
@@ -390,7 +388,6 @@ class OfflineTable:
     async def pump_once(self) -> None:
         """Bring simulated time up to real time, then republish the pages behind a change."""
         env, gate = self.env, self.gate
-        assert env is not None and gate is not None
         async with gate.lock:
             if _simcord.operation_busy(env):
                 return
@@ -440,7 +437,6 @@ class OfflineTable:
         """Every player sits in the voice channel (at each start: simcord forgets voice states,
         and a running game's silenced players are muted again as they join)."""
         world = self.world
-        assert world is not None
         for member in world.players:
             with contextlib.suppress(TimeoutError):  # a timer due right now; the pump takes over
                 await member.join_voice(world.voice)
