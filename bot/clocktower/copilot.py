@@ -28,7 +28,7 @@ MAX_VALUE = 100
 
 
 def _bot(interaction: discord.Interaction) -> ClocktowerBot:
-    return interaction.client  # type: ignore[return-value]
+    return interaction.client  # type: ignore[return-value]  # discord.py types it Client; it is the bot
 
 
 async def _tonight(interaction: discord.Interaction, game_id: int, night: int):
