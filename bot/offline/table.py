@@ -200,7 +200,7 @@ class OfflineTable:
         # them for the clock pump. Short, so a click answers at once and a reveal's pauses play
         # out in real time afterwards instead of holding the click (or timing it out).
         self._env = simcord.Env(self.bot, check_errors=False, settle_timeout=SETTLE_SECONDS,
-                               shard_count=None if self.bot.shard_count else 1)
+                                shard_count=None if self.bot.shard_count else 1)
         _simcord.set_epoch(self.env, datetime.now(UTC))
         _simcord.name_bot(self.env, BOT_NAME)
         _simcord.show_mentions()
