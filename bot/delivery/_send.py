@@ -71,7 +71,7 @@ class Sender:
             kwargs = part(game_row, row, event, target, parts[index], image, first=index == 0,
                           last=last, now=started_at, shared=shared, schedule=plan)
             try:
-                sent = await self.calls.call(level, where, destination.send, nonce=f"o{row.id}p{index}", **kwargs)
+                posted = await self.calls.call(level, where, destination.send, nonce=f"o{row.id}p{index}", **kwargs)
             except Exception as exc:
                 failure = classify(exc, target)
                 if isinstance(failure, GiveUp) and failure.reason == "dm closed":
@@ -81,8 +81,9 @@ class Sender:
                     await self.bot.store.forget_dm_channel(row.recipient_id)
                     failure = Retry(f"dm: channel gone ({exc.code})")
                 raise failure from exc
+            sent = posted
             if index == 0:
-                first_id = sent.id
+                first_id = posted.id
             if not last:
                 await self.bot.store.mark_parts_sent(row.id, index + 1)
         if row.slot and sent is not None:

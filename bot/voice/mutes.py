@@ -25,8 +25,8 @@ import asyncio
 import contextlib
 import logging
 import math
-from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from collections.abc import Awaitable, Callable, Hashable
+from typing import Any, Protocol, TypeVar
 
 import discord
 from discord.http import HTTPClient
@@ -76,12 +76,16 @@ def keeps(turn_seconds: list[float]) -> bool:
     return 2 * unmutes_per_window(turn_seconds) <= limit
 
 
+T = TypeVar("T")
+
+
 class Caller(Protocol):
     """How the voice table calls Discord: through the delivery's one pacer."""
 
-    async def call(self, level: int, where: Any, method: Callable[..., Awaitable[Any]], *args, **kwargs) -> Any: ...
+    async def call(self, level: int, where: Hashable, method: Callable[..., Awaitable[T]], *args: Any,
+                   rank: int = 0, **kwargs: Any) -> T: ...
 
-    async def dm(self, user_id: int, level: int = URGENT) -> Any: ...
+    async def dm(self, user_id: int, level: int = URGENT) -> discord.PartialMessageable: ...
 
 
 def in_words(names: list[str]) -> str:
