@@ -4,6 +4,6 @@ set -euo pipefail
 cd "$(dirname "$0")"
 scripts/setup-venv.sh test
 .venv/bin/ruff check .
-# the type checker over every game
-.venv/bin/mypy games
+# the type checker over every game and the bot
+.venv/bin/mypy games bot
 exec .venv/bin/python -m pytest "$@"

@@ -45,9 +45,10 @@ class StorytellerBot(commands.AutoShardedBot):
     def __init__(self, settings: Settings, *, clock: Clock | None = None, sync_commands: bool | None = None,
                  use_scheduler: bool = True, narrator: Narrator | None = None, **kwargs) -> None:
         intents = kwargs.pop("intents", None) or discord.Intents.default()
+        if settings.shard_id_list is not None:  # (none given: every shard)
+            kwargs["shard_ids"] = settings.shard_id_list
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
-                         help_command=None, shard_count=settings.shard_count,
-                         shard_ids=settings.shard_id_list, **kwargs)
+                         help_command=None, shard_count=settings.shard_count, **kwargs)
         self.settings = settings
         self.clock = clock or SystemClock()
         #: sync the command tree at start (None: as SYNC_COMMANDS says, see ``syncs_at_start``)
@@ -60,7 +61,7 @@ class StorytellerBot(commands.AutoShardedBot):
         self._hear_discord()
         self._resumed = False
         #: hears of the games other processes hand to this one (PostgreSQL, several processes)
-        self.listener = None
+        self.listener: GameListener | None = None
         #: set once start-up recovery (timers re-armed, pending messages sent) has succeeded
         self.recovered = asyncio.Event()
         #: ``/healthz`` and ``/metrics`` on HEALTH_PORT (None when it is not set)
@@ -125,8 +126,8 @@ class StorytellerBot(commands.AutoShardedBot):
         click reaches shard 0 only) is handed to its owner by NOTIFY, and this one listens for
         its own. Listening before the recovery reads the database, nothing committed after that
         read goes unheard (and what was committed before it, the recovery finds)."""
-        if self.settings.shards is None or not isinstance(self.store, PostgresStore):
-            return None
+        if self.settings.shards is None or not isinstance(self.store, PostgresStore) or self.store.url is None:
+            return None  # (a store opened by URL has one)
         self.service.hand_over = self.store.notify_game
         listener = GameListener(self.store.url, self.service.adopt, on_again=self.sweep,
                                 channels=tuple(game_channel(shard) for shard in sorted(self.settings.shards.ids)))

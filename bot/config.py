@@ -135,7 +135,7 @@ class Settings(BaseSettings):
     def shards(self) -> Shards | None:
         """The shards this process owns the games of; None when it runs them all."""
         ids = self.shard_id_list
-        if ids is None or len(ids) == self.shard_count:
+        if ids is None or self.shard_count is None or len(ids) == self.shard_count:
             return None
         return Shards(self.shard_count, frozenset(ids))
 

@@ -43,6 +43,13 @@ def actor_of(interaction: discord.Interaction) -> Actor:
                  role_ids=roles)
 
 
+def chosen_values(interaction: discord.Interaction) -> list[str]:
+    """The values a select's user chose (none when the interaction carries none)."""
+    data = interaction.data
+    values = data.get("values", []) if data is not None else []
+    return [str(v) for v in values] if isinstance(values, list) else []
+
+
 async def reply(interaction: discord.Interaction, content: str | None = None, *,
                 ephemeral: bool = True, **kwargs: Any) -> int | None:
     """Answer an interaction. A text over Discord's 2,000 characters goes as several messages, the
@@ -53,11 +60,13 @@ async def reply(interaction: discord.Interaction, content: str | None = None, *,
     async with _answer_lock(interaction):
         for index, part in enumerate(parts):
             extra = kwargs if index == len(parts) - 1 else {}
+            if part is not None:  # (no text: embeds or components alone)
+                extra = {**extra, "content": part}
             if interaction.response.is_done():
-                sent = await interaction.followup.send(part, ephemeral=ephemeral, wait=True, **extra)
+                sent = await interaction.followup.send(ephemeral=ephemeral, wait=True, **extra)
                 message_id = sent.id
             else:
-                callback = await interaction.response.send_message(part, ephemeral=ephemeral, **extra)
+                callback = await interaction.response.send_message(ephemeral=ephemeral, **extra)
                 message_id = getattr(callback, "message_id", None)
     return message_id
 

@@ -40,7 +40,7 @@ URGENT, NARRATION, COSMETIC = 0, 1, 2
 #: the windows of the kinds of call that Discord limits otherwise than a channel's messages: a
 #: server's member edits (the voice table's server mutes) share one bucket of about ten calls in
 #: ten seconds, so a table of ten is muted at once and an eleventh waits
-KIND_WINDOWS: dict[str, tuple[int, float]] = {"voice": (10, 10.0)}
+KIND_WINDOWS: dict[str | None, tuple[int, float]] = {"voice": (10, 10.0)}
 #: the ranks a window's ``reserve`` is kept for (the voice table's speaker unmute and the previous
 #: speaker's mute); a call of a higher rank leaves the reserve free
 RESERVED_RANKS = 2

@@ -16,13 +16,14 @@ import discord
 import games
 from games.engine import NO_ONE, GameError, Prompt, rng_for
 
+from .config import Settings
 from .delivery import paused_ends, schedule_of
 from .edit_windows import EditWindows
 from .interactions import acknowledge, actor_of, guarded, reply, update_message
 from .permissions import missing, named
 from .render import duration, relative_time
 from .service import NOT_OPEN_YET, GameService, LobbyError, NoGameHere, NotAllowed, quoted
-from .store import Slot, Store
+from .store import GameRow, Slot, Store
 from .views import lobby_view, prompts_view
 
 log = logging.getLogger(__name__)
@@ -51,18 +52,33 @@ def prompts_text(prompts: list[Prompt], first: list[str]) -> str:
     return "\n\n".join(parts)
 
 
+class PlayDelivery(Protocol):
+    """What ``Play`` uses of the delivery: the private prompts it answered, kept to refresh."""
+
+    def note_prompt(self, game_id: int, phase_seq: int, interaction: discord.Interaction,
+                    message_id: int) -> None: ...
+    def forget_prompt(self, game_id: int, user_id: int, message_id: int) -> None: ...
+
+
+class PlayVoice(Protocol):
+    """What ``Play`` uses of the voice table: its check when a game starts."""
+
+    async def check_at_start(self, game: GameRow) -> str | None: ...
+    async def tell_host(self, game: GameRow, text: str) -> None: ...
+
+
 class PlayBot(Protocol):
     """What ``Play`` uses of the bot."""
 
     service: GameService
     store: Store
-    delivery: Any  # note_prompt, forget_prompt
-    settings: Any  # living_edit_seconds
+    delivery: PlayDelivery
+    voice: PlayVoice
+    settings: Settings  # living_edit_seconds
 
     def get_user(self, user_id: int, /) -> discord.User | None: ...
-    def get_channel(self, channel_id: int, /) -> Any: ...
-    async def fetch_channel(self, channel_id: int, /) -> Any: ...
-    def get_partial_messageable(self, channel_id: int, /) -> Any: ...
+    def get_channel(self, id: int, /) -> discord.abc.GuildChannel | discord.Thread | discord.abc.PrivateChannel | None: ...
+    def get_partial_messageable(self, id: int, /) -> discord.PartialMessageable: ...
 
 
 class Play:
@@ -72,7 +88,7 @@ class Play:
         self.partial: dict[tuple[int, int, int, str], dict[str, Any]] = {}
         self._sheet_locks: dict[int, asyncio.Lock] = {}  # game -> its sign-up sheet's edits, in turn
         #: a sign-up sheet is edited at most once per ``living_edit_seconds``
-        self.sheet_windows = EditWindows(lambda: self.bot.settings.living_edit_seconds)
+        self.sheet_windows: EditWindows[int] = EditWindows(lambda: self.bot.settings.living_edit_seconds)
         self._sheet_tasks: set[asyncio.Task] = set()  # held edits under way
         #: options a sign-up sheet shows first, by a name instead of their value: option -> its
         #: name from (game, options); filled by the feature packages at setup
@@ -109,6 +125,8 @@ class Play:
     # ----- lobby -----
     async def lobby_embed(self, game_id: int) -> discord.Embed:
         row = await self.bot.store.game(game_id)
+        if row is None:
+            raise NoGameHere("That game no longer exists.")
         game = games.get(row.kind)
         if game.seats:
             return await self._seats_embed(row, game)
@@ -175,8 +193,8 @@ class Play:
         spectators = [s for s in signups if s.kind == "spectator"]
         if spectators:
             embed.add_field(name="Spectators", value=", ".join(s.name for s in spectators)[:1024])
-        named = {k: name(game, row.options) for k, name in self.option_names.items() if k in row.options}
-        shown = {**named, **{k: v for k, v in row.options.items() if k not in named}}
+        titled = {k: name(game, row.options) for k, name in self.option_names.items() if k in row.options}
+        shown = {**titled, **{k: v for k, v in row.options.items() if k not in named}}
         if shown:
             embed.add_field(name="Options", value=" ".join(f"`{k}={v}`" for k, v in shown.items())[:1024],
                             inline=False)
@@ -201,7 +219,7 @@ class Play:
         missing the game goes on without that part, and the host is told once what to grant."""
         row = await self.bot.store.game(game_id)
         problem = await self.bot.voice.check_at_start(row) if row is not None else None
-        if not problem:
+        if row is None or not problem:
             return
         if interaction.user.id == row.host_id:
             await reply(interaction, problem)
@@ -268,8 +286,8 @@ class Play:
         if slot is None:
             return
         try:
-            channel = self.bot.get_channel(slot.channel_id) or await self.bot.fetch_channel(slot.channel_id)
-            await channel.get_partial_message(slot.message_id).edit(embed=STARTED_EMBED, view=None)
+            message = self.bot.get_partial_messageable(slot.channel_id).get_partial_message(slot.message_id)
+            await message.edit(embed=STARTED_EMBED, view=None)
         except Exception as exc:
             log.warning("game %s: sign-up message not closed: %s", game_id, exc)
 
@@ -288,7 +306,7 @@ class Play:
                             "under a text channel. Name one with `/st threads channel:#channel`.")
         for place, channel, needed in ((f"<#{town.id}>", town, TOWN_PERMISSIONS),
                                        (f"<#{getattr(threads_under, 'id', 0)}>", threads_under, THREAD_PERMISSIONS)):
-            if channel is None or getattr(channel, "guild", None) is None:
+            if not isinstance(channel, discord.abc.GuildChannel | discord.Thread):  # (none, or not cached)
                 continue
             lacking = missing(channel.permissions_for(channel.guild.me), needed)
             if lacking:

@@ -68,7 +68,7 @@ def changed(status: str) -> int:
 async def _run_body(conn, body: Body) -> Any:
     """``store._run_body``'s twin over an asyncpg connection: the same statements, awaited (SQLite's
     runs synchronously on its thread, so the two loops cannot be one)."""
-    result = None
+    result: Any = None
     try:
         while True:
             statement = body.send(result)

@@ -375,11 +375,13 @@ class GameService:
             raise not_saved(exc) from exc
 
     # ----- finding games -----
-    async def game_here(self, channel_id: int, parent_id: int | None = None) -> GameRow:
+    async def game_here(self, channel_id: int | None, parent_id: int | None = None) -> GameRow:
         """The active game of a channel, of one of a game's threads (a player's private thread,
-        the Storytellers' thread, the announcement thread), or of the channel a thread is in."""
-        row = (await self.store.active_game_in_channel(channel_id) or await self.store.game_of_thread(channel_id)
-               or (await self.store.active_game_in_channel(parent_id) if parent_id else None))
+        the Storytellers' thread, the announcement thread), or of the channel a thread is in
+        (None, an interaction with no channel: no game)."""
+        row = None if channel_id is None else (
+            await self.store.active_game_in_channel(channel_id) or await self.store.game_of_thread(channel_id)
+            or (await self.store.active_game_in_channel(parent_id) if parent_id else None))
         if row is None:
             raise NoGameHere("There is no game in this channel. Start one with `/game new`.")
         return row
@@ -393,8 +395,8 @@ class GameService:
             return mine.seat
         return next(n for n in range(1, 100) if n not in taken)
 
-    async def game_in_channel(self, channel_id: int) -> GameRow:
-        row = await self.store.active_game_in_channel(channel_id)
+    async def game_in_channel(self, channel_id: int | None) -> GameRow:
+        row = None if channel_id is None else await self.store.active_game_in_channel(channel_id)
         if row is None:
             raise NoGameHere("There is no game in this channel. Start one with `/game new`.")
         return row
@@ -525,7 +527,14 @@ class GameService:
         except ChannelBusy:
             raise LobbyError("This channel already has a game. Use a thread or another channel, "
                              "or end that one first.") from None
-        return await self.store.game(game_id)
+        return await self._written(game_id)
+
+    async def _written(self, game_id: int) -> GameRow:
+        """The row of a game this process has just written (gone only if deleted meanwhile)."""
+        row = await self.store.game(game_id)
+        if row is None:
+            raise NoGameHere("That game no longer exists.")
+        return row
 
     async def _lobby(self, game_id: int) -> GameRow:
         row = await self.store.game(game_id)
@@ -673,7 +682,7 @@ class GameService:
             outcome = game.setup(players, row.options, rng_for(row.seed, 0), forced)
             await self._commit(row, game, None, outcome, actor_id=actor.id, action=None,
                                status="running", before_voice=SILENT_NONE)
-            return Table(await self.store.game(game_id), game, outcome.state)
+            return Table(await self._written(game_id), game, outcome.state)
 
     async def cancel(self, game_id: int, actor: Actor) -> GameRow:
         async with self.lock(game_id):
@@ -820,9 +829,10 @@ class GameService:
         metrics.observe_commit(row.kind, started)
         self._bump(row.id)
         if not self.owns(row):  # committed here, armed and delivered by its owner
+            assert self.shards is not None  # (owns() is True without shards)
             if state.finished or status not in (None, "running"):
                 self._game_over(row.id)
-            await self.hand_over(row.id, self.shards.of(row.guild_id))  # (owns() is True without shards)
+            await self.hand_over(row.id, self.shards.of(row.guild_id))
             return
         if status in (None, "running") and not state.finished:
             if new_phase:  # whether its opener is on its way is known now: no outbox read per action
@@ -1018,9 +1028,10 @@ class GameService:
         was not waiting (moved on, paused, or already running)."""
         async with self.lock(game_id):
             row = await self.row(game_id)
-            starts = (row is not None and row.status == "running" and not row.paused
-                      and row.phase_seq == phase_seq and row.waiting_seconds is not None)
-            deadline = started_at + row.waiting_seconds if starts else None
+            waiting = row.waiting_seconds if (row is not None and row.status == "running" and not row.paused
+                                              and row.phase_seq == phase_seq) else None
+            starts = waiting is not None
+            deadline = started_at + waiting if waiting is not None else None
             turn_ends = None
             if starts:
                 table = await self.load(game_id)

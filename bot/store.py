@@ -21,10 +21,10 @@ import functools
 import json
 import re
 import sqlite3
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Self, cast
 
 import aiosqlite
 
@@ -251,7 +251,7 @@ def _outbox(r: sqlite3.Row | tuple) -> OutboxRow:
                      json.loads(r[9]) if r[9] else None, r[10], r[11])
 
 
-def _insert_messages(game_id: int, phase_seq: int | None, step: int | None, messages: list[NewMessage],
+def _insert_messages(game_id: int, phase_seq: int | None, step: int | None, messages: Sequence[NewMessage],
                      now: float) -> Body:
     """Queue messages (``phase_seq`` None: the game's current phase, read in the same statement)."""
     if messages:
@@ -337,7 +337,7 @@ class Store:
     async def _disconnect(self) -> None:
         raise NotImplementedError
 
-    async def _ready(self) -> Store:
+    async def _ready(self) -> Self:
         """Prepare and migrate a store just connected; one that cannot be made ready is closed,
         not left open."""
         try:
@@ -475,7 +475,7 @@ class Store:
         return released
 
     async def set_status(self, game_id: int, status: str, now: float,
-                         messages: list[NewMessage] = ()) -> None:
+                         messages: Sequence[NewMessage] = ()) -> None:
         """End a game still in play (``MovedOn``, and nothing written, when another process ended
         it first)."""
 
@@ -492,7 +492,7 @@ class Store:
 
     async def set_timer(self, game_id: int, deadline: float | None, paused_remaining: float | None,
                         now: float, *, paused: bool = False, waiting_seconds: float | None = None,
-                        messages: list[NewMessage] = (), phase_seq: int = 0,
+                        messages: Sequence[NewMessage] = (), phase_seq: int = 0,
                         remind_at: float | None = None, turn_deadline: float | None = None) -> None:
         """The phase's timer, and the messages that show it (a refresh of the phase message), at once;
         ``MovedOn``, and nothing written, when the game is no longer in that phase."""
@@ -596,8 +596,8 @@ class Store:
                           deadline: float | None, paused_remaining: float | None, status: str,
                           actor_id: int | None, action: str | None, messages: list[NewMessage],
                           now: float, paused: bool = False, waiting_seconds: float | None = None,
-                          substitutes: list[tuple[int, int, str]] = (),
-                          records: list[tuple[str, str]] = (), remind_at: float | None = None,
+                          substitutes: Sequence[tuple[int, int, str]] = (),
+                          records: Sequence[tuple[str, str]] = (), remind_at: float | None = None,
                           follows: int | None = None, as_read: GameRow | None = None,
                           turn_deadline: float | None = None) -> None:
         """State, action-log row and outgoing messages, in one transaction. ``substitutes``:
@@ -609,7 +609,8 @@ class Store:
         written over). Either failing raises ``MovedOn``, and nothing is written."""
 
         def write() -> Body:
-            check, expected = "", ()
+            check = ""
+            expected: tuple[Any, ...] = ()
             if follows is not None:
                 check, expected = " AND step = ?", (follows,)
             if as_read is not None:
@@ -683,7 +684,7 @@ class Store:
 
     # ----- the voice table -----
     async def set_voice_channel(self, game_id: int, channel_id: int | None, now: float,
-                                messages: list[NewMessage] = ()) -> bool:
+                                messages: Sequence[NewMessage] = ()) -> bool:
         """Link the game to a voice channel (None: unlink) while it is in play, with the messages
         that follow from it (a voice row: the mutes moved to the new channel), at once."""
 
@@ -970,7 +971,7 @@ class SqliteStore(Store):
 
     @refusing
     async def version(self) -> int:
-        return (await self.db.execute_fetchall("PRAGMA user_version"))[0][0]
+        return list(await self.db.execute_fetchall("PRAGMA user_version"))[0][0]
 
     # ----- one hop to the database thread -----
     async def _in_thread(self, fn, *args):
@@ -986,7 +987,8 @@ class SqliteStore(Store):
 
     @refusing
     async def _read(self, sql: str, args: tuple = ()) -> list[tuple]:
-        return list(await self.db.execute_fetchall(sql, args))
+        # (no row_factory is set: sqlite3 gives plain tuples, which aiosqlite's stubs call Row)
+        return cast(list[tuple], list(await self.db.execute_fetchall(sql, args)))
 
     @refusing
     async def _write(self, sql: str, args: tuple = ()) -> int:
@@ -1026,7 +1028,7 @@ class SqliteStore(Store):
 
 def _run_body(conn: sqlite3.Connection, body: Body) -> Any:
     """Run a transaction body's statements on a sqlite3 connection (on the database thread)."""
-    result = None
+    result: Any = None
     try:
         while True:
             statement = body.send(result)

@@ -25,9 +25,9 @@ from .clock import Clock
 
 log = logging.getLogger(__name__)
 
-Fire = Callable[[int, int], Awaitable[None]]
+Fire = Callable[[int, int], Awaitable[object]]  # (what it returns is not used)
 #: closes a batch of due phases: [(game id, phase)], in deadline order
-FireMany = Callable[[list[tuple[int, int]]], Awaitable[None]]
+FireMany = Callable[[list[tuple[int, int]]], Awaitable[object]]
 
 
 class Timers:

@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from games.engine import Prompt
 
-from .interactions import actor_of, guarded, reply
+from .interactions import actor_of, chosen_values, guarded, reply
+
+if TYPE_CHECKING:  # (play.py builds its messages' views from here)
+    from .play import Play
 
 TABLE_BUTTONS = {
     "choose": ("Make my choice", discord.ButtonStyle.primary, "🗳️"),
@@ -40,9 +43,9 @@ def bounded(digits: str) -> int:
     return number if number <= MAX_ID else 0
 
 
-def _play(interaction: discord.Interaction):
+def _play(interaction: discord.Interaction) -> Play:
     """The bot's ``Play``: components reach the services through the interaction's client."""
-    return interaction.client.play  # type: ignore[attr-defined]
+    return interaction.client.play  # type: ignore[attr-defined]  # discord.py types it Client; it is the bot
 
 
 class TableButton(discord.ui.DynamicItem[discord.ui.Button],
@@ -76,7 +79,7 @@ class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select],
         return cls(bounded(match["gid"]), bounded(match["seq"]), match["action"], match["field"], item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = list(interaction.data.get("values", []))  # type: ignore[union-attr]
+        values = chosen_values(interaction)
         await _play(interaction).on_choice(interaction, self.game_id, self.seq, self.action,
                                            self.field, values)
 
@@ -110,7 +113,7 @@ class RemoveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"g:(?P<g
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
-            outcome = await interaction.client.service.remove(  # type: ignore[attr-defined]
+            outcome = await _play(interaction).service.remove(
                 self.game_id, actor_of(interaction), self.user_id, confirmed=True)
             await reply(interaction, outcome.reply or "Removed; the game is over.")
         await guarded(interaction, self.game_id, work)
@@ -190,7 +193,7 @@ def _add_prompts(view: discord.ui.View, game_id: int, seq: int, prompts: list[Pr
             ]
             if not options:
                 continue
-            select = discord.ui.Select(
+            select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
                 placeholder=field.placeholder[:150], options=options, row=rows,
                 min_values=min(field.min_values, len(options)),
                 max_values=max(1, min(field.max_values, len(options))))

@@ -19,7 +19,7 @@ import discord
 from games.clocktower.copilot import Proposal, proposals
 from games.engine import GameError
 
-from ..interactions import actor_of, guarded, reply
+from ..interactions import actor_of, chosen_values, guarded, reply
 from ..views import MAX_OPTIONS, bounded, detached
 from .needs import ClocktowerBot
 
@@ -28,7 +28,7 @@ MAX_VALUE = 100
 
 
 def _bot(interaction: discord.Interaction) -> ClocktowerBot:
-    return interaction.client  # type: ignore[return-value]
+    return interaction.client  # type: ignore[return-value]  # discord.py types it Client; it is the bot
 
 
 async def _tonight(interaction: discord.Interaction, game_id: int, night: int):
@@ -63,7 +63,7 @@ def panel_view(game_id: int, state, chars, found: list[Proposal]) -> discord.ui.
     view = discord.ui.View(timeout=None)
     ready = [p for p in found if p.ready][:MAX_OPTIONS]
     if ready:
-        select = discord.ui.Select(
+        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
             placeholder="Accept as proposed…", min_values=1, max_values=len(ready),
             options=[discord.SelectOption(label=_label(state, chars, p)[:MAX_VALUE], value=p.player,
                                           description=p.answer[:MAX_VALUE]) for p in ready])
@@ -84,11 +84,12 @@ async def review(interaction: discord.Interaction, game_id: int, night: int) -> 
         if not found:
             await reply(interaction, f"Nobody is due information on night {night} (yet).")
             return
-        kwargs = {}
         view = panel_view(game_id, state, table.game.chars_of(state), found)
+        text = panel_text(state, table.game.chars_of(state), found)
         if view is not None:
-            kwargs["view"] = view
-        await reply(interaction, panel_text(state, table.game.chars_of(state), found), **kwargs)
+            await reply(interaction, text, view=view)
+        else:
+            await reply(interaction, text)
     await guarded(interaction, game_id, work)
 
 
@@ -130,7 +131,7 @@ async def _edit(interaction: discord.Interaction, game_id: int, table, state, pl
     view = discord.ui.View(timeout=None)
     answers = [a for a in (found.allowed or []) if len(a) <= MAX_VALUE][:MAX_OPTIONS]
     if answers:
-        select = discord.ui.Select(placeholder="Choose the answer…", min_values=1, max_values=1,
+        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(placeholder="Choose the answer…", min_values=1, max_values=1,
                                    options=[discord.SelectOption(label=a, value=a) for a in answers])
         view.add_item(CopilotSelect(game_id, state.night, "answer", player, select))
     view.add_item(CopilotButton(game_id, state.night, "write", player))
@@ -214,7 +215,7 @@ class CopilotSelect(discord.ui.DynamicItem[discord.ui.Select],
         return cls(bounded(match["gid"]), bounded(match["night"]), match["what"], match["player"] or "", item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = list(interaction.data.get("values", []))  # type: ignore[union-attr]
+        values = chosen_values(interaction)
         await on_select(interaction, self.game_id, self.night, self.what, self.player, values)
 
 

@@ -5,6 +5,10 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from discord import app_commands
+
+from ..delivery import Delivery
+from ..play import Play
 from ..service import GameService
 from ..store import Store
 
@@ -12,6 +16,8 @@ from ..store import Store
 class ClocktowerBot(Protocol):
     service: GameService
     store: Store
-    play: Any  # start_game, seated_table
-    delivery: Any  # sync_storytellers
-    tree: Any  # the members' menus (the "Whisper" entry)
+    play: Play  # start_game, seated_table
+    delivery: Delivery  # sync_storytellers
+
+    @property
+    def tree(self) -> app_commands.CommandTree[Any]: ...  # the members' menus (the "Whisper" entry)

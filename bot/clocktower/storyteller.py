@@ -18,6 +18,8 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
+from games.clocktower import Clocktower
+from games.clocktower.characters import Team
 from games.clocktower.script_characters import characters_for
 
 from ..actor import Actor
@@ -43,8 +45,16 @@ async def character_autocomplete(interaction: discord.Interaction, current: str)
             for cid, (name, team) in _known_characters().items() if typed in name.lower() or typed in cid][:25]
 
 
+def _clocktower(row: GameRow) -> Clocktower:
+    """The game of ``row`` when it is the Clocktower (the one with a script); refused in words otherwise."""
+    game = games.get(row.kind)
+    if not isinstance(game, Clocktower):
+        raise NoGameHere("The game here has no script.")
+    return game
+
+
 @functools.cache
-def _known_characters() -> dict[str, tuple[str, str]]:
+def _known_characters() -> dict[str, tuple[str, Team]]:
     from games.clocktower import catalogue, load
 
     return ({c.id: (c.name, c.team) for c in load().characters.values()}
@@ -128,7 +138,7 @@ class Storyteller(commands.Cog):
     async def pool(self, interaction: discord.Interaction, characters: app_commands.Range[str, 1, 600]) -> None:
         async def work() -> None:
             row = await self._st_game(interaction)
-            game = games.get(row.kind)
+            game = _clocktower(row)
             if row.status == "running":
                 script = (await self.service.load(row.id)).state.script
                 chosen = game.parse_pool(characters, script)
@@ -180,9 +190,7 @@ class Storyteller(commands.Cog):
             from games.clocktower import script_to_json
 
             row = await self._row(interaction)
-            game = games.get(row.kind)
-            if not game.storytellers:
-                raise NoGameHere("The game here has no script.")
+            game = _clocktower(row)
             if row.status == "running":
                 script = (await self.service.load(row.id)).state.script
             else:
@@ -226,8 +234,10 @@ class Storyteller(commands.Cog):
         table = await self.service.load(game_id)
         picture = table.game.picture(table.state, "grimoire")
         png = await asyncio.to_thread(table.game.draw, picture) if picture else None
-        kwargs = {"file": discord.File(io.BytesIO(png), "grimoire.png")} if png else {}
-        await reply(interaction, view.text, **kwargs)
+        if png:
+            await reply(interaction, view.text, file=discord.File(io.BytesIO(png), "grimoire.png"))
+        else:
+            await reply(interaction, view.text)
 
     # ----- during the game -----
     @st.command(name="kill", description="Mark a player dead (announced at dawn when done at night)")

@@ -55,8 +55,11 @@ class Town(commands.Cog):
     def service(self):
         return self.bot.service
 
-    async def place_of(self, row: GameRow, channel_id: int) -> str:
-        """Where in the game a channel is: its town square, its announcement thread, another thread."""
+    async def place_of(self, row: GameRow, channel_id: int | None) -> str:
+        """Where in the game a channel is: its town square, its announcement thread, another thread
+        (None, an interaction with no channel: elsewhere)."""
+        if channel_id is None:
+            return "elsewhere"
         if channel_id == row.channel_id:
             return "town_square"
         found = await self.bot.store.group_thread(row.id, f"{PUBLIC_THREAD}announcements")

@@ -6,7 +6,7 @@ refusal of a member of another server (or one who left this one).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import discord
@@ -14,7 +14,8 @@ from discord import app_commands
 
 from games.engine import GameError
 
-MenuCallback = Callable[[discord.Interaction, Any], Awaitable[None]]
+#: a user menu's work: the member right-clicked comes as a bare user when not (or no longer) in the server
+MenuCallback = Callable[[discord.Interaction[Any], discord.Member | discord.User], Coroutine[Any, Any, None]]
 
 
 class NotHere(GameError):

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 import discord
 from discord import app_commands
@@ -53,7 +53,9 @@ class ModerationBot(Protocol):
     """What the moderator commands use of the bot."""
 
     service: GameService
-    tree: app_commands.CommandTree
+
+    @property
+    def tree(self) -> app_commands.CommandTree[Any]: ...
 
 
 class Moderation(commands.Cog):
@@ -90,7 +92,7 @@ class Moderation(commands.Cog):
         name, after = before[0]
         closed = f"{name[0].lower()}{name[1:]} now" if after == 0 else ""
         ends = await self._ends(game_id) if row is not None and row.status == "running" else []
-        coming = deadlines(ends, row.deadline) if ends and row.deadline and not row.paused else ""
+        coming = deadlines(ends, row.deadline) if ends and row is not None and row.deadline and not row.paused else ""
         coming = coming[:1].lower() + coming[1:]
         return "⏭️ A moderator skipped ahead: " + ("; ".join(p for p in (closed, coming) if p) or "done") + "."
 

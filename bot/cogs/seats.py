@@ -5,13 +5,14 @@ decides who may sign up as what.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from ..interactions import actor_of, guarded, reply
+from ..play import Play
 from ..service import GameService
 
 
@@ -19,7 +20,7 @@ class SeatsBot(Protocol):
     """What the sign-up commands use of the bot."""
 
     service: GameService
-    play: Any  # show_signups
+    play: Play  # show_signups
 
 
 async def join_seat(bot: SeatsBot, interaction: discord.Interaction, seat: int | None, kind: str) -> None:

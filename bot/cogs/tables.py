@@ -15,11 +15,13 @@ from games.engine.errors import GameError
 from games.engine.options import describe
 
 from ..interactions import actor_of, guarded, reply
+from ..play import Play
 from ..render import chunks
 from ..service import GameService, NoGameHere, VoiceTaken
 from ..store import Store
 from ..views import lobby_view
 from ..voice.link import link_problem, options_words
+from ..voice.mutes import VoiceTable
 from .menus import add_user_menu, member_here, remove_menu
 
 log = logging.getLogger(__name__)
@@ -30,9 +32,11 @@ class TablesBot(Protocol):
 
     service: GameService
     store: Store
-    play: Any  # lobby_embed, remember_lobby, show_signups, start_game, status_text, show_private, vote...
-    voice: Any  # the voice table: check_at_start, tell_host
-    tree: app_commands.CommandTree
+    play: Play  # the lobby's and the game's messages, the votes
+    voice: VoiceTable  # tell_host
+
+    @property
+    def tree(self) -> app_commands.CommandTree[Any]: ...
 
 
 async def kind_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -331,6 +335,9 @@ class Tables(commands.Cog):
         async def work() -> None:
             if not actor_of(interaction).manage_guild:
                 await reply(interaction, "Only a member with Manage Server can set the storyteller role.")
+                return
+            if interaction.guild_id is None:  # (a server-only command; Discord says so too)
+                await reply(interaction, "The storyteller role is set on a server, not here.")
                 return
             await self.bot.store.set_storyteller_role(interaction.guild_id, role.id if role else None)
             await reply(interaction, f"Storyteller role: {role.mention if role else 'none'}.")

@@ -101,8 +101,9 @@ class Board:
             in_place = (board is not None and board.shown is not None and not calling(events)
                         and getattr(channel, "last_message_id", None) == board.message_id
                         and fits([*board.shown, *unit_payloads(unit)]))
-            message = channel.get_partial_message(board.message_id) if in_place else None
-            base = board.shown if in_place else []
+            message, base = None, []
+            if in_place and board is not None and board.shown is not None:  # (what in_place says)
+                message, base = channel.get_partial_message(board.message_id), board.shown
         shown_base = [Event.model_validate(p) for p in base]
         started_at = self.bot.clock.now()
         for beat in range(head.parts_sent, len(ends)):
@@ -147,6 +148,7 @@ class Board:
         shown = [*base, *unit_payloads(unit)]
         slots = {"board": Slot(channel.id, message.id, message.id, shown)}
         if opener is not None:
+            assert opener.slot is not None  # (a phase's opener names its phase's slot)
             slots[opener.slot] = Slot(channel.id, message.id, message.id)
         await store.set_slots(head.game_id, slots,
                               taken_over=message.id if in_place and opener is not None else None)
@@ -157,9 +159,12 @@ class Board:
         """Edit a living message to what the game row says now: the countdown while its phase is
         open, "closed" and no buttons after."""
         store = self.bot.store
+        seq = phase_of_slot(row.slot) if row.slot is not None else None
+        if row.slot is None or seq is None:  # (refreshes are of phases' messages: ``service.refresh``)
+            await self.done([row], "no message")
+            return
         slot = await store.slot(row.game_id, row.slot)
         game_row, game = await game_of(self.bot.service, row)
-        seq = phase_of_slot(row.slot)
         plan = await schedule_now(self.bot.service, game_row)
         if seq is not None and countdown(game_row, seq, 0.0, schedule=plan)[1] is False:
             # the prompts of every phase whose choices no longer stand
@@ -226,6 +231,7 @@ class Board:
             return
         embeds = group_embeds([event], game.title, row.game_id)
         content = slot_countdown(game_row, event)
+        assert row.slot is not None  # (a living message's row names its slot: ``op="slot"``)
         slot = await self.bot.store.slot(row.game_id, row.slot)
         try:
             channel = await self.calls.channel(game_row.channel_id, level)

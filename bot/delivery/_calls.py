@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Hashable, Mapping
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, TypeVar
 
 import aiohttp
 import discord
@@ -21,6 +21,8 @@ from ._rules import GiveUp, Retry
 #: the answers (their headers) Discord gave to the call under way in this task: discord.py hands
 #: back no headers on success, but its session's trace hook runs in the caller's task
 ANSWERS: ContextVar[list[Mapping[str, str]] | None] = ContextVar("discord_answers", default=None)
+
+T = TypeVar("T")
 
 DM_CLOSED = 50007
 #: Discord's codes for a permission the bot lacks where it tried to post
@@ -118,7 +120,8 @@ class Calls:
         """Discord refused the token: nothing more is sent until a restart with a new one."""
         return self.health.token_refused
 
-    async def call(self, level: int, where: Any, method, *args, rank: int = 0, **kwargs):
+    async def call(self, level: int, where: Hashable, method: Callable[..., Awaitable[T]], *args: Any,
+                   rank: int = 0, **kwargs: Any) -> T:
         """One call to Discord, ``method(*args, **kwargs)``, when the pacer lets it go. Each kind
         of call to a channel has its own window, as Discord keeps a bucket per route; ``rank``
         orders the calls of one level (``Pacer.turn``)."""

@@ -55,7 +55,7 @@ class Delivery:
         self._side: set[asyncio.Task] = set()  # edits that must not hold up the channel
         self._flying: set[int] = set()  # restating lines being sent beside the channel (row ids)
         #: a living line that only counts is edited at most once per ``living_edit_seconds``
-        self.windows = EditWindows(lambda: self.bot.settings.living_edit_seconds)
+        self.windows: EditWindows[tuple[int, str | None]] = EditWindows(lambda: self.bot.settings.living_edit_seconds)
         settings = bot.settings
         self.calls = Calls(bot, Pacer(settings.discord_calls_per_second, settings.channel_calls,
                                       settings.channel_window_seconds))

@@ -3,7 +3,10 @@ bot class (which imports delivery)."""
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
+
+import discord
+from discord.http import HTTPClient
 
 from ..clock import Clock
 from ..config import Settings
@@ -22,10 +25,17 @@ class Bot(Protocol):
     clock: Clock
     voice: VoiceTable
 
-    def get_channel(self, id: int, /) -> Any: ...
+    @property
+    def http(self) -> HTTPClient: ...  # (an archived thread is edited by id, with no fetch)
 
-    async def fetch_channel(self, channel_id: int, /) -> Any: ...
+    @property
+    def user(self) -> discord.ClientUser | None: ...  # (None until logged in)
 
-    def get_partial_messageable(self, id: int, *, guild_id: int | None = None, type: Any = None) -> Any: ...
+    def get_channel(self, id: int, /) -> discord.abc.GuildChannel | discord.Thread | discord.abc.PrivateChannel | None: ...
 
-    async def create_dm(self, user: Any) -> Any: ...
+    async def fetch_channel(self, channel_id: int, /) -> discord.abc.GuildChannel | discord.abc.PrivateChannel | discord.Thread: ...
+
+    def get_partial_messageable(self, id: int, *, guild_id: int | None = None,
+                                type: discord.ChannelType | None = None) -> discord.PartialMessageable: ...
+
+    async def create_dm(self, user: discord.abc.Snowflake) -> discord.DMChannel: ...

@@ -57,7 +57,7 @@ class Private:
         # (game, user, message) -> a private message of open choices: a player who pressed Make my
         # choice twice has two, and both close with the phase
         self.prompts: dict[tuple[int, int, int], OpenPrompt] = {}
-        self.dm_notices: set[tuple[int, int]] = set()  # (game, player) told about closed DMs
+        self.dm_notices: set[tuple[int, int | None]] = set()  # (game, player) told about closed DMs
 
     def forget(self, game_id: int) -> None:
         self.dm_notices = {k for k in self.dm_notices if k[0] != game_id}
@@ -83,8 +83,9 @@ class Private:
         """Send a private row as an ephemeral follow-up of the player's open interaction in the
         game's channel or their DM, if they have one; False when it must go by DM. The deal's
         messages (role cards) always go by DM, to stay where the player can read them all game."""
-        ride = self.rides.get(row.recipient_id) if row.recipient_id is not None else None
-        if (ride is None or ride.until <= self.bot.clock.now() or row.step == DEAL_STEP or row.image
+        recipient = row.recipient_id
+        ride = self.rides.get(recipient) if recipient is not None else None
+        if (recipient is None or ride is None or ride.until <= self.bot.clock.now() or row.step == DEAL_STEP or row.image
                 or row.picture or row.parts_sent):
             return False
         if not ride.private and ride.channel_id != game_row.channel_id:
@@ -95,11 +96,13 @@ class Private:
             return False
         try:
             # in the game's channel the phase's message has the buttons; in a DM they come along
-            kwargs = {"view": phase_view(row.game_id)} if ride.private else {}
-            await ride.followup.send(embeds=parts, ephemeral=True, **kwargs)
+            if ride.private:
+                await ride.followup.send(embeds=parts, ephemeral=True, view=phase_view(row.game_id))
+            else:
+                await ride.followup.send(embeds=parts, ephemeral=True)
         except Exception as exc:  # expired or refused: the DM it is
             log.info("game %s: a follow-up to %s failed (%s); sending a DM", row.game_id, row.recipient_id, exc)
-            self.rides.pop(row.recipient_id, None)
+            self.rides.pop(recipient, None)
             return False
         return True
 

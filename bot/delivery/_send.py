@@ -71,18 +71,19 @@ class Sender:
             kwargs = part(game_row, row, event, target, parts[index], image, first=index == 0,
                           last=last, now=started_at, shared=shared, schedule=plan)
             try:
-                sent = await self.calls.call(level, where, destination.send, nonce=f"o{row.id}p{index}", **kwargs)
+                posted = await self.calls.call(level, where, destination.send, nonce=f"o{row.id}p{index}", **kwargs)
             except Exception as exc:
                 failure = classify(exc, target)
                 if isinstance(failure, GiveUp) and failure.reason == "dm closed":
                     await self.private.dm_closed_notice(game_row, row)
-                if target == "dm" and isinstance(exc, discord.NotFound):
+                if target == "dm" and isinstance(exc, discord.NotFound) and row.recipient_id is not None:
                     # the kept DM channel is gone: forget it, and open a new one on the retry
                     await self.bot.store.forget_dm_channel(row.recipient_id)
                     failure = Retry(f"dm: channel gone ({exc.code})")
                 raise failure from exc
+            sent = posted
             if index == 0:
-                first_id = sent.id
+                first_id = posted.id
             if not last:
                 await self.bot.store.mark_parts_sent(row.id, index + 1)
         if row.slot and sent is not None:
@@ -124,7 +125,7 @@ def part(game_row, row: OutboxRow, event: Event, target: str, embed: discord.Emb
     if target == "channel" and event.opens_phase:
         content, still_open = countdown(game_row, row.phase_seq, now, schedule=schedule)
     if last and still_open and (target in ("dm", "thread") or (target == "channel" and event.opens_phase)):
-        view = phase_view(row.game_id, row.phase_seq, shared if target == "channel" else [])
+        view = phase_view(row.game_id, row.phase_seq, (shared or []) if target == "channel" else [])
     if last and event.data.get("view"):  # a view a feature registered for this event
         view = event_view(row.game_id, event.data) or view
     kwargs = message([embed], files, view)

@@ -18,7 +18,7 @@ from ..service import STORYTELLERS_KEY
 from ..store import OutboxRow
 from ._calls import Calls, lasting
 from ._ports import Bot
-from ._rules import PUBLIC_THREAD, Retry
+from ._rules import PUBLIC_THREAD, GiveUp, Retry
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +54,14 @@ class Threads:
         seated = {uid for uid, _ in await self.bot.store.lobby_players(game_row.id)}
         return [] if game_row.host_id in seated else [game_row.host_id]
 
+    async def thread(self, thread_id: int, level: int) -> discord.Thread:
+        """A thread the game made, by id: from the cache, else fetched (one call at ``level``)."""
+        found = self.bot.get_channel(thread_id) or await self.calls.call(
+            level, ("thread", thread_id), self.bot.fetch_channel, thread_id)
+        if not isinstance(found, discord.Thread):
+            raise GiveUp(f"thread {thread_id} is a {type(found).__name__}, not a thread")
+        return found
+
     async def group_thread(self, game_row, key: str, members: list[int], level: int = URGENT, *,
                            reopen: bool = False):
         """The group's private thread, opened on its first message and kept in the database by key;
@@ -71,8 +79,7 @@ class Threads:
             found = await self.reopen_group(game_row.id, key, needed, level)
         if found is not None:
             thread_id, known = found
-            thread = self.bot.get_channel(thread_id) or await call(
-                level, ("thread", thread_id), self.bot.fetch_channel, thread_id)
+            thread = await self.thread(thread_id, level)
         else:
             channel = await self.calls.channel(game_row.threads_under, level)
             names = dict(await store.lobby_players(game_row.id, kind=None))
@@ -156,8 +163,7 @@ class Threads:
             if key.startswith(PUBLIC_THREAD) or key == SQUARE_ALLOWS or not known:
                 continue  # (a record with nobody: its thread went to a later group, reopened)
             try:
-                thread = self.bot.get_channel(thread_id) or await call(
-                    COSMETIC, ("thread", thread_id), self.bot.fetch_channel, thread_id)
+                thread = await self.thread(thread_id, COSMETIC)
                 added = list(known)
                 for uid in tellers:
                     if uid not in added:
@@ -217,8 +223,7 @@ class Threads:
             if found is None:
                 continue
             try:
-                thread = self.bot.get_channel(found[0]) or await self.calls.call(
-                    COSMETIC, ("thread", found[0]), self.bot.fetch_channel, found[0])
+                thread = await self.thread(found[0], COSMETIC)
                 await self.calls.call(COSMETIC, ("thread", thread.id), thread.edit, locked=closed)
             except discord.Forbidden:
                 if "Manage Threads" not in missing:
@@ -267,7 +272,9 @@ class Threads:
         store = self.bot.store
         found = await store.group_thread(game_row.id, SQUARE_ALLOWS)
         allowed = list(found[1]) if found is not None else []
-        for uid in dict.fromkeys([self.bot.user.id, *await self.storytellers_of(game_row)]):
+        me = self.bot.user
+        assert me is not None  # (delivery runs once logged in)
+        for uid in dict.fromkeys([me.id, *await self.storytellers_of(game_row)]):
             if channel.overwrites_for(discord.Object(id=uid)).send_messages is not True:
                 await self.set_send(channel, uid, True)
                 if uid not in allowed:
@@ -491,8 +498,7 @@ class Threads:
                           new: int) -> None:
         """In one private thread: the newcomer is added, then the old player removed."""
         call = self.calls.call
-        thread = self.bot.get_channel(thread_id) or await call(
-            URGENT, ("thread", thread_id), self.bot.fetch_channel, thread_id)
+        thread = await self.thread(thread_id, URGENT)
         members = list(known)
         if new not in members:
             await call(URGENT, ("thread", thread_id), thread.add_user, discord.Object(id=new))

@@ -102,7 +102,7 @@ async def serve(settings: Settings, names: list[str], *, port: int = 8765,
                             preview=table.preview_url, hub=table.hub_url), flush=True)
         for note in table.notes:
             print("Note:", note, flush=True)
-        if table.bot is not None and table.bot.health is not None:  # HEALTH_PORT is set
+        if table.started and table.bot.health is not None:  # HEALTH_PORT is set
             print(f"Health and metrics: {table.bot.health.url}/healthz and /metrics", flush=True)
         if ready is not None:
             ready.set()

@@ -51,6 +51,7 @@ from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
+import discord
 import simcord
 
 log = logging.getLogger(__name__)
@@ -108,11 +109,16 @@ TICK_JS = r"""
 """
 
 
+#: whether ``tick_countdowns`` has patched simcord's page server (once per process)
+_ticks_added = False
+
+
 def tick_countdowns() -> None:
     """The table's pages count ``<t:...:R>`` down every second, as Discord's client does."""
     from simcord.preview._server import PreviewServer
 
-    if getattr(PreviewServer, "_table_ticks", False):
+    global _ticks_added
+    if _ticks_added:
         return
     original = PreviewServer._static
 
@@ -122,8 +128,8 @@ def tick_countdowns() -> None:
             response.text = response.text + TICK_JS
         return response
 
-    PreviewServer._static = static
-    PreviewServer._table_ticks = True
+    PreviewServer._static = static  # type: ignore[method-assign]  # simcord's page server, patched once
+    _ticks_added = True
 
 
 def name_bot(env: simcord.Env, name: str) -> None:
@@ -149,7 +155,7 @@ def pinned_ids(env: simcord.Env, *ids: int) -> Iterator[None]:
             return backend.reserve_id(queue.pop(0))
         return original()
 
-    backend.snowflake = next_id
+    backend.snowflake = next_id  # type: ignore[method-assign]  # simcord's id source, for this block only
     try:
         yield
     finally:
@@ -328,7 +334,7 @@ async def answer_typed(env: simcord.Env, preview: Any, context_id: Any, hint: st
     """The table's answer to a typed command it could not run, in the channel it was typed in."""
     page = preview._pages.get(context_id)
     channel = env.bot.get_channel(page.channel_id) if page is not None else None
-    if channel is not None:
+    if isinstance(channel, discord.abc.Messageable):  # (the typed command came from a text channel)
         await channel.send(hint)
 
 

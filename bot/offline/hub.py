@@ -24,6 +24,7 @@ import simcord
 from aiohttp import web
 
 import games
+from bot.client import StorytellerBot
 from games.engine import fonts
 
 from . import _simcord
@@ -40,11 +41,19 @@ def truth_commands_html() -> str:
 class HubTable(Protocol):
     """What the hub reads of the offline table it shows (``OfflineTable``)."""
 
-    env: Any  # simcord's environment: the bot, its channels
-    world: World
-    bot: Any
-    preview_url: str | None
     narrator: TableNarrator
+
+    @property
+    def env(self) -> simcord.Env: ...  # simcord's environment: the bot, its channels
+
+    @property
+    def world(self) -> World: ...
+
+    @property
+    def bot(self) -> StorytellerBot: ...
+
+    @property
+    def preview_url(self) -> str | None: ...
 
     async def open_room(self, thread_id: int, member: Any) -> str: ...
 
@@ -233,7 +242,7 @@ class Hub:
             except OSError:
                 log.warning("the hub's port %s is busy; trying another", port)
                 continue
-            self.port = site._server.sockets[0].getsockname()[1]  # aiohttp: the bound socket
+            self.port = self._runner.addresses[0][1]  # the one site bound (port 0: the one chosen)
             return
         raise OSError("the table hub could not bind a port")
 

@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import discord
@@ -40,6 +40,9 @@ log = logging.getLogger(__name__)
 
 SETTLE_SECONDS = 1.0
 BOT_NAME = "Storyteller"
+
+
+T = TypeVar("T")
 
 
 class PortBusy(RuntimeError):
@@ -121,6 +124,16 @@ def load_secret(settings: Settings) -> str:
     return secret
 
 
+class NotStarted(RuntimeError):
+    """The table's bot, server and pages exist once ``start`` has made them."""
+
+
+def _started(value: T | None) -> T:
+    if value is None:
+        raise NotStarted("the offline table is not started yet")
+    return value
+
+
 class OfflineTable:
     def __init__(self, settings: Settings, names: list[str], *, port: int = 8765,
                  hub_port: int | None = None, secret: str | None = None,
@@ -140,13 +153,13 @@ class OfflineTable:
         self.pump_interval = pump_interval
         self.open_preview = open_preview
         self.announce = announce
-        self.bot: StorytellerBot | None = None
+        self._bot: StorytellerBot | None = None
         #: what the voice channel would hear (simcord carries no audio)
         self.narrator = TableNarrator()
-        self.env: simcord.Env | None = None
-        self.world: World | None = None
+        self._env: simcord.Env | None = None
+        self._world: World | None = None
         self.preview: Any = None
-        self.gate: _simcord.PreviewGate | None = None
+        self._gate: _simcord.PreviewGate | None = None
         self.hub: Hub | None = None
         self.rooms: dict[int, Room] = {}  # thread id -> its room, opened when first asked for
         self.notes: list[str] = []
@@ -180,24 +193,24 @@ class OfflineTable:
             log.warning(warning)
             self.notes.append(warning)
         # (one process, inside the simulation: it syncs its commands at start, as simcord expects)
-        self.bot = StorytellerBot(self.settings, narrator=self.narrator, sync_commands=True)
+        self._bot = StorytellerBot(self.settings, narrator=self.narrator, sync_commands=True)
         self.bot.serves_health = False  # served here, outside simcord's simulated time (HEALTH_PORT)
         self.bot.health = await serve_health(self.bot)
         # settle_timeout: how long simcord waits, in real time, for bot timers before parking
         # them for the clock pump. Short, so a click answers at once and a reveal's pauses play
         # out in real time afterwards instead of holding the click (or timing it out).
-        self.env = simcord.Env(self.bot, check_errors=False, settle_timeout=SETTLE_SECONDS,
-                               shard_count=None if self.bot.shard_count else 1)
+        self._env = simcord.Env(self.bot, check_errors=False, settle_timeout=SETTLE_SECONDS,
+                                shard_count=None if self.bot.shard_count else 1)
         _simcord.set_epoch(self.env, datetime.now(UTC))
         _simcord.name_bot(self.env, BOT_NAME)
         _simcord.show_mentions()
         _simcord.tick_countdowns()
-        self.world = build_world(self.env, self.names)  # before start: the bot sees it in READY
+        self._world = build_world(self.env, self.names)  # before start: the bot sees it in READY
         await self.env.start()  # setup_hook, command sync, READY, on_ready: re-arm timers, deliver
         self._env_started = True
         self._time_context = self.env.time_context()
         self._time_context.__enter__()
-        self.gate = _simcord.PreviewGate(self.env)
+        self._gate = _simcord.PreviewGate(self.env)
         await self._join_voice()
         if self.announce:
             await self._announce()
@@ -233,22 +246,22 @@ class OfflineTable:
             for room in self.rooms.values():
                 with contextlib.suppress(Exception):
                     await room.preview.close()
-            if self.env is not None and self._env_started:
-                lock = self.gate.lock if self.gate else asyncio.Lock()
+            if self._env is not None and self._env_started:
+                lock = self._gate.lock if self._gate else asyncio.Lock()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(lock.acquire(), 10)  # let an in-flight click finish
-                if self.bot is not None:  # the sends under way finish while simcord still answers
-                    self.finished_sends = await self.bot.finish_sends(self.settings.stop_grace_seconds)
+                if self._bot is not None:  # the sends under way finish while simcord still answers
+                    self.finished_sends = await self._bot.finish_sends(self.settings.stop_grace_seconds)
                 try:
-                    await self.env.shutdown()
+                    await self._env.shutdown()
                 except Exception:
                     log.exception("simcord shutdown failed")
             if self._time_context is not None:
                 with contextlib.suppress(Exception):
                     self._time_context.__exit__(None, None, None)
                 self._time_context = None
-            if self.bot is not None:
-                await self.bot.close()
+            if self._bot is not None:
+                await self._bot.close()
         finally:
             if self._lock is not None:
                 self._lock.close()
@@ -257,6 +270,30 @@ class OfflineTable:
 
     async def wait_stopped(self) -> None:
         await self._stopped.wait()
+
+    # ----- what start sets up -----
+    @property
+    def bot(self) -> StorytellerBot:
+        return _started(self._bot)
+
+    @property
+    def env(self) -> simcord.Env:
+        """simcord's environment: the bot's Discord."""
+        return _started(self._env)
+
+    @property
+    def world(self) -> World:
+        """The server, its channels and its members."""
+        return _started(self._world)
+
+    @property
+    def gate(self) -> _simcord.PreviewGate:
+        """Who drives simcord now (a click, the pump, a Python caller): one at a time."""
+        return _started(self._gate)
+
+    @property
+    def started(self) -> bool:
+        return self._bot is not None
 
     # ----- the preview -----
     @property
@@ -271,7 +308,6 @@ class OfflineTable:
         return self.hub.url if self.hub and self.hub.port else None
 
     async def _open_preview(self) -> None:
-        assert self.env and self.world and self.gate
         async with self.gate.lock:
             last_error: Exception | None = None
             for port in dict.fromkeys((self.port, 0)):
@@ -313,10 +349,9 @@ class OfflineTable:
         for, reopened (same address) when the thread's members changed. Returns its address.
 
         Raises ``NotInThread`` when ``member`` cannot read the thread."""
-        assert self.world is not None and self.gate is not None and self.env is not None
         thread = next((t for t in self.world.threads() if t.id == thread_id), None)
         readers = self.world.readers(thread) if thread is not None else []
-        if member not in readers:
+        if thread is None or member not in readers:
             raise NotInThread("That thread is not one of yours.")
         async with self.gate.lock:
             room = self.rooms.get(thread_id)
@@ -353,7 +388,6 @@ class OfflineTable:
     async def pump_once(self) -> None:
         """Bring simulated time up to real time, then republish the pages behind a change."""
         env, gate = self.env, self.gate
-        assert env is not None and gate is not None
         async with gate.lock:
             if _simcord.operation_busy(env):
                 return
@@ -403,7 +437,6 @@ class OfflineTable:
         """Every player sits in the voice channel (at each start: simcord forgets voice states,
         and a running game's silenced players are muted again as they join)."""
         world = self.world
-        assert world is not None
         for member in world.players:
             with contextlib.suppress(TimeoutError):  # a timer due right now; the pump takes over
                 await member.join_voice(world.voice)
@@ -413,6 +446,9 @@ class OfflineTable:
         """A welcome in #table, and after a restart the games that go on, with their buttons."""
         bot, world = self.bot, self.world
         channel = bot.get_channel(world.channel.id)
+        if not isinstance(channel, discord.abc.Messageable):  # (the table's own text channel, once READY)
+            log.warning("the table channel #%s is not in the bot's cache; no welcome", world.channel.name)
+            return
         players = ", ".join(display_name(m) for m in world.players)
         kinds = ", ".join(f"`{name}` ({games.get(name).title})" for name in games.available())
         welcome = discord.Embed(

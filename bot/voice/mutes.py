@@ -25,16 +25,19 @@ import asyncio
 import contextlib
 import logging
 import math
-from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from collections.abc import Awaitable, Callable, Hashable
+from typing import Any, Protocol, TypeVar
 
 import discord
+from discord.http import HTTPClient
 
 from games.engine import GameError
 
+from ..clock import Clock
 from ..pacer import KIND_WINDOWS, URGENT
 from ..permissions import missing, named
-from ..store import GameRow, OutboxRow
+from ..service import GameService
+from ..store import GameRow, OutboxRow, Store
 from .narrator import Narrator
 from .table import voice_now
 
@@ -73,12 +76,16 @@ def keeps(turn_seconds: list[float]) -> bool:
     return 2 * unmutes_per_window(turn_seconds) <= limit
 
 
+T = TypeVar("T")
+
+
 class Caller(Protocol):
     """How the voice table calls Discord: through the delivery's one pacer."""
 
-    async def call(self, level: int, where: Any, method: Callable[..., Awaitable[Any]], *args, **kwargs) -> Any: ...
+    async def call(self, level: int, where: Hashable, method: Callable[..., Awaitable[T]], *args: Any,
+                   rank: int = 0, **kwargs: Any) -> T: ...
 
-    async def dm(self, user_id: int, level: int = URGENT) -> Any: ...
+    async def dm(self, user_id: int, level: int = URGENT) -> discord.PartialMessageable: ...
 
 
 def in_words(names: list[str]) -> str:
@@ -114,10 +121,23 @@ def voice_states(guild: discord.Guild) -> dict[int, discord.VoiceState]:
     return found
 
 
+class VoiceBot(Protocol):
+    """What the voice table uses of the bot."""
+
+    store: Store
+    service: GameService
+    clock: Clock
+
+    @property
+    def http(self) -> HTTPClient: ...  # (a member's mute by id, with no member fetched)
+
+    def get_guild(self, id: int, /) -> discord.Guild | None: ...
+
+
 class VoiceTable:
     """The voice channels of the games this process runs."""
 
-    def __init__(self, bot: Any, narrator: Narrator | None = None) -> None:
+    def __init__(self, bot: VoiceBot, narrator: Narrator | None = None) -> None:
         self.bot = bot
         self.narrator = narrator
         #: how calls reach Discord (the delivery's ``Calls``, set when the delivery is made)
@@ -541,19 +561,19 @@ class VoiceTable:
             return
         guild = self.bot.get_guild(game.guild_id)
         channel = guild.get_channel(game.voice_channel_id) if guild else None
-        if channel is None or voice_lacking(channel, guild.me, SPEAK_PERMISSIONS):
+        if guild is None or channel is None or voice_lacking(channel, guild.me, SPEAK_PERMISSIONS):
             return
         for text, slot in zip(texts, slots or [None] * len(texts), strict=True):
             self.narrator.say(game.guild_id, game.voice_channel_id, game_id, text, phase_seq=phase_seq, slot=slot)
 
 
-def lacking_in_words(bot: Any, game: GameRow, *, mutes: bool, speaks: bool) -> dict[str, str]:
+def lacking_in_words(bot: VoiceBot, game: GameRow, *, mutes: bool, speaks: bool) -> dict[str, str]:
     """What the bot may not do in the game's linked channel, of what its table needs (``mutes``,
     ``speaks``), each in the sentence for the host: {"mute": ..., "speak": ...}; empty when all is
     granted or no channel is linked."""
     guild = bot.get_guild(game.guild_id)
     channel = guild.get_channel(game.voice_channel_id) if guild and game.voice_channel_id else None
-    if channel is None:
+    if guild is None or channel is None:
         return {}
     told = {}
     for what, needed, wanted in (("mute", MUTE_PERMISSIONS, mutes), ("speak", SPEAK_PERMISSIONS, speaks)):

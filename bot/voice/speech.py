@@ -46,7 +46,7 @@ class _Espeak:
 
     def __init__(self) -> None:
         try:
-            import espeakng_loader  # type: ignore[import-untyped]
+            import espeakng_loader
         except ImportError as e:
             raise SpeechUnavailable(
                 "Speech needs the espeakng-loader package; reinstall the project (pip install -e .)."
@@ -144,7 +144,7 @@ def synthesize(text: str) -> bytes:
 def ffmpeg_path() -> str:
     """The ffmpeg binary shipped by imageio-ffmpeg (or the one IMAGEIO_FFMPEG_EXE names)."""
     try:
-        import imageio_ffmpeg  # type: ignore[import-untyped]
+        import imageio_ffmpeg
 
         return imageio_ffmpeg.get_ffmpeg_exe()
     except (ImportError, RuntimeError) as e:
