@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -97,7 +97,7 @@ async def _release(conn) -> None:
 def one_statement_commit(game_id: int, *, state: str, phase_seq: int, step: int, deadline: float | None,
                          paused_remaining: float | None, status: str, actor_id: int | None, action: str | None,
                          messages: list[NewMessage], now: float, paused: bool, waiting_seconds: float | None,
-                         records: list[tuple[str, str]], remind_at: float | None, follows: int | None,
+                         records: Sequence[tuple[str, str]], remind_at: float | None, follows: int | None,
                          as_read: GameRow | None, turn_deadline: float | None) -> tuple[str, list[Any]]:
     """The SQL and arguments of ``PostgresStore.commit_step``'s one statement: ``UPDATE games``
     (with the same checks as ``Store.commit_step``), and the rows that select from its result; it
@@ -214,8 +214,8 @@ class PostgresStore(Store):
                           deadline: float | None, paused_remaining: float | None, status: str,
                           actor_id: int | None, action: str | None, messages: list[NewMessage],
                           now: float, paused: bool = False, waiting_seconds: float | None = None,
-                          substitutes: list[tuple[int, int, str]] = (),
-                          records: list[tuple[str, str]] = (), remind_at: float | None = None,
+                          substitutes: Sequence[tuple[int, int, str]] = (),
+                          records: Sequence[tuple[str, str]] = (), remind_at: float | None = None,
                           follows: int | None = None, as_read: GameRow | None = None,
                           turn_deadline: float | None = None) -> None:
         """``Store.commit_step`` in one statement, one round trip: the game's row, its action-log row,
