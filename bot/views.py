@@ -13,16 +13,36 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 
-from games.engine import Prompt
+from games.engine import Outcome, Prompt
 
+from .actor import Actor
 from .interactions import actor_of, chosen_values, guarded, reply
 
-if TYPE_CHECKING:  # (play.py builds its messages' views from here)
-    from .play import Play
+
+class Removes(Protocol):
+    """What the removal's confirmation reaches of the service."""
+
+    async def remove(self, game_id: int, actor: Actor, target_id: int, *, confirmed: bool = False) -> Outcome: ...
+
+
+class Handles(Protocol):
+    """What the components reach through the bot: its ``Play`` (not imported: play.py builds its
+    messages' views from here, so the import would run back)."""
+
+    @property
+    def service(self) -> Removes: ...
+
+    async def on_table_button(self, interaction: discord.Interaction, game_id: int, what: str) -> None: ...
+
+    async def on_choice(self, interaction: discord.Interaction, game_id: int, seq: int, action: str,
+                        field: str, values: list[str]) -> None: ...
+
+    async def on_choice_button(self, interaction: discord.Interaction, game_id: int, seq: int,
+                               action: str) -> None: ...
 
 TABLE_BUTTONS = {
     "choose": ("Make my choice", discord.ButtonStyle.primary, "🗳️"),
@@ -43,7 +63,7 @@ def bounded(digits: str) -> int:
     return number if number <= MAX_ID else 0
 
 
-def _play(interaction: discord.Interaction) -> Play:
+def _play(interaction: discord.Interaction) -> Handles:
     """The bot's ``Play``: components reach the services through the interaction's client."""
     return interaction.client.play  # type: ignore[attr-defined]  # discord.py types it Client; it is the bot
 
