@@ -42,3 +42,40 @@ def to_day(state=None, options=None, characters=CHARACTERS):
 
 def events_of(out, kind):
     return [e for e in out.events if e.audience.kind == kind]
+
+
+def choose(state, player, *targets):
+    """A night choice of players; the state after it."""
+    return act(state, player=player, type="night_choice", targets=list(targets)).state
+
+
+def lock(state):
+    """From anywhere in a night to its lock: the outcome of the lock."""
+    while state.stage != "closing":
+        state = timeout(state).state
+    return timeout(state)
+
+
+def through_night(state):
+    """From a night to the next dawn: the outcome of the dawn."""
+    out = None
+    while state.phase == "night":
+        out = timeout(state)
+        state = out.state
+    return out
+
+
+def next_night(state):
+    """The state at the next nightfall (or the night it is in)."""
+    while state.phase != "night":
+        state = timeout(state).state
+    return state
+
+
+def to_night(state, night):
+    """Forward to night ``night`` (never past it)."""
+    for _ in range(30):
+        if state.phase == "night" and state.night == night:
+            return state
+        state = timeout(state).state
+    raise AssertionError(f"never reached night {night}: {state.phase} {state.stage}")

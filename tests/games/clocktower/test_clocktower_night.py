@@ -6,7 +6,7 @@ summary at the lock with every missing choice named."""
 import pytest
 
 from games.engine import IllegalAction
-from tests.support.clocktower_pure import GAME, act, events_of, new_game, timeout
+from tests.support.clocktower_pure import GAME, act, events_of, new_game, timeout, to_night
 
 # seat 1 the Po, 2 the Lunatic (shown the Pukka), 3 the Spy, 4 the Ravenkeeper, 5 the Empath...
 CHARS = ["po", "lunatic", "spy", "ravenkeeper", "empath", "knight", "soldier", "virgin"]
@@ -17,12 +17,6 @@ def begun(options=None, characters=CHARS, shown=SHOWN):
     return act(new_game(options, characters, shown), type="begin")
 
 
-def to_night(state, night):
-    for _ in range(30):
-        if state.phase == "night" and state.night == night:
-            return state
-        state = timeout(state).state
-    raise AssertionError(f"never reached night {night}: {state.phase} {state.stage}")
 
 
 def choose(state, player, *targets):

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from games.engine import IllegalAction
-from tests.support.clocktower_pure import GAME, act, events_of, new_game, timeout
+from tests.support.clocktower_pure import GAME, act, events_of, new_game, timeout, to_night
 
 LANTERN = {"id": "hb-lantern", "name": "Lantern Keeper", "team": "townsfolk",
            "ability": "Each night, choose a character: you learn if it is in play.",
@@ -26,12 +26,6 @@ def begun():
     return act(new_game({"script": json.dumps(SCRIPT)}, CHARS), type="begin")
 
 
-def to_night(state, night):
-    for _ in range(30):
-        if state.phase == "night" and state.night == night:
-            return state
-        state = timeout(state).state
-    raise AssertionError(f"never reached night {night}")
 
 
 def to_lock(state):

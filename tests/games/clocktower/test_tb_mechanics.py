@@ -8,7 +8,17 @@ import pytest
 
 from games.clocktower.tally import NO_EXECUTION
 from games.engine import IllegalAction
-from tests.support.clocktower_pure import act, events_of, new_game, timeout, vote
+from tests.support.clocktower_pure import (
+    act,
+    choose,
+    events_of,
+    lock,
+    new_game,
+    next_night,
+    through_night,
+    timeout,
+    vote,
+)
 
 TB = {"script": "Trouble Brewing"}
 # seat i holds TABLE[i - 1]: the Imp in seat 1, the Scarlet Woman in seat 7
@@ -19,33 +29,16 @@ def begun(characters=TABLE, **options):
     return act(new_game({**TB, **options}, characters), type="begin").state
 
 
-def choose(state, player, *targets):
-    out = act(state, player=player, type="night_choice", targets=list(targets))
-    return out.state
 
 
-def lock(state):
-    while state.stage != "closing":
-        state = timeout(state).state
-    return timeout(state)
 
 
-def through_night(state):
-    """From a night to the next dawn: the outcome of the dawn."""
-    while state.phase == "night":
-        out = timeout(state)
-        state = out.state
-    return out
 
 
 def night2(characters=TABLE):
     return next_night(through_night(begun(characters)).state)
 
 
-def next_night(state):
-    while state.phase != "night":
-        state = timeout(state).state
-    return state
 
 
 def plan(out):
