@@ -15,7 +15,7 @@ from games.engine.fonts import font
 
 from .data import ARCANUM, COUNTRY, FACTION, OUTCOME, REGALIA_BY_ID, ROWS
 from .rules import is_on
-from .tableau import compact_tableau, expand_tableau, public_tableau, ritual_now
+from .tableau import compact_public, expand_tableau, ritual_now
 
 # Phone first: Discord shows an embed's picture at most about 280 px tall and 300-400 px wide, so the
 # canvas is landscape, 1,080 x 928 (height 0.86 of the width): it is shown by its width, about 300 px
@@ -362,7 +362,7 @@ def tableau_picture(state: Any) -> dict[str, Any]:
         title = "Castle of Magic: the game was ended"
     else:
         title = f"Castle of Magic: turn {state.turns + 1}"
-    return {"compact": compact_tableau(public_tableau(state)), "title": title, "cast": state.spell is not None}
+    return {"compact": compact_public(state), "title": title, "cast": state.spell is not None}
 
 
 def draw_picture(data: dict[str, Any]) -> bytes:

@@ -98,6 +98,29 @@ def compact_tableau(pub: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def compact_public(state: Any) -> dict[str, Any]:
+    """``compact_tableau(public_tableau(state))`` made straight from the state, by the same rules of
+    what is shown (a picture's data on every step that draws one: it skips building the whole
+    tableau's names, places, flags and arcana only to drop them; issue 38)."""
+    reveal = state.finished
+    opts = state.options
+    removed = state.removed
+    owners = pawn_owners(state.pawns, [p.id for p in state.players if p.id not in removed])
+    layout, face_up, seen = state.layout, state.face_up, state.seen
+    memory = opts.memory
+    shrines = []
+    for i in range(N_SHRINES):
+        up = face_up[i]
+        known = up or reveal or opts.open_shrines
+        shrines.append([up, layout[i] if known else None,
+                        layout[i] if (not known and memory and seen[i]) else None, owners.get(i)])
+    rituals = [[up, outcome if (up or reveal) else None] for up, outcome in zip(state.revealed, state.rituals,
+                                                                              strict=True)]
+    now = state.phase == "turn"
+    players = [[p.id, p.name, p.id in removed, now and p.id == state.current] for p in state.players]
+    return {"shrines": shrines, "rituals": rituals, "players": players, "revealed": reveal}
+
+
 def expand_tableau(compact: dict[str, Any]) -> dict[str, Any]:
     """The public tableau a ``compact_tableau`` was made from."""
     shrines = [{"id": sid, "name": name, "row": row, "column": col, "country": country, "face_up": up,

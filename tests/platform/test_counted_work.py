@@ -130,3 +130,25 @@ async def test_an_action_on_postgresql_is_one_round_trip_to_commit(postgres_url)
         assert acted >= 3
     finally:
         await store.close()
+
+
+async def test_a_castle_action_builds_no_whole_public_tableau(tmp_path, monkeypatch):
+    """A Castle step that draws the tableau keeps its picture's compact data, made straight from the
+    state: building the whole public tableau (names, places, flags, arcana) only to drop most of it
+    was most of a turn's picture cost (issue 38). Counted over every action of seeded games."""
+    from games.castle import game as castle_game
+    from games.castle import render, tableau
+
+    built: list[int] = []
+    whole = tableau.public_tableau
+
+    def counted(*args, **kwargs):
+        built.append(1)
+        return whole(*args, **kwargs)
+
+    for module in (tableau, render, castle_game):  # wherever it is imported by name
+        if hasattr(module, "public_tableau"):
+            monkeypatch.setattr(module, "public_tableau", counted)
+    counts = await statements_per_action(tmp_path, "castle", 4, actions=80)
+    assert len(counts) == 80
+    assert len(built) == 0, f"{len(built)} whole public tableaux built over 80 Castle actions"

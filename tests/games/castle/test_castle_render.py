@@ -281,3 +281,23 @@ def test_the_compact_picture_data_gives_back_the_public_tableau_at_every_step():
     assert len(json.dumps(data)) * 4 < len(json.dumps({**data, "tableau": public_tableau(state)}))
     whole = {"tableau": public_tableau(state), "title": data["title"], "cast": data["cast"]}
     assert render.draw_picture(data) == render.draw_picture(whole)
+
+
+def test_a_steps_picture_data_is_the_compact_public_tableau_under_every_option():
+    """A step's picture data is made straight from the state (issue 38: no whole tableau built per
+    step); it is exactly the compact form of what the table may see, at every step of seeded games
+    with each way of showing face-down shrines, a player's leaving and the end's reveal included."""
+    import random
+
+    from games.castle.tableau import compact_public, compact_tableau
+
+    for options in ({}, {"memory": False}, {"open_shrines": True}):
+        for seed in (1, 2, 3):
+            state, _ = H.new_game(4, options=options, seed=seed)
+            rng = random.Random(seed)
+            while True:
+                assert compact_public(state) == compact_tableau(public_tableau(state)), (options, seed)
+                if state.finished:
+                    break
+                action = rng.choice(GAME.legal_actions(state)).model_dump()
+                state = H.act(state, action, seed=seed).state
