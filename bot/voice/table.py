@@ -4,6 +4,7 @@ delivery (so a mute follows the messages of its step, never runs ahead of a reve
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -39,10 +40,21 @@ class VoiceNow:
 SILENT_NONE = VoiceNow()
 
 
+@functools.cache
+def has_voice_rules(kind: type[Game]) -> bool:
+    """Whether a game class says whom to silence or runs speaking turns (it overrides ``silenced``
+    or ``speaking_turn``)."""
+    return kind.silenced is not Game.silenced or kind.speaking_turn is not Game.speaking_turn
+
+
 def voice_now(game: Game, state: Any) -> VoiceNow:
-    """Who the rules silence and which turn runs, once the game is over: no one and none."""
+    """Who the rules silence and which turn runs, once the game is over: no one and none. A game
+    with no voice rules of its own (the Castle, the Clocktower) silences no one and runs no turn,
+    at no cost: the service asks before and after every action."""
     if state.finished:
         return SILENT_NONE
+    if not has_voice_rules(type(game)):
+        return VoiceNow((), None, state.phase_seq)
     seated = {p.id for p in state.players}
     silenced = tuple(sorted(int(pid) for pid in game.silenced(state) if pid in seated and pid.isdigit()))
     return VoiceNow(silenced, game.speaking_turn(state), state.phase_seq)

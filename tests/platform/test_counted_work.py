@@ -152,3 +152,31 @@ async def test_a_castle_action_builds_no_whole_public_tableau(tmp_path, monkeypa
     counts = await statements_per_action(tmp_path, "castle", 4, actions=80)
     assert len(counts) == 80
     assert len(built) == 0, f"{len(built)} whole public tableaux built over 80 Castle actions"
+
+
+async def test_a_game_with_no_voice_rules_asks_nothing_of_its_rules_for_the_voice_table(tmp_path, monkeypatch):
+    """The service asks who is silenced before and after every action; a game that silences no one
+    and runs no speaking turn (the Castle) is not asked at all (issue 38: twice an action before)."""
+    from games.engine import Game
+
+    asked: list[str] = []
+    silenced, speaking_turn = Game.silenced, Game.speaking_turn
+
+    def counted_silenced(self, state):
+        asked.append("silenced")
+        return silenced(self, state)
+
+    def counted_turn(self, state):
+        asked.append("speaking_turn")
+        return speaking_turn(self, state)
+
+    from bot.voice import table as voice_table
+
+    voice_table.has_voice_rules.cache_clear()
+    monkeypatch.setattr(Game, "silenced", counted_silenced)
+    monkeypatch.setattr(Game, "speaking_turn", counted_turn)
+    try:
+        counts = await statements_per_action(tmp_path, "castle", 4, actions=30)
+        assert len(counts) == 30 and asked == []
+    finally:
+        voice_table.has_voice_rules.cache_clear()  # (the patched methods would be read as the game's own)
