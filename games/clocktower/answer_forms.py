@@ -136,6 +136,16 @@ def _named(state: ClocktowerState, chars: Characters, text: str,
     return ([i for _, kind, i in found if kind == "player"], [i for _, kind, i in found if kind == "character"])
 
 
+def pair_beside(state: ClocktowerState, informant: Seat, shown: Seat) -> list[Seat]:
+    """The two players a "one of them is X" answer proposes: ``shown`` and the next player after it
+    in the circle who is neither it nor the informant, in seat order (the Washerwoman's, the
+    Librarian's, the Investigator's)."""
+    at = state.seats.index(shown)
+    other = next(state.seats[(at + k) % len(state.seats)] for k in range(1, len(state.seats))
+                 if state.seats[(at + k) % len(state.seats)] not in (informant, shown))
+    return sorted([shown, other], key=lambda s: s.seat)
+
+
 def _other_players(state: ClocktowerState, seat: Seat, players: list[str], count: int, card: str) -> list[str]:
     """``count`` distinct players other than the informant, in seat order."""
     if len(players) != count:

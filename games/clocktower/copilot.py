@@ -30,6 +30,7 @@ from .answer_forms import (
     _number_form,
     _players_form,
     _washerwoman_form,
+    pair_beside,
 )
 from .answer_forms import (
     read_answer as read_answer,  # the copilot's callers read answers from here
@@ -283,10 +284,7 @@ def _washerwoman(state: ClocktowerState, chars: Characters, seat: Seat) -> Propo
                                "nobody can be shown (your own words, with `/st tell`)"],
                         ready=False, form=form, check=check, truth=truth)
     shown = townsfolk[0]
-    at = state.seats.index(shown)
-    other = next(state.seats[(at + k) % len(state.seats)] for k in range(1, len(state.seats))
-                 if state.seats[(at + k) % len(state.seats)] not in (seat, shown))
-    pair = sorted([shown, other], key=lambda s: s.seat)
+    pair = pair_beside(state, seat, shown)
     flags = [f"the {chars[s.character].name} may register as a Townsfolk: you may show them instead"
              for s in state.seats if s is not seat and chars[s.character].team != "townsfolk"
              and "townsfolk" in teams(state, chars, s)][:1]

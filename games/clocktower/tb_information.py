@@ -19,6 +19,7 @@ from .answer_forms import (
     _named,
     _number_form,
     _other_players,
+    pair_beside,
 )
 from .characters import Characters, normalise_id
 from .registration import alignments, characters_as, teams
@@ -105,10 +106,7 @@ def _one_of_two(state: ClocktowerState, chars: Characters, seat: Seat, team: str
                         flags=[*flags, f"no other {kind} is in play: only one who may register as one can be shown"],
                         ready=False, form=form, check=check, truth=truth)
     shown = true_ones[0]
-    at = state.seats.index(shown)
-    other = next(state.seats[(at + k) % len(state.seats)] for k in range(1, len(state.seats))
-                 if state.seats[(at + k) % len(state.seats)] not in (seat, shown))
-    pair = sorted([shown, other], key=lambda s: s.seat)
+    pair = pair_beside(state, seat, shown)
     answer = f"{state.label(pair[0].player)} or {state.label(pair[1].player)} is the {chars[shown.character].name}"
     return Proposal(seat.player, card.lower(), answer, None, rule=rule, flags=flags, form=form, check=check,
                     truth=truth)
