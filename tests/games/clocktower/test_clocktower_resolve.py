@@ -3,7 +3,17 @@ kill, no-one and three, the Lleech's host and its death with the host by day, th
 from the Demon, an impaired Demon, the Thief's mark, the Ravenkeeper woken by a kill, and the
 Storytellers' overrule before dawn."""
 
-from tests.support.clocktower_pure import CHARACTERS, act, events_of, new_game, timeout
+from tests.support.clocktower_pure import (
+    CHARACTERS,
+    act,
+    choose,
+    events_of,
+    lock,
+    new_game,
+    next_night,
+    timeout,
+)
+from tests.support.clocktower_pure import through_night as dawn
 
 PO = ["po", "spy", "ravenkeeper", "empath", "knight", "soldier", "politician", "virgin"]
 LLEECH = ["lleech", "spy", "washerwoman", "empath", "knight", "soldier", "politician", "virgin"]
@@ -11,30 +21,6 @@ LLEECH = ["lleech", "spy", "washerwoman", "empath", "knight", "soldier", "politi
 
 def begun(characters=CHARACTERS, options=None):
     return act(new_game(options, characters), type="begin").state
-
-
-def choose(state, player, *targets):
-    return act(state, player=player, type="night_choice", targets=list(targets)).state
-
-
-def lock(state):
-    """From anywhere in a night to its lock: the outcome of the lock."""
-    while state.stage != "closing":
-        state = timeout(state).state
-    return timeout(state)
-
-
-def dawn(state):
-    while state.phase == "night":
-        out = timeout(state)
-        state = out.state
-    return out
-
-
-def next_night(state):
-    while state.phase != "night":
-        state = timeout(state).state
-    return state
 
 
 def plan(out):
