@@ -190,12 +190,15 @@ class TeamCounts(_Strict):
         return self.townsfolk + self.outsiders + self.minions + self.demons
 
     def counts(self) -> dict[str, int]:
-        """Keyed by team, as ``deal.Composition.counts`` is."""
+        """How many characters of each team, keyed by team."""
         return {"townsfolk": self.townsfolk, "outsider": self.outsiders,
                 "minion": self.minions, "demon": self.demons}
 
 
-class _CountRow(_Strict):
+class CountRow(_Strict):
+    """One row of a player-count table (the official one here, Her Royal Highness Register's in
+    ``deal.composition``): how many seated players of each team at ``players``."""
+
     players: int = Field(ge=1)
     townsfolk: int = Field(ge=0)
     outsiders: int = Field(ge=0)
@@ -206,10 +209,14 @@ class _CountRow(_Strict):
         return TeamCounts(townsfolk=self.townsfolk, outsiders=self.outsiders,
                           minions=self.minions, demons=self.demons)
 
+    def counts(self) -> dict[str, int]:
+        """How many characters of each team, keyed by team."""
+        return self.team_counts().counts()
+
 
 class _CountsFile(_Strict):
     notes: str = ""
-    counts: tuple[_CountRow, ...]
+    counts: tuple[CountRow, ...]
 
 
 # -- the catalogue ----------------------------------------------------------------------------
@@ -377,7 +384,7 @@ def _check_setup(changes: dict[str, SetupChange], records: dict[str, Record]) ->
         raise _fail(f"setup.json: {', '.join(missing)} change the set-up (setup: true) but have no entry.")
 
 
-def _check_counts(rows: Sequence[_CountRow]) -> dict[int, TeamCounts]:
+def _check_counts(rows: Sequence[CountRow]) -> dict[int, TeamCounts]:
     table: dict[int, TeamCounts] = {}
     for row in rows:
         counts = row.team_counts()

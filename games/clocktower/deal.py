@@ -21,10 +21,11 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from games.engine import Rng, SetupError
 
+from .catalogue import CountRow
 from .characters import (
     DATA,
     SCRIPT_TEAMS,
@@ -60,19 +61,8 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class Composition(_Strict):
-    """One row of the rulebook's Town Composition table."""
-
-    players: int = Field(ge=1)
-    townsfolk: int = Field(ge=0)
-    outsiders: int = Field(ge=0)
-    minions: int = Field(ge=0)
-    demons: int = Field(ge=0)
-
-    def counts(self) -> dict[str, int]:
-        """How many characters of each team, keyed by team."""
-        return {"townsfolk": self.townsfolk, "outsider": self.outsiders,
-                "minion": self.minions, "demon": self.demons}
+#: one row of the rulebook's Town Composition table (the official table's row, read the same way)
+Composition = CountRow
 
 
 class _CompositionFile(_Strict):
