@@ -24,7 +24,8 @@ class Audience(BaseModel):
     members: tuple[str, ...] = ()
     #: a ``group`` whose thread a later group of the same kind (its key up to the last ":") and
     #: exactly the same members may take back, instead of a new thread (a whisper declared again)
-    reopen: bool = False
+    #: (not written when False: every event of every action carries an audience)
+    reopen: bool = Field(False, exclude_if=lambda reopen: not reopen)
 
     model_config = {"frozen": True}
 
