@@ -7,12 +7,11 @@ cannot edit is named, and not asked for again at every turn."""
 import discord
 import pytest
 from simcord.backend.models import Overwrite
+from support.voice_table import ROLES5, speaker, start_ritual
 
 from bot.actor import Actor
 from bot.pacer import KIND_WINDOWS
 from bot.voice.narrator import RecordingNarrator
-
-ROLES5 = ("guardian", "seer", "hollow_servant", "chronicler", "harbinger")
 
 
 @pytest.fixture
@@ -45,17 +44,6 @@ async def rejoin(w, member, channel):
     await w.settle()
 
 
-async def start_ritual(w, options: str) -> int:
-    """A Ritual of the five players, roles forced, in the channel the host sits in; started."""
-    players = w.players(5)
-    res = await w.host.slash(w.channel, "game new", kind="ritual", options=options)
-    for m in players[1:]:
-        await m.click(res.response, label="Join")
-    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
-    roles = {str(m.id): role for m, role in zip(players, ROLES5, strict=True)}
-    await w.bot.service.start(game_id, Actor(id=w.host.id, name="host"), forced={"roles": roles})
-    await w.settle()
-    return game_id
 
 
 async def seated(w, options: str = "speaking_turns=true turn_seconds=10") -> int:
@@ -64,10 +52,6 @@ async def seated(w, options: str = "speaking_turns=true turn_seconds=10") -> int
     return await start_ritual(w, options)
 
 
-async def speaker(w, game_id):
-    table = await w.bot.service.load(game_id)
-    turn = table.game.speaking_turn(table.state)
-    return None if turn is None else int(turn.speaker)
 
 
 async def next_turn(w):

@@ -4,11 +4,9 @@ restart; down into the vote window, the floor is open for the vote that is left.
 
 import pytest
 from support.sim import new_bot
+from support.voice_table import speaker, start_ritual
 
-from bot.actor import Actor
 from bot.voice.narrator import RecordingNarrator
-
-ROLES5 = ("guardian", "seer", "hollow_servant", "chronicler", "harbinger")
 
 
 @pytest.fixture
@@ -28,23 +26,11 @@ def muted(w, member) -> bool | None:
 
 async def seated(w, options: str) -> int:
     """A 5-player Ritual with speaking turns, everyone in the linked channel; started."""
-    players = w.players(5)
-    for m in players:
+    for m in w.players(5):
         await m.join_voice(w.vc)
-    res = await w.host.slash(w.channel, "game new", kind="ritual", options=options)
-    for m in players[1:]:
-        await m.click(res.response, label="Join")
-    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
-    roles = {str(m.id): role for m, role in zip(players, ROLES5, strict=True)}
-    await w.bot.service.start(game_id, Actor(id=w.host.id, name="host"), forced={"roles": roles})
-    await w.settle()
-    return game_id
+    return await start_ritual(w, options)
 
 
-async def speaker(w, game_id):
-    table = await w.bot.service.load(game_id)
-    turn = table.game.speaking_turn(table.state)
-    return None if turn is None else int(turn.speaker)
 
 
 async def down_until(w, db_path, clock, seconds: float) -> None:

@@ -6,12 +6,10 @@ import contextlib
 
 import discord
 import pytest
+from support.voice_table import ROLES5, speaker, start_ritual
 
-from bot.actor import Actor
 from bot.voice.narrator import RecordingNarrator
 from games.engine import GameError
-
-ROLES5 = ("guardian", "seer", "hollow_servant", "chronicler", "harbinger")
 
 
 @pytest.fixture
@@ -34,24 +32,12 @@ def muted(w, member) -> bool | None:
 
 async def seated(w, options: str, n: int = 5, *, all_in_voice: bool = True) -> int:
     """A Ritual of ``n`` in the host's voice channel, roles forced; everyone in voice; started."""
-    players = w.players(n)
     if all_in_voice:
-        for m in [*players, w.passer]:
+        for m in [*w.players(n), w.passer]:
             await m.join_voice(w.vc)
-    res = await w.host.slash(w.channel, "game new", kind="ritual", options=options)
-    for m in players[1:]:
-        await m.click(res.response, label="Join")
-    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
-    roles = {str(m.id): role for m, role in zip(players, ROLES5[:n], strict=True)}
-    await w.bot.service.start(game_id, Actor(id=w.host.id, name="host"), forced={"roles": roles})
-    await w.settle()
-    return game_id
+    return await start_ritual(w, options, n)
 
 
-async def speaker(w, game_id):
-    table = await w.bot.service.load(game_id)
-    turn = table.game.speaking_turn(table.state)
-    return None if turn is None else int(turn.speaker)
 
 
 async def test_a_new_game_links_the_hosts_voice_channel_and_the_lobby_shows_who_is_in_it(table):
