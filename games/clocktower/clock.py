@@ -90,6 +90,7 @@ def dawn(state: ClocktowerState) -> Outcome:
     state.nominations, state.votes = [], {}
     state.negative, state.negative_tomorrow = state.negative_tomorrow, []
     state.executed, state.executed_impaired, state.execution_killed, state.voting_closed = "", "", False, False
+    state.early_end_told = False
     state.exiles, state.exiled, state.announcements = {}, [], []
     whispers_at_dawn(state)
     died = [s.player for s in state.seats if s.player in state.dawn_deaths]

@@ -36,7 +36,6 @@ from .tally import (
     early_end_refusal,
     executes,
     lleech_follows,
-    may_end_early,
     option_label,
     scapegoats,
     spend_tokens,
@@ -54,7 +53,6 @@ def vote(state: ClocktowerState, action: Vote, rng: Rng) -> Outcome:
     seat = voting_seat(state, action.player)
     settings = state.settings
     target = action.target
-    could_end = may_end_early(state)
     events: list[Event] = []
     if target == NO_EXECUTION:
         if state.stage != "nominations" and not settings.no_execution_after_nominations:
@@ -77,7 +75,7 @@ def vote(state: ClocktowerState, action: Vote, rng: Rng) -> Outcome:
     if execute:
         events += virgin + execute_now(state, seat, "virgin")
         return Outcome(state=state, events=events, reply="You nominated them, and you are executed at once.")
-    events += virgin + tally_changed(state, could_end) + butler_without_master(state, seat.player)
+    events += virgin + tally_changed(state) + butler_without_master(state, seat.player)
     said = "You nominated them; your vote" if nominated else "Your vote"
     return Outcome(state=state, events=events, reply=f"{said} is on {option_label(state, target)}.")
 
@@ -166,10 +164,9 @@ def unvote(state: ClocktowerState, action: Unvote, rng: Rng) -> Outcome:
     seat = voting_seat(state, action.player)
     if seat.player not in state.votes:
         raise illegal("You have not voted today.", "no_vote")
-    could_end = may_end_early(state)
     del state.votes[seat.player]
     events = [record("vote", {"day": state.day, "voter": seat.player, "target": ""}),
-              *tally_changed(state, could_end)]
+              *tally_changed(state)]
     spent = " Your vote token stays spent." if not seat.alive and not seat.vote_token else ""
     return Outcome(state=state, events=events, reply="Your vote is withdrawn." + spent)
 
@@ -183,9 +180,8 @@ def count_negatively(state: ClocktowerState, action: CountNegatively,
     if seat.player in chosen:
         raise illegal(f"{state.label(seat.player)}'s vote already counts negatively "
                        f"{'today' if day else 'tomorrow'}.", "already_negative")
-    could_end = day and may_end_early(state)
     chosen.append(seat.player)
-    events = tally_changed(state, could_end) if day else []
+    events = tally_changed(state) if day else []
     return Outcome(state=state, events=events,
                    reply=f"{state.label(seat.player)}'s vote counts negatively {'today' if day else 'tomorrow'} "
                          "(the tally counts it as −1; nobody is told why).")

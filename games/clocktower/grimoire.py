@@ -27,7 +27,7 @@ from .night import wake_to_choose
 from .rules import DEALT_TEAMS, after_deal, character_id, chars, finish, illegal, most_travellers, target_seat
 from .state import ClocktowerState, Reminder, Seat
 from .succession import demon_died
-from .tally import lleech_follows, lleech_spared, may_end_early, mechanical_end, tally_changed
+from .tally import lleech_follows, lleech_spared, mechanical_end, tally_changed
 
 # ----- life and death -----
 
@@ -48,7 +48,6 @@ def set_alive(state: ClocktowerState, player: str, *, alive: bool) -> Outcome:
     if seat.alive == alive:
         raise illegal(f"{label} is alive." if alive else f"{label} is already dead.",
                        "alive" if alive else "already_dead")
-    could_end = state.phase == "day" and may_end_early(state)
     seat.alive = alive
     seat.vote_token = True
     said = f"{label} lives again" if alive else f"{label} is dead"
@@ -61,7 +60,7 @@ def set_alive(state: ClocktowerState, player: str, *, alive: bool) -> Outcome:
         news = public("revived", f"✨ {label} lives again.") if alive else public("death", f"💀 {label} has died.")
         following = [] if alive else lleech_spared(state, seat.player) + lleech_follows(state) + demon_died(state, seat)
         if seat.has("thief") and state.negative:  # the Thief's marks stop (or count again) at once
-            following += tally_changed(state, could_end)
+            following += tally_changed(state)
         found = mechanical_end(state, chars(state))
         note = (f" By the rules **{found.team}** wins now ({found.reason}): `/st win team:{found.team}` "
                 "to announce it." if found else "")

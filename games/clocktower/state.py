@@ -197,6 +197,9 @@ class ClocktowerState(BaseState):
     executed_impaired: str = ""
     #: today's execution has happened before the day's end (the Virgin, `/st execute`): no more votes
     voting_closed: bool = False
+    #: whether the Storytellers were last told that voting may end early today: a vote's notice
+    #: compares with it, so the tally is counted once a vote, not before and after
+    early_end_told: bool = False
     #: today's exile calls: Traveller -> voter -> "yes" or "no"
     exiles: dict[str, dict[str, str]] = Field(default_factory=dict)
     #: Travellers exiled today

@@ -39,7 +39,7 @@ from .fabled import breaks_silence, silence_broken
 from .registration import teams
 from .rules import WHISPER_KEY, chars, circle_neighbours, hours, illegal, impaired, plural, target_seat
 from .state import Announcement, ClocktowerState, Seat, Whisper
-from .tally import may_end_early, tally_changed
+from .tally import tally_changed
 
 MAX_NEIGHBOUR_WORDS = 15
 
@@ -474,12 +474,11 @@ def exile(state: ClocktowerState, target: Seat) -> list[Event]:
                 f"{label} cannot die by exile if they were funny today: `/st kill` them if they were not.")
         events.append(Event(type="deviant", audience=STORYTELLER, title="🧳 The Deviant is exiled", text=text))
     else:
-        could_end = state.phase == "day" and may_end_early(state)
         died = target.alive
         target.alive = False
         events.append(public("exile", f"🧳 {label} is exiled" + (" and dies." if died else "."), title="🧳 Exiled"))
         if died and target.has("thief") and state.negative:  # the Thief's marks stop at once
-            events += tally_changed(state, could_end)
+            events += tally_changed(state)
     return events
 
 

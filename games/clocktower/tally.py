@@ -226,18 +226,15 @@ def tally_event(state: ClocktowerState, t: Tally | None = None, *, closed: bool 
                   slot=f"tally:{state.day}")
 
 
-def may_end_early(state: ClocktowerState) -> bool:
-    return not early_end_refusal(state, tally(state))
-
-
-def tally_changed(state: ClocktowerState, could_end: bool) -> list[Event]:
-    """The tally's new face, and a word to the Storytellers when an early end becomes allowed
-    (``could_end``: whether it was allowed before the change)."""
+def tally_changed(state: ClocktowerState) -> list[Event]:
+    """The tally's new face, and a word to the Storytellers when an early end becomes allowed, or
+    stops being allowed, against what they were last told (``early_end_told``)."""
     if state.voting_closed:
         return []
     t = tally(state)
     events = [tally_event(state, t)]
     refusal = early_end_refusal(state, t)
+    could_end, state.early_end_told = state.early_end_told, not refusal
     if not could_end and not refusal:
         events.append(Event(type="early_end", audience=STORYTELLER, title="🗳️ Voting may end early",
                             text=f"Day {state.day}: {standing(state, t)} No tie or change of leader is "
