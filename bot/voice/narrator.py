@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import logging
-import wave
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -25,6 +23,7 @@ from typing import Any, Protocol
 import discord
 
 from bot.voice import speech
+from bot.voice.sender import FRAME_SECONDS, AudioSender, SharedVoice
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +56,8 @@ class Narrator(Protocol):
 
 
 class VoiceLink(Protocol):
-    """The part of discord.VoiceClient the narrator uses (tests fake it: simcord carries no audio)."""
+    """A voice connection as the narrator uses it: a discord.VoiceClient whose audio the process's
+    one sender plays (``sender.SharedVoice``); tests fake it (simcord carries no audio)."""
 
     @property
     def channel(self) -> Any: ...
@@ -141,14 +141,18 @@ class DiscordNarrator:
         connect: Connect | None = None,
         synthesize: Callable[[str], bytes] | None = None,
     ) -> None:
+        """``synthesize``: a stand-in for speech (tests), run in a worker thread; by default lines
+        are made in a process of their own (``speech.SpeechProcess``)."""
         self._client = client
         self._connect: Connect = connect or self._connect_discord
-        self._synthesize = synthesize or speech.synthesize
+        self._synthesize = synthesize
+        self._speech = speech.SpeechProcess()
         self._guilds: dict[int, _Guild] = {}
         self._retired: set[asyncio.Task[None]] = set()  # workers of left guilds, finishing up
         self._ended: dict[int, None] = {}
         self._failed: set[int] = set()  # games whose failure was already logged
         self._phase: dict[int, int] = {}  # the latest phase each game has said a line of
+        self._sender = AudioSender()  # one thread sends every guild's audio (bot/voice/sender.py)
 
     # -- the Narrator interface
 
@@ -230,6 +234,8 @@ class DiscordNarrator:
             if g.voice is not None:
                 g.voice.stop()
             await self._leave(guild_id, g)
+        await asyncio.to_thread(self._sender.close)
+        await asyncio.to_thread(self._speech.close)
 
     async def wait_quiet(self) -> None:
         """Until every queued line has been spoken or dropped (for tests and shutdown)."""
@@ -281,7 +287,8 @@ class DiscordNarrator:
         return not g.closed and line.game_id in g.games
 
     async def _speak(self, guild_id: int, g: _Guild, line: _Line) -> None:
-        source, seconds = await asyncio.to_thread(self._prepare, line.text)
+        source = await self._prepare(line.text)
+        seconds = len(source) * FRAME_SECONDS
         handed = False
         try:
             if not self._wanted(g, line):
@@ -295,12 +302,12 @@ class DiscordNarrator:
             if not handed:
                 source.cleanup()
 
-    def _prepare(self, text: str) -> tuple[discord.AudioSource, float]:
-        """In a worker thread: the line's audio, and how long it lasts."""
-        wav = self._synthesize(text)
-        with wave.open(io.BytesIO(wav), "rb") as w:
-            seconds = w.getnframes() / w.getframerate()
-        return speech.pcm_source(wav), seconds
+    async def _prepare(self, text: str) -> speech.OpusClip:
+        """The line's audio, ready to send."""
+        synthesize = self._synthesize
+        if synthesize is None:
+            return await self._speech(text)
+        return await asyncio.to_thread(lambda: speech.opus_clip(synthesize(text)))
 
     async def _join(self, guild_id: int, g: _Guild, channel_id: int) -> VoiceLink | None:
         voice = g.voice
@@ -373,7 +380,8 @@ class DiscordNarrator:
         if isinstance(current, discord.VoiceClient):
             if current.channel.id != channel_id:
                 await current.move_to(channel)
-            return current
+            return SharedVoice(current, self._sender)
         if current is not None:
             raise NarrationFailed(f"guild {guild_id} already has a voice connection the narrator does not own")
-        return await channel.connect(self_deaf=True, timeout=CONNECT_TIMEOUT)
+        voice: discord.VoiceClient = await channel.connect(self_deaf=True, timeout=CONNECT_TIMEOUT)
+        return SharedVoice(voice, self._sender)

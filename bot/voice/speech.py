@@ -2,20 +2,29 @@
 
 espeak-ng (shipped inside the espeakng-loader wheel: the library and its voice data) turns a line
 into a WAV; ffmpeg (shipped inside the imageio-ffmpeg wheel) turns that WAV into the 48 kHz stereo
-16-bit PCM that discord.py encodes and sends. Both come with the project's own dependencies:
-nothing is downloaded at run time and no cloud service hears the game.
+16-bit PCM that discord.py sends, which is Opus-encoded whole before the line plays (``opus_clip``).
+All of it comes with the project's own dependencies: nothing is downloaded at run time and no
+cloud service hears the game.
 
-Synthesis blocks (tens of milliseconds a line): callers run it in a worker thread.
+Synthesis, conversion and encoding block (tens of milliseconds a line): the narrator runs them in
+a process of its own (``SpeechProcess``).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import ctypes
 import io
 import logging
+import multiprocessing
+import os
+import subprocess
 import threading
 import unicodedata
 import wave
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 import discord
 
@@ -153,28 +162,122 @@ def ffmpeg_path() -> str:
         ) from e
 
 
-def pcm_source(wav: bytes) -> discord.AudioSource:
-    """What discord.py sends: 20 ms frames of 48 kHz stereo 16-bit PCM, converted by ffmpeg.
+#: processes making speech: two lines at once, at most a core each
+WORKERS = 2
+#: how far the speech processes give way to the bot's own (``os.nice``)
+NICENESS = 10
+#: discord.py's frame: 20 ms of 48 kHz stereo 16-bit PCM
+FRAME_BYTES = 3840
+#: how long ffmpeg may take to convert one line (a few seconds of audio take tens of milliseconds)
+CONVERT_TIMEOUT = 30.0
 
-    Starts an ffmpeg process (briefly blocking); the player cleans it up when the clip ends. ffmpeg
-    is handed the raw samples with their format spelled out, so it neither probes nor guesses."""
+
+def pcm(wav: bytes) -> bytes:
+    """The clip as discord.py sends it before encoding: 48 kHz stereo 16-bit PCM, converted by ffmpeg
+    in one go. Blocking (a process runs to its end; the wait holds no lock of the interpreter).
+
+    ffmpeg is handed the raw samples with their format spelled out, so it neither probes nor guesses."""
     with wave.open(io.BytesIO(wav), "rb") as w:
         if w.getsampwidth() != 2:
-            raise ValueError("pcm_source takes 16-bit WAV audio.")
+            raise ValueError("pcm takes 16-bit WAV audio.")
         rate, channels = w.getframerate(), w.getnchannels()
         samples = w.readframes(w.getnframes())
     layout = {1: "mono", 2: "stereo"}.get(channels)
     if layout is None:
-        raise ValueError("pcm_source takes mono or stereo audio.")
+        raise ValueError("pcm takes mono or stereo audio.")
+    command = [ffmpeg_path(), "-hide_banner", "-loglevel", "error", "-f", "s16le", "-ar", str(rate),
+               "-ch_layout", layout, "-i", "pipe:0", "-f", "s16le", "-ar", "48000", "-ac", "2", "pipe:1"]
     try:
-        return discord.FFmpegPCMAudio(
-            io.BytesIO(samples),
-            pipe=True,
-            executable=ffmpeg_path(),
-            before_options=f"-f s16le -ar {rate} -ch_layout {layout}",
-        )
-    except discord.ClientException as e:
-        raise SpeechUnavailable(f"ffmpeg could not start: {e}") from e
+        done = subprocess.run(command, input=samples, capture_output=True, timeout=CONVERT_TIMEOUT, check=False)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise SpeechUnavailable(f"ffmpeg could not convert the line: {e}") from e
+    if done.returncode != 0:
+        why = done.stderr.decode(errors="replace").strip().splitlines()
+        raise SpeechUnavailable(f"ffmpeg could not convert the line: {why[-1] if why else done.returncode}")
+    return done.stdout
+
+
+class OpusClip(discord.AudioSource):
+    """A line's audio, Opus-encoded before it plays: sending it is a read of the next frame, with no
+    encoding and no ffmpeg process on the thread that sends it."""
+
+    def __init__(self, frames: list[bytes]) -> None:
+        self.frames = frames
+        self._next = 0
+
+    def __len__(self) -> int:
+        return len(self.frames)
+
+    def read(self) -> bytes:
+        if self._next >= len(self.frames):
+            return b""
+        self._next += 1
+        return self.frames[self._next - 1]
+
+    def is_opus(self) -> bool:
+        return True
+
+
+def opus_clip(wav: bytes) -> OpusClip:
+    """The clip converted (``pcm``) and encoded as discord.py's own encoder would, frame by frame,
+    the last frame padded with silence. Blocking: callers run it in a worker thread."""
+    data = pcm(wav)
+    if len(data) % FRAME_BYTES:
+        data += bytes(FRAME_BYTES - len(data) % FRAME_BYTES)
+    try:
+        encoder = discord.opus.Encoder()
+    except discord.opus.OpusNotLoaded as e:
+        raise SpeechUnavailable("Voice needs the Opus library (libopus0 on Debian) to encode speech.") from e
+    samples = encoder.SAMPLES_PER_FRAME
+    return OpusClip([encoder.encode(data[i:i + FRAME_BYTES], samples) for i in range(0, len(data), FRAME_BYTES)])
+
+
+def opus_frames(text: str) -> list[bytes]:
+    """A line's Opus frames, ready to send: synthesized, converted and encoded (what the speech
+    process runs)."""
+    return opus_clip(synthesize(text)).frames
+
+
+def _courtesy() -> None:
+    """In the speech process: give way to the bot's own (narration is a courtesy; a turn's timer
+    and a vote are not). Its ffmpeg runs inherit this."""
+    with contextlib.suppress(OSError, AttributeError):  # (not on every platform)
+        os.nice(NICENESS)
+
+
+class SpeechProcess:
+    """Makes lines' audio in a process of its own, started at the first line.
+
+    Synthesis, conversion and encoding are mostly Python between short calls into C: in a worker
+    thread of the bot's process, twenty tables' lines held the event loop 33-38 ms at a time (the
+    interpreter's lock). In a process of their own they cost the loop nothing but the frames'
+    hand-over. A process that dies fails its lines (the game goes on in text) and is started
+    afresh at the next line."""
+
+    def __init__(self, workers: int = WORKERS) -> None:
+        self._workers = workers
+        self._pool: ProcessPoolExecutor | None = None
+
+    async def __call__(self, text: str) -> OpusClip:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(max_workers=self._workers, initializer=_courtesy,
+                                             mp_context=multiprocessing.get_context("spawn"))
+        pool = self._pool
+        try:
+            # (submitted from a worker thread: a submit may start a process, which is not the loop's work)
+            frames = await asyncio.wrap_future(await asyncio.to_thread(pool.submit, opus_frames, text))
+        except BrokenProcessPool as e:
+            if self._pool is pool:
+                self._pool = None
+                pool.shutdown(wait=False, cancel_futures=True)
+            raise SpeechUnavailable("the speech process stopped; it is started again for the next line") from e
+        return OpusClip(frames)
+
+    def close(self) -> None:
+        """Stop the process (the bot is shutting down). Blocking: a line being made is finished."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def speech_available() -> str | None:

@@ -1,5 +1,5 @@
-"""The phases spoken aloud (issue 29): real speech decoded from the frames discord.py would send, and
-the narrator's queue on a fake voice client (simcord carries no audio)."""
+"""The phases spoken aloud (issue 29): real speech, Opus-encoded as discord.py sends it and decoded
+back here, and the narrator's queue on a fake voice client (simcord carries no audio)."""
 
 import asyncio
 import inspect
@@ -15,13 +15,23 @@ import discord
 import pytest
 
 from bot.voice.narrator import DiscordNarrator, Narrator, RecordingNarrator
-from bot.voice.speech import MAX_CHARS, NothingToSay, clean, pcm_source, speech_available, synthesize
+from bot.voice.speech import (
+    MAX_CHARS,
+    NothingToSay,
+    SpeechProcess,
+    SpeechUnavailable,
+    clean,
+    opus_clip,
+    pcm,
+    speech_available,
+    synthesize,
+)
 
 FRAME_BYTES = 3840  # 20 ms of 48 kHz stereo 16-bit
 
 
 def frames_of(source: discord.AudioSource) -> list[bytes]:
-    """Every frame discord.py would send, read the way its player reads them."""
+    """Every frame that would be sent, read the way a player reads them."""
     frames = []
     try:
         while frame := source.read():
@@ -29,6 +39,12 @@ def frames_of(source: discord.AudioSource) -> list[bytes]:
     finally:
         source.cleanup()
     return frames
+
+
+def decoded(wav: bytes) -> list[bytes]:
+    """The line's frames as a listener's client gets them: encoded, then decoded by Opus."""
+    decoder = discord.opus.Decoder()
+    return [decoder.decode(frame) for frame in frames_of(opus_clip(wav))]
 
 
 def samples_of(frames: list[bytes]) -> array:
@@ -58,7 +74,9 @@ def test_a_phase_line_becomes_seconds_of_audible_48khz_stereo():
     wav = synthesize("The Council opens: two minutes.")
     with wave.open(io.BytesIO(wav), "rb") as w:
         assert (w.getnchannels(), w.getsampwidth()) == (1, 2)
-    frames = frames_of(pcm_source(wav))
+    converted = pcm(wav)
+    assert abs(len(converted) / (48000 * 4) - wav_seconds(wav)) < 0.01  # 48 kHz, 2 channels, 2 bytes
+    frames = decoded(wav)
     assert frames and all(len(f) == FRAME_BYTES for f in frames)
     seconds = len(frames) * 0.02
     assert 0.8 <= seconds <= 6
@@ -73,12 +91,49 @@ def test_a_phase_line_becomes_seconds_of_audible_48khz_stereo():
 
 
 def test_a_longer_line_makes_a_longer_clip():
-    short = len(frames_of(pcm_source(synthesize("Night falls."))))
-    long = len(frames_of(pcm_source(synthesize(
+    short = len(opus_clip(synthesize("Night falls.")))
+    long = len(opus_clip(synthesize(
         "Night falls. Everyone close your eyes; the Storyteller wakes each character in turn."
-    ))))
+    )))
     assert 0.5 <= short * 0.02 <= 3
     assert long * 0.02 >= short * 0.02 + 1.5
+
+
+async def test_a_line_made_in_the_speech_process_is_the_same_speech():
+    """The narrator makes its lines in a process of its own (issue 38: in a thread they held the
+    event loop): what comes back is the line's whole clip, and it decodes to speech."""
+    process = SpeechProcess(workers=1)
+    try:
+        clip = await process("The Council opens: two minutes.")
+    finally:
+        process.close()
+    assert len(clip) == len(opus_clip(synthesize("The Council opens: two minutes.")))
+    decoder = discord.opus.Decoder()
+    frames = [decoder.decode(frame) for frame in clip.frames]
+    assert rms(samples_of(frames)) > 1000
+
+
+async def test_a_speech_process_that_dies_is_started_again_for_the_next_line():
+    import os
+    import signal
+
+    process = SpeechProcess(workers=1)
+    try:
+        await process("One.")
+        pool = process._pool
+        for child in list(pool._processes.values()):
+            os.kill(child.pid, signal.SIGKILL)
+        failed = 0
+        for text in ("Two.", "Three."):
+            try:
+                await process(text)
+            except SpeechUnavailable:
+                failed += 1
+        clip = await process("Four words said here.")
+    finally:
+        process.close()
+    assert failed <= 1  # the line caught by the death fails (the game goes on in text)
+    assert process._pool is None and len(clip) > 20  # closed; and the last line was made afresh
 
 
 def test_an_empty_line_is_refused_by_name():
@@ -93,7 +148,7 @@ def test_a_long_line_is_cut_at_a_word():
     words = clean(text)
     assert len(words) <= MAX_CHARS
     assert text.startswith(words) and text[len(words)] == " "
-    seconds = len(frames_of(pcm_source(synthesize(text)))) * 0.02
+    seconds = len(opus_clip(synthesize(text))) * 0.02
     assert 6 <= seconds <= 25
 
 
