@@ -126,7 +126,8 @@ def defer_publicly(interaction: discord.Interaction) -> None:
     _answering.setdefault(interaction.id, _Answering()).public = True
 
 
-def answered(*, public: bool = False) -> Callable[[Callable[P, Awaitable[None]]], Callable[P, Coroutine[Any, Any, None]]]:
+def answered(*, public: bool = False
+             ) -> Callable[[Callable[P, Awaitable[None]]], Callable[P, Coroutine[Any, Any, None]]]:
     """The one answer path: decorate an app command, a member's menu, a component's or a form's
     callback (anything with an ``interaction`` parameter). The body runs with a watchdog that
     defers an answer slow to come; a ``GameError`` it raises is answered with its sentence,
