@@ -154,7 +154,7 @@ def answered(*, public: bool = False
 
         # discord.py reads a command's parameters from its callback's signature, and evaluates
         # string annotations in the callback's module: show it the body's, already evaluated
-        answer.__signature__ = inspect.signature(body, eval_str=True)  # type: ignore[attr-defined]
+        answer.__signature__ = inspect.signature(body, eval_str=True)  # type: ignore[attr-defined]  # inspect reads it
         answer.__answered__ = True  # type: ignore[attr-defined]  # (what tests/discord/test_answers.py looks for)
         return answer
 
