@@ -12,7 +12,7 @@ import logging
 
 import discord
 from discord import app_commands
-from support.clocktower_helpers import sign_up
+from support.clocktower_helpers import CHARS, advance, begun, game_row, sign_up, state_of
 
 from bot.interactions import APOLOGY, answered, is_answered
 from bot.logs import JsonFormatter
@@ -223,3 +223,33 @@ async def test_a_slow_script_is_deferred_publicly_for_a_storyteller_and_privatel
         said = [res.response, *res.followups]
         assert "Townsfolk (13)" in "\n".join(f"{e.title}\n{e.description}" for m in said for e in m.embeds)
         assert all(m.ephemeral == (res is by_player) for m in said)
+
+
+async def test_a_form_too_slow_to_open_is_refused_in_words_not_left_failing(world, clock, monkeypatch):
+    """A form can only be the first answer: when reading the game for its placeholder outlasts the
+    watchdog, the click is deferred in time and told, in words, to press again."""
+    from games.clocktower.copilot import proposals
+
+    w = world
+    await begun(w)
+    await advance(w, clock, 22)  # the lock of night 1
+    gid = (await game_row(w)).id
+    st_thread = next(t for t in w.channel.threads if "Storytellers" in t.name)
+    due_message = next(m for m in st_thread.history() if any("information due" in (e.title or "") for e in m.embeds))
+    panel = (await w.host.click(due_message, label="Review and send")).response
+    due = proposals(await state_of(w), CHARS)[0]
+    edit = (await w.host.select(panel, [due.player], custom_id=f"g:{gid}:cs:1:edit")).response
+    real_load = w.bot.service.load
+
+    async def slow_load(*args, **kwargs):
+        await asyncio.sleep(SLOW)
+        return await real_load(*args, **kwargs)
+
+    monkeypatch.setattr(w.bot.service, "load", slow_load)
+    res = await w.host.click(edit, label="Write the answer")
+    assert res.acknowledged and res.deferred and res.modal is None
+    await w.settle()
+    assert [m.content for m in res.followups] == ["That took me too long to open the form: press the button again."]
+    assert all(m.ephemeral for m in res.followups)
+    monkeypatch.setattr(w.bot.service, "load", real_load)
+    assert (await w.host.click(edit, label="Write the answer")).modal is not None  # pressed again: it opens
