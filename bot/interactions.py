@@ -26,7 +26,7 @@ import discord
 from games.engine import GameError
 
 from .actor import Actor
-from .logs import log_context
+from .logs import current, log_context
 from .render import chunks
 
 log = logging.getLogger(__name__)
@@ -132,9 +132,9 @@ def answered(*, public: bool = False
     callback (anything with an ``interaction`` parameter). The body runs with a watchdog that
     defers an answer slow to come; a ``GameError`` it raises is answered with its sentence,
     anything else with ``APOLOGY`` and a log line naming the game (the body's ``game_id``
-    parameter, else its component's ``game_id``). ``public``: the command answers in the channel,
-    so its deferral is public too. A body that another answered body calls just runs: the outer
-    one answers."""
+    parameter, else its component's ``game_id``, else the game the body found and named with
+    ``logs.bind``). ``public``: the command answers in the channel, so its deferral is public too.
+    A body that another answered body calls just runs: the outer one answers."""
     def decorate(body: Callable[P, Awaitable[None]]) -> Callable[P, Coroutine[Any, Any, None]]:
         names = list(inspect.signature(body).parameters)
         if "interaction" not in names:
@@ -173,23 +173,25 @@ async def _answer(interaction: discord.Interaction, game_id: int | None, public:
         return
     _answering[interaction.id] = _Answering(public)
     watchdog = asyncio.get_running_loop().create_task(_defer_when_slow(interaction))
-    try:
-        await work
-    except GameError as exc:
-        with contextlib.suppress(discord.HTTPException):
-            await reply(interaction, str(exc))
-    except Exception:
-        with log_context(game_id=game_id):
-            log.exception("unexpected error (game %s, channel %s, user %s)", game_id, interaction.channel_id,
-                          interaction.user.id)
-        with contextlib.suppress(discord.HTTPException):
-            await reply(interaction, APOLOGY)
-    finally:
-        watchdog.cancel()
-        _answering.pop(interaction.id, None)
-        delivery = getattr(interaction.client, "delivery", None)
-        if delivery is not None and interaction.response.is_done():
-            delivery.note_interaction(interaction)  # a private push may ride on it for a while
+    # the body's log lines carry its server and game; a command that finds its game as it runs
+    # names it with ``logs.bind``
+    with log_context(game_id=game_id, guild_id=interaction.guild_id):
+        try:
+            await work
+        except GameError as exc:
+            with contextlib.suppress(discord.HTTPException):
+                await reply(interaction, str(exc))
+        except Exception:
+            log.exception("unexpected error (game %s, channel %s, user %s)", current().get("game_id"),
+                          interaction.channel_id, interaction.user.id)
+            with contextlib.suppress(discord.HTTPException):
+                await reply(interaction, APOLOGY)
+        finally:
+            watchdog.cancel()
+            _answering.pop(interaction.id, None)
+            delivery = getattr(interaction.client, "delivery", None)
+            if delivery is not None and interaction.response.is_done():
+                delivery.note_interaction(interaction)  # a private push may ride on it for a while
 
 
 async def _defer_when_slow(interaction: discord.Interaction) -> None:

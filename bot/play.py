@@ -21,6 +21,7 @@ from .config import Settings
 from .delivery import paused_ends, schedule_of
 from .edit_windows import EditWindows
 from .interactions import acknowledge, actor_of, reply, update_message
+from .logs import bind
 from .permissions import missing, named
 from .render import duration, relative_time
 from .service import NOT_OPEN_YET, GameService, LobbyError, NoGameHere, NotAllowed, quoted
@@ -447,6 +448,7 @@ class Play:
         """The running game of this channel (or of the thread's channel) where the user is seated:
         (row, table); refused in words otherwise."""
         row = await self.service.game_here(interaction.channel_id, getattr(interaction.channel, "parent_id", None))
+        bind(game_id=row.id)
         if row.status != "running":
             raise LobbyError("The game here has not started yet.")
         table = await self.service.load(row.id)

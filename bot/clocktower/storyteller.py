@@ -25,6 +25,7 @@ from games.clocktower.script_characters import characters_for
 from ..actor import Actor
 from ..cogs.seats import join_seat
 from ..interactions import actor_of, answered, reply
+from ..logs import bind
 from ..service import LobbyError, NoGameHere
 from ..store import GameRow
 from .needs import ClocktowerBot
@@ -80,8 +81,9 @@ class Storyteller(commands.Cog):
 
     async def _row(self, interaction: discord.Interaction) -> GameRow:
         """The game of this channel, of this thread of the game, or of the channel this thread is in."""
-        channel = interaction.channel
-        return await self.service.game_here(interaction.channel_id, getattr(channel, "parent_id", None))
+        row = await self.service.game_here(interaction.channel_id, getattr(interaction.channel, "parent_id", None))
+        bind(game_id=row.id)
+        return row
 
     async def _st_game(self, interaction: discord.Interaction) -> GameRow:
         row = await self._row(interaction)

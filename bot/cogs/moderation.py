@@ -13,6 +13,7 @@ from games.engine import MAX_REASON, GameError
 
 from ..delivery import paused_ends, schedule_of
 from ..interactions import actor_of, answered, reply
+from ..logs import bind
 from ..render import duration, relative_time
 from ..service import GameService, NeedsConfirmation, TimerChange
 from ..views import removal_view
@@ -73,7 +74,9 @@ class Moderation(commands.Cog):
             remove_menu(self.bot.tree, menu)
 
     async def _game_id(self, interaction: discord.Interaction) -> int:
-        return (await self.bot.service.game_in_channel(interaction.channel_id)).id
+        game_id = (await self.bot.service.game_in_channel(interaction.channel_id)).id
+        bind(game_id=game_id)
+        return game_id
 
     async def _ends(self, game_id: int) -> list:
         """The deadlines the game names now (``board_ends``; none for most games)."""

@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from ..interactions import actor_of, answered, reply
+from ..logs import bind
 from ..play import Play
 from ..service import GameService
 
@@ -27,6 +28,7 @@ async def join_seat(bot: SeatsBot, interaction: discord.Interaction, seat: int |
     """Sign up as ``kind`` ('player', 'traveller' or 'spectator'), in ``seat`` or the first free
     one, in the game of this channel or of the channel this thread is in."""
     row = await bot.service.game_here(interaction.channel_id, getattr(interaction.channel, "parent_id", None))
+    bind(game_id=row.id)
     said = await bot.service.join(row.id, actor_of(interaction), seat=seat, kind=kind)
     if row.status == "lobby":
         await bot.play.show_signups(interaction, row.id, said)
@@ -58,6 +60,7 @@ class Seats(commands.Cog):
     async def sign_out(self, interaction: discord.Interaction) -> None:
         row = await self.bot.service.game_here(interaction.channel_id,
                                                getattr(interaction.channel, "parent_id", None))
+        bind(game_id=row.id)
         await self.bot.service.leave(row.id, actor_of(interaction))
         said = f"{interaction.user.display_name} is out."
         if row.status == "lobby":

@@ -15,6 +15,7 @@ from games.engine.errors import GameError
 from games.engine.options import describe
 
 from ..interactions import actor_of, answered, defer_publicly, reply
+from ..logs import bind
 from ..play import Play
 from ..render import chunks
 from ..service import GameService, NoGameHere, VoiceTaken
@@ -197,7 +198,9 @@ class Tables(commands.Cog):
         await self._tell_link_problem(interaction, row)
 
     async def _in_channel(self, interaction: discord.Interaction):
-        return await self.service.game_in_channel(interaction.channel_id)
+        row = await self.service.game_in_channel(interaction.channel_id)
+        bind(game_id=row.id)
+        return row
 
     @game.command(name="join", description="Join the game gathering in this channel")
     @answered(public=True)
@@ -270,6 +273,7 @@ class Tables(commands.Cog):
         if to_all:
             defer_publicly(interaction)
         row = await self.service.game_here(interaction.channel_id, getattr(interaction.channel, "parent_id", None))
+        bind(game_id=row.id)
         game = games.get(row.kind)
         sheet_of = getattr(game, "script_sheet", None)  # only a game with a script has one
         if sheet_of is None:
