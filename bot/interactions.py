@@ -120,10 +120,16 @@ async def open_form(interaction: discord.Interaction, form: discord.ui.Modal) ->
         await interaction.response.send_modal(form)
 
 
-def defer_publicly(interaction: discord.Interaction) -> None:
-    """From now on, a slow answer's deferral shows in the channel (a command that learns only as
-    it runs whether its answer is public, such as ``/game script public:True``)."""
-    _answering.setdefault(interaction.id, _Answering()).public = True
+async def defer_publicly(interaction: discord.Interaction) -> bool:
+    """From now on, a slow answer's deferral shows in the channel (for a command that learns only
+    as it runs whether it answers publicly, such as ``/game script public:True``). False when it
+    is too late: the answer was already deferred privately, so it stays private."""
+    answering = _answering.setdefault(interaction.id, _Answering())
+    async with answering.lock:  # (not while the watchdog is deferring)
+        if interaction.response.is_done():
+            return False
+        answering.public = True
+        return True
 
 
 def answered(*, public: bool = False

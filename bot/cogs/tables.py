@@ -268,10 +268,10 @@ class Tables(commands.Cog):
     @app_commands.describe(public="Post it in the channel for everyone (the Storytellers); else only you see it")
     @answered()
     async def script(self, interaction: discord.Interaction, public: bool = False) -> None:
-        # decided first, so that a slow answer's deferral is public only for a Storyteller
-        to_all = public and await self._storyteller_here(interaction)
-        if to_all:
-            defer_publicly(interaction)
+        # decided first, so that a slow answer's deferral is public only for a Storyteller (one
+        # whose check outlasted the watchdog was deferred privately: the sheet stays private)
+        storyteller = public and await self._storyteller_here(interaction)
+        to_all = storyteller and await defer_publicly(interaction)
         row = await self.service.game_here(interaction.channel_id, getattr(interaction.channel, "parent_id", None))
         bind(game_id=row.id)
         game = games.get(row.kind)
@@ -282,8 +282,10 @@ class Tables(commands.Cog):
         state = (await self.service.load(row.id)).state if row.status == "running" else None
         sheet = sheet_of(row.options, state)
         note = None
-        if public and not to_all:
+        if public and not storyteller:
             note = "Only this game's Storytellers post the script for everyone; here it is for you."
+        elif storyteller and not to_all:
+            note = "I was slow to answer, so here it is for you alone: ask again to post it for everyone."
         for index, embeds in enumerate(sheet_messages(sheet)):
             await reply(interaction, note if index == 0 else None, embeds=embeds, ephemeral=not to_all)
 

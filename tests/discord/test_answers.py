@@ -252,3 +252,26 @@ async def test_a_form_too_slow_to_open_is_refused_in_words_not_left_failing(worl
     assert all(m.ephemeral for m in res.followups)
     monkeypatch.setattr(w.bot.service, "load", real_load)
     assert (await w.host.click(edit, label="Write the answer")).modal is not None  # pressed again: it opens
+
+
+async def test_a_storyteller_check_slower_than_the_watchdog_keeps_the_whole_sheet_private(world, monkeypatch):
+    """The deferral went out privately before the asker was known to be a Storyteller: the sheet
+    follows it privately, every part of it, and says why, rather than half of it in the channel."""
+    w = world
+    await sign_up(w)
+    real_check = w.bot.service.require_storyteller
+
+    async def slow_check(*args, **kwargs):
+        await asyncio.sleep(SLOW)
+        return await real_check(*args, **kwargs)
+
+    monkeypatch.setattr(w.bot.service, "require_storyteller", slow_check)
+    before = len(w.channel.history())
+    res = await w.host.slash(w.channel, "game script", public=True)
+    assert res.acknowledged and res.deferred and res.ephemeral
+    await w.settle()
+    said = [res.response, *res.followups]
+    assert all(m.ephemeral for m in said)
+    assert said[0].content == "I was slow to answer, so here it is for you alone: ask again to post it for everyone."
+    assert "Townsfolk (13)" in "\n".join(f"{e.title}\n{e.description}" for m in said for e in m.embeds)
+    assert len(w.channel.history()) == before  # nothing of it in the channel
