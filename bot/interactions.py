@@ -109,8 +109,6 @@ async def acknowledge(interaction: discord.Interaction) -> None:
             await interaction.response.defer()
 
 
-
-
 async def open_form(interaction: discord.Interaction, form: discord.ui.Modal) -> None:
     """Open a form (a modal) as the answer. A form is only ever the first answer: it cannot follow
     a deferral, so an answer too slow to open it says so in words."""
