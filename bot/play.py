@@ -1,6 +1,7 @@
 """What a click or a command does: turns an interaction into a service call and answers it.
 
-Every entry point is guarded: a game error becomes an ephemeral sentence, anything unexpected is
+The commands and components that call in here answer through ``interactions.answered``: what is
+refused raises a ``GameError`` here, which becomes an ephemeral sentence; anything unexpected is
 logged with the game id and the player gets a short apology, never a traceback.
 """
 
@@ -19,7 +20,8 @@ from games.engine import NO_ONE, GameError, Prompt, rng_for
 from .config import Settings
 from .delivery import paused_ends, schedule_of
 from .edit_windows import EditWindows
-from .interactions import acknowledge, actor_of, guarded, reply, update_message
+from .interactions import acknowledge, actor_of, reply, update_message
+from .logs import bind
 from .permissions import missing, named
 from .render import duration, relative_time
 from .service import NOT_OPEN_YET, GameService, LobbyError, NoGameHere, NotAllowed, quoted
@@ -314,23 +316,21 @@ class Play:
         return problems
 
     async def on_table_button(self, interaction: discord.Interaction, game_id: int, what: str) -> None:
-        async def work() -> None:
-            await self.check_place(interaction, game_id, private_ok=what in ("choose", "hand"))
-            if what in ("choose", "hand"):
-                await self.show_private(interaction, game_id, with_view=(what == "hand"))
-                return
-            actor = actor_of(interaction)
-            if what == "join":
-                await self.service.join(game_id, actor)
-            elif what == "leave":
-                await self.service.leave(game_id, actor)
-            elif what == "start":
-                # the sign-up message is the one clicked: the answer below edits it
-                await self.start_game(interaction, await self.service.row(game_id), close_lobby=False)
-                await update_message(interaction, embed=STARTED_EMBED, view=None)
-                return
-            await update_message(interaction, embed=await self.lobby_embed(game_id), view=lobby_view(game_id))
-        await guarded(interaction, game_id, work)
+        await self.check_place(interaction, game_id, private_ok=what in ("choose", "hand"))
+        if what in ("choose", "hand"):
+            await self.show_private(interaction, game_id, with_view=(what == "hand"))
+            return
+        actor = actor_of(interaction)
+        if what == "join":
+            await self.service.join(game_id, actor)
+        elif what == "leave":
+            await self.service.leave(game_id, actor)
+        elif what == "start":
+            # the sign-up message is the one clicked: the answer below edits it
+            await self.start_game(interaction, await self.service.row(game_id), close_lobby=False)
+            await update_message(interaction, embed=STARTED_EMBED, view=None)
+            return
+        await update_message(interaction, embed=await self.lobby_embed(game_id), view=lobby_view(game_id))
 
     # ----- private views and choices -----
     async def show_private(self, interaction: discord.Interaction, game_id: int, *, with_view: bool) -> None:
@@ -404,54 +404,51 @@ class Play:
 
     async def on_choice(self, interaction: discord.Interaction, game_id: int, seq: int, action: str,
                         field: str, values: list[str]) -> None:
-        async def work() -> None:
-            await self.check_place(interaction, game_id, private_ok=True)
-            table = await self.service.load(game_id)
-            since = self._check_open(table, seq)
-            prompt = self._prompt(table, interaction.user.id, action)
-            spec = next((f for f in prompt.fields if f.name == field), None)
-            if spec is None:
-                raise GameError("That choice is not open to you any more.", code="no_prompt")
-            value: Any = values[0] if spec.max_values == 1 and values else values
-            key = (game_id, interaction.user.id, seq, action)
-            for old in [k for k in self.partial if k[0] == game_id and k[2] < since]:
-                del self.partial[old]  # half-made choices of closed phases
-            if prompt.any_field:  # this select is a whole answer: act at once
-                self.partial.pop(key, None)
-                await self._act(interaction, game_id, {"type": action, "player": str(interaction.user.id),
-                                                       "phase_seq": table.state.phase_seq, **prompt.extra,
-                                                       spec.into or field: value})
-                return
-            chosen = self.partial.setdefault(key, {})
-            chosen[spec.into or field] = value
-            if prompt.submit_label or len(prompt.fields) > 1:
-                # kept until the button; the select shows the pick, so no message is needed
-                await acknowledge(interaction)
-                return
+        await self.check_place(interaction, game_id, private_ok=True)
+        table = await self.service.load(game_id)
+        since = self._check_open(table, seq)
+        prompt = self._prompt(table, interaction.user.id, action)
+        spec = next((f for f in prompt.fields if f.name == field), None)
+        if spec is None:
+            raise GameError("That choice is not open to you any more.", code="no_prompt")
+        value: Any = values[0] if spec.max_values == 1 and values else values
+        key = (game_id, interaction.user.id, seq, action)
+        for old in [k for k in self.partial if k[0] == game_id and k[2] < since]:
+            del self.partial[old]  # half-made choices of closed phases
+        if prompt.any_field:  # this select is a whole answer: act at once
             self.partial.pop(key, None)
             await self._act(interaction, game_id, {"type": action, "player": str(interaction.user.id),
-                                                   "phase_seq": table.state.phase_seq, **prompt.extra, **chosen})
-        await guarded(interaction, game_id, work)
+                                                   "phase_seq": table.state.phase_seq, **prompt.extra,
+                                                   spec.into or field: value})
+            return
+        chosen = self.partial.setdefault(key, {})
+        chosen[spec.into or field] = value
+        if prompt.submit_label or len(prompt.fields) > 1:
+            # kept until the button; the select shows the pick, so no message is needed
+            await acknowledge(interaction)
+            return
+        self.partial.pop(key, None)
+        await self._act(interaction, game_id, {"type": action, "player": str(interaction.user.id),
+                                               "phase_seq": table.state.phase_seq, **prompt.extra, **chosen})
 
     async def on_choice_button(self, interaction: discord.Interaction, game_id: int, seq: int,
                                action: str) -> None:
-        async def work() -> None:
-            await self.check_place(interaction, game_id, private_ok=True)
-            table = await self.service.load(game_id)
-            self._check_open(table, seq)
-            prompt = self._prompt(table, interaction.user.id, action)
-            chosen = self.partial.pop((game_id, interaction.user.id, seq, action), {})
-            missing = [f.placeholder for f in prompt.fields if (f.into or f.name) not in chosen]
-            if missing:
-                raise GameError(f"Choose first: {', '.join(missing)}.", code="incomplete")
-            await self._act(interaction, game_id, {"type": action, "player": str(interaction.user.id),
-                                                   "phase_seq": table.state.phase_seq, **prompt.extra, **chosen})
-        await guarded(interaction, game_id, work)
+        await self.check_place(interaction, game_id, private_ok=True)
+        table = await self.service.load(game_id)
+        self._check_open(table, seq)
+        prompt = self._prompt(table, interaction.user.id, action)
+        chosen = self.partial.pop((game_id, interaction.user.id, seq, action), {})
+        missing = [f.placeholder for f in prompt.fields if (f.into or f.name) not in chosen]
+        if missing:
+            raise GameError(f"Choose first: {', '.join(missing)}.", code="incomplete")
+        await self._act(interaction, game_id, {"type": action, "player": str(interaction.user.id),
+                                               "phase_seq": table.state.phase_seq, **prompt.extra, **chosen})
 
     async def seated_table(self, interaction: discord.Interaction):
         """The running game of this channel (or of the thread's channel) where the user is seated:
         (row, table); refused in words otherwise."""
         row = await self.service.game_here(interaction.channel_id, getattr(interaction.channel, "parent_id", None))
+        bind(game_id=row.id)
         if row.status != "running":
             raise LobbyError("The game here has not started yet.")
         table = await self.service.load(row.id)

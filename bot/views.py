@@ -20,7 +20,7 @@ import discord
 from games.engine import Outcome, Prompt
 
 from .actor import Actor
-from .interactions import actor_of, chosen_values, guarded, reply
+from .interactions import actor_of, answered, chosen_values, reply
 
 
 class Removes(Protocol):
@@ -81,6 +81,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button],
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):
         return cls(bounded(match["gid"]), match["what"])
 
+    @answered()
     async def callback(self, interaction: discord.Interaction) -> None:
         await _play(interaction).on_table_button(interaction, self.game_id, self.what)
 
@@ -98,6 +99,7 @@ class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select],
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):
         return cls(bounded(match["gid"]), bounded(match["seq"]), match["action"], match["field"], item)
 
+    @answered()
     async def callback(self, interaction: discord.Interaction) -> None:
         values = chosen_values(interaction)
         await _play(interaction).on_choice(interaction, self.game_id, self.seq, self.action,
@@ -115,6 +117,7 @@ class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button],
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):
         return cls(bounded(match["gid"]), bounded(match["seq"]), match["action"])
 
+    @answered()
     async def callback(self, interaction: discord.Interaction) -> None:
         await _play(interaction).on_choice_button(interaction, self.game_id, self.seq, self.action)
 
@@ -131,12 +134,11 @@ class RemoveButton(discord.ui.DynamicItem[discord.ui.Button], template=r"g:(?P<g
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):
         return cls(bounded(match["gid"]), bounded(match["uid"]))
 
+    @answered()
     async def callback(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            outcome = await _play(interaction).service.remove(
-                self.game_id, actor_of(interaction), self.user_id, confirmed=True)
-            await reply(interaction, outcome.reply or "Removed; the game is over.")
-        await guarded(interaction, self.game_id, work)
+        outcome = await _play(interaction).service.remove(
+            self.game_id, actor_of(interaction), self.user_id, confirmed=True)
+        await reply(interaction, outcome.reply or "Removed; the game is over.")
 
 
 def removal_view(game_id: int, user_id: int) -> discord.ui.View:

@@ -19,7 +19,7 @@ import discord
 from games.clocktower.copilot import Proposal, proposals
 from games.engine import GameError
 
-from ..interactions import actor_of, chosen_values, guarded, reply
+from ..interactions import actor_of, answered, chosen_values, open_form, reply
 from ..views import MAX_OPTIONS, bounded, detached
 from .needs import ClocktowerBot
 
@@ -78,19 +78,17 @@ def panel_view(game_id: int, state, chars, found: list[Proposal]) -> discord.ui.
 
 
 async def review(interaction: discord.Interaction, game_id: int, night: int) -> None:
-    async def work() -> None:
-        table, state = await _tonight(interaction, game_id, night)
-        found = proposals(state, table.game.chars_of(state))
-        if not found:
-            await reply(interaction, f"Nobody is due information on night {night} (yet).")
-            return
-        view = panel_view(game_id, state, table.game.chars_of(state), found)
-        text = panel_text(state, table.game.chars_of(state), found)
-        if view is not None:
-            await reply(interaction, text, view=view)
-        else:
-            await reply(interaction, text)
-    await guarded(interaction, game_id, work)
+    table, state = await _tonight(interaction, game_id, night)
+    found = proposals(state, table.game.chars_of(state))
+    if not found:
+        await reply(interaction, f"Nobody is due information on night {night} (yet).")
+        return
+    view = panel_view(game_id, state, table.game.chars_of(state), found)
+    text = panel_text(state, table.game.chars_of(state), found)
+    if view is not None:
+        await reply(interaction, text, view=view)
+    else:
+        await reply(interaction, text)
 
 
 async def _inform(interaction: discord.Interaction, game_id: int, night: int, player: str, answer: str = "") -> str:
@@ -102,21 +100,19 @@ async def _inform(interaction: discord.Interaction, game_id: int, night: int, pl
 
 async def on_select(interaction: discord.Interaction, game_id: int, night: int, what: str, player: str,
                     values: list[str]) -> None:
-    async def work() -> None:
-        table, state = await _tonight(interaction, game_id, night)
-        if what == "accept":
-            said = []
-            for target in values:
-                try:
-                    said.append(await _inform(interaction, game_id, night, target))
-                except GameError as exc:
-                    said.append(f"{state.label(target)}: {exc}")
-            await reply(interaction, "\n".join(said))
-        elif what == "edit":
-            await _edit(interaction, game_id, table, state, values[0] if values else "")
-        elif what == "answer" and values:
-            await reply(interaction, await _inform(interaction, game_id, night, player, values[0]))
-    await guarded(interaction, game_id, work)
+    table, state = await _tonight(interaction, game_id, night)
+    if what == "accept":
+        said = []
+        for target in values:
+            try:
+                said.append(await _inform(interaction, game_id, night, target))
+            except GameError as exc:
+                said.append(f"{state.label(target)}: {exc}")
+        await reply(interaction, "\n".join(said))
+    elif what == "edit":
+        await _edit(interaction, game_id, table, state, values[0] if values else "")
+    elif what == "answer" and values:
+        await reply(interaction, await _inform(interaction, game_id, night, player, values[0]))
 
 
 async def _edit(interaction: discord.Interaction, game_id: int, table, state, player: str) -> None:
@@ -148,12 +144,11 @@ class AnswerForm(discord.ui.Modal):
         self.game_id, self.night, self.player = game_id, night, player
         self.answer.placeholder = placeholder[:100]
 
+    @answered()
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            await _tonight(interaction, self.game_id, self.night)
-            await reply(interaction, await _inform(interaction, self.game_id, self.night, self.player,
-                                                   str(self.answer.value)))
-        await guarded(interaction, self.game_id, work)
+        await _tonight(interaction, self.game_id, self.night)
+        await reply(interaction, await _inform(interaction, self.game_id, self.night, self.player,
+                                               str(self.answer.value)))
 
 
 async def _shape(interaction: discord.Interaction, game_id: int, night: int, player: str) -> str:
@@ -168,12 +163,13 @@ async def _shape(interaction: discord.Interaction, game_id: int, night: int, pla
 
 
 async def on_write(interaction: discord.Interaction, game_id: int, night: int, player: str) -> None:
-    """The form opens at once, with no deferral (a form cannot follow one): only the game, usually
-    cached, is read for its placeholder; what is typed is checked when it is sent, like every answer."""
+    """The form opens at once, before the slow-answer watchdog would defer (a form cannot follow a
+    deferral): only the game, usually cached, is read for its placeholder; what is typed is
+    checked when it is sent, like every answer."""
     member = interaction.guild.get_member(int(player)) if interaction.guild is not None else None
     title = f"Answer for {member.display_name}" if member is not None else "Your answer"
     placeholder = await _shape(interaction, game_id, night, player)
-    await interaction.response.send_modal(AnswerForm(game_id, night, player, title, placeholder))
+    await open_form(interaction, AnswerForm(game_id, night, player, title, placeholder))
 
 
 # ----- the components: ``custom_id``s g:<game>:cp:<night>:<review|write>[:<player>] (buttons) and
@@ -194,6 +190,7 @@ class CopilotButton(discord.ui.DynamicItem[discord.ui.Button],
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):
         return cls(bounded(match["gid"]), bounded(match["night"]), match["what"], match["player"] or "")
 
+    @answered()
     async def callback(self, interaction: discord.Interaction) -> None:
         if self.what == "review":
             await review(interaction, self.game_id, self.night)
@@ -214,6 +211,7 @@ class CopilotSelect(discord.ui.DynamicItem[discord.ui.Select],
     async def from_custom_id(cls, interaction, item, match: re.Match[str]):
         return cls(bounded(match["gid"]), bounded(match["night"]), match["what"], match["player"] or "", item)
 
+    @answered()
     async def callback(self, interaction: discord.Interaction) -> None:
         values = chosen_values(interaction)
         await on_select(interaction, self.game_id, self.night, self.what, self.player, values)

@@ -21,7 +21,7 @@ from games.engine import GameError
 
 from ..cogs.menus import add_user_menu, member_here, remove_menu
 from ..delivery import PUBLIC_THREAD
-from ..interactions import guarded, reply
+from ..interactions import answered, reply
 from ..service import NoGameHere, NotSaved
 from ..store import GameRow
 from .needs import ClocktowerBot
@@ -83,43 +83,47 @@ class Town(commands.Cog):
     @app_commands.describe(player="Whom you whisper", player2="Another player in the same whisper (costs one more)",
                            player3="Another player", player4="Another player", player5="Another player")
     @app_commands.guild_only()
+    @answered()
     async def whisper(self, interaction: discord.Interaction, player: discord.Member,
                       player2: discord.Member | None = None, player3: discord.Member | None = None,
                       player4: discord.Member | None = None, player5: discord.Member | None = None) -> None:
         chosen = [str(m.id) for m in (player, player2, player3, player4, player5) if m is not None]
-        await guarded(interaction, None, lambda: self._act(interaction, {"type": "whisper", "players": chosen},
-                                                           with_place=True))
+        await self._act(interaction, {"type": "whisper", "players": chosen}, with_place=True)
 
+    @answered()
     async def whisper_with(self, interaction: discord.Interaction, member: discord.Member | discord.User) -> None:
         """A member's menu, "Whisper": ``/whisper player:`` that member, the same work and answer."""
-        await guarded(interaction, None, lambda: self._act(
-            interaction, {"type": "whisper", "players": [str(member_here(interaction, member).id)]}, with_place=True))
+        await self._act(
+            interaction, {"type": "whisper", "players": [str(member_here(interaction, member).id)]}, with_place=True)
 
     @app_commands.command(name="neighbour", description="Whisper a neighbour: at most 15 words, once a day "
                           "each, not announced")
     @app_commands.describe(to="Your neighbour", text="What you whisper (at most 15 words)")
     @app_commands.guild_only()
+    @answered()
     async def neighbour(self, interaction: discord.Interaction, to: discord.Member,
                         text: app_commands.Range[str, 1, 300]) -> None:
-        await guarded(interaction, None, lambda: self._act(
-            interaction, {"type": "neighbour_whisper", "target": str(to.id), "text": text}, with_place=False))
+        await self._act(
+            interaction, {"type": "neighbour_whisper", "target": str(to.id), "text": text}, with_place=False)
 
     # ----- public announcements -----
     @announce.command(name="alsaahir", description="Guess, as the Alsaahir, which players are the Demon(s) "
                       "and the Minion(s)")
+    @answered()
     async def alsaahir(self, interaction: discord.Interaction, demon: discord.Member,
                        minion: discord.Member | None = None, minion2: discord.Member | None = None,
                        minion3: discord.Member | None = None, minion4: discord.Member | None = None,
                        demon2: discord.Member | None = None) -> None:
         minions = [str(m.id) for m in (minion, minion2, minion3, minion4) if m is not None]
         demons = [str(m.id) for m in (demon, demon2) if m is not None]
-        await guarded(interaction, None, lambda: self._act(
-            interaction, {"type": "alsaahir_guess", "minions": minions, "demons": demons}, with_place=True))
+        await self._act(
+            interaction, {"type": "alsaahir_guess", "minions": minions, "demons": demons}, with_place=True)
 
     @announce.command(name="juggler", description="Guess, as the Juggler, up to 5 players' characters")
     @app_commands.autocomplete(character=character_autocomplete, character2=character_autocomplete,
                                character3=character_autocomplete, character4=character_autocomplete,
                                character5=character_autocomplete)
+    @answered()
     async def juggler(self, interaction: discord.Interaction, player: discord.Member,
                       character: app_commands.Range[str, 1, 50],
                       player2: discord.Member | None = None, character2: app_commands.Range[str, 1, 50] | None = None,
@@ -127,48 +131,48 @@ class Town(commands.Cog):
                       player4: discord.Member | None = None, character4: app_commands.Range[str, 1, 50] | None = None,
                       player5: discord.Member | None = None,
                       character5: app_commands.Range[str, 1, 50] | None = None) -> None:
-        async def work() -> None:
-            pairs = [(player, character), (player2, character2), (player3, character3), (player4, character4),
-                     (player5, character5)]
-            guesses: dict[str, str] = {}
-            for n, (member, guess) in enumerate(pairs, start=1):
-                if (member is None) != (guess is None):
-                    raise GameError(f"Guess {n} needs both a player and a character.", code="bad_guess")
-                if member is not None and guess is not None:
-                    guesses[str(member.id)] = guess
-            await self._act(interaction, {"type": "juggler_guess", "guesses": guesses}, with_place=True)
-        await guarded(interaction, None, work)
+        pairs = [(player, character), (player2, character2), (player3, character3), (player4, character4),
+                 (player5, character5)]
+        guesses: dict[str, str] = {}
+        for n, (member, guess) in enumerate(pairs, start=1):
+            if (member is None) != (guess is None):
+                raise GameError(f"Guess {n} needs both a player and a character.", code="bad_guess")
+            if member is not None and guess is not None:
+                guesses[str(member.id)] = guess
+        await self._act(interaction, {"type": "juggler_guess", "guesses": guesses}, with_place=True)
 
     @announce.command(name="goblin", description="Claim to be the Goblin (counts when you are nominated)")
+    @answered()
     async def goblin(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, None, lambda: self._act(interaction, {"type": "goblin_claim"}, with_place=True))
+        await self._act(interaction, {"type": "goblin_claim"}, with_place=True)
 
     @announce.command(name="slayer", description="Choose a player, as the Slayer (once per game): if they are "
                       "the Demon, they die")
+    @answered()
     async def slayer(self, interaction: discord.Interaction, player: discord.Member) -> None:
-        await guarded(interaction, None, lambda: self._act(
-            interaction, {"type": "slayer_shot", "target": str(player.id)}, with_place=True))
+        await self._act(interaction, {"type": "slayer_shot", "target": str(player.id)}, with_place=True)
 
     @announce.command(name="gunslinger", description="Shoot, as the Gunslinger (once a day), a player that voted "
                       "today: they die")
+    @answered()
     async def gunslinger(self, interaction: discord.Interaction, player: discord.Member) -> None:
-        await guarded(interaction, None, lambda: self._act(
-            interaction, {"type": "gunslinger_shot", "target": str(player.id)}, with_place=True))
+        await self._act(interaction, {"type": "gunslinger_shot", "target": str(player.id)}, with_place=True)
 
     @app_commands.command(name="givetoken", description="Give your vote token to the Beggar (the dead only)")
     @app_commands.guild_only()
+    @answered()
     async def givetoken(self, interaction: discord.Interaction, beggar: discord.Member) -> None:
-        await guarded(interaction, None, lambda: self._act(
-            interaction, {"type": "give_token", "target": str(beggar.id)}, with_place=False))
+        await self._act(interaction, {"type": "give_token", "target": str(beggar.id)}, with_place=False)
 
     # ----- exile -----
     @app_commands.command(name="exile", description="Vote on a Traveller's exile (the first yes calls it); "
                           "alive and dead vote freely")
     @app_commands.choices(vote=EXILE_VOTES)
     @app_commands.guild_only()
+    @answered()
     async def exile(self, interaction: discord.Interaction, traveller: discord.Member, vote: str = "yes") -> None:
-        await guarded(interaction, None, lambda: self._act(
-            interaction, {"type": "exile_vote", "target": str(traveller.id), "vote": vote}, with_place=False))
+        await self._act(
+            interaction, {"type": "exile_vote", "target": str(traveller.id), "vote": vote}, with_place=False)
 
     # ----- breaking whispers -----
     async def _where(self, channel: discord.abc.Messageable) -> tuple[int | None, str]:

@@ -12,7 +12,8 @@ from discord.ext import commands
 from games.engine import MAX_REASON, GameError
 
 from ..delivery import paused_ends, schedule_of
-from ..interactions import actor_of, guarded, reply
+from ..interactions import actor_of, answered, reply
+from ..logs import bind
 from ..render import duration, relative_time
 from ..service import GameService, NeedsConfirmation, TimerChange
 from ..views import removal_view
@@ -73,7 +74,9 @@ class Moderation(commands.Cog):
             remove_menu(self.bot.tree, menu)
 
     async def _game_id(self, interaction: discord.Interaction) -> int:
-        return (await self.bot.service.game_in_channel(interaction.channel_id)).id
+        game_id = (await self.bot.service.game_in_channel(interaction.channel_id)).id
+        bind(game_id=game_id)
+        return game_id
 
     async def _ends(self, game_id: int) -> list:
         """The deadlines the game names now (``board_ends``; none for most games)."""
@@ -102,73 +105,69 @@ class Moderation(commands.Cog):
     # The timer commands tell the table through the game's own message queue, so the notice comes
     # after whatever the table is still being shown (a reveal in beats); the moderator gets it now.
     @mod.command(name="pause", description="Freeze the game's timer")
+    @answered()
     async def pause(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            await self.bot.service.pause(await self._game_id(interaction), actor_of(interaction),
-                                         notice=lambda change: PAUSED)
-            await reply(interaction, f"Done. The table is told: {PAUSED}")
-        await guarded(interaction, None, work)
+        await self.bot.service.pause(await self._game_id(interaction), actor_of(interaction),
+                                     notice=lambda change: PAUSED)
+        await reply(interaction, f"Done. The table is told: {PAUSED}")
 
     @mod.command(name="resume", description="Unfreeze the game's timer")
+    @answered()
     async def resume(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            game_id = await self._game_id(interaction)
-            ends = await self._ends(game_id)
-            change = await self.bot.service.resume(game_id, actor_of(interaction),
-                                                   notice=lambda change: f"▶️ The game resumes. "
-                                                                         f"{timer_text(change, ends)}")
-            await reply(interaction, f"Done. ▶️ The game resumes. {timer_text(change, ends)}")
-            await self.bot.service.close_if_due(game_id)  # nothing was left: the phase closes now
-        await guarded(interaction, None, work)
+        game_id = await self._game_id(interaction)
+        ends = await self._ends(game_id)
+        change = await self.bot.service.resume(game_id, actor_of(interaction),
+                                               notice=lambda change: f"▶️ The game resumes. "
+                                                                     f"{timer_text(change, ends)}")
+        await reply(interaction, f"Done. ▶️ The game resumes. {timer_text(change, ends)}")
+        await self.bot.service.close_if_due(game_id)  # nothing was left: the phase closes now
 
     @mod.command(name="extend", description="Give the current phase more time")
     @app_commands.describe(seconds="How many seconds to add")
+    @answered()
     async def extend(self, interaction: discord.Interaction, seconds: app_commands.Range[int, 1, 604800]) -> None:
-        async def work() -> None:
-            game_id = await self._game_id(interaction)
-            ends = await self._ends(game_id)
-            change = await self.bot.service.extend(game_id, actor_of(interaction), seconds,
-                                                   notice=lambda change: f"⏳ {timer_text(change, ends)}")
-            await reply(interaction, f"Done. ⏳ {timer_text(change, ends)}")
-        await guarded(interaction, None, work)
+        game_id = await self._game_id(interaction)
+        ends = await self._ends(game_id)
+        change = await self.bot.service.extend(game_id, actor_of(interaction), seconds,
+                                               notice=lambda change: f"⏳ {timer_text(change, ends)}")
+        await reply(interaction, f"Done. ⏳ {timer_text(change, ends)}")
 
     @mod.command(name="shorten", description="Take time off the current phase")
     @app_commands.describe(seconds="How many seconds to take off")
+    @answered()
     async def shorten(self, interaction: discord.Interaction, seconds: app_commands.Range[int, 1, 604800]) -> None:
-        async def work() -> None:
-            game_id = await self._game_id(interaction)
-            ends = await self._ends(game_id)
-            change = await self.bot.service.extend(game_id, actor_of(interaction), -seconds,
-                                                   notice=lambda change: f"⏳ {timer_text(change, ends)}")
-            await reply(interaction, f"Done. ⏳ {timer_text(change, ends)}")
-            await self.bot.service.close_if_due(game_id)
-        await guarded(interaction, None, work)
+        game_id = await self._game_id(interaction)
+        ends = await self._ends(game_id)
+        change = await self.bot.service.extend(game_id, actor_of(interaction), -seconds,
+                                               notice=lambda change: f"⏳ {timer_text(change, ends)}")
+        await reply(interaction, f"Done. ⏳ {timer_text(change, ends)}")
+        await self.bot.service.close_if_due(game_id)
 
     @mod.command(name="skip", description="Close the current phase now, as if its timer ran out")
+    @answered(public=True)
     async def skip(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            game_id = await self._game_id(interaction)
-            meant = await self.bot.service.phase_seq(game_id)  # the phase showing as the command arrived
-            before = await self._ends(game_id)
-            label = await self.bot.service.skip(game_id, actor_of(interaction), meant)
-            await self._announce(interaction, await self._skipped(game_id, label, before))
-        await guarded(interaction, None, work, public=True)
+        game_id = await self._game_id(interaction)
+        meant = await self.bot.service.phase_seq(game_id)  # the phase showing as the command arrived
+        before = await self._ends(game_id)
+        label = await self.bot.service.skip(game_id, actor_of(interaction), meant)
+        await self._announce(interaction, await self._skipped(game_id, label, before))
 
     @mod.command(name="skip-turn", description="End the current speaking turn now: the next speaker has the floor")
+    @answered(public=True)
     async def skip_turn(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            game_id = await self._game_id(interaction)
-            name = await self.bot.service.skip_turn(game_id, actor_of(interaction))
-            await self._announce(interaction, f"⏭️ A moderator ended {name}'s speaking turn.")
-        await guarded(interaction, None, work, public=True)
+        game_id = await self._game_id(interaction)
+        name = await self.bot.service.skip_turn(game_id, actor_of(interaction))
+        await self._announce(interaction, f"⏭️ A moderator ended {name}'s speaking turn.")
 
     @mod.command(name="remove", description="Remove an absent player, as the game's rules allow")
+    @answered()
     async def remove(self, interaction: discord.Interaction, player: discord.Member) -> None:
-        await guarded(interaction, None, lambda: self._remove(interaction, player))
+        await self._remove(interaction, player)
 
+    @answered()
     async def remove_from_game(self, interaction: discord.Interaction, member: discord.Member | discord.User) -> None:
         """A member's menu, "Remove from game": ``/mod remove player:`` that member, the same work."""
-        await guarded(interaction, None, lambda: self._remove(interaction, member_here(interaction, member)))
+        await self._remove(interaction, member_here(interaction, member))
 
     async def _remove(self, interaction: discord.Interaction, player: discord.Member) -> None:
         game_id = await self._game_id(interaction)
@@ -180,16 +179,14 @@ class Moderation(commands.Cog):
         await reply(interaction, outcome.reply or f"{player.display_name} was removed.")
 
     @mod.command(name="grimoire", description="Every secret of the game, privately (moderators who are not playing)")
+    @answered()
     async def grimoire(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            view = await self.bot.service.grimoire(await self._game_id(interaction), actor_of(interaction))
-            await reply(interaction, view.text)
-        await guarded(interaction, None, work)
+        view = await self.bot.service.grimoire(await self._game_id(interaction), actor_of(interaction))
+        await reply(interaction, view.text)
 
     @mod.command(name="end", description="End the game now: no winner, everything revealed")
     @app_commands.describe(reason=f"Why (at most {MAX_REASON} characters)")
+    @answered()
     async def end(self, interaction: discord.Interaction, reason: str | None = None) -> None:
-        async def work() -> None:
-            await self.bot.service.end(await self._game_id(interaction), actor_of(interaction), reason or "")
-            await reply(interaction, "The game was ended.")
-        await guarded(interaction, None, work)
+        await self.bot.service.end(await self._game_id(interaction), actor_of(interaction), reason or "")
+        await reply(interaction, "The game was ended.")

@@ -11,7 +11,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from ..interactions import actor_of, guarded, reply
+from ..interactions import actor_of, answered, reply
+from ..logs import bind
 from ..play import Play
 from ..service import GameService
 
@@ -26,15 +27,14 @@ class SeatsBot(Protocol):
 async def join_seat(bot: SeatsBot, interaction: discord.Interaction, seat: int | None, kind: str) -> None:
     """Sign up as ``kind`` ('player', 'traveller' or 'spectator'), in ``seat`` or the first free
     one, in the game of this channel or of the channel this thread is in."""
-    async def work() -> None:
-        row = await bot.service.game_here(interaction.channel_id, getattr(interaction.channel, "parent_id", None))
-        said = await bot.service.join(row.id, actor_of(interaction), seat=seat, kind=kind)
-        if row.status == "lobby":
-            await bot.play.show_signups(interaction, row.id, said)
-        else:
-            then = " A Storyteller chooses their character." if kind == "traveller" else ""
-            await reply(interaction, f"🧳 {said}{then}", ephemeral=False)
-    await guarded(interaction, None, work, public=True)
+    row = await bot.service.game_here(interaction.channel_id, getattr(interaction.channel, "parent_id", None))
+    bind(game_id=row.id)
+    said = await bot.service.join(row.id, actor_of(interaction), seat=seat, kind=kind)
+    if row.status == "lobby":
+        await bot.play.show_signups(interaction, row.id, said)
+    else:
+        then = " A Storyteller chooses their character." if kind == "traveller" else ""
+        await reply(interaction, f"🧳 {said}{then}", ephemeral=False)
 
 
 class Seats(commands.Cog):
@@ -44,24 +44,26 @@ class Seats(commands.Cog):
     @app_commands.command(name="in", description="Sign up to play, in a seat of your choice")
     @app_commands.describe(seat="The seat you want (leave it out for the first free one)")
     @app_commands.guild_only()
+    @answered(public=True)
     async def sign_in(self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, 30] | None = None):
         await join_seat(self.bot, interaction, seat, "player")
 
     @app_commands.command(name="spectate", description="Watch the game: listed as a spectator, no seat")
     @app_commands.guild_only()
+    @answered(public=True)
     async def spectate(self, interaction: discord.Interaction) -> None:
         await join_seat(self.bot, interaction, None, "spectator")
 
     @app_commands.command(name="out", description="Take back your sign-up")
     @app_commands.guild_only()
+    @answered(public=True)
     async def sign_out(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            row = await self.bot.service.game_here(interaction.channel_id,
-                                                   getattr(interaction.channel, "parent_id", None))
-            await self.bot.service.leave(row.id, actor_of(interaction))
-            said = f"{interaction.user.display_name} is out."
-            if row.status == "lobby":
-                await self.bot.play.show_signups(interaction, row.id, said)
-            else:
-                await reply(interaction, said, ephemeral=False)
-        await guarded(interaction, None, work, public=True)
+        row = await self.bot.service.game_here(interaction.channel_id,
+                                               getattr(interaction.channel, "parent_id", None))
+        bind(game_id=row.id)
+        await self.bot.service.leave(row.id, actor_of(interaction))
+        said = f"{interaction.user.display_name} is out."
+        if row.status == "lobby":
+            await self.bot.play.show_signups(interaction, row.id, said)
+        else:
+            await reply(interaction, said, ephemeral=False)

@@ -14,7 +14,8 @@ import games
 from games.engine.errors import GameError
 from games.engine.options import describe
 
-from ..interactions import actor_of, guarded, reply
+from ..interactions import actor_of, answered, defer_publicly, reply
+from ..logs import bind
 from ..play import Play
 from ..render import chunks
 from ..service import GameService, NoGameHere, VoiceTaken
@@ -145,32 +146,31 @@ class Tables(commands.Cog):
                            min_players="Fewest players to start", max_players="Most players allowed",
                            voice="The voice channel the game is played in (by default the one you are in)")
     @app_commands.autocomplete(kind=kind_autocomplete)
+    @answered(public=True)
     async def new(self, interaction: discord.Interaction, kind: str, options: str | None = None,
                   min_players: app_commands.Range[int, 1, 30] | None = None,
                   max_players: app_commands.Range[int, 1, 30] | None = None,
                   voice: discord.VoiceChannel | None = None) -> None:
-        async def work() -> None:
-            async def open_game(voice_channel_id: int | None):
-                return await self.service.new_game(
-                    kind=kind, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
-                    host=actor_of(interaction), options_text=options, min_players=min_players,
-                    max_players=max_players, voice_channel_id=voice_channel_id)
+        async def open_game(voice_channel_id: int | None):
+            return await self.service.new_game(
+                kind=kind, guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+                host=actor_of(interaction), options_text=options, min_players=min_players,
+                max_players=max_players, voice_channel_id=voice_channel_id)
 
-            note = None
-            try:
-                row = await open_game(linked_voice(interaction, kind, voice))
-            except VoiceTaken as taken:
-                if voice is not None:  # the channel named is refused, and no game opens
-                    raise
-                # the host's own voice channel is another game's table: the game opens unlinked
-                row, note = await open_game(None), taken.unlinked()
-            if row.voice_channel_id is not None:
-                note = options_words(row) or None
-            await reply(interaction, note, embed=await self.bot.play.lobby_embed(row.id),
-                        view=lobby_view(row.id), ephemeral=False)
-            await self.bot.play.remember_lobby(interaction, row.id)
-            await self._tell_link_problem(interaction, row)
-        await guarded(interaction, None, work, public=True)
+        note = None
+        try:
+            row = await open_game(linked_voice(interaction, kind, voice))
+        except VoiceTaken as taken:
+            if voice is not None:  # the channel named is refused, and no game opens
+                raise
+            # the host's own voice channel is another game's table: the game opens unlinked
+            row, note = await open_game(None), taken.unlinked()
+        if row.voice_channel_id is not None:
+            note = options_words(row) or None
+        await reply(interaction, note, embed=await self.bot.play.lobby_embed(row.id),
+                    view=lobby_view(row.id), ephemeral=False)
+        await self.bot.play.remember_lobby(interaction, row.id)
+        await self._tell_link_problem(interaction, row)
 
     async def _tell_link_problem(self, interaction: discord.Interaction, row) -> None:
         """Whoever linked the game learns at once, privately, of a permission the bot lacks there
@@ -183,125 +183,122 @@ class Tables(commands.Cog):
 
     @game.command(name="voice", description="Link the game to a voice channel, or unlink it (host)")
     @app_commands.describe(channel="The voice channel the game is played in (leave it out to unlink)")
+    @answered(public=True)
     async def voice(self, interaction: discord.Interaction, channel: discord.VoiceChannel | None = None) -> None:
-        async def work() -> None:
-            row = await self._in_channel(interaction)
-            row = await self.service.set_voice_channel(row.id, actor_of(interaction), channel.id if channel else None)
-            said = (f"🔊 Game #{row.id} is played in {channel.mention}." if channel else
-                    f"🔇 Game #{row.id} has no voice channel now: I mute no one and say nothing aloud.")
-            if channel and options_words(row):
-                said += " " + options_words(row)
-            if row.status == "lobby":  # the answer, with the sign-up sheet's Voice line brought up to date
-                await self.bot.play.show_signups(interaction, row.id, said)
-            else:
-                await reply(interaction, said, ephemeral=False)
-            await self._tell_link_problem(interaction, row)
-        await guarded(interaction, None, work, public=True)
+        row = await self._in_channel(interaction)
+        row = await self.service.set_voice_channel(row.id, actor_of(interaction), channel.id if channel else None)
+        said = (f"🔊 Game #{row.id} is played in {channel.mention}." if channel else
+                f"🔇 Game #{row.id} has no voice channel now: I mute no one and say nothing aloud.")
+        if channel and options_words(row):
+            said += " " + options_words(row)
+        if row.status == "lobby":  # the answer, with the sign-up sheet's Voice line brought up to date
+            await self.bot.play.show_signups(interaction, row.id, said)
+        else:
+            await reply(interaction, said, ephemeral=False)
+        await self._tell_link_problem(interaction, row)
 
     async def _in_channel(self, interaction: discord.Interaction):
-        return await self.service.game_in_channel(interaction.channel_id)
+        row = await self.service.game_in_channel(interaction.channel_id)
+        bind(game_id=row.id)
+        return row
 
     @game.command(name="join", description="Join the game gathering in this channel")
+    @answered(public=True)
     async def join(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            row = await self._in_channel(interaction)
-            await self.service.join(row.id, actor_of(interaction))
-            await self.bot.play.show_signups(interaction, row.id, f"{interaction.user.display_name} joins.")
-        await guarded(interaction, None, work, public=True)
+        row = await self._in_channel(interaction)
+        await self.service.join(row.id, actor_of(interaction))
+        await self.bot.play.show_signups(interaction, row.id, f"{interaction.user.display_name} joins.")
 
     @game.command(name="leave", description="Leave the game gathering in this channel")
+    @answered(public=True)
     async def leave(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            row = await self._in_channel(interaction)
-            await self.service.leave(row.id, actor_of(interaction))
-            await self.bot.play.show_signups(interaction, row.id, f"{interaction.user.display_name} leaves.")
-        await guarded(interaction, None, work, public=True)
+        row = await self._in_channel(interaction)
+        await self.service.leave(row.id, actor_of(interaction))
+        await self.bot.play.show_signups(interaction, row.id, f"{interaction.user.display_name} leaves.")
 
     @game.command(name="start", description="Start the game (host)")
+    @answered(public=True)
     async def start(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            row = await self._in_channel(interaction)
-            await self.bot.play.start_game(interaction, row)
-            await reply(interaction, "The game has begun. Check your private messages (or press **My hand**).",
-                        ephemeral=False)
-        await guarded(interaction, None, work, public=True)
+        row = await self._in_channel(interaction)
+        await self.bot.play.start_game(interaction, row)
+        await reply(interaction, "The game has begun. Check your private messages (or press **My hand**).",
+                    ephemeral=False)
 
     @game.command(name="cancel", description="Cancel the game in this channel (host or Manage Server)")
+    @answered(public=True)
     async def cancel(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            row = await self._in_channel(interaction)
-            await self.service.cancel(row.id, actor_of(interaction))
-            await reply(interaction, f"Game #{row.id} was cancelled by {interaction.user.display_name}.",
-                        ephemeral=False)
-        await guarded(interaction, None, work, public=True)
+        row = await self._in_channel(interaction)
+        await self.service.cancel(row.id, actor_of(interaction))
+        await reply(interaction, f"Game #{row.id} was cancelled by {interaction.user.display_name}.",
+                    ephemeral=False)
 
     @game.command(name="status", description="Where the game in this channel stands")
+    @answered()
     async def status(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            row = await self._in_channel(interaction)
-            await reply(interaction, await self.bot.play.status_text(row))
-        await guarded(interaction, None, work)
+        row = await self._in_channel(interaction)
+        await reply(interaction, await self.bot.play.status_text(row))
 
     @game.command(name="list", description="The active games of this server")
+    @answered()
     async def list_games(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            rows = await self.bot.store.active_games(interaction.guild_id)
-            if not rows:
-                await reply(interaction, "No games are running here. Start one with `/game new`.")
-                return
-            lines = [f"• #{r.id} **{games.get(r.kind).title}** in <#{r.channel_id}>: {r.status}"
-                     + (" (paused)" if r.paused else "") for r in rows]
-            await reply(interaction, "\n".join(lines))
-        await guarded(interaction, None, work)
+        rows = await self.bot.store.active_games(interaction.guild_id)
+        if not rows:
+            await reply(interaction, "No games are running here. Start one with `/game new`.")
+            return
+        lines = [f"• #{r.id} **{games.get(r.kind).title}** in <#{r.channel_id}>: {r.status}"
+                 + (" (paused)" if r.paused else "") for r in rows]
+        await reply(interaction, "\n".join(lines))
 
     @game.command(name="rules", description="A summary of a game's rules and its options")
     @app_commands.autocomplete(kind=kind_autocomplete)
+    @answered()
     async def rules(self, interaction: discord.Interaction, kind: str) -> None:
-        async def work() -> None:
-            game = games.get(kind)
-            for embeds in rules_messages(game):
-                await reply(interaction, embeds=embeds)
-        await guarded(interaction, None, work)
+        game = games.get(kind)
+        for embeds in rules_messages(game):
+            await reply(interaction, embeds=embeds)
 
     @game.command(name="hand", description="Your secret information and choices, privately")
+    @answered()
     async def hand(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            row = await self._in_channel(interaction)
-            await self.bot.play.show_private(interaction, row.id, with_view=True)
-        await guarded(interaction, None, work)
+        row = await self._in_channel(interaction)
+        await self.bot.play.show_private(interaction, row.id, with_view=True)
 
     @game.command(name="script", description="The game's script, in a game that has one: each character's "
                   "ability, the jinxes and the night order")
     @app_commands.describe(public="Post it in the channel for everyone (the Storytellers); else only you see it")
+    @answered()
     async def script(self, interaction: discord.Interaction, public: bool = False) -> None:
-        async def work() -> None:
-            row = await self.service.game_here(interaction.channel_id, getattr(interaction.channel, "parent_id", None))
-            game = games.get(row.kind)
-            sheet_of = getattr(game, "script_sheet", None)  # only a game with a script has one
-            if sheet_of is None:
-                raise NoGameHere(f"The game here is {game.title}, which has no script: `/game script` is for "
-                                 f"{scripted_titles()}.")
-            state = (await self.service.load(row.id)).state if row.status == "running" else None
-            sheet = sheet_of(row.options, state)
-            note = None
-            if public and not to_all:
-                note = "Only this game's Storytellers post the script for everyone; here it is for you."
-            for index, embeds in enumerate(sheet_messages(sheet)):
-                await reply(interaction, note if index == 0 else None, embeds=embeds, ephemeral=not to_all)
-        # decided before the work, so that a slow answer's deferral is public only for a Storyteller
-        to_all = public and await self._storyteller_here(interaction)
-        await guarded(interaction, None, work, public=to_all)
+        # decided first, so that a slow answer's deferral is public only for a Storyteller (one
+        # whose check outlasted the watchdog was deferred privately: the sheet stays private)
+        storyteller = public and await self._storyteller_here(interaction)
+        to_all = storyteller and await defer_publicly(interaction)
+        row = await self.service.game_here(interaction.channel_id, getattr(interaction.channel, "parent_id", None))
+        bind(game_id=row.id)
+        game = games.get(row.kind)
+        sheet_of = getattr(game, "script_sheet", None)  # only a game with a script has one
+        if sheet_of is None:
+            raise NoGameHere(f"The game here is {game.title}, which has no script: `/game script` is for "
+                             f"{scripted_titles()}.")
+        state = (await self.service.load(row.id)).state if row.status == "running" else None
+        sheet = sheet_of(row.options, state)
+        note = None
+        if public and not storyteller:
+            note = "Only this game's Storytellers post the script for everyone; here it is for you."
+        elif storyteller and not to_all:
+            note = "I was slow to answer, so here it is for you alone: ask again to post it for everyone."
+        for index, embeds in enumerate(sheet_messages(sheet)):
+            await reply(interaction, note if index == 0 else None, embeds=embeds, ephemeral=not to_all)
 
     async def _storyteller_here(self, interaction: discord.Interaction) -> bool:
         """Whether the asker is a Storyteller of this channel's game (False when there is none).
-        Asked before ``guarded``: any failure here is a False (the answer goes privately), and the
-        work itself then says what is wrong."""
+        Any failure here is a False (the answer goes privately), and the command then says what is
+        wrong."""
         try:
             row = await self.service.game_here(interaction.channel_id, getattr(interaction.channel, "parent_id", None))
             await self.service.require_storyteller(row, actor_of(interaction))
         except GameError:
             return False
-        except Exception as exc:  # (outside guarded, it would leave the command unanswered)
+        except Exception as exc:  # (a database that did not answer: the sheet comes privately)
             log.warning("channel %s: could not tell whether %s is a Storyteller (%s); answering privately",
                         interaction.channel_id, interaction.user.id, exc)
             return False
@@ -311,15 +308,15 @@ class Tables(commands.Cog):
     @app_commands.describe(target="Who you vote for (leave it out to vote for no one, where the vote allows it)",
                            choice="What you vote for, in a vote that is not for a player (an ingredient...)")
     @app_commands.guild_only()
+    @answered()
     async def vote(self, interaction: discord.Interaction, target: discord.Member | None = None,
                    choice: app_commands.Range[str, 1, 100] | None = None) -> None:
-        await guarded(interaction, None,
-                      lambda: self.bot.play.vote(interaction, target.id if target else None, choice))
+        await self.bot.play.vote(interaction, target.id if target else None, choice)
 
+    @answered()
     async def vote_for(self, interaction: discord.Interaction, member: discord.Member | discord.User) -> None:
         """A member's menu, "Vote for": ``/vote target:`` that member, the same work and answer."""
-        await guarded(interaction, None,
-                      lambda: self.bot.play.vote(interaction, member_here(interaction, member).id, None))
+        await self.bot.play.vote(interaction, member_here(interaction, member).id, None)
 
     @vote.autocomplete("choice")
     async def vote_choice_autocomplete(self, interaction: discord.Interaction,
@@ -331,14 +328,13 @@ class Tables(commands.Cog):
     @app_commands.describe(role="The storyteller role (leave empty to clear it)")
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
+    @answered()
     async def storyteller_role(self, interaction: discord.Interaction, role: discord.Role | None = None) -> None:
-        async def work() -> None:
-            if not actor_of(interaction).manage_guild:
-                await reply(interaction, "Only a member with Manage Server can set the storyteller role.")
-                return
-            if interaction.guild_id is None:  # (a server-only command; Discord says so too)
-                await reply(interaction, "The storyteller role is set on a server, not here.")
-                return
-            await self.bot.store.set_storyteller_role(interaction.guild_id, role.id if role else None)
-            await reply(interaction, f"Storyteller role: {role.mention if role else 'none'}.")
-        await guarded(interaction, None, work)
+        if not actor_of(interaction).manage_guild:
+            await reply(interaction, "Only a member with Manage Server can set the storyteller role.")
+            return
+        if interaction.guild_id is None:  # (a server-only command; Discord says so too)
+            await reply(interaction, "The storyteller role is set on a server, not here.")
+            return
+        await self.bot.store.set_storyteller_role(interaction.guild_id, role.id if role else None)
+        await reply(interaction, f"Storyteller role: {role.mention if role else 'none'}.")
