@@ -98,11 +98,13 @@ def proposals(state: ClocktowerState, chars: Characters) -> list[Proposal]:
             if woken and state.killed_tonight.get(seat.player) == "pukka" and \
                     state.settings.pukka_ravenkeeper == "poisoned":
                 why = "killed by the Pukka, so poisoned when woken"
-            if why:
+            if vortox_applies(state, chars, seat):  # false "even if they are drunk or poisoned" (the wiki)
+                falsify(state, chars, seat, proposal)
+                if why:
+                    proposal.flags.insert(1, f"drunk or poisoned ({why}): false all the same, under the Vortox")
+            elif why:
                 proposal.flags.insert(0, f"drunk or poisoned ({why}): any answer (your choice)")
                 _free(proposal)
-            elif vortox_applies(state, chars, seat):
-                falsify(state, chars, seat, proposal)
         out.append(proposal)
     return out
 

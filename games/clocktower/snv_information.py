@@ -274,7 +274,9 @@ def falsify(state: ClocktowerState, chars: Characters, seat: Seat, proposal: Pro
     who = vortox_working(state)
     note = f"the Vortox ({who}): Townsfolk information is false"
     if proposal.allowed is not None and proposal.form is not None and proposal.form.every is not None:
-        false = [a for a in proposal.form.every if a not in proposal.allowed]
+        # the Mathematician's allowed counts are every count (the Storytellers confirm): false is any but its own
+        true = [proposal.answer] if proposal.character == "mathematician" else proposal.allowed
+        false = [a for a in proposal.form.every if a not in true]
         if not false:
             proposal.flags.insert(0, f"{note}, and no answer of the form is false here: any answer (your call)")
             proposal.allowed, proposal.check = list(proposal.form.every), None

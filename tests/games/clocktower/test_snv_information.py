@@ -478,3 +478,42 @@ def test_sects_and_violets_information_reaches_its_player_alone():
     public = " ".join(e.text for e in dawn.events if e.audience.kind in ("public", "thread"))
     for words in ("alignment", "No Dashii", "steps", "Seamstress", "Dreamer", "Clockmaker"):
         assert words not in public
+
+
+# ----- the Vortox, by the wiki's examples -----
+
+def test_the_vortox_kills_the_sage_who_learns_two_players_neither_of_them_the_demon():
+    # the Storytellers kill the Sage as the Vortox's kill (the bot does not rule the Vortox's kill)
+    sage = to_night(to_day(begun(["vortox", "sage", "dreamer", "seamstress", "oracle", "witch", "mutant"])))
+    sage = act(sage, type="kill", target="p2").state
+    found = by_player(to_lock(sage))["p2"]
+    assert "the Vortox" in found.flags[0]
+    refuses(found, "1 and 3")  # the Vortox is one of them: true
+    assert allows(found, "3 and 4") and allows(found, found.answer)
+
+
+def test_under_the_vortox_with_no_vote_and_no_nomination_the_flowergirl_and_town_crier_learn_yes():
+    state = day_one(["vortox", "flowergirl", "towncrier", "oracle", "dreamer", "clockmaker", "witch"])
+    found = by_player(to_lock(to_night(state)))
+    assert found["p2"].allowed == ["yes"] and found["p3"].allowed == ["yes"]
+    assert found["p2"].answer == found["p3"].answer == "yes"
+
+
+def test_under_the_vortox_the_dreamer_choosing_the_savant_learns_two_wrong_characters():
+    # the wiki: the Dreamer chooses the Savant and learns "the Philosopher or the No Dashii"
+    state = choose(begun(["vortox", "dreamer", "savant", "oracle", "sage", "clockmaker", "witch"]), "p2", "p3")
+    found = by_player(state)["p2"]
+    assert allows(found, "Philosopher or No Dashii")
+    refuses(found, "Savant or No Dashii")
+
+
+def test_under_the_vortox_a_poisoned_townsfolk_still_learns_false_information():
+    # the wiki: "Even if they are drunk or poisoned, it must be false"
+    state = poison(begun(VORTOX), "p2", "")
+    found = by_player(state)["p2"]
+    assert found.allowed == ["1", "3"] and any("false all the same" in f for f in found.flags)
+
+
+def test_under_the_vortox_the_mathematician_may_be_told_any_count_but_its_own():
+    found = by_player(begun(["vortox", "mathematician", "dreamer", "oracle", "sage", "clockmaker", "witch"]))["p2"]
+    assert found.answer != "0" and "0" not in found.allowed and "7" in found.allowed
