@@ -517,3 +517,41 @@ def test_under_the_vortox_a_poisoned_townsfolk_still_learns_false_information():
 def test_under_the_vortox_the_mathematician_may_be_told_any_count_but_its_own():
     found = by_player(begun(["vortox", "mathematician", "dreamer", "oracle", "sage", "clockmaker", "witch"]))["p2"]
     assert found.answer != "0" and "0" not in found.allowed and "7" in found.allowed
+
+
+# ----- the Evil Twin's pair -----
+
+def test_the_evil_twin_is_paired_with_one_random_opposing_player_once():
+    import random
+
+    from games.clocktower.snv_setup import TWIN, place_twin, twins
+    landed = set()
+    for seed in range(40):
+        state = new_game(SNV, ["fanggu", "eviltwin", "sage", "oracle", "dreamer", "clockmaker", "mutant"])
+        good = place_twin(state, random.Random(seed))
+        assert state.seat_of(good).alignment == "good" and twins(state) == [("p2", good)]
+        assert place_twin(state, random.Random(seed + 1)) == good  # placed once
+        assert [r.player for r in state.reminders if r.token == TWIN] == [good]
+        landed.add(good)
+    assert landed == {"p3", "p4", "p5", "p6", "p7"}
+    none = new_game(SNV, ["fanggu", "witch", "sage", "oracle", "dreamer", "clockmaker", "mutant"])
+    assert place_twin(none, random.Random(1)) is None and not none.reminders
+
+
+def test_the_twins_learn_each_other_and_their_characters_and_nobody_else_does():
+    import random
+
+    from games.clocktower.snv_setup import place_twin
+    state = new_game(SNV, ["fanggu", "eviltwin", "sage", "oracle", "dreamer", "clockmaker", "mutant"])
+    good = place_twin(state, random.Random(3))
+    out = act(state, type="begin")
+    cards = {e.audience.id: e.text for e in out.events if e.type == "character"}
+    label = state.label(good)
+    good_character = GAME.chars_of(state)[state.seat_of(good).character].name
+    assert f"Your twin: {label}, the {good_character}." in cards["p2"]
+    assert "Your twin: Name2 (seat 2), the Evil Twin." in cards[good]
+    for player, text in cards.items():
+        if player not in ("p2", good):
+            assert "twin" not in text.lower()
+    public = " ".join(e.text for e in out.events if e.audience.kind in ("public", "thread"))
+    assert "twin" not in public.lower()
