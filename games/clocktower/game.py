@@ -78,6 +78,7 @@ from .script import Script, ScriptError, builtin_script, edition_of, edition_scr
 from .script_characters import characters_for, homebrew_for_deal
 from .script_text import Sheet, script_sheet, sheet_of_state
 from .setup_tokens import place_red_herring
+from .snv_judged import judged_recap
 from .snv_setup import place_twin
 from .stages import day_ends, night_ends, stage_seconds, stages
 from .state import ClocktowerState, LunaticInfo, Seat
@@ -559,6 +560,7 @@ class Clocktower(Game):
         if talk:
             events.append(public("whisper_recap", talk, title="🤫 Every day's whispers (how many each player was in)"))
         events += information_recap(state, records)
+        events += judged_recap(state, records)
         return events
 
     def rules_summary(self) -> str:

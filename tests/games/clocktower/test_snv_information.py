@@ -555,3 +555,64 @@ def test_the_twins_learn_each_other_and_their_characters_and_nobody_else_does():
             assert "twin" not in text.lower()
     public = " ".join(e.text for e in out.events if e.audience.kind in ("public", "thread"))
     assert "twin" not in public.lower()
+
+
+# ----- the Storytellers' judgements by day: the Savant, the Artist, madness -----
+
+def dawn_of(state):
+    """The outcome of the next dawn."""
+    out = None
+    while state.phase == "night":
+        out = timeout(state)
+        state = out.state
+    return out
+
+
+def judged_text(out):
+    found = [e for e in out.events if e.type == "judged_today"]
+    assert all(e.audience.kind == "storyteller" for e in found)
+    return found[0].text if found else ""
+
+
+def test_the_savant_is_named_to_the_storytellers_as_theirs_to_judge_each_day():
+    out = dawn_of(begun(["nodashii", "savant", "artist", "mutant", "dreamer", "clockmaker", "witch"]))
+    text = judged_text(out)
+    assert "Name2 (seat 2), the Savant, may visit you today: tell them 2 things, 1 true & 1 false" in text
+    assert "Name3 (seat 3), the Artist, may privately ask you one yes/no question" in text
+    assert "Name4 (seat 4), the Mutant: if they are \"mad\" about being an Outsider today" in text
+    public = " ".join(e.text for e in out.events if e.audience.kind in ("public", "thread"))
+    assert "Savant" not in public and "Artist" not in public and "Mutant" not in public
+
+
+def test_under_the_vortox_both_of_the_savants_statements_are_false():
+    # the wiki (the Vortox): the Savant learns two pieces of information each day; both are false
+    text = judged_text(dawn_of(begun(["vortox", "savant", "artist", "oracle", "dreamer", "clockmaker", "witch"])))
+    assert "Under the Vortox (Name1 (seat 1)) both must be false." in text
+    assert "the Artist, may privately ask" in text and "it must be false" in text
+
+
+def test_the_artists_question_is_named_until_its_no_ability_token_is_placed():
+    state = begun(["nodashii", "savant", "artist", "mutant", "dreamer", "clockmaker", "witch"])
+    state = act(state, type="add_reminder", target="p3", token="No Ability", source="artist").state
+    assert "Artist" not in judged_text(dawn_of(state))
+
+
+def test_the_cerenovus_target_is_named_with_the_madness_for_the_storytellers_to_judge():
+    state = begun(["nodashii", "savant", "artist", "oracle", "dreamer", "clockmaker", "cerenovus"])
+    state = choose(state, "p7", "p5")
+    state = act(state, player="p7", type="night_choice", character="clockmaker").state
+    text = judged_text(dawn_of(state))
+    assert "Name5 (seat 5) was made \"mad\" as the Clockmaker by Name7 (seat 7), the Cerenovus last night" in text
+
+
+def test_what_the_storytellers_tell_the_savant_is_recorded_and_revealed_at_the_end():
+    state = to_day(begun(["nodashii", "savant", "artist", "oracle", "dreamer", "clockmaker", "witch"]))
+    out = act(state, type="tell", target="p2", text="The Witch is alive. The Dreamer is evil.")
+    records = [e for e in out.events if e.audience.kind == "record"]
+    assert [r.type for r in records] == ["judged"] and records[0].data["card"] == "savant"
+    assert not [e for e in act(state, type="tell", target="p4", text="hello").events
+                if e.audience.kind == "record"]  # the Oracle's words are not a judgement of the Savant's kind
+    ended = act(out.state, type="declare_winner", team="good", reason="").state
+    recap = GAME.recap(ended, records)
+    judged = [e for e in recap if e.type == "judged_recap"]
+    assert judged and "day 1, Name2, as the Savant: The Witch is alive. The Dreamer is evil." in judged[0].text
