@@ -18,6 +18,7 @@ from .copilot import proposals
 from .inform import information_event, woken_information
 from .resolve import plan_night
 from .rules import NO_ONE_TONIGHT, chars, choice_text, hours, illegal, ruled, target_seat, who
+from .snv_setup import sheet_tokens
 from .state import ClocktowerState, Reminder, Seat
 
 # ----- the players' choices -----
@@ -220,7 +221,7 @@ def night_sheet(state: ClocktowerState) -> Event:
         who_holds = ", ".join(state.label(s.player) + ("" if s.alive else " (dead)") for s in holders)
         judged = "" if ruled(state, step) else " · *judged by you*"
         lines.append(f"• **{character.name}**: {who_holds}{judged}" + (f"\n  {reminder}" if reminder else ""))
-    text = "\n".join(lines) or "Nobody in play wakes tonight."
+    text = "\n".join(lines + sheet_tokens(state, known)) or "Nobody in play wakes tonight."
     return Event(type="night_sheet", audience=STORYTELLER, title=f"🌙 Night {state.night}: the night sheet",
                  text=text[:4000])
 

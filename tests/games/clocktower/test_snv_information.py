@@ -616,3 +616,18 @@ def test_what_the_storytellers_tell_the_savant_is_recorded_and_revealed_at_the_e
     recap = GAME.recap(ended, records)
     judged = [e for e in recap if e.type == "judged_recap"]
     assert judged and "day 1, Name2, as the Savant: The Witch is alive. The Dreamer is evil." in judged[0].text
+
+
+def test_the_witch_and_cerenovus_tokens_are_on_the_storytellers_night_sheet_only():
+    state = to_day(begun(["nodashii", "savant", "artist", "oracle", "dreamer", "cerenovus", "witch"]))
+    state = act(state, type="add_reminder", target="p4", token="Cursed", source="witch").state
+    state = act(state, type="add_reminder", target="p5", token="Mad", source="cerenovus").state
+    out = None
+    while state.phase != "night":
+        out = timeout(state)
+        state = out.state
+    sheet = next(e for e in out.events if e.type == "night_sheet")
+    assert sheet.audience.kind == "storyteller"
+    assert "🔖 On the grimoire: Name4 (seat 4): Cursed (Witch); Name5 (seat 5): Mad (Cerenovus)" in sheet.text
+    public = " ".join(e.text for e in out.events if e.audience.kind in ("public", "thread"))
+    assert "Cursed" not in public and "Mad" not in public
