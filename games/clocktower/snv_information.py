@@ -255,17 +255,20 @@ def vortox_working(state: ClocktowerState) -> str:
     return ""
 
 
-def _candidates(state: ClocktowerState, chars: Characters, seat: Seat) -> Iterator[str]:
-    """Answers of the common forms to try for a false one, a few at a time (players by seat, the
-    script's characters by name)."""
+def _candidates(state: ClocktowerState, chars: Characters, seat: Seat, shape: str) -> Iterator[str]:
+    """Answers of the form ``shape`` names, to try for a false one (players by seat, the script's
+    characters by name): two characters, two players and a character, or two players."""
     others = [str(s.seat) for s in state.seats if s is not seat]
-    names = [chars[c].name for c in state.script.all_ids() if chars[c].team in _GOOD + _EVIL]
-    for a, b in combinations(others, 2):
-        yield f"{a} and {b}"
-    for (a, b), name in product(combinations(others, 2), names):
-        yield f"{a} or {b} is the {name}"
-    for x, y in combinations(names, 2):
-        yield f"{x} or {y}"
+    ids = [c for c in state.script.all_ids() if chars[c].team in _GOOD + _EVIL]
+    if "character" in shape and "player" not in shape:  # the Dreamer's: a good and an evil character
+        good = [chars[c].name for c in ids if chars[c].team in _GOOD]
+        evil = [chars[c].name for c in ids if chars[c].team in _EVIL]
+        yield from (f"{x} or {y}" for x, y in product(good, evil))
+    elif any(kind in shape for kind in ("Townsfolk", "Outsider", "Minion")):  # "3 or 5 is the Chef"
+        names = [chars[c].name for c in ids]
+        yield from (f"{a} or {b} is the {name}" for name, (a, b) in product(names, combinations(others, 2)))
+    else:
+        yield from (f"{a} and {b}" for a, b in combinations(others, 2))
 
 
 def falsify(state: ClocktowerState, chars: Characters, seat: Seat, proposal: Proposal) -> None:
@@ -302,12 +305,13 @@ def falsify(state: ClocktowerState, chars: Characters, seat: Seat, proposal: Pro
     proposal.flags.insert(0, note)
     if not proposal.ready and not proposal.answer:
         return
-    for text in list(_candidates(state, chars, seat))[:600]:
+    for text in _candidates(state, chars, seat, form.shape):
         try:
-            check(form.read(text))
+            answer = form.read(text)
+            check(answer)
         except NotAllowedAnswer:
             continue
-        proposal.answer, proposal.ready = form.read(text).text, True
+        proposal.answer, proposal.ready = answer.text, True
         return
     proposal.answer, proposal.ready = "no false answer found: your words", False
 
