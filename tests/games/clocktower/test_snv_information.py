@@ -631,3 +631,25 @@ def test_the_witch_and_cerenovus_tokens_are_on_the_storytellers_night_sheet_only
     assert "🔖 On the grimoire: Name4 (seat 4): Cursed (Witch); Name5 (seat 5): Mad (Cerenovus)" in sheet.text
     public = " ".join(e.text for e in out.events if e.audience.kind in ("public", "thread"))
     assert "Cursed" not in public and "Mad" not in public
+
+
+def test_a_dealt_evil_twin_gets_its_twin_token_with_the_deal():
+    from games.clocktower.snv_setup import twins
+    from games.engine import Player
+    from games.engine.run import start
+    found = 0
+    for seed in range(60):
+        players = [Player(id=f"p{i}", name=f"Name{i}", seat=i) for i in range(1, 11)]
+        state = start(GAME, players, SNV, seed=seed).state
+        if not state.by_character("eviltwin"):
+            continue
+        found += 1
+        [(evil, good)] = twins(state)
+        assert state.seat_of(evil).character == "eviltwin" and state.seat_of(good).alignment == "good"
+    assert found
+
+
+def test_the_clockmakers_number_is_the_storytellers_with_no_minion_in_play():
+    found = by_player(begun(["fanggu", "clockmaker", "oracle", "sage", "dreamer", "towncrier", "mutant"]))["p2"]
+    assert not found.ready and found.allowed == ["1", "2", "3"]
+    assert any("no Demon or no Minion" in f for f in found.flags)
