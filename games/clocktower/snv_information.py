@@ -276,6 +276,9 @@ def falsify(state: ClocktowerState, chars: Characters, seat: Seat, proposal: Pro
     refuse), and the proposal one of them. Where no answer of the form is false, it says so."""
     who = vortox_working(state)
     note = f"the Vortox ({who}): Townsfolk information is false"
+    if proposal.allowed == ["nothing"]:  # the Undertaker after no execution: nothing is learned, nothing to falsify
+        proposal.flags.insert(0, f"{note}, but there is nothing to learn tonight")
+        return
     if proposal.allowed is not None and proposal.form is not None and proposal.form.every is not None:
         # the Mathematician's allowed counts are every count (the Storytellers confirm): false is any but its own
         true = [proposal.answer] if proposal.character == "mathematician" else proposal.allowed

@@ -653,3 +653,16 @@ def test_the_clockmakers_number_is_the_storytellers_with_no_minion_in_play():
     found = by_player(begun(["fanggu", "clockmaker", "oracle", "sage", "dreamer", "towncrier", "mutant"]))["p2"]
     assert not found.ready and found.allowed == ["1", "2", "3"]
     assert any("no Demon or no Minion" in f for f in found.flags)
+
+
+def test_under_the_vortox_the_undertaker_after_no_execution_still_learns_nothing():
+    ids = ("vortox", "undertaker", "clockmaker", "oracle", "dreamer", "sage", "witch")
+    state = to_lock(to_night(to_day(begun(list(ids), script(*ids)))))
+    found = by_player(state)["p2"]
+    assert found.allowed == ["nothing"] and "nothing to learn" in found.flags[0]
+    executed = to_day(begun(list(ids), script(*ids)))
+    for voter in ("p1", "p3", "p4", "p5"):
+        executed = vote(executed, voter, "p6").state
+    found = by_player(to_lock(to_night(executed)))["p2"]
+    refuses(found, "Sage")  # the truth
+    assert allows(found, "Oracle") and found.answer != "Sage"
