@@ -666,3 +666,18 @@ def test_under_the_vortox_the_undertaker_after_no_execution_still_learns_nothing
     found = by_player(to_lock(to_night(executed)))["p2"]
     refuses(found, "Sage")  # the truth
     assert allows(found, "Oracle") and found.answer != "Sage"
+
+
+def test_the_oracle_counts_a_minion_the_demon_killed_tonight():
+    # the wiki: the Oracle wakes after the Demon; "the Demon kills one of its Minions": it counts
+    state = to_night(day_one(ORACLE))
+    state = act(state, type="kill", target="p7").state
+    assert by_player(to_lock(state))["p2"].answer == "1"
+
+
+def test_a_poisoned_seamstress_spends_the_ability_all_the_same():
+    state = poison(choose(begun(SEAMSTRESS), "p2", "p3", "p4"), "p2")
+    found = by_player(to_lock(state))["p2"]
+    assert found.allowed == ["no", "yes"]  # any answer
+    with pytest.raises(IllegalAction, match="chooses nothing tonight"):
+        choose(to_night(to_day(state)), "p2", "p5", "p6")
