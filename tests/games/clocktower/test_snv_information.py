@@ -681,3 +681,16 @@ def test_a_poisoned_seamstress_spends_the_ability_all_the_same():
     assert found.allowed == ["no", "yes"]  # any answer
     with pytest.raises(IllegalAction, match="chooses nothing tonight"):
         choose(to_night(to_day(state)), "p2", "p5", "p6")
+
+
+def test_the_mathematician_counts_a_dreamer_told_false_through_no_dashii_poison_or_the_vortox():
+    state = begun(["nodashii", "dreamer", "mutant", "mathematician", "sage", "clockmaker", "witch"])
+    state = to_lock(poison(choose(state, "p2", "p3"), "p2"))
+    assert by_player(state)["p4"].answer == "0"
+    misled = act(state, type="inform", target="p2", answer="Sage or Witch").state  # the Mutant: false
+    ledger = by_player(misled)["p4"]
+    assert ledger.answer == "1" and "the Dreamer was told the Sage or the Witch, false on the grimoire" in \
+        ledger.flags[0]
+    vortox = to_lock(begun(["vortox", "clockmaker", "dreamer", "mathematician", "sage", "witch", "mutant"]))
+    told_false = act(vortox, type="inform", target="p2").state  # as proposed: false under the Vortox
+    assert by_player(told_false)["p4"].flags[1].startswith("the ledger since dawn: Name2 (seat 2): the Clockmaker")
