@@ -79,6 +79,29 @@ def told_by_day(state: ClocktowerState, seat: Seat, text: str) -> list[Event]:
                               "text": text, "vortox": bool(vortox_working(state))})]
 
 
+def mad_of(state: ClocktowerState, player: str) -> str:
+    """The madness the Storytellers may execute ``player`` for today ("" when none): the Mutant's, or
+    the character the Cerenovus chose them for last night."""
+    seat = state.seat_of(player)
+    if seat.character == "mutant":
+        return "being an Outsider (the Mutant)"
+    for cerenovus in state.by_character("cerenovus"):
+        character = state.night_answers.get(cerenovus.player, "")
+        if state.night_choices.get(cerenovus.player) == [player] and character in chars(state):
+            return f"being the {chars(state)[character].name} (the Cerenovus)"
+    return ""
+
+
+def madness_judged(state: ClocktowerState, seat: Seat) -> list[Event]:
+    """A Storyteller's execution (``/st execute``) of a player who may be executed for madness is their
+    judgement of it: a ``judged`` row of the record."""
+    mad = mad_of(state, seat.player)
+    if not mad:
+        return []
+    return [record("judged", {"day": state.day, "phase": state.phase, "player": seat.player, "card": seat.character,
+                              "text": f"executed by the Storytellers, judged mad about {mad}", "vortox": False})]
+
+
 def judged_recap(state: ClocktowerState, records: list[Event]) -> list[Event]:
     """The end reveal: what the Storytellers told the Savant and the Artist, day by day."""
     known = chars(state)

@@ -694,3 +694,23 @@ def test_the_mathematician_counts_a_dreamer_told_false_through_no_dashii_poison_
     vortox = to_lock(begun(["vortox", "clockmaker", "dreamer", "mathematician", "sage", "witch", "mutant"]))
     told_false = act(vortox, type="inform", target="p2").state  # as proposed: false under the Vortox
     assert by_player(told_false)["p4"].flags[1].startswith("the ledger since dawn: Name2 (seat 2): the Clockmaker")
+
+
+def test_an_execution_for_madness_is_recorded_as_the_storytellers_judgement():
+    state = begun(["nodashii", "savant", "artist", "mutant", "dreamer", "clockmaker", "cerenovus"])
+    state = choose(state, "p7", "p5")
+    state = act(state, player="p7", type="night_choice", character="clockmaker").state
+    state = to_day(state)
+    mutant = act(state, type="execute", target="p4")
+    rows = [e for e in mutant.events if e.audience.kind == "record" and e.type == "judged"]
+    assert [r.data["text"] for r in rows] == ["executed by the Storytellers, judged mad about being an Outsider "
+                                              "(the Mutant)"]
+    mad = act(state, type="execute", target="p5")
+    rows = [e for e in mad.events if e.audience.kind == "record" and e.type == "judged"]
+    assert rows and "mad about being the Clockmaker (the Cerenovus)" in rows[0].data["text"]
+    sane = act(state, type="execute", target="p6")
+    assert not [e for e in sane.events if e.type == "judged"]
+    ended = act(mutant.state, type="declare_winner", team="good", reason="").state
+    recap = [e for e in GAME.recap(ended, rows) if e.type == "judged_recap"]
+    assert "day 1, Name5, as the Dreamer: executed by the Storytellers, judged mad about being the Clockmaker" \
+        in recap[0].text
