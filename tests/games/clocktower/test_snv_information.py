@@ -714,3 +714,14 @@ def test_an_execution_for_madness_is_recorded_as_the_storytellers_judgement():
     recap = [e for e in GAME.recap(ended, rows) if e.type == "judged_recap"]
     assert "day 1, Name5, as the Dreamer: executed by the Storytellers, judged mad about being the Clockmaker" \
         in recap[0].text
+
+
+def test_a_sage_killed_by_the_pit_hags_arbitrary_deaths_learns_nothing():
+    # the wiki: the Pit-Hag makes a Demon, the deaths are arbitrary, the Sage dies: it does not wake
+    state = act(night_two(["imp", "sage", "chef", "soldier", "empath", "monk", "pithag"], script(*SAGE_SCRIPT)),
+                type="kill", target="p2").state
+    state = to_lock(state)
+    state.killed_tonight["p2"] = "pithag"  # as the mechanics record a death by the Pit-Hag's ability
+    assert "p2" not in by_player(state)
+    state.killed_tonight["p2"] = "imp"
+    assert by_player(state)["p2"].ready
