@@ -34,11 +34,13 @@ class Ask(BaseModel):
     charged_count: int = 0
     charged_text: str = ""
     not_self: bool = False
+    #: not a Traveller (the Dreamer)
+    not_traveller: bool = False
     living_only: bool = False
     #: asked only when killed tonight (the Ravenkeeper)
     when_killed: bool = False
     dead_only: bool = False
-    #: a judged "once per game" ability: not asked again once the player has chosen at a lock
+    #: a "once per game" ability: not asked again once the player has chosen at a lock
     once_per_game: bool = False
     #: the Storytellers judge this character (the bot has no rules for it)
     judged: bool = False
@@ -77,8 +79,8 @@ def ask_for(state: ClocktowerState, seat: Seat, chars: Characters) -> tuple[Ask,
     ask = asks().get(character)
     if ask is None and not ruled(state, character) and character in chars:
         ask = judged_for(chars[character], first_night_for(state, seat))
-        if ask is not None and ask.once_per_game and seat.player in state.used_once:
-            return None
+    if ask is not None and ask.once_per_game and seat.player in state.used_once:
+        return None
     if ask is None or character not in order_for(state, seat, chars):
         return None
     if ask.when_killed and seat.player not in state.dawn_deaths:

@@ -13,6 +13,7 @@ from .info import names
 from .inform import information_at_dawn
 from .night import choices_summary, lock_reminders, night_asks, night_sheet, resolve_night, roll_choices
 from .rules import chars, hours, illegal, impaired, set_stage, talk_data
+from .snv_judged import judged_today
 from .stages import next_stage, stages
 from .state import ClocktowerState, PendingEnd
 from .succession import after_the_night
@@ -103,14 +104,14 @@ def dawn(state: ClocktowerState) -> Outcome:
     if ending:  # the deaths only: the day opens when the Storytellers go on (``/st continue``)
         return Outcome(state=state, events=[public("dawn", "\n".join(lines), title=f"☀️ Day {state.day} dawns",
                                                    data=talk_data(state, "open")),
-                                            *information, *ending])
+                                            *information, *judged_today(state), *ending])
     lines.append(f"Nominations are open for {hours(state.settings.nomination_seconds)}: the first vote "
                  "today on a player (`/vote`) nominates them. Votes move until the day ends; no "
                  "execution is a vote too.")
     return Outcome(state=state, events=[
         public("dawn", "\n".join(lines), title=f"☀️ Day {state.day} dawns", opens_phase=True,
                data=talk_data(state, "open")),
-        tally_event(state), *information])
+        tally_event(state), *information, *judged_today(state)])
 
 
 def end_of_day(state: ClocktowerState, early: bool = False) -> Outcome:

@@ -39,6 +39,11 @@ from .asks import first_night_for, order_for
 from .characters import Characters
 from .registration import alignments, characters_as, teams
 from .rules import circle_neighbours, impaired, ruled
+from .snv_information import ONE_OF_MANY as SNV_ONE_OF_MANY
+from .snv_information import PROPOSERS as SNV_PROPOSERS
+from .snv_information import TELLS as SNV_TELLS
+from .snv_information import TELLS_ONE as SNV_TELLS_ONE
+from .snv_information import TELLS_YES_NO, falsify, vortox_applies
 from .state import Abnormal, ClocktowerState, Seat
 from .tb_information import PROPOSERS as TB_PROPOSERS
 from .tb_information import TELLS as TB_TELLS
@@ -76,8 +81,9 @@ def proposals(state: ClocktowerState, chars: Characters) -> list[Proposal]:
     """Tonight's information, in night order."""
     out = []
     for seat in _informants(state, chars):
-        # the Ravenkeeper is woken by its death; a Waitress the visit killed still learned the character
-        woken = seat.player in state.dawn_deaths and seat.acting in ("ravenkeeper", "waitress")
+        # the Ravenkeeper is woken by its death; a Waitress the visit killed still learned the character; the
+        # Sage learns as the Demon kills it
+        woken = seat.player in state.dawn_deaths and seat.acting in ("ravenkeeper", "waitress", "sage")
         if not seat.alive and not woken:
             continue
         proposer = _PROPOSERS.get(seat.acting, _judged)
@@ -92,7 +98,11 @@ def proposals(state: ClocktowerState, chars: Characters) -> list[Proposal]:
             if woken and state.killed_tonight.get(seat.player) == "pukka" and \
                     state.settings.pukka_ravenkeeper == "poisoned":
                 why = "killed by the Pukka, so poisoned when woken"
-            if why:
+            if vortox_applies(state, chars, seat):  # false "even if they are drunk or poisoned" (the wiki)
+                falsify(state, chars, seat, proposal)
+                if why:
+                    proposal.flags.insert(1, f"drunk or poisoned ({why}): false all the same, under the Vortox")
+            elif why:
                 proposal.flags.insert(0, f"drunk or poisoned ({why}): any answer (your choice)")
                 _free(proposal)
         out.append(proposal)
@@ -216,7 +226,7 @@ def _high_priestess(state: ClocktowerState, chars: Characters, seat: Seat) -> Pr
 
 
 #: cards whose proposal is one true answer of many
-_ONE_OF_MANY = ("washerwoman", "knight", "librarian", "investigator")
+_ONE_OF_MANY = ("washerwoman", "knight", "librarian", "investigator", *SNV_ONE_OF_MANY)
 
 
 def ledger(state: ClocktowerState, chars: Characters, seat: Seat) -> list[Abnormal]:
@@ -363,7 +373,7 @@ def _spy(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
 
 _PROPOSERS = {"spy": _spy, "washerwoman": _washerwoman, "shugenja": _shugenja, "empath": _empath, "undertaker": _undertaker, "ravenkeeper": _ravenkeeper, "waitress": _waitress,
               "knight": _knight, "juggler": _juggler, "highpriestess": _high_priestess,
-              "mathematician": _mathematician, **TB_PROPOSERS}
+              "mathematician": _mathematician, **TB_PROPOSERS, **SNV_PROPOSERS}
 
 
 #: how each card's information reads to the player ({answer}, {about}, {day}); the Undertaker's is
@@ -381,6 +391,7 @@ TELLS = {
     "mathematician": "{answer} players' abilities worked abnormally since dawn.",
     "spy": "{answer}",
     **TB_TELLS,
+    **SNV_TELLS,
 }
 #: the counts' words for exactly 1
 TELLS_ONE = {
@@ -388,6 +399,7 @@ TELLS_ONE = {
     "juggler": "1 of your guesses was correct.",
     "mathematician": "1 player's ability worked abnormally since dawn.",
     **TB_TELLS_ONE,
+    **SNV_TELLS_ONE,
 }
 
 
@@ -397,6 +409,8 @@ def told(proposal: Proposal, answer: Answer) -> str:
         return f"Nobody died by execution on day {proposal.day}."
     if proposal.character == "fortuneteller":
         return fortune(proposal.about, answer.text)
+    if answer.text in TELLS_YES_NO.get(proposal.character, {}):
+        return TELLS_YES_NO[proposal.character][answer.text].format(about=proposal.about, day=proposal.day)
     if answer.text == "1" and proposal.character in TELLS_ONE:
         return TELLS_ONE[proposal.character]
     about = proposal.about or "That player"

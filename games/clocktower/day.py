@@ -26,6 +26,7 @@ from .registration import misregistering, teams
 from .resolve import lleech_host
 from .rules import after_deal, chars, hours, illegal, impaired, plural, target_seat, who
 from .shots import gunslinger_shot, slayer_shot
+from .snv_judged import madness_judged
 from .state import ClocktowerState, Nomination, Reminder, Seat
 from .talk import exiles_at_close
 from .tally import (
@@ -212,7 +213,7 @@ def execute(state: ClocktowerState, action: Execute, rng: Rng) -> Outcome:
     seat = target_seat(state, action.target)
     if seat.traveller:
         raise illegal("Travellers are exiled, not executed.", "traveller")
-    events = execute_now(state, seat, "storyteller")
+    events = madness_judged(state, seat) + execute_now(state, seat, "storyteller")
     return Outcome(state=state, events=events,
                    reply=f"{state.label(seat.player)} is executed; voting is over for today.")
 

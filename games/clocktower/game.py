@@ -78,6 +78,8 @@ from .script import Script, ScriptError, builtin_script, edition_of, edition_scr
 from .script_characters import characters_for, homebrew_for_deal
 from .script_text import Sheet, script_sheet, sheet_of_state
 from .setup_tokens import place_red_herring
+from .snv_judged import judged_recap
+from .snv_setup import place_twin
 from .stages import day_ends, night_ends, stage_seconds, stages
 from .state import ClocktowerState, LunaticInfo, Seat
 from .talk import breaks_whisper, spoke_matters, talk_moves, whisper_recap
@@ -170,6 +172,7 @@ def deal_seats(state: ClocktowerState, rng: Rng, pool: tuple[str, ...]) -> tuple
     state.reminders = [r for r in state.reminders if r.source == ""]
     state.lunatic = lunatic_info(state, rng)
     place_red_herring(state, rng)
+    place_twin(state, rng)
     return made.notes
 
 
@@ -557,6 +560,7 @@ class Clocktower(Game):
         if talk:
             events.append(public("whisper_recap", talk, title="🤫 Every day's whispers (how many each player was in)"))
         events += information_recap(state, records)
+        events += judged_recap(state, records)
         return events
 
     def rules_summary(self) -> str:

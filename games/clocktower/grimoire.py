@@ -25,6 +25,7 @@ from .actions import (
 from .info import card, deal_message, names
 from .night import wake_to_choose
 from .rules import DEALT_TEAMS, after_deal, character_id, chars, finish, illegal, most_travellers, target_seat
+from .snv_judged import told_by_day
 from .state import ClocktowerState, Reminder, Seat
 from .succession import demon_died
 from .tally import lleech_follows, lleech_spared, mechanical_end, tally_changed
@@ -235,7 +236,8 @@ def tell(state: ClocktowerState, action: Tell, rng: Rng) -> Outcome:
     after_deal(state, "send information")
     seat = target_seat(state, action.target)
     return Outcome(state=state, events=[private(seat.player, "storyteller_info", action.text.strip(),
-                                                title="📜 From the Storyteller")],
+                                                title="📜 From the Storyteller"),
+                                        *told_by_day(state, seat, action.text.strip())],
                    reply=f"Sent to {state.label(seat.player)}.")
 
 

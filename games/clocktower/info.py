@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .characters import Characters
+from .snv_setup import twin_lines
 from .state import ClocktowerState, Seat
 
 TEAM_NAMES = {"townsfolk": "Townsfolk", "outsider": "Outsider", "minion": "Minion", "demon": "Demon",
@@ -88,7 +89,7 @@ def evil_lines(state: ClocktowerState, chars: Characters, player: str) -> list[s
 def deal_message(state: ClocktowerState, chars: Characters, player: str) -> str:
     seat = state.seat_of(player)
     parts = [f"**Seat {seat.seat}.** " + card(chars, seat)]
-    lines = evil_lines(state, chars, player)
+    lines = evil_lines(state, chars, player) + twin_lines(state, chars, player)
     if lines:
         parts.append("\n".join(f"• {line}" for line in lines))
     return "\n\n".join(parts)

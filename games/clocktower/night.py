@@ -18,6 +18,7 @@ from .copilot import proposals
 from .inform import information_event, woken_information
 from .resolve import plan_night
 from .rules import NO_ONE_TONIGHT, chars, choice_text, hours, illegal, ruled, target_seat, who
+from .snv_setup import sheet_tokens
 from .state import ClocktowerState, Reminder, Seat
 
 # ----- the players' choices -----
@@ -39,7 +40,7 @@ def night_choice(state: ClocktowerState, action: NightChoice, rng: Rng) -> Outco
         return judged_answer(state, seat, ask, action)
     targets = list(dict.fromkeys(action.targets))
     if targets == [NO_ONE_TONIGHT]:
-        if not ask.may_choose_no_one or (count != 1 and not ask.judged):  # the charged Po chooses 3
+        if not ask.may_choose_no_one or (ask.charged_count and count == ask.charged_count):  # the charged Po: 3
             raise illegal(f"Choose {count} player{'s' if count != 1 else ''}.", "no_one_refused")
     else:
         if len(targets) != count:
@@ -48,6 +49,8 @@ def night_choice(state: ClocktowerState, action: NightChoice, rng: Rng) -> Outco
             chosen = target_seat(state, target)
             if ask.not_self and chosen.player == seat.player:
                 raise illegal("You cannot choose yourself.", "self")
+            if ask.not_traveller and chosen.traveller:
+                raise illegal(f"{state.label(chosen.player)} is a Traveller: choose another player.", "traveller")
             if ask.living_only and not chosen.alive:
                 raise illegal(f"{state.label(chosen.player)} is dead: choose a living player.", "dead")
             if ask.dead_only and chosen.alive:
@@ -131,7 +134,7 @@ def _ask_prompts(state: ClocktowerState, seat: Seat, ask: Ask, text: str, count:
     if ask.kind in ("players", "player_and_character"):
         choices = [Choice(value=s.player, label=state.label(s.player)[:100])
                    for s in state.seats if not (ask.not_self and s.player == seat.player)
-                   and not (ask.living_only and not s.alive) and not (ask.dead_only and s.alive)]
+                   and not (ask.not_traveller and s.traveller) and not (ask.living_only and not s.alive) and not (ask.dead_only and s.alive)]
         if ask.may_choose_no_one and count == 1:
             choices.append(Choice(value=NO_ONE_TONIGHT, label="No-one"))
         if len(choices) >= count:
@@ -218,7 +221,7 @@ def night_sheet(state: ClocktowerState) -> Event:
         who_holds = ", ".join(state.label(s.player) + ("" if s.alive else " (dead)") for s in holders)
         judged = "" if ruled(state, step) else " · *judged by you*"
         lines.append(f"• **{character.name}**: {who_holds}{judged}" + (f"\n  {reminder}" if reminder else ""))
-    text = "\n".join(lines) or "Nobody in play wakes tonight."
+    text = "\n".join(lines + sheet_tokens(state, known)) or "Nobody in play wakes tonight."
     return Event(type="night_sheet", audience=STORYTELLER, title=f"🌙 Night {state.night}: the night sheet",
                  text=text[:4000])
 
@@ -301,9 +304,9 @@ def choices_summary(state: ClocktowerState) -> Event:
         line = f"• {who(state, seat)}: {said}"
         if ask.judged:
             line += " · judged by you: apply what it does with your commands"
-            if ask.once_per_game and chosen and chosen != [NO_ONE_TONIGHT] and seat.player not in state.used_once:
-                state.used_once.append(seat.player)  # once per game: spent by a choice that stood at the lock
-                line += " (its once-per-game ability is now used)"
+        if ask.once_per_game and chosen and chosen != [NO_ONE_TONIGHT] and seat.player not in state.used_once:
+            state.used_once.append(seat.player)  # once per game: spent by a choice that stood at the lock
+            line += " (its once-per-game ability is now used)"
         if seat.shown == "waitress" and chosen:
             answer = state.waitress_answers.get(chosen[0])
             line += " · " + ("agreed" if answer else "refused" if answer is False else "no answer")

@@ -31,7 +31,9 @@ DEALT_TEAMS = ("townsfolk", "outsider", "minion", "demon")
 RULED_OFFICIAL: frozenset[str] = frozenset({
     # Trouble Brewing: its information (the copilot) and its mechanics (the night, the day, the end)
     "librarian", "investigator", "chef", "fortuneteller", "imp", "poisoner", "monk", "scarletwoman", "saint",
-    "mayor", "slayer", "butler", "bureaucrat", "gunslinger", "beggar"})
+    "mayor", "slayer", "butler", "bureaucrat", "gunslinger", "beggar",
+    # Sects & Violets: its information (the copilot, snv_information.py)
+    "clockmaker", "dreamer", "flowergirl", "towncrier", "oracle", "seamstress", "sage"})
 
 
 def ruled(state: ClocktowerState, character: str) -> bool:
