@@ -47,16 +47,11 @@ class Deadlines:
         """Whether the running speaking turn's seconds have run out by ``now`` (within ``SLACK``).
         The next turn then starts at ``turn_ends`` (``next_turn``'s ``since``), and if that one
         too has run out (the bot was down through it) it is over as well, until the turn due now."""
-        return turn_due(self.turn_ends, now)
+        return not self.paused and self.turn_ends is not None and self.turn_ends <= now + SLACK
 
 
 #: a game with no clock running: the lobby's, and a game's once it is over
 NONE = Deadlines()
-
-
-def turn_due(turn_ends: float | None, now: float) -> bool:
-    """Whether a turn ending at ``turn_ends`` is over by ``now`` (within ``SLACK``)."""
-    return turn_ends is not None and turn_ends <= now + SLACK
 
 
 def _later(now: float, seconds: float | None) -> float | None:
