@@ -35,6 +35,11 @@ class Deadlines:
     #: when the current speaking turn ends (None: no turn, or its clock waits or is paused)
     turn_ends: float | None = None
 
+    @property
+    def starts_at_posting(self) -> bool:
+        """Whether the phase's clock waits to start when its opening message is posted."""
+        return not self.paused and self.waiting is not None
+
     def due(self, now: float, slack: float = 0.0) -> bool:
         """Whether the running phase's deadline has passed by ``now`` (within ``slack``)."""
         return not self.paused and self.close is not None and self.close <= now + slack
@@ -78,7 +83,7 @@ def start_clock(d: Deadlines, at: float, *, turn: float | None = None) -> Deadli
     """The phase's opening message was posted at ``at``: the seconds it waited for run from then,
     and so does its speaking turn of ``turn`` seconds, if one runs. None when the phase is not
     waiting (paused, or its clock already runs)."""
-    if d.paused or d.waiting is None:
+    if not d.starts_at_posting or d.waiting is None:
         return None
     return replace(d, close=at + d.waiting, waiting=None, turn_ends=None if turn is None else at + turn)
 

@@ -784,12 +784,11 @@ class GameService:
         clocks = row.deadlines
         new_phase = before_seq is None or state.phase_seq != before_seq
         if new_phase:
-            clocks = deadlines.open_phase(
-                clocks, game.phase_seconds(state), start=anchor if anchor is not None and game.fixed_schedule else now,
-                # the clock starts when the phase's message is posted (``start_clock``), so the
-                # narration queued before it never eats the players' time
-                waits_for_opener=self.clock_waits_for_opener and not game.fixed_schedule
-                and opens_in_channel(outcome.events))
+            # the clock starts when the phase's message is posted (``start_clock``), so the
+            # narration queued before it never eats the players' time
+            waits = self.clock_waits_for_opener and not game.fixed_schedule and opens_in_channel(outcome.events)
+            start = anchor if anchor is not None and game.fixed_schedule else now
+            clocks = deadlines.open_phase(clocks, game.phase_seconds(state), start=start, waits_for_opener=waits)
         records = [e for e in outcome.events if e.audience.kind == "record"]
         if state.finished:
             earlier = [Event(type=kind, audience=RECORD, data=data) for kind, data in await self.store.records(row.id)]
@@ -1020,7 +1019,7 @@ class GameService:
             row = await self.row(game_id)
             started = None
             if row is not None and row.status == "running" and row.phase_seq == phase_seq \
-                    and row.deadlines.waiting is not None and not row.paused:
+                    and row.deadlines.starts_at_posting:
                 table = await self.load(game_id)
                 turn = table.game.speaking_turn(table.state) if table.state.phase_seq == phase_seq else None
                 started = deadlines.start_clock(row.deadlines, started_at,

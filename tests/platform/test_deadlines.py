@@ -65,6 +65,8 @@ def test_a_waiting_phase_of_zero_seconds_closes_at_its_posting():
 
 
 def test_only_a_waiting_unpaused_phase_starts_its_clock():
+    assert Deadlines(waiting=45.0).starts_at_posting and not Deadlines(close=NOW).starts_at_posting
+    assert not Deadlines(paused=True, remaining=45.0).starts_at_posting
     assert deadlines.start_clock(Deadlines(close=NOW + 5), NOW) is None  # already running
     assert deadlines.start_clock(Deadlines(paused=True, remaining=45.0), NOW) is None
 
