@@ -538,23 +538,24 @@ class Play:
             return (f"**{game.title}** (game #{row.id}) is gathering players: "
                     f"{', '.join(n for _, n in players)} ({len(players)}/{row.min_players}-{row.max_players}).")
         table = await self.service.load(row.id)
+        clocks = row.deadlines
         if await self.service.opener_unposted(table):
             # the channel still plays what happened: the next phase (who survived) shows to no one yet
-            clock = (f"\n⏳ The next phase's {duration(row.waiting_seconds)} start when its message is posted "
-                     "in the channel." if row.waiting_seconds is not None else "")
+            clock = (f"\n⏳ The next phase's {duration(clocks.waiting)} start when its message is posted "
+                     "in the channel." if clocks.waiting is not None else "")
             return f"**{game.title}** (game #{row.id})\nThe channel is still showing what happened.{clock}"
         text = game.view(table.state, None).text
         ends = schedule_of(table.game, table.state).ends
-        if row.paused and ends and row.paused_remaining is not None:
-            text += "\n" + paused_ends(row.paused_remaining, ends)
-        elif row.paused:
-            text += "\n⏸️ Paused" + (f" with {duration(row.paused_remaining)} left." if row.paused_remaining
+        if clocks.paused and ends and clocks.remaining is not None:
+            text += "\n" + paused_ends(clocks.remaining, ends)
+        elif clocks.paused:
+            text += "\n⏸️ Paused" + (f" with {duration(clocks.remaining)} left." if clocks.remaining
                                      is not None else ".")
-        elif row.deadline and ends:
-            text += "\n⏳ " + " · ".join(f"{name} {relative_time(row.deadline + after)}" for name, after in ends)
-        elif row.deadline:
-            text += f"\n⏳ This phase closes {relative_time(row.deadline)}."
-        elif row.waiting_seconds is not None:
-            text += (f"\n⏳ This phase's {duration(row.waiting_seconds)} start when its message is posted "
+        elif clocks.close and ends:
+            text += "\n⏳ " + " · ".join(f"{name} {relative_time(clocks.close + after)}" for name, after in ends)
+        elif clocks.close:
+            text += f"\n⏳ This phase closes {relative_time(clocks.close)}."
+        elif clocks.waiting is not None:
+            text += (f"\n⏳ This phase's {duration(clocks.waiting)} start when its message is posted "
                      "in the channel.")
         return f"**{game.title}** (game #{row.id})\n{text}"

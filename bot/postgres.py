@@ -15,7 +15,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
+from .deadlines import Deadlines
 from .store import (
+    DEADLINE_COLUMNS,
     MIGRATIONS,
     Body,
     Exec,
@@ -25,6 +27,7 @@ from .store import (
     Query,
     Store,
     cause_in_words,
+    deadline_args,
     migration_files,
     refusing,
 )
@@ -94,16 +97,15 @@ async def _release(conn) -> None:
         await conn.execute("ROLLBACK")
 
 
-def one_statement_commit(game_id: int, *, state: str, phase_seq: int, step: int, deadline: float | None,
-                         paused_remaining: float | None, status: str, actor_id: int | None, action: str | None,
-                         messages: list[NewMessage], now: float, paused: bool, waiting_seconds: float | None,
-                         records: Sequence[tuple[str, str]], remind_at: float | None, follows: int | None,
-                         as_read: GameRow | None, turn_deadline: float | None) -> tuple[str, list[Any]]:
+def one_statement_commit(game_id: int, *, state: str, phase_seq: int, step: int, deadlines: Deadlines,
+                         status: str, actor_id: int | None, action: str | None, messages: list[NewMessage],
+                         now: float, records: Sequence[tuple[str, str]], follows: int | None,
+                         as_read: GameRow | None) -> tuple[str, list[Any]]:
     """The SQL and arguments of ``PostgresStore.commit_step``'s one statement: ``UPDATE games``
     (with the same checks as ``Store.commit_step``), and the rows that select from its result; it
     returns how many game rows were written (0 when a check failed, and then nothing is)."""
-    args: list[Any] = [state, phase_seq, step, deadline, paused_remaining, int(paused), waiting_seconds, status,
-                       remind_at, turn_deadline, now, game_id]
+    args: list[Any] = [state, phase_seq, step, status, *deadline_args(deadlines), now, game_id]
+    set_deadlines = ", ".join(f"{column} = ${n}" for n, column in enumerate(DEADLINE_COLUMNS, start=5))
 
     def arg(value: Any) -> str:
         args.append(value)
@@ -118,8 +120,7 @@ def one_statement_commit(game_id: int, *, state: str, phase_seq: int, step: int,
                   " AND COALESCE(waiting_seconds, -1.0) = "
                   f"{arg(-1.0 if as_read.waiting_seconds is None else as_read.waiting_seconds)}")
     parts = [
-        "g AS (UPDATE games SET state = $1, phase_seq = $2, step = $3, deadline = $4, paused_remaining = $5, "
-        "paused = $6, waiting_seconds = $7, status = $8, remind_at = $9, turn_deadline = $10, "
+        f"g AS (UPDATE games SET state = $1, phase_seq = $2, step = $3, status = $4, {set_deadlines}, "
         f"claimed_until = NULL, updated_at = $11 WHERE id = $12{check} RETURNING id)"]
     if action is not None:
         parts.append(f"a AS (INSERT INTO actions (game_id, step, actor_id, action, created_at) "
@@ -211,13 +212,11 @@ class PostgresStore(Store):
             return await _run_body(conn, body)
 
     async def commit_step(self, game_id: int, *, state: str, phase_seq: int, step: int,
-                          deadline: float | None, paused_remaining: float | None, status: str,
-                          actor_id: int | None, action: str | None, messages: list[NewMessage],
-                          now: float, paused: bool = False, waiting_seconds: float | None = None,
+                          deadlines: Deadlines, status: str, actor_id: int | None, action: str | None,
+                          messages: list[NewMessage], now: float,
                           substitutes: Sequence[tuple[int, int, str]] = (),
-                          records: Sequence[tuple[str, str]] = (), remind_at: float | None = None,
-                          follows: int | None = None, as_read: GameRow | None = None,
-                          turn_deadline: float | None = None) -> None:
+                          records: Sequence[tuple[str, str]] = (),
+                          follows: int | None = None, as_read: GameRow | None = None) -> None:
         """``Store.commit_step`` in one statement, one round trip: the game's row, its action-log row,
         its record rows and its messages written by one ``UPDATE`` and the ``INSERT``s that select
         from it (data-modifying CTEs), so a check that fails writes nothing, and a single statement
@@ -226,16 +225,13 @@ class PostgresStore(Store):
         hands (``substitutes``, rare) goes the general way, statement by statement."""
         if substitutes:
             return await super().commit_step(
-                game_id, state=state, phase_seq=phase_seq, step=step, deadline=deadline,
-                paused_remaining=paused_remaining, status=status, actor_id=actor_id, action=action,
-                messages=messages, now=now, paused=paused, waiting_seconds=waiting_seconds,
-                substitutes=substitutes, records=records, remind_at=remind_at, follows=follows,
-                as_read=as_read, turn_deadline=turn_deadline)
+                game_id, state=state, phase_seq=phase_seq, step=step, deadlines=deadlines, status=status,
+                actor_id=actor_id, action=action, messages=messages, now=now, substitutes=substitutes,
+                records=records, follows=follows, as_read=as_read)
         sql, args = one_statement_commit(
-            game_id, state=state, phase_seq=phase_seq, step=step, deadline=deadline,
-            paused_remaining=paused_remaining, status=status, actor_id=actor_id, action=action,
-            messages=messages, now=now, paused=paused, waiting_seconds=waiting_seconds, records=records,
-            remind_at=remind_at, follows=follows, as_read=as_read, turn_deadline=turn_deadline)
+            game_id, state=state, phase_seq=phase_seq, step=step, deadlines=deadlines, status=status,
+            actor_id=actor_id, action=action, messages=messages, now=now, records=records, follows=follows,
+            as_read=as_read)
         with self.refusals():
             written = await self.pool.fetchval(sql, *args)
         if (follows is not None or as_read is not None) and written != 1:

@@ -36,9 +36,10 @@ from games.engine import (
     to_group,
 )
 
-from . import logs, metrics
+from . import deadlines, logs, metrics
 from .actor import Actor
 from .clock import Clock
+from .deadlines import SLACK, Deadlines
 from .shards import Shards
 from .store import (
     BUSY,
@@ -54,7 +55,7 @@ from .store import (
     StoreRefused,
 )
 from .timers import Timers
-from .voice.table import SILENT_NONE, VoiceNow, turn_deadline, turn_due, voice_now, voice_row
+from .voice.table import SILENT_NONE, VoiceNow, voice_now, voice_row
 
 log = logging.getLogger(__name__)
 
@@ -157,6 +158,10 @@ class TimerChange:
     waiting: float | None = None
     #: which phase, in words ("the Council")
     phase: str = "the phase"
+
+    @classmethod
+    def of(cls, d: Deadlines, phase: str) -> TimerChange:
+        return cls(d.close, d.paused, d.remaining, d.waiting, phase)
 
 
 @dataclass
@@ -728,7 +733,7 @@ class GameService:
         game_id, seq = table.row.id, table.state.phase_seq
         if self._posted.get(game_id, -1) >= seq:
             return False
-        if table.row.waiting_seconds is not None or (self._unposted.get(game_id) == seq and self.owns(table.row)):
+        if table.row.deadlines.waiting is not None or (self._unposted.get(game_id) == seq and self.owns(table.row)):
             return True
         if not any(m.op == "send" and m.slot == phase_slot(seq) for m in await self.store.pending_messages(game_id)):
             self._posted[game_id] = max(self._posted.get(game_id, -1), seq)
@@ -776,29 +781,20 @@ class GameService:
                       before_voice: VoiceNow = SILENT_NONE, turn_since: float | None = None) -> None:
         state = outcome.state
         now = self.clock.now()
-        start = anchor if anchor is not None and game.fixed_schedule else now
-        deadline, remaining, paused = row.deadline, row.paused_remaining, row.paused
-        waiting = row.waiting_seconds
+        clocks = row.deadlines
         new_phase = before_seq is None or state.phase_seq != before_seq
         if new_phase:
-            seconds = game.phase_seconds(state)
-            waiting = None
-            if paused:  # a new phase while paused: its whole time waits for the resume
-                deadline, remaining = None, seconds or None
-            elif seconds and self.clock_waits_for_opener and not game.fixed_schedule \
-                    and opens_in_channel(outcome.events):
-                # the clock starts when the phase's message is posted (``start_clock``), so the
-                # narration queued before it never eats the players' time
-                deadline, waiting = None, seconds
-            else:
-                deadline = start + seconds if seconds else None
+            # the clock starts when the phase's message is posted (``start_clock``), so the
+            # narration queued before it never eats the players' time
+            waits = self.clock_waits_for_opener and not game.fixed_schedule and opens_in_channel(outcome.events)
+            start = anchor if anchor is not None and game.fixed_schedule else now
+            clocks = deadlines.open_phase(clocks, game.phase_seconds(state), start=start, waits_for_opener=waits)
         records = [e for e in outcome.events if e.audience.kind == "record"]
         if state.finished:
             earlier = [Event(type=kind, audience=RECORD, data=data) for kind, data in await self.store.records(row.id)]
             outcome.events.extend(game.recap(state, earlier + records))
         if state.finished:
-            deadline, remaining, paused, waiting, status = None, None, False, None, "finished"
-        remind_at = self._remind_at(game, state, paused) if status in (None, "running") else None
+            clocks, status = deadlines.end(), "finished"
         messages = self.messages(row, game, state, outcome.events)
         if before_seq is not None and (new_phase or state.finished):
             messages.append(refresh(phase_slot(before_seq)))  # the old phase's message says closed
@@ -808,8 +804,10 @@ class GameService:
             messages.append(voice_row(voice, before_voice))  # after the step's messages
         if state.finished:
             messages.append(undo_row())  # what its nights changed, undone (after its last word)
-        turn_ends = turn_deadline(before_voice, voice, row.turn_deadline, now,
-                                  clock_waits=paused or waiting is not None, since=turn_since)
+        if not state.finished:
+            clocks = deadlines.remind(clocks, now, game.reminder_seconds(state))
+            clocks = deadlines.next_turn(clocks, now, voice.turn.seconds if voice.turn is not None else None,
+                                         same_turn=before_voice.turn_key == voice.turn_key, since=turn_since)
         substitutes = [(int(e.data["old"]), int(e.data["new"]), state.name(e.data["new"]))
                        for e in outcome.events if e.type == SUBSTITUTE and e.audience.kind == "public"
                        and str(e.data.get("old", "")).isdigit() and str(e.data.get("new", "")).isdigit()]
@@ -817,10 +815,9 @@ class GameService:
         try:
             await self._saving(self.store.commit_step(
                 row.id, state=state.model_dump_json(), phase_seq=state.phase_seq, step=state.step,
-                deadline=deadline, paused_remaining=remaining, paused=paused, status=status or row.status,
-                actor_id=actor_id, action=action, messages=messages, now=now, waiting_seconds=waiting,
-                substitutes=substitutes, records=[(e.type, json.dumps(e.data)) for e in records],
-                remind_at=remind_at, follows=follows, as_read=row, turn_deadline=turn_ends))
+                deadlines=clocks, status=status or row.status, actor_id=actor_id, action=action,
+                messages=messages, now=now, substitutes=substitutes,
+                records=[(e.type, json.dumps(e.data)) for e in records], follows=follows, as_read=row))
         except MovedOn:
             self._cache.pop(row.id, None)
             self._bump(row.id)
@@ -841,27 +838,14 @@ class GameService:
                 else:
                     self._posted[row.id] = max(self._posted.get(row.id, -1), state.phase_seq)
             self._cache[row.id] = Table(
-                replace(row, state=None, phase_seq=state.phase_seq, deadline=deadline,
-                        paused_remaining=remaining, paused=paused, status="running",
-                        waiting_seconds=waiting, remind_at=remind_at, turn_deadline=turn_ends), game, state)
-            if deadline is None:
-                self.timers.cancel(row.id)
-            elif anchor is None or deadline > now + 0.5:
-                self.timers.arm(row.id, state.phase_seq, deadline)
-            # (else a timeout opened a phase already overdue: ``on_deadline`` closes it next)
-            self.timers.arm_reminder(row.id, state.phase_seq, remind_at)
-            self.timers.arm_turn(row.id, state.phase_seq, turn_ends)
+                replace(row.timed(clocks), state=None, phase_seq=state.phase_seq, status="running"), game, state)
+            # (a timeout that opened a phase already overdue arms none: ``on_deadline`` closes it next)
+            self.timers.follow(row.id, state.phase_seq, clocks,
+                               arm_close=anchor is None or not clocks.due(now, SLACK))
         else:
             self._game_over(row.id)
         if messages:
             self._messages_ready(row.id)
-
-    def _remind_at(self, game: Game, state: Any, paused: bool) -> float | None:
-        """When a quiet game calls its player again: counted from now, so any action restarts it."""
-        if paused or state.finished:
-            return None
-        seconds = game.reminder_seconds(state)
-        return self.clock.now() + seconds if seconds else None
 
     def messages(self, row: GameRow, game: Game, state: Any, events: list[Event]) -> list[NewMessage]:
         out: list[NewMessage] = []
@@ -918,17 +902,18 @@ class GameService:
             async with self.lock(game_id):
                 while closed < self.CHAIN_LIMIT:
                     row = await self.store.game(game_id)
-                    if row is None or row.status != "running" or row.paused or row.deadline is None:
+                    if row is None or row.status != "running" or row.phase_seq != phase_seq:
                         break
-                    if row.phase_seq != phase_seq:
+                    clocks = row.deadlines
+                    if clocks.paused or clocks.close is None:
                         break
-                    if row.deadline > self.clock.now() + 0.5:  # extended meanwhile, or not due yet: re-arm
-                        self.timers.arm(game_id, row.phase_seq, row.deadline)
+                    if not clocks.due(self.clock.now(), SLACK):  # extended meanwhile, or not due yet: re-arm
+                        self.timers.arm(game_id, row.phase_seq, clocks.close)
                         break
                     if self.shards is not None:  # another process may have committed to it (a DM click)
                         self._cache.pop(game_id, None)
                     outcome = await self._apply(game_id, None, {"type": "phase_timeout", "phase_seq": phase_seq},
-                                                anchor=row.deadline)
+                                                anchor=clocks.close)
                     closed += 1
                     if outcome.state.phase_seq == phase_seq:
                         break
@@ -954,11 +939,13 @@ class GameService:
         try:
             async with self.lock(game_id):
                 row = await self.store.game(game_id)
-                if row is None or row.status != "running" or row.paused or row.remind_at is None \
-                        or row.phase_seq != phase_seq:
+                if row is None or row.status != "running" or row.phase_seq != phase_seq:
                     return False
-                if row.remind_at > self.clock.now() + 0.5:  # something happened meanwhile
-                    self.timers.arm_reminder(game_id, phase_seq, row.remind_at)
+                clocks = row.deadlines
+                if clocks.paused or clocks.remind_at is None:
+                    return False
+                if not clocks.reminder_due(self.clock.now()):  # something happened meanwhile
+                    self.timers.arm_reminder(game_id, phase_seq, clocks.remind_at)
                     return False
                 table = await self.load(game_id)
                 messages = self.messages(row, table.game, table.state, table.game.remind(table.state))
@@ -977,21 +964,23 @@ class GameService:
         """The speaking turn's seconds passed: the floor goes to the next speaker (``TurnOver``),
         whose turn starts when this one was due to end. Turns that ran out meanwhile (the bot was
         down) are over too, each in its own step, delivered together: the turn due now runs, with
-        what is left of it (``turn_due``). Never raises: a refused write leaves the turn due, and
-        the minute sweep tries again."""
+        what is left of it (``Deadlines.turn_due``). Never raises: a refused write leaves the turn
+        due, and the minute sweep tries again."""
         moved = False
         try:
             with self.held_notifications():  # the turns long past are never shown or said
                 async with self.lock(game_id):
                     while True:
                         row = await self.store.game(game_id)
-                        if row is None or row.status != "running" or row.paused or row.turn_deadline is None \
-                                or row.phase_seq != phase_seq:
+                        if row is None or row.status != "running" or row.phase_seq != phase_seq:
                             return moved
-                        if not turn_due(row.turn_deadline, self.clock.now()):  # the turn moved meanwhile
-                            self.timers.arm_turn(game_id, phase_seq, row.turn_deadline)
+                        clocks = row.deadlines
+                        if clocks.paused or clocks.turn_ends is None:
                             return moved
-                        if not await self._turn_over(game_id, None, since=row.turn_deadline):
+                        if not clocks.turn_due(self.clock.now()):  # the turn moved meanwhile
+                            self.timers.arm_turn(game_id, phase_seq, clocks.turn_ends)
+                            return moved
+                        if not await self._turn_over(game_id, None, since=clocks.turn_ends):
                             return moved
                         moved = True
         except Exception as exc:
@@ -1028,31 +1017,29 @@ class GameService:
         was not waiting (moved on, paused, or already running)."""
         async with self.lock(game_id):
             row = await self.row(game_id)
-            waiting = row.waiting_seconds if (row is not None and row.status == "running" and not row.paused
-                                              and row.phase_seq == phase_seq) else None
-            starts = waiting is not None
-            deadline = started_at + waiting if waiting is not None else None
-            turn_ends = None
-            if starts:
+            started = None
+            if row is not None and row.status == "running" and row.phase_seq == phase_seq \
+                    and row.deadlines.starts_at_posting:
                 table = await self.load(game_id)
                 turn = table.game.speaking_turn(table.state) if table.state.phase_seq == phase_seq else None
-                turn_ends = started_at + turn.seconds if turn is not None else None
+                started = deadlines.start_clock(row.deadlines, started_at,
+                                                turn=turn.seconds if turn is not None else None)
                 self._cache.pop(game_id, None)
                 self._bump(game_id)
-            started = await self.store.opener_delivered(game_id, phase_seq, deadline, delivered,
-                                                        self.clock.now(), turn_deadline=turn_ends)
+            written = await self.store.opener_delivered(
+                game_id, phase_seq, None if started is None else started.close, delivered, self.clock.now(),
+                turn_deadline=None if started is None else started.turn_ends)
             self._posted[game_id] = max(self._posted.get(game_id, -1), phase_seq)
-            if started and deadline is not None:
-                self.timers.arm(game_id, phase_seq, deadline)
-                self.timers.arm_turn(game_id, phase_seq, turn_ends)
-                return deadline
+            if written and started is not None and started.close is not None:
+                self.timers.arm(game_id, phase_seq, started.close)
+                self.timers.arm_turn(game_id, phase_seq, started.turn_ends)
+                return started.close
             return None
 
     async def close_if_due(self, game_id: int) -> bool:
         """Close the game's phase now if its deadline has passed (after a shorten or a resume)."""
         row = await self.store.game(game_id)
-        if row is None or row.status != "running" or row.paused or row.deadline is None \
-                or row.deadline > self.clock.now():
+        if row is None or row.status != "running" or not row.deadlines.due(self.clock.now()):
             return False
         return await self.on_deadline(game_id, row.phase_seq)
 
@@ -1116,14 +1103,9 @@ class GameService:
     def _arm_from(self, row: GameRow) -> bool:
         """Arm the game's timers as its row says (none while paused); returns whether a phase
         deadline was armed."""
-        running = row.status == "running" and not row.paused
-        if running and row.deadline is not None:
-            self.timers.arm(row.id, row.phase_seq, row.deadline)
-        else:
-            self.timers.cancel(row.id)
-        self.timers.arm_reminder(row.id, row.phase_seq, row.remind_at if running else None)
-        self.timers.arm_turn(row.id, row.phase_seq, row.turn_deadline if running else None)
-        return running and row.deadline is not None
+        clocks = row.deadlines if row.status == "running" else deadlines.NONE
+        self.timers.follow(row.id, row.phase_seq, clocks)
+        return not clocks.paused and clocks.close is not None
 
     async def adopt(self, game_id: int) -> bool:
         """Another process committed to a game of ours (``hand_over``): read it again, arm its
@@ -1151,87 +1133,56 @@ class GameService:
         await self.require_moderator(table.row, actor)
         return table
 
-    async def _set_timer(self, table: Table, *, deadline: float | None, paused: bool,
-                         remaining: float | None, waiting: float | None = None,
-                         notice: Notice | None = None) -> TimerChange:
-        """Save the timer, with a refresh of the phase's message so its countdown says the same,
-        and the moderator's notice to the table (``notice``) in the same transaction. The notice
+    async def _set_timer(self, table: Table, clocks: Deadlines, notice: Notice | None = None) -> TimerChange:
+        """Save the game's clocks, with a refresh of the phase's message so its countdown says the
+        same, and the moderator's notice to the table (``notice``) in the same transaction. The notice
         goes through the outbox, so it reaches the channel after what the table is still being
         shown (a reveal in beats), never between its lines."""
         game_id, seq = table.row.id, table.row.phase_seq
-        change = TimerChange(deadline, paused, remaining, waiting, table.game.phase_label(table.state))
+        change = TimerChange.of(clocks, table.game.phase_label(table.state))
         messages = [refresh(phase_slot(seq))]
         if notice is not None:
             event = public("moderator", notice(change))
             messages.append(NewMessage("channel", None, event.model_dump_json()))
-        remind_at = self._remind_at(table.game, table.state, paused)
-        turn_ends = self._turn_ends(table, paused=paused, waiting=waiting)
         self._cache.pop(game_id, None)
         self._bump(game_id)
         try:
-            await self._saving(self.store.set_timer(game_id, deadline, remaining, self.clock.now(),
-                                                    paused=paused, waiting_seconds=waiting, phase_seq=seq,
-                                                    messages=messages, remind_at=remind_at,
-                                                    turn_deadline=turn_ends))
+            await self._saving(self.store.set_timer(game_id, clocks, self.clock.now(), phase_seq=seq,
+                                                    messages=messages))
         except MovedOn:
             raise GameMovedOn("That was NOT done: the game moved on at that moment. Look again and "
                               "try once more.") from None
-        if deadline is not None:
-            self.timers.arm(game_id, seq, deadline)
-        else:
-            self.timers.cancel(game_id)
-        self.timers.arm_reminder(game_id, seq, remind_at)
-        self.timers.arm_turn(game_id, seq, turn_ends)
+        self.timers.follow(game_id, seq, clocks)
         self._messages_ready(game_id)
         return change
 
-    def _turn_ends(self, table: Table, *, paused: bool, waiting: float | None) -> float | None:
-        """The speaking turn's end after a pause, a resume or a change of the phase's clock: a
-        paused turn has none, a resumed one starts its seconds again, any other keeps its end."""
+    @staticmethod
+    def _paces(table: Table) -> dict[str, float | None]:
+        """The seconds of the game's reminder and of its speaking turn running now (None: none),
+        as the moderator's clock changes restart them."""
         turn = table.game.speaking_turn(table.state)
-        if turn is None or paused or waiting is not None:
-            return None
-        if table.row.paused or table.row.turn_deadline is None:
-            return self.clock.now() + turn.seconds
-        return table.row.turn_deadline
+        return {"remind": table.game.reminder_seconds(table.state),
+                "turn": turn.seconds if turn is not None else None}
 
     async def pause(self, game_id: int, actor: Actor, notice: Notice | None = None) -> TimerChange:
         async with self.lock(game_id):
             table = await self._moderated(game_id, actor)
-            if table.row.paused:
-                raise IllegalAction("The game is already paused.", code="paused")
-            deadline, waiting = table.row.deadline, table.row.waiting_seconds
-            remaining = waiting if deadline is None else max(0.0, deadline - self.clock.now())
-            return await self._set_timer(table, deadline=None, paused=True, remaining=remaining, notice=notice)
+            return await self._set_timer(table, deadlines.pause(table.row.deadlines, self.clock.now()), notice)
 
     async def resume(self, game_id: int, actor: Actor, notice: Notice | None = None) -> TimerChange:
         """Unfreeze the timer. What was left counts from now; 0 left means the phase is due now."""
         async with self.lock(game_id):
             table = await self._moderated(game_id, actor)
-            if not table.row.paused:
-                raise IllegalAction("The game is not paused.", code="not_paused")
-            remaining = table.row.paused_remaining
-            deadline = None if remaining is None else self.clock.now() + remaining
-            return await self._set_timer(table, deadline=deadline, paused=False, remaining=None, notice=notice)
+            clocks = deadlines.resume(table.row.deadlines, self.clock.now(), **self._paces(table))
+            return await self._set_timer(table, clocks, notice)
 
     async def extend(self, game_id: int, actor: Actor, seconds: float, notice: Notice | None = None) -> TimerChange:
         """Move the current phase's deadline by ``seconds`` (negative shortens). While paused, it
         changes the time that will be left at the resume."""
         async with self.lock(game_id):
             table = await self._moderated(game_id, actor)
-            row = table.row
-            if row.paused:
-                if row.paused_remaining is None:
-                    raise IllegalAction("This phase has no timer to change.", code="no_timer")
-                return await self._set_timer(table, deadline=None, paused=True,
-                                             remaining=max(0.0, row.paused_remaining + seconds), notice=notice)
-            if row.waiting_seconds is not None:  # its message is not posted yet: change its length
-                return await self._set_timer(table, deadline=None, paused=False, remaining=None,
-                                             waiting=max(0.0, row.waiting_seconds + seconds), notice=notice)
-            if row.deadline is None:
-                raise IllegalAction("This phase has no timer to change.", code="no_timer")
-            deadline = max(self.clock.now(), row.deadline + seconds)
-            return await self._set_timer(table, deadline=deadline, paused=False, remaining=None, notice=notice)
+            clocks = deadlines.extend(table.row.deadlines, seconds, self.clock.now(), **self._paces(table))
+            return await self._set_timer(table, clocks, notice)
 
     async def phase_seq(self, game_id: int) -> int:
         return (await self.load(game_id)).state.phase_seq

@@ -22,12 +22,13 @@ import json
 import re
 import sqlite3
 from collections.abc import Callable, Generator, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Self, cast
 
 import aiosqlite
 
+from .deadlines import NONE, Deadlines
 from .shards import Shards
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
@@ -171,6 +172,18 @@ class GameRow:
     turn_deadline: float | None = None
 
     @property
+    def deadlines(self) -> Deadlines:
+        """The game's clocks as one value (``bot.deadlines``), from its columns."""
+        return Deadlines(close=self.deadline, paused=self.paused, remaining=self.paused_remaining,
+                         waiting=self.waiting_seconds, remind_at=self.remind_at, turn_ends=self.turn_deadline)
+
+    def timed(self, deadlines: Deadlines) -> GameRow:
+        """This row with its clocks as ``deadlines`` say (as the store writes them)."""
+        return replace(self, deadline=deadlines.close, paused=deadlines.paused,
+                       paused_remaining=deadlines.remaining, waiting_seconds=deadlines.waiting,
+                       remind_at=deadlines.remind_at, turn_deadline=deadlines.turn_ends)
+
+    @property
     def threads_under(self) -> int:
         """The text channel private threads are made under."""
         return self.thread_channel_id or self.channel_id
@@ -244,6 +257,19 @@ def _game(row: sqlite3.Row | tuple) -> GameRow:
     return GameRow(gid, kind, guild, channel, host, status, seed, json.loads(options), mn, mx,
                    state, seq, deadline, remaining, bool(paused), waiting, thread_channel, host_name,
                    remind_at, voice, turn_deadline)
+
+
+#: the games table's columns that hold a game's deadlines, as ``deadline_args`` gives their values
+DEADLINE_COLUMNS = ("deadline", "paused_remaining", "paused", "waiting_seconds", "remind_at", "turn_deadline")
+
+
+def deadline_args(d: Deadlines) -> tuple[float | None, float | None, int, float | None, float | None, float | None]:
+    """The values of ``DEADLINE_COLUMNS`` that hold ``d``, in that order."""
+    return d.close, d.remaining, int(d.paused), d.waiting, d.remind_at, d.turn_ends
+
+
+#: the ``SET`` of an update that writes a game's deadlines (its arguments: ``deadline_args``)
+SET_DEADLINES = ", ".join(f"{column} = ?" for column in DEADLINE_COLUMNS)
 
 
 def _outbox(r: sqlite3.Row | tuple) -> OutboxRow:
@@ -481,29 +507,24 @@ class Store:
 
         def write() -> Body:
             changed = yield Exec(
-                "UPDATE games SET status = ?, deadline = NULL, paused_remaining = NULL, paused = 0, "
-                "waiting_seconds = NULL, remind_at = NULL, turn_deadline = NULL, updated_at = ? "
-                "WHERE id = ? AND status IN ('lobby', 'running')", (status, now, game_id))
+                f"UPDATE games SET status = ?, {SET_DEADLINES}, updated_at = ? "
+                "WHERE id = ? AND status IN ('lobby', 'running')", (status, *deadline_args(NONE), now, game_id))
             if changed != 1:
                 raise MovedOn(f"game {game_id} is no longer in play")
             yield from _insert_messages(game_id, None, None, messages, now)
 
         await self._transaction(write())
 
-    async def set_timer(self, game_id: int, deadline: float | None, paused_remaining: float | None,
-                        now: float, *, paused: bool = False, waiting_seconds: float | None = None,
-                        messages: Sequence[NewMessage] = (), phase_seq: int = 0,
-                        remind_at: float | None = None, turn_deadline: float | None = None) -> None:
-        """The phase's timer, and the messages that show it (a refresh of the phase message), at once;
-        ``MovedOn``, and nothing written, when the game is no longer in that phase."""
+    async def set_timer(self, game_id: int, deadlines: Deadlines, now: float, *,
+                        messages: Sequence[NewMessage] = (), phase_seq: int = 0) -> None:
+        """The game's clocks, and the messages that show them (a refresh of the phase message), at
+        once; ``MovedOn``, and nothing written, when the game is no longer in that phase."""
 
         def write() -> Body:
             changed = yield Exec(
-                "UPDATE games SET deadline = ?, paused_remaining = ?, paused = ?, waiting_seconds = ?, "
-                "remind_at = ?, turn_deadline = ?, updated_at = ? WHERE id = ? AND status = 'running' "
+                f"UPDATE games SET {SET_DEADLINES}, updated_at = ? WHERE id = ? AND status = 'running' "
                 "AND phase_seq = ?",
-                (deadline, paused_remaining, int(paused), waiting_seconds, remind_at, turn_deadline, now,
-                 game_id, phase_seq))
+                (*deadline_args(deadlines), now, game_id, phase_seq))
             if changed != 1:
                 raise MovedOn(f"game {game_id} is no longer in phase {phase_seq}")
             yield from _insert_messages(game_id, phase_seq, None, messages, now)
@@ -593,14 +614,13 @@ class Store:
 
     # ----- the durable step -----
     async def commit_step(self, game_id: int, *, state: str, phase_seq: int, step: int,
-                          deadline: float | None, paused_remaining: float | None, status: str,
-                          actor_id: int | None, action: str | None, messages: list[NewMessage],
-                          now: float, paused: bool = False, waiting_seconds: float | None = None,
+                          deadlines: Deadlines, status: str, actor_id: int | None, action: str | None,
+                          messages: list[NewMessage], now: float,
                           substitutes: Sequence[tuple[int, int, str]] = (),
-                          records: Sequence[tuple[str, str]] = (), remind_at: float | None = None,
-                          follows: int | None = None, as_read: GameRow | None = None,
-                          turn_deadline: float | None = None) -> None:
-        """State, action-log row and outgoing messages, in one transaction. ``substitutes``:
+                          records: Sequence[tuple[str, str]] = (),
+                          follows: int | None = None, as_read: GameRow | None = None) -> None:
+        """State, its clocks (``deadlines``, written to their columns), action-log row and
+        outgoing messages, in one transaction. ``substitutes``:
         (old, new, new name) of players replaced in their seat: the seat's private thread and
         sign-up become the new player's, in the same transaction as the state that says so.
         ``records``: (type, JSON data) rows appended to the game's record. ``follows``: the step
@@ -620,11 +640,9 @@ class Store:
                              -1.0 if as_read.deadline is None else as_read.deadline,
                              -1.0 if as_read.waiting_seconds is None else as_read.waiting_seconds)
             changed = yield Exec(
-                "UPDATE games SET state = ?, phase_seq = ?, step = ?, deadline = ?, paused_remaining = ?, "
-                "paused = ?, waiting_seconds = ?, status = ?, remind_at = ?, turn_deadline = ?, "
+                f"UPDATE games SET state = ?, phase_seq = ?, step = ?, status = ?, {SET_DEADLINES}, "
                 "claimed_until = NULL, updated_at = ? WHERE id = ?" + check,
-                (state, phase_seq, step, deadline, paused_remaining, int(paused), waiting_seconds, status,
-                 remind_at, turn_deadline, now, game_id) + expected)
+                (state, phase_seq, step, status, *deadline_args(deadlines), now, game_id) + expected)
             if check and changed != 1:
                 raise MovedOn(f"game {game_id} is no longer at step {follows} as it was read")
             if action is not None:

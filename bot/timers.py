@@ -22,6 +22,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from . import metrics
 from .clock import Clock
+from .deadlines import Deadlines
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +66,17 @@ class Timers:
         self.armed[game_id] = (phase_seq, deadline)
         self.retries.pop(game_id, None)
         self._once(f"game-{game_id}", delay, self._gather, game_id, phase_seq)
+
+    def follow(self, game_id: int, phase_seq: int, deadlines: Deadlines, *, arm_close: bool = True) -> None:
+        """Arm the game's jobs as its ``deadlines`` say: the phase's close (else none: paused,
+        waiting or no timer), the reminder and the speaking turn (none while paused). With
+        ``arm_close`` False the phase's job is left as it is (an overdue phase being closed in a row)."""
+        if deadlines.paused or deadlines.close is None:
+            self.cancel(game_id)
+        elif arm_close:
+            self.arm(game_id, phase_seq, deadlines.close)
+        self.arm_reminder(game_id, phase_seq, None if deadlines.paused else deadlines.remind_at)
+        self.arm_turn(game_id, phase_seq, None if deadlines.paused else deadlines.turn_ends)
 
     def retry(self, game_id: int, phase_seq: int, delay: float) -> None:
         """Fire the phase's timeout again in ``delay`` seconds (it failed to close the phase)."""

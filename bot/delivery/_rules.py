@@ -12,7 +12,7 @@ from games.engine import Event
 from ..pacer import COSMETIC, NARRATION, URGENT
 from ..render import duration, relative_time
 from ..service import UNDO
-from ..store import OutboxRow
+from ..store import GameRow, OutboxRow
 from ..voice.table import VOICE
 
 #: the step that deals the game: its private messages go to every player at once
@@ -188,7 +188,7 @@ def paused_ends(remaining: float, ends: list) -> str:
         f"{name[:1].lower()}{name[1:]} in {duration(remaining + after)}" for name, after in ends) + "."
 
 
-def countdown(game_row, phase_seq: int, now: float, label: str = "", schedule: Schedule | None = None) -> tuple[str, bool]:
+def countdown(game_row: GameRow, phase_seq: int, now: float, label: str = "", schedule: Schedule | None = None) -> tuple[str, bool]:
     """The line above a phase's message, and whether the phase is still open. ``label`` names the
     phase when the message shows more than it ("⏳ **Turn 4**: closes in 2 minutes"): Discord puts the
     line above all of a message's embeds, which may be far from the phase it times. With ``schedule``,
@@ -197,20 +197,21 @@ def countdown(game_row, phase_seq: int, now: float, label: str = "", schedule: S
     since = game_row.phase_seq if schedule is None else schedule.since
     if game_row.status != "running" or not since <= phase_seq <= game_row.phase_seq:
         return CLOSED, False
-    if game_row.paused:
-        if game_row.paused_remaining is None:
+    clocks = game_row.deadlines
+    if clocks.paused:
+        if clocks.remaining is None:
             return "⏸️ The game is paused.", True
         if schedule is not None and schedule.ends:
-            return paused_ends(game_row.paused_remaining, schedule.ends), True
-        return f"⏸️ Paused with {duration(game_row.paused_remaining)} left.", True
-    if schedule is not None and schedule.ends and game_row.deadline and game_row.waiting_seconds is None:
-        times = " · ".join(f"{name} {relative_time(game_row.deadline + after)}" for name, after in schedule.ends)
+            return paused_ends(clocks.remaining, schedule.ends), True
+        return f"⏸️ Paused with {duration(clocks.remaining)} left.", True
+    if schedule is not None and schedule.ends and clocks.close and clocks.waiting is None:
+        times = " · ".join(f"{name} {relative_time(clocks.close + after)}" for name, after in schedule.ends)
         return (f"⏳ **{label}**: {times}" if label else f"⏳ {times}"), True
     closes = f"⏳ **{label}**: closes" if label else "⏳ Closes"
-    if game_row.waiting_seconds is not None:
-        return f"{closes} {relative_time(now + game_row.waiting_seconds)}", True
-    if game_row.deadline:
-        return f"{closes} {relative_time(game_row.deadline)}", True
+    if clocks.waiting is not None:
+        return f"{closes} {relative_time(now + clocks.waiting)}", True
+    if clocks.close:
+        return f"{closes} {relative_time(clocks.close)}", True
     return "", True
 
 
@@ -224,28 +225,30 @@ def phase_label(shown: list[Event]) -> str:
     return title if len(title) <= 60 else title[:59] + "…"
 
 
-def slot_countdown(game_row, event: Event) -> str:
+def slot_countdown(game_row: GameRow, event: Event) -> str:
     """The line above a living message whose event lists the boundaries still to come
     (``data["ends"]``: label and seconds after its phase's deadline), as Discord timestamps."""
     ends = event.data.get("ends")
     if not ends or game_row.status != "running" or game_row.phase_seq != event.data.get("phase_seq"):
         return ""
-    if game_row.paused:
+    clocks = game_row.deadlines
+    if clocks.paused:
         return "⏸️ The game is paused: the times move when it resumes."
-    if not game_row.deadline:
+    if not clocks.close:
         return ""
-    return " · ".join(f"⏳ {label} {relative_time(game_row.deadline + after)}" for label, after in ends)
+    return " · ".join(f"⏳ {label} {relative_time(clocks.close + after)}" for label, after in ends)
 
 
-def turn_line(game_row, event: Event) -> Event:
+def turn_line(game_row: GameRow, event: Event) -> Event:
     """A speaking turn's line (``data["turn_ends"]``) as its phase's message shows it: the speaker
     mentioned, so their name stands out (an edit never pings: the narrator says it aloud), and the
     turn's end as a Discord countdown."""
     if not event.data.get("turn_ends"):
         return event
     text = event.text
-    if game_row.turn_deadline and not game_row.paused and game_row.status == "running":
-        text += f"\n⏳ The turn ends {relative_time(game_row.turn_deadline)}."
+    clocks = game_row.deadlines
+    if clocks.turn_ends and not clocks.paused and game_row.status == "running":
+        text += f"\n⏳ The turn ends {relative_time(clocks.turn_ends)}."
     mentions = " ".join(f"<@{p}>" for p in event.notify if p.isdigit())
     return event.model_copy(update={"text": f"{mentions} {text}".strip()})
 

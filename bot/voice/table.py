@@ -74,34 +74,6 @@ def voice_row(after: VoiceNow, before: VoiceNow | None = None) -> NewMessage:
     return NewMessage(VOICE, None, json.dumps(payload))
 
 
-def turn_deadline(before: VoiceNow | None, after: VoiceNow, kept: float | None, now: float,
-                  *, clock_waits: bool, since: float | None = None) -> float | None:
-    """When the speaking turn after a step ends: the same turn keeps its end; a new turn starts
-    its clock now (or, when its phase's clock waits for the phase's message, when that is posted),
-    except the turn after one whose seconds ran out (``since``: when that one was due to end),
-    which starts then. So the turns keep their schedule, as the phase clock does: a late timer or a
-    restart gives the turn due now only what is left of it (``turn_due``)."""
-    if after.turn is None:
-        return None
-    if before is not None and before.turn_key == after.turn_key:
-        return kept
-    if clock_waits:
-        return None
-    return (now if since is None else since) + after.turn.seconds
-
-
-#: a turn ending within this many seconds is over now (a timer fires a moment early or late)
-TURN_SLACK = 0.5
-
-
-def turn_due(turn_ends: float | None, now: float) -> bool:
-    """Whether the running turn's seconds have run out by ``now``: its clock's turn is over. The
-    next turn then starts at ``turn_ends`` (``turn_deadline``'s ``since``), and if that one too has
-    run out (the bot was down through it) it is over as well, and so on until the turn due now:
-    the schedule is the running turn's end and the turns' seconds, nothing else."""
-    return turn_ends is not None and turn_ends <= now + TURN_SLACK
-
-
 #: the table options the voice table reads (a game has those of them it offers), in the order
 #: the link answer shows them
 VOICE_OPTIONS = ("speaking_turns", "turn_seconds", "turn_order", "mute_dead", "night_quiet", "narrate")

@@ -5,6 +5,7 @@ from support.seconds import SimulatedSeconds
 from support.sim import new_bot, open_and_start
 
 from bot.actor import Actor
+from bot.deadlines import Deadlines
 from bot.pacer import Pacer
 from bot.store import NewMessage
 from games.engine import private
@@ -32,7 +33,7 @@ async def test_a_private_message_costs_one_call_even_after_a_restart(world, db_p
     notes = [NewMessage("dm", m.id, private(str(m.id), "note", f"A note for {m.user.name}.").model_dump_json())
              for m in (w.host, w.ann, w.bo)]
     await w.bot.store.commit_step(game_id, state=row.state, phase_seq=row.phase_seq, step=50,
-                                  deadline=row.deadline, paused_remaining=None, status="running",
+                                  deadlines=Deadlines(close=row.deadline), status="running",
                                   actor_id=None, action=None, messages=notes, now=clock.now())
     w.bot.delivery.kick(game_id)
     await w.settle()

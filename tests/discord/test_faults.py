@@ -16,6 +16,7 @@ from simcord.enums import InteractionType
 from support.sim import new_bot, open_and_start
 
 from bot.actor import Actor
+from bot.deadlines import Deadlines
 from games import get
 
 RITUAL = get("ritual")
@@ -187,7 +188,7 @@ async def test_a_long_reason_is_refused_in_words_and_long_texts_arrive_whole(wor
     event = public("reveal", long_text, title="Everything revealed")
     row = await w.bot.store.game(game_id)
     await w.bot.store.commit_step(game_id, state=row.state, phase_seq=row.phase_seq, step=99,
-                                  deadline=row.deadline, paused_remaining=None, status="running",
+                                  deadlines=Deadlines(close=row.deadline), status="running",
                                   actor_id=None, action=None,
                                   messages=[NewMessage("channel", None, event.model_dump_json())],
                                   now=clock_now(w))

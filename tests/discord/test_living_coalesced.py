@@ -12,6 +12,7 @@ import json
 import pytest
 from support.sim import a_cauldron_day, close_made_bots, new_bot, open_and_start
 
+from bot.deadlines import Deadlines
 from games.engine import private, public
 
 WINDOW = 10.0  # past simcord's settle timeout: only advance_time ends it
@@ -84,7 +85,7 @@ async def a_tally(w, clock):
         messages = w.bot.service.messages(table.row, table.game, table.state, list(events))
         row = await w.bot.store.game(game_id)
         await w.bot.store.commit_step(game_id, state=row.state, phase_seq=row.phase_seq, step=next(step),
-                                      deadline=row.deadline, paused_remaining=None, status="running",
+                                      deadlines=Deadlines(close=row.deadline), status="running",
                                       actor_id=None, action=None, messages=messages, now=clock.now())
         since = len(w.env.http_requests)
         w.bot.delivery.kick(game_id)

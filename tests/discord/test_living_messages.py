@@ -8,6 +8,7 @@ from support.sim import new_bot, open_and_start
 
 import games
 from bot.actor import Actor
+from bot.deadlines import Deadlines
 from bot.store import NewMessage
 from games.engine import private, public
 
@@ -192,7 +193,7 @@ async def test_a_private_message_rides_on_the_players_open_interaction(world, cl
         row = await w.bot.store.game(game_id)
         note = NewMessage("dm", w.ann.id, private(str(w.ann.id), "note", text).model_dump_json())
         await w.bot.store.commit_step(game_id, state=row.state, phase_seq=row.phase_seq, step=step,
-                                      deadline=row.deadline, paused_remaining=None, status="running",
+                                      deadlines=Deadlines(close=row.deadline), status="running",
                                       actor_id=None, action=None, messages=[note], now=clock.now())
         since = len(w.env.http_requests)
         w.bot.delivery.kick(game_id)
@@ -225,7 +226,7 @@ async def test_an_event_naming_a_slot_edits_one_living_message(world, clock):
         messages = w.bot.service.messages(table.row, table.game, table.state, events)
         row = await w.bot.store.game(game_id)
         await w.bot.store.commit_step(game_id, state=row.state, phase_seq=row.phase_seq, step=step,
-                                      deadline=row.deadline, paused_remaining=None, status="running",
+                                      deadlines=Deadlines(close=row.deadline), status="running",
                                       actor_id=None, action=None, messages=messages, now=clock.now())
         since = len(w.env.http_requests)
         w.bot.delivery.kick(game_id)

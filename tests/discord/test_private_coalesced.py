@@ -11,6 +11,7 @@ import asyncio
 import pytest
 from support.sim import close_made_bots, new_bot, open_and_start
 
+from bot.deadlines import Deadlines
 from games.engine import private, public
 
 SHORT = 0.2
@@ -49,7 +50,7 @@ async def a_table(w, clock):
         messages = w.bot.service.messages(table.row, table.game, table.state, list(events))
         row = await w.bot.store.game(game_id)
         await w.bot.store.commit_step(game_id, state=row.state, phase_seq=phase or row.phase_seq,
-                                      step=next(step), deadline=row.deadline, paused_remaining=None,
+                                      step=next(step), deadlines=Deadlines(close=row.deadline),
                                       status="running", actor_id=None, action=None, messages=messages,
                                       now=clock.now())
         since = len(w.env.http_requests)
@@ -161,7 +162,7 @@ async def test_the_channel_never_waits_for_a_whisper_being_sent(world, clock):
     messages = w.bot.service.messages(row, (await w.bot.service.load(game_id)).game, None,
                                       [public("news", "The Offering is over.", title="News")])
     await w.bot.store.commit_step(game_id, state=row.state, phase_seq=phase + 1, step=300,
-                                  deadline=row.deadline, paused_remaining=None, status="running",
+                                  deadlines=Deadlines(close=row.deadline), status="running",
                                   actor_id=None, action=None, messages=messages, now=clock.now())
     w.bot.delivery.kick(game_id)
     for _ in range(50):

@@ -40,7 +40,7 @@ def record_commits(w) -> list[tuple[int, int, float | None, float | None]]:
 
     async def commit_step(game_id, **kwargs):
         await real(game_id, **kwargs)
-        commits.append((game_id, len(w.env.http_requests), kwargs["deadline"], kwargs.get("waiting_seconds")))
+        commits.append((game_id, len(w.env.http_requests), kwargs["deadlines"].close, kwargs["deadlines"].waiting))
 
     w.bot.store.commit_step = commit_step
     return commits

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.actor import Actor
+from bot.deadlines import Deadlines
 from bot.service import NotSaved
 from bot.store import JOURNAL_SIZE_LIMIT
 from bot.stores import open_store
@@ -61,8 +62,8 @@ async def test_a_full_database_reports_its_real_cause(service, caplog):
     await service.store.db.execute_fetchall(f"PRAGMA max_page_count={pages}")
     big = "x" * 200_000
     with caplog.at_level(logging.WARNING), pytest.raises(sqlite3.OperationalError, match="full"):
-        await service.store.commit_step(row.id, state=big, phase_seq=9, step=99, deadline=None,
-                                        paused_remaining=None, status="running", actor_id=None,
+        await service.store.commit_step(row.id, state=big, phase_seq=9, step=99, deadlines=Deadlines(),
+                                        status="running", actor_id=None,
                                         action=None, messages=[], now=1.0)
     assert "cannot rollback" not in caplog.text
     assert not service.store.db.in_transaction

@@ -9,6 +9,7 @@ from pydantic import ValidationError
 from support.actors import ANN, BO, HOST
 
 from bot.config import Settings
+from bot.deadlines import Deadlines
 from bot.service import GameMovedOn, GameService, LobbyError
 from bot.shards import Shards
 from bot.stores import open_store
@@ -163,14 +164,14 @@ async def test_a_timer_change_for_a_phase_another_process_closed_changes_nothing
 async def test_a_claim_keeps_other_sweepers_off_until_the_commit_or_its_end(store):
     gid = await store.create_game(kind="tally", guild_id=guild_on(0), channel_id=1, host_id=1, seed=1,
                                   options={}, min_players=1, max_players=5, now=0.0)
-    await store.commit_step(gid, state="{}", phase_seq=1, step=0, deadline=10.0, paused_remaining=None,
+    await store.commit_step(gid, state="{}", phase_seq=1, step=0, deadlines=Deadlines(close=10.0),
                             status="running", actor_id=None, action=None, messages=[], now=0.0)
     assert await store.claim_due(5.0, 65.0) == []  # not due yet
     assert await store.claim_due(11.0, 71.0) == [(gid, 1)]
     assert await store.claim_due(12.0, 72.0) == []  # claimed
     assert await store.claim_due(12.0, 72.0, shards=SHARD_1) == []
     assert await store.claim_due(80.0, 140.0, shards=SHARD_0) == [(gid, 1)]  # the claim ran out
-    await store.commit_step(gid, state="{}", phase_seq=1, step=1, deadline=10.0, paused_remaining=None,
+    await store.commit_step(gid, state="{}", phase_seq=1, step=1, deadlines=Deadlines(close=10.0),
                             status="running", actor_id=None, action=None, messages=[], now=81.0)
     assert await store.claim_due(82.0, 142.0) == [(gid, 1)]  # a commit releases the claim
 

@@ -5,6 +5,7 @@ import sqlite3
 
 import pytest
 
+from bot.deadlines import Deadlines
 from bot.postgres import PG_MIGRATIONS
 from bot.store import ChannelBusy, NewMessage, Slot, SqliteStore, migration_files
 from bot.stores import open_store
@@ -60,8 +61,8 @@ async def test_one_active_game_per_channel(store):
 async def test_commit_step_writes_state_log_and_outbox_together(store):
     gid = await new_game(store)
     msgs = [NewMessage("channel", None, '{"type": "x"}'), NewMessage("dm", 5, '{"type": "y"}', b"png")]
-    await store.commit_step(gid, state='{"s": 1}', phase_seq=3, step=1, deadline=500.0,
-                            paused_remaining=None, status="running", actor_id=5,
+    await store.commit_step(gid, state='{"s": 1}', phase_seq=3, step=1, deadlines=Deadlines(close=500.0),
+                            status="running", actor_id=5,
                             action='{"type": "vote"}', messages=msgs, now=300.0)
     row = await store.game(gid)
     assert (row.state, row.phase_seq, row.deadline, row.status) == ('{"s": 1}', 3, 500.0, "running")
@@ -74,11 +75,11 @@ async def test_commit_step_writes_state_log_and_outbox_together(store):
 
 async def test_a_failed_step_leaves_nothing_behind(store):
     gid = await new_game(store)
-    await store.commit_step(gid, state="A", phase_seq=1, step=1, deadline=None, paused_remaining=None,
+    await store.commit_step(gid, state="A", phase_seq=1, step=1, deadlines=Deadlines(),
                             status="running", actor_id=1, action='{"n": 1}', messages=[], now=1.0)
     # step 1 again breaks the log's UNIQUE (game, step): the whole step must roll back
     with pytest.raises(Exception, match="(?i)unique"):
-        await store.commit_step(gid, state="B", phase_seq=2, step=1, deadline=9.0, paused_remaining=None,
+        await store.commit_step(gid, state="B", phase_seq=2, step=1, deadlines=Deadlines(close=9.0),
                                 status="running", actor_id=1, action='{"n": 2}',
                                 messages=[NewMessage("channel", None, "{}")], now=2.0)
     row = await store.game(gid)
@@ -105,7 +106,7 @@ async def test_outbox_survives_a_restart(store_url):
     path = store_url
     store = await open_store(path)
     gid = await new_game(store)
-    await store.commit_step(gid, state="S", phase_seq=1, step=1, deadline=None, paused_remaining=None,
+    await store.commit_step(gid, state="S", phase_seq=1, step=1, deadlines=Deadlines(),
                             status="running", actor_id=None, action=None,
                             messages=[NewMessage("dm", 3, '{"secret": true}')], now=1.0)
     await store.close()  # "crash" before delivery
@@ -136,7 +137,7 @@ async def test_upgrading_a_version_2_database_keeps_pending_messages(tmp_path):
     assert await store.version() == len(migration_files()) >= 3
     assert [(m.target, m.recipient_id, m.payload) for m in await store.pending_messages(1)] == [
         ("dm", 7, {"type": "card"})]
-    await store.commit_step(1, state="{}", phase_seq=2, step=1, deadline=None, paused_remaining=None,
+    await store.commit_step(1, state="{}", phase_seq=2, step=1, deadlines=Deadlines(),
                             status="running", actor_id=None, action=None, now=1.0,
                             messages=[NewMessage("group", None, '{"type": "whisper"}')])
     assert [m.target for m in await store.pending_messages(1)] == ["dm", "group"]
@@ -163,14 +164,14 @@ async def test_games_keep_discord_ids_times_and_every_column(store):
     await store.set_thread_channel(gid, BIG + 3)
     assert (await store.game(gid)).threads_under == BIG + 3
 
-    await store.commit_step(gid, state="S", phase_seq=4, step=1, deadline=WHEN, paused_remaining=None,
-                            status="running", actor_id=BIG, action='{"a": 1}', now=WHEN, waiting_seconds=30.5,
-                            remind_at=WHEN + 180, messages=[])
+    await store.commit_step(gid, state="S", phase_seq=4, step=1,
+                            deadlines=Deadlines(close=WHEN, waiting=30.5, remind_at=WHEN + 180),
+                            status="running", actor_id=BIG, action='{"a": 1}', now=WHEN, messages=[])
     row = await store.game(gid)
     assert (row.deadline, row.waiting_seconds, row.remind_at, row.phase_seq) == (WHEN, 30.5, WHEN + 180, 4)
     assert not await store.set_options(gid, {}, WHEN)  # only in the lobby
 
-    await store.set_timer(gid, None, 12.25, WHEN, paused=True, phase_seq=4,
+    await store.set_timer(gid, Deadlines(paused=True, remaining=12.25), WHEN, phase_seq=4,
                           messages=[NewMessage("channel", None, '{"n": "paused"}', op="refresh", slot="phase:4")])
     row = await store.game(gid)
     assert (row.deadline, row.paused_remaining, row.paused, row.remind_at) == (None, 12.25, True, None)
@@ -186,8 +187,8 @@ async def test_games_keep_discord_ids_times_and_every_column(store):
 
 async def test_the_opening_message_starts_the_clock_once(store):
     gid = await new_game(store)
-    await store.commit_step(gid, state="S", phase_seq=2, step=1, deadline=None, paused_remaining=None,
-                            status="running", actor_id=None, action=None, waiting_seconds=60.0, now=1.0,
+    await store.commit_step(gid, state="S", phase_seq=2, step=1, deadlines=Deadlines(waiting=60.0),
+                            status="running", actor_id=None, action=None, now=1.0,
                             messages=[NewMessage("channel", None, '{"opens": true}', slot="phase:2")])
     [opener] = await store.pending_messages(gid)
     assert await store.opener_delivered(gid, 2, 70.0, [opener.id], 10.0)
@@ -199,8 +200,8 @@ async def test_the_opening_message_starts_the_clock_once(store):
 
 async def test_a_reminder_is_sent_once_and_only_when_due(store):
     gid = await new_game(store)
-    await store.commit_step(gid, state="S", phase_seq=3, step=1, deadline=None, paused_remaining=None,
-                            status="running", actor_id=None, action=None, remind_at=100.0, now=1.0, messages=[])
+    await store.commit_step(gid, state="S", phase_seq=3, step=1, deadlines=Deadlines(remind_at=100.0),
+                            status="running", actor_id=None, action=None, now=1.0, messages=[])
     nudge = [NewMessage("channel", None, '{"nudge": 1}')]
     assert not await store.remind(gid, 3, nudge, 99.0)   # not yet
     assert not await store.remind(gid, 2, nudge, 101.0)  # another phase
@@ -217,13 +218,13 @@ async def test_substitutes_records_and_the_log(store):
     await store.add_player(gid, 3, "Cy", 3.0, kind="spectator")
     await store.set_group_thread(gid, "player:1", 501, [1, 7])
     await store.set_group_thread(gid, "player:3", 502, [3, 7])  # Cy had a thread as a spectator
-    await store.commit_step(gid, state="S", phase_seq=1, step=1, deadline=None, paused_remaining=None,
+    await store.commit_step(gid, state="S", phase_seq=1, step=1, deadlines=Deadlines(),
                             status="running", actor_id=7, action='{"swap": 1}', now=5.0, messages=[],
                             substitutes=[(1, 3, "Cy")], records=[("vote", '{"v": 1}'), ("vote", '{"v": 2}')])
     assert await store.lobby_players(gid) == [(3, "Cy"), (2, "Bo")]  # Cy took seat 1
     assert await store.group_thread(gid, "player:3") == (501, [1, 7])
     assert await store.group_thread(gid, "player:1") is None
-    await store.commit_step(gid, state="T", phase_seq=1, step=2, deadline=None, paused_remaining=None,
+    await store.commit_step(gid, state="T", phase_seq=1, step=2, deadlines=Deadlines(),
                             status="running", actor_id=None, action='{"b": 2}', now=6.0, messages=[],
                             records=[("whisper", '{"w": 1}')])
     assert await store.records(gid) == [("vote", {"v": 1}), ("vote", {"v": 2}), ("whisper", {"w": 1})]
@@ -255,9 +256,9 @@ async def test_delivery_bookkeeping(store):
     gid = await new_game(store)
     other = await new_game(store, channel=11)
     msgs = [NewMessage("channel", None, f'{{"n": {i}}}', picture='{"p": 1}' if i == 0 else None) for i in range(4)]
-    await store.commit_step(gid, state="S", phase_seq=1, step=1, deadline=None, paused_remaining=None,
+    await store.commit_step(gid, state="S", phase_seq=1, step=1, deadlines=Deadlines(),
                             status="running", actor_id=None, action=None, messages=msgs, now=10.0)
-    await store.commit_step(other, state="S", phase_seq=1, step=1, deadline=None, paused_remaining=None,
+    await store.commit_step(other, state="S", phase_seq=1, step=1, deadlines=Deadlines(),
                             status="running", actor_id=None, action=None, now=10.0,
                             messages=[NewMessage("group", None, '{"g": 1}')])
     assert await store.games_with_pending_messages() == [gid, other]

@@ -8,6 +8,7 @@ import asyncpg
 import pytest
 
 from bot.actor import Actor
+from bot.deadlines import Deadlines
 from bot.postgres import PostgresStore
 from bot.service import NotSaved
 from bot.store import BUSY, FAILED, FULL, READ_ONLY, ChannelBusy, StoreRefused
@@ -70,7 +71,7 @@ async def test_a_full_sqlite_database_refuses_a_transaction_as_full(tmp_path):
     pages = (await store.db.execute_fetchall("PRAGMA page_count"))[0][0]
     await store.db.execute_fetchall(f"PRAGMA max_page_count = {pages}")
     refused = await refusal_of(store.commit_step(
-        game_id, state="x" * 200_000, phase_seq=1, step=1, deadline=None, paused_remaining=None,
+        game_id, state="x" * 200_000, phase_seq=1, step=1, deadlines=Deadlines(),
         status="running", actor_id=None, action=None, messages=[], now=101.0))
     assert refused.cause == FULL and is_the_drivers(refused, sqlite3.OperationalError)
     await store.close()
