@@ -61,6 +61,7 @@ from .actions import (
     Vote,
     WaitressAnswer,
 )
+from .bmr_information import place_grandchild
 from .catalogue import load as load_catalogue
 from .characters import Characters
 from .clock import nightfall
@@ -170,6 +171,7 @@ def deal_seats(state: ClocktowerState, rng: Rng, pool: tuple[str, ...]) -> tuple
     state.reminders = [r for r in state.reminders if r.source == ""]
     state.lunatic = lunatic_info(state, rng)
     place_red_herring(state, rng)
+    place_grandchild(state, chars(state), rng)
     return made.notes
 
 

@@ -13,6 +13,7 @@ from games.engine import STORYTELLER, Choice, Event, Handler, Outcome, Prompt, P
 
 from .actions import NightChoice, WaitressAnswer
 from .asks import Ask, ask_for
+from .bmr_exorcist import exorcised, exorcist_news
 from .characters import TEAM_WORDS
 from .copilot import proposals
 from .inform import information_event, woken_information
@@ -53,6 +54,7 @@ def night_choice(state: ClocktowerState, action: NightChoice, rng: Rng) -> Outco
             if ask.dead_only and chosen.alive:
                 raise illegal(f"{state.label(chosen.player)} is alive: choose a dead player.", "alive")
     before = state.night_choices.get(seat.player)
+    was_exorcised = exorcised(state, chars(state))
     state.night_choices[seat.player] = targets
     said = choice_text(state, targets)
     events = [Event(type="night_choice", audience=STORYTELLER, title=f"🌙 Night {state.night}: a choice",
@@ -69,6 +71,7 @@ def night_choice(state: ClocktowerState, action: NightChoice, rng: Rng) -> Outco
         events.append(private(targets[0], "waitress_visit", "🌙 The Waitress would visit you tonight: if you "
                               "agree, they learn your character, but you both might die. Answer with **Make my "
                               "choice** before the night's actions lock.", title="A visit"))
+    events += exorcist_news(state, chars(state), was_exorcised)
     if ask.when_killed and state.stage == "locked":  # woken while the night is resolved: its answer now
         events += woken_information(state, seat)
     lock = "" if ask.when_killed else " You may change it until the night's actions lock."

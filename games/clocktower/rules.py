@@ -31,7 +31,9 @@ DEALT_TEAMS = ("townsfolk", "outsider", "minion", "demon")
 RULED_OFFICIAL: frozenset[str] = frozenset({
     # Trouble Brewing: its information (the copilot) and its mechanics (the night, the day, the end)
     "librarian", "investigator", "chef", "fortuneteller", "imp", "poisoner", "monk", "scarletwoman", "saint",
-    "mayor", "slayer", "butler", "bureaucrat", "gunslinger", "beggar"})
+    "mayor", "slayer", "butler", "bureaucrat", "gunslinger", "beggar",
+    # Bad Moon Rising's information (the copilot, the Gambler's guess)
+    "grandmother", "chambermaid", "gambler"})
 
 
 def ruled(state: ClocktowerState, character: str) -> bool:
