@@ -149,6 +149,12 @@ class Town(commands.Cog):
         await guarded(interaction, None, lambda: self._act(
             interaction, {"type": "slayer_shot", "target": str(player.id)}, with_place=True))
 
+    @announce.command(name="gossip", description="Make a public statement, as the Gossip (once a day): if it "
+                      "was true, a player dies tonight")
+    async def gossip(self, interaction: discord.Interaction, statement: app_commands.Range[str, 1, 300]) -> None:
+        await guarded(interaction, None, lambda: self._act(
+            interaction, {"type": "gossip_statement", "statement": statement}, with_place=True))
+
     @announce.command(name="gunslinger", description="Shoot, as the Gunslinger (once a day), a player that voted "
                       "today: they die")
     async def gunslinger(self, interaction: discord.Interaction, player: discord.Member) -> None:

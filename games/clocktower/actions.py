@@ -99,6 +99,13 @@ class SlayerShot(Action):
     target: str = Field(max_length=40)
     place: Place = "elsewhere"
 
+class GossipStatement(Action):
+    """The Gossip's "public statement" (each day): anyone may make one (a bluff too), once a day each."""
+
+    type: Literal["gossip_statement"] = "gossip_statement"
+    statement: str = Field(min_length=1, max_length=300)
+    place: Place = "elsewhere"
+
 class GunslingerShot(Action):
     """The Gunslinger: "each day, after the 1st vote has been tallied, you may choose a player that voted: they die"."""
 
@@ -296,7 +303,7 @@ ACTIONS: tuple[type[Action], ...] = (
     Continue, Execute,
     Vote, Unvote,
     DeclareWhisper, NeighbourWhisper, Spoke, AlsaahirGuess, JugglerGuess, GoblinClaim, SlayerShot,
-    GunslingerShot, GiveToken, ExileVote,
+    GunslingerShot, GiveToken, ExileVote, GossipStatement,
     NightChoice, WaitressAnswer,
     Inform,
     GainAbility, ScapegoatInstead,

@@ -8,6 +8,7 @@ from __future__ import annotations
 from games.engine import STORYTELLER, Event, Handler, Outcome, PhaseTimeout, Rng, public, to_thread
 
 from .actions import Continue
+from .bmr_day import mastermind_day_end
 from .fabled import fiddle_closes
 from .info import names
 from .inform import information_at_dawn
@@ -132,7 +133,7 @@ def pending_end(state: ClocktowerState, *, resume: str) -> list[Event]:
     nothing of it until they do)."""
     found = goblin_end(state) or mechanical_end(state, chars(state))
     if found is None and resume == "night":
-        found = mayor_end(state)
+        found = mayor_end(state) or mastermind_day_end(state)
     if found is None:
         return []
     state.pending_end = found.model_copy(update={"resume": resume})

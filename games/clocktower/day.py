@@ -20,6 +20,7 @@ from games.engine import (
 
 from .actions import CountNegatively, EndVoting, Execute, ScapegoatInstead, Unvote, Vote
 from .beggar import give_token
+from .bmr_gossip import gossip_statement
 from .clock import end_of_day, nightfall, pending_end
 from .fabled import fiddle_closes
 from .registration import misregistering, teams
@@ -324,4 +325,4 @@ def may_nominate(state: ClocktowerState, seat: Seat) -> bool:
 HANDLERS: dict[str, Handler] = {
     "vote": vote, "unvote": unvote, "count_negatively": count_negatively, "end_voting": end_voting,
     "execute": execute, "scapegoat": scapegoat_instead, "slayer_shot": slayer_shot,
-    "gunslinger_shot": gunslinger_shot, "give_token": give_token}
+    "gunslinger_shot": gunslinger_shot, "give_token": give_token, "gossip_statement": gossip_statement}

@@ -13,7 +13,9 @@ from games.engine import STORYTELLER, Choice, Event, Handler, Outcome, Prompt, P
 
 from .actions import NightChoice, WaitressAnswer
 from .asks import Ask, ask_for
+from .bmr_day import mastermind_notes
 from .bmr_exorcist import exorcised, exorcist_news
+from .bmr_gossip import gossip_notes
 from .characters import TEAM_WORDS
 from .copilot import proposals
 from .inform import information_event, woken_information
@@ -221,6 +223,7 @@ def night_sheet(state: ClocktowerState) -> Event:
         who_holds = ", ".join(state.label(s.player) + ("" if s.alive else " (dead)") for s in holders)
         judged = "" if ruled(state, step) else " · *judged by you*"
         lines.append(f"• **{character.name}**: {who_holds}{judged}" + (f"\n  {reminder}" if reminder else ""))
+    lines += gossip_notes(state) + mastermind_notes(state)
     text = "\n".join(lines) or "Nobody in play wakes tonight."
     return Event(type="night_sheet", audience=STORYTELLER, title=f"🌙 Night {state.night}: the night sheet",
                  text=text[:4000])

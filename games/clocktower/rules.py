@@ -33,7 +33,7 @@ RULED_OFFICIAL: frozenset[str] = frozenset({
     "librarian", "investigator", "chef", "fortuneteller", "imp", "poisoner", "monk", "scarletwoman", "saint",
     "mayor", "slayer", "butler", "bureaucrat", "gunslinger", "beggar",
     # Bad Moon Rising's information (the copilot, the Gambler's guess)
-    "grandmother", "chambermaid", "gambler"})
+    "grandmother", "chambermaid", "gambler", "gossip", "pacifist", "mastermind"})
 
 
 def ruled(state: ClocktowerState, character: str) -> bool:

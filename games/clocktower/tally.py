@@ -12,6 +12,7 @@ from typing import Any
 
 from games.engine import NO_ONE, STORYTELLER, Event, public, record
 
+from .bmr_day import mastermind_end, pacifist_note
 from .characters import Characters
 from .info import names
 from .registration import alignments
@@ -314,7 +315,7 @@ def executes(state: ClocktowerState, seat: Seat) -> tuple[str, list[Event]]:
         seat.alive, state.execution_killed = False, True
         how = " and dies"
         told += lleech_spared(state, seat.player) + demon_died(state, seat)
-    return how, told + scapegoat_note(state, seat)
+    return how, told + scapegoat_note(state, seat) + pacifist_note(state, seat)
 
 
 def lleech_follows(state: ClocktowerState) -> list[Event]:
@@ -395,6 +396,9 @@ def mechanical_end(state: ClocktowerState, chars: Characters) -> PendingEnd | No
     demons_alive = [s for s in regular if chars[s.character].team == "demon" and s.alive]
     living = sum(1 for s in regular if s.alive)
     if not demons_alive:
+        extra = mastermind_end(state, chars)  # Bad Moon Rising: the Mastermind's extra day
+        if extra is not False:
+            return extra if isinstance(extra, PendingEnd) else None
         return PendingEnd(team="good", reason="every Demon is dead")
     if living <= 2:
         return PendingEnd(team="evil", reason=f"only {living} player{'s' if living != 1 else ''} "
