@@ -243,6 +243,19 @@ class Continue(StorytellerAction):
 
     type: Literal["continue"] = "continue"
 
+class StorytellerNominate(StorytellerAction):
+    """The Storytellers nominate a player (the Bishop: "Only the Storyteller can nominate")."""
+
+    type: Literal["st_nominate"] = "st_nominate"
+    target: str = Field(max_length=40)
+
+class SwapSeats(StorytellerAction):
+    """The Matron's swap, carried out by the Storytellers: two players exchange seats."""
+
+    type: Literal["swap_seats"] = "swap_seats"
+    first: str = Field(max_length=40)
+    second: str = Field(max_length=40)
+
 class Execute(StorytellerAction):
     """Execute a player now, ending today's voting (the Virgin when the Storyteller judges a Spy
     registers as a Townsfolk, or any execution the Storyteller rules)."""
@@ -300,7 +313,7 @@ class Spoke(Action):
 ACTIONS: tuple[type[Action], ...] = (
     Redeal, Begin, Kill, Revive, SetCharacter, SetAlignment, AddReminder, RemoveReminder, AddTraveller,
     TravellerLeaves, AddFabled, RemoveFabled, Tell, Substitute, DeclareWinner, CountNegatively, EndVoting,
-    Continue, Execute,
+    Continue, Execute, StorytellerNominate, SwapSeats,
     Vote, Unvote,
     DeclareWhisper, NeighbourWhisper, Spoke, AlsaahirGuess, JugglerGuess, GoblinClaim, SlayerShot,
     GunslingerShot, GiveToken, ExileVote, GossipStatement,

@@ -9,6 +9,7 @@ from games.engine import STORYTELLER, Event, Handler, Outcome, PhaseTimeout, Rng
 
 from .actions import Continue
 from .bmr_day import mastermind_day_end
+from .bmr_travellers import bishop_due
 from .fabled import fiddle_closes
 from .info import names
 from .inform import information_at_dawn
@@ -110,7 +111,7 @@ def dawn(state: ClocktowerState) -> Outcome:
     return Outcome(state=state, events=[
         public("dawn", "\n".join(lines), title=f"☀️ Day {state.day} dawns", opens_phase=True,
                data=talk_data(state, "open")),
-        tally_event(state), *information])
+        tally_event(state), *information, *bishop_due(state)])
 
 
 def end_of_day(state: ClocktowerState, early: bool = False) -> Outcome:

@@ -33,7 +33,8 @@ RULED_OFFICIAL: frozenset[str] = frozenset({
     "librarian", "investigator", "chef", "fortuneteller", "imp", "poisoner", "monk", "scarletwoman", "saint",
     "mayor", "slayer", "butler", "bureaucrat", "gunslinger", "beggar",
     # Bad Moon Rising's information (the copilot, the Gambler's guess)
-    "grandmother", "chambermaid", "gambler", "gossip", "pacifist", "mastermind"})
+    "grandmother", "chambermaid", "gambler", "gossip", "pacifist", "mastermind",
+    "voudon", "bishop", "matron"})
 
 
 def ruled(state: ClocktowerState, character: str) -> bool:

@@ -240,6 +240,8 @@ class ClocktowerState(BaseState):
     used_once: list[str] = Field(default_factory=list)
     #: the Mastermind's extra day (0: none): the day after the Demon died by execution
     mastermind_day: int = 0
+    #: the day of each of the Matron's swaps (at most 3 a day)
+    matron_swaps: list[int] = Field(default_factory=list)
 
     @property
     def whispers_used(self) -> dict[str, int]:

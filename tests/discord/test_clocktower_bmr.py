@@ -72,3 +72,35 @@ async def test_a_bad_moon_rising_game_on_simcord_from_the_edition_to_the_reveal(
     for seat in state.seats:
         assert known[seat.character].name in reveal
     assert (await w.bot.store.game(gid)).status == "finished"
+
+
+async def test_the_bishop_and_the_matron_on_simcord_by_the_storytellers_commands(world, clock):
+    """The Bishop: a player's nomination refused, the Storytellers nominate with `/st traveller bishop`;
+    the Matron: `/st traveller matron` swaps two seats, told to the town."""
+    w = world
+    members = await sign_up(w, 7)
+    await w.host.slash(w.channel, "st script", edition="bmr")
+    await w.host.slash(w.channel, "st deal")
+    await w.host.slash(w.channel, "st begin")
+    await advance(w, clock, 24)  # day 1
+    bishop = w.guild.add_member(w.env.create_user("bishop"))
+    matron = w.guild.add_member(w.env.create_user("matron"))
+    for member, seat, character in ((bishop, 11, "bishop"), (matron, 12, "matron")):
+        await member.slash(w.channel, "travel in", seat=seat)
+        res = await w.host.slash(w.channel, "st traveller add", player=member, character=character, alignment="good")
+        assert "is the" in res.response.content, res.response.content
+    res = await members[1].slash(w.channel, "vote", target=members[2])
+    assert res.ephemeral and "Only the Storytellers nominate while the Bishop" in res.response.content
+    res = await w.host.slash(w.channel, "st traveller bishop", player=members[2])
+    assert "You nominated" in res.response.content, res.response.content
+    res = await members[1].slash(w.channel, "vote", target=members[2])
+    assert "Your vote is on" in res.response.content, res.response.content
+    before = {s.player: s.seat for s in (await state_of(w)).seats}
+    res = await w.host.slash(w.channel, "st traveller matron", first=members[0], second=members[3])
+    assert "The Matron's swap" in res.response.content, res.response.content
+    await w.settle()
+    after = {s.player: s.seat for s in (await state_of(w)).seats}
+    a, b = str(members[0].id), str(members[3].id)
+    assert (after[a], after[b]) == (before[b], before[a])
+    square = " ".join(texts(w.channel))
+    assert "The Storytellers nominate" in square and "The Matron's swap" in square
