@@ -155,6 +155,14 @@ class Town(commands.Cog):
         await guarded(interaction, None, lambda: self._act(
             interaction, {"type": "gossip_statement", "statement": statement}, with_place=True))
 
+    @announce.command(name="judge", description="Force, as the Judge (once per game), a nominee's execution to "
+                      "pass or fail")
+    @app_commands.choices(verdict=[app_commands.Choice(name="pass: executed now", value="pass"),
+                                   app_commands.Choice(name="fail: not executed today", value="fail")])
+    async def judge(self, interaction: discord.Interaction, player: discord.Member, verdict: str) -> None:
+        await guarded(interaction, None, lambda: self._act(
+            interaction, {"type": "judge_ruling", "target": str(player.id), "verdict": verdict}, with_place=False))
+
     @announce.command(name="gunslinger", description="Shoot, as the Gunslinger (once a day), a player that voted "
                       "today: they die")
     async def gunslinger(self, interaction: discord.Interaction, player: discord.Member) -> None:

@@ -99,6 +99,14 @@ class SlayerShot(Action):
     target: str = Field(max_length=40)
     place: Place = "elsewhere"
 
+class JudgeRuling(Action):
+    """The Judge: "Once per game, if another player nominated, you may choose to force the current
+    execution to pass or fail"."""
+
+    type: Literal["judge_ruling"] = "judge_ruling"
+    target: str = Field(max_length=40)
+    verdict: Literal["pass", "fail"]
+
 class GossipStatement(Action):
     """The Gossip's "public statement" (each day): anyone may make one (a bluff too), once a day each."""
 
@@ -316,7 +324,7 @@ ACTIONS: tuple[type[Action], ...] = (
     Continue, Execute, StorytellerNominate, SwapSeats,
     Vote, Unvote,
     DeclareWhisper, NeighbourWhisper, Spoke, AlsaahirGuess, JugglerGuess, GoblinClaim, SlayerShot,
-    GunslingerShot, GiveToken, ExileVote, GossipStatement,
+    GunslingerShot, GiveToken, ExileVote, GossipStatement, JudgeRuling,
     NightChoice, WaitressAnswer,
     Inform,
     GainAbility, ScapegoatInstead,

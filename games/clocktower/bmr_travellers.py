@@ -111,3 +111,4 @@ def swap_seats(state: ClocktowerState, action: SwapSeats, rng: Rng) -> Outcome:
         public("seat_swap", text),
         record("seat_swap", {"day": state.day, "players": [first.player, second.player]})],
         reply=text.removeprefix("🪑 "))
+

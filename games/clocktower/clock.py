@@ -92,7 +92,7 @@ def dawn(state: ClocktowerState) -> Outcome:
     state.nominations, state.votes = [], {}
     state.negative, state.negative_tomorrow = state.negative_tomorrow, []
     state.executed, state.executed_impaired, state.execution_killed, state.voting_closed = "", "", False, False
-    state.exiles, state.exiled, state.announcements = {}, [], []
+    state.exiles, state.exiled, state.announcements, state.judge_failed = {}, [], [], ""
     whispers_at_dawn(state)
     died = [s.player for s in state.seats if s.player in state.dawn_deaths]
     revived = [s.player for s in state.seats if s.player in state.dawn_revivals]

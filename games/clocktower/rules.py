@@ -34,7 +34,7 @@ RULED_OFFICIAL: frozenset[str] = frozenset({
     "mayor", "slayer", "butler", "bureaucrat", "gunslinger", "beggar",
     # Bad Moon Rising's information (the copilot, the Gambler's guess)
     "grandmother", "chambermaid", "gambler", "gossip", "pacifist", "mastermind",
-    "voudon", "bishop", "matron"})
+    "voudon", "bishop", "matron", "judge"})
 
 
 def ruled(state: ClocktowerState, character: str) -> bool:

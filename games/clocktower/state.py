@@ -242,6 +242,10 @@ class ClocktowerState(BaseState):
     mastermind_day: int = 0
     #: the day of each of the Matron's swaps (at most 3 a day)
     matron_swaps: list[int] = Field(default_factory=list)
+    #: the Judges who used their once-per-game ruling
+    judged_by: list[str] = Field(default_factory=list)
+    #: today's nominee whose execution the Judge forced to fail ("" for none; cleared at dawn)
+    judge_failed: str = ""
 
     @property
     def whispers_used(self) -> dict[str, int]:

@@ -147,8 +147,10 @@ def tally(state: ClocktowerState) -> Tally:
         size = 3 if seat.player in triple else 1
         count[target] += 0 if seat.player in void else -size if seat.player in negative else size
         voters[target].append(seat.player)
-    top = max(count.values())
-    tied = [o for o in options if count[o] == top] if top > 0 else []
+    # the Judge's failed execution leaves the rest of the count as it was
+    eligible = [o for o in options if o != state.judge_failed]
+    top = max(count[o] for o in eligible)
+    tied = [o for o in eligible if count[o] == top] if top > 0 else []
     leader = state.executed or (tied[0] if len(tied) == 1 else "")
     return Tally(options, count, voters, not_voted, leader, top, tied, negative, void, triple)
 

@@ -104,3 +104,25 @@ async def test_the_bishop_and_the_matron_on_simcord_by_the_storytellers_commands
     assert (after[a], after[b]) == (before[b], before[a])
     square = " ".join(texts(w.channel))
     assert "The Storytellers nominate" in square and "The Matron's swap" in square
+
+
+async def test_the_judge_forces_an_execution_on_simcord(world, clock):
+    w = world
+    members = await sign_up(w, 7)
+    await w.host.slash(w.channel, "st script", edition="bmr")
+    await w.host.slash(w.channel, "st deal")
+    await w.host.slash(w.channel, "st begin")
+    await advance(w, clock, 24)  # day 1
+    judge = w.guild.add_member(w.env.create_user("judge"))
+    await judge.slash(w.channel, "travel in", seat=11)
+    res = await w.host.slash(w.channel, "st traveller add", player=judge, character="judge", alignment="good")
+    assert "is the" in res.response.content, res.response.content
+    await members[1].slash(w.channel, "vote", target=members[2])
+    res = await judge.slash(w.channel, "announce judge", player=members[2], verdict="pass")
+    assert "they are executed" in res.response.content, res.response.content
+    await w.settle()
+    state = await state_of(w)
+    assert state.executed == str(members[2].id) and not state.seat_of(str(members[2].id)).alive
+    assert any("the Judge, forces the execution" in t for t in texts(w.channel))
+    res = await judge.slash(w.channel, "announce judge", player=members[2], verdict="fail")
+    assert res.ephemeral

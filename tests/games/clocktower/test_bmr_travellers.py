@@ -123,3 +123,55 @@ def test_the_good_apprentice_gains_a_bad_moon_rising_townsfolk_ability():
     state = traveller(day1(), "apprentice", "good")
     state = act(state, type="apprentice", target="t9", character="exorcist").state
     assert state.seat_of("t9").ability == "exorcist" and state.seat_of("t9").acting == "exorcist"
+
+
+# ----- the Judge -----
+
+def judge(state, target, verdict, by="t9"):
+    return act(state, player=by, type="judge_ruling", target=target, verdict=verdict)
+
+
+def test_the_judge_forces_an_execution_to_pass_however_few_voted():
+    # the wiki: "Even though the Goon got only one vote, the Judge decides that the Goon is executed immediately"
+    state = vote(traveller(day1(), "judge"), "p2", "p4").state
+    state = vote(vote(state, "p3", "p5").state, "p6", "p5").state
+    out = judge(state, "p4", "pass")
+    assert not out.state.seat_of("p4").alive and out.state.executed == "p4" and out.state.voting_closed
+    assert any("forces the execution of Name4 (seat 4) to pass" in e.text for e in events_of(out, "public"))
+
+
+def test_the_judge_forces_an_execution_to_fail_and_the_count_goes_on_without_it():
+    # the wiki: the Po's execution fails, "so, as before, the Slayer is about to die"
+    state = vote(vote(traveller(day1(), "judge"), "p2", "p4").state, "p3", "p4").state
+    state = vote(state, "p5", "p6").state
+    out = judge(state, "p4", "fail")
+    assert tally(out.state).leader == "p6"
+    state = out.state
+    while state.phase == "day":
+        state = timeout(state).state
+    assert state.executed == "p6" and state.seat_of("p4").alive
+
+
+def test_the_judge_rules_once_per_game_and_not_on_its_own_nomination():
+    state = traveller(day1(), "judge")
+    mine = vote(state, "t9", "p4").state
+    with pytest.raises(IllegalAction, match="another player nominated"):
+        judge(mine, "p4", "pass")
+    with pytest.raises(IllegalAction, match="not nominated today"):
+        judge(mine, "p5", "pass")
+    state = judge(vote(mine, "p2", "p5").state, "p5", "fail").state
+    with pytest.raises(IllegalAction, match="once per game"):
+        judge(state, "p4", "pass")
+
+
+def test_only_the_living_judge_rules():
+    state = vote(traveller(day1(), "judge"), "p2", "p4").state
+    with pytest.raises(IllegalAction, match="Only the living Judge"):
+        judge(state, "p4", "pass", by="p3")
+
+
+def test_a_poisoned_judges_ruling_is_spent_and_nothing_happens():
+    state = act(traveller(day1(), "judge"), type="add_reminder", target="t9", token="Poisoned", source="pukka").state
+    out = judge(vote(state, "p2", "p4").state, "p4", "pass")
+    assert out.state.seat_of("p4").alive and not out.state.voting_closed
+    assert any("nothing happens" in e.text for e in events_of(out, "storyteller"))
