@@ -314,6 +314,9 @@ def choices_summary(state: ClocktowerState) -> Event:
             answer = state.waitress_answers.get(chosen[0])
             line += " · " + ("agreed" if answer else "refused" if answer is False else "no answer")
         lines.append(line)
+    for demon, exorcist in exorcised(state, chars(state)).items():
+        lines.append(f"• {who(state, state.seat_of(demon))}: does not wake tonight: the Exorcist, "
+                     f"{state.label(exorcist)}, chose them (they were told).")
     return Event(type="night_choices", audience=STORYTELLER, title=f"🌙 Night {state.night}: the choices",
                  text="\n".join(lines) or "Nobody chooses anything tonight.")
 

@@ -345,3 +345,67 @@ def test_a_drunk_or_poisoned_gambler_who_guesses_wrong_does_not_die():
 def test_the_gambler_without_a_guessed_character_does_not_die():
     out = lock(choose(night2(GAMBLER, shown={"p3": "sailor"}), "p2", "p4"))
     assert out.state.seat_of("p2").alive and "no character guessed" in plan(out)
+
+
+def test_the_grandchild_is_marked_at_the_random_deal_on_the_storytellers_grimoire_only():
+    from games.clocktower.info import grimoire_text
+    from games.engine import Player
+    from games.engine.run import start
+
+    players = [Player(id=f"p{i}", name=f"Name{i}", seat=i) for i in range(1, 8)]
+    for seed in range(200):
+        state = start(GAME, players, BMR, seed=seed).state
+        if any("grandmother" in (s.character, s.shown) for s in state.seats):
+            break
+    else:
+        raise AssertionError("no deal with a Grandmother")
+    child = grandchild(state)
+    assert child is not None and state.seat_of(child).alignment == "good"
+    assert "Grandchild (Grandmother)" in grimoire_text(state, GAME.chars_of(state))
+    out = act(state, type="begin")
+    for event in out.events:
+        if event.audience.kind != "storyteller":
+            assert GRANDCHILD not in event.text, event.type
+
+
+def test_the_storytellers_choices_at_the_lock_name_the_demon_the_exorcist_stopped():
+    state = act(night2(EXORCIST), player="p2", type="night_choice", targets=["p1"]).state
+    out = lock(state)
+    summary = next(e for e in events_of(out, "storyteller") if e.type == "night_choices").text
+    assert "does not wake tonight: the Exorcist, Name2 (seat 2), chose them" in summary
+
+
+# ----- misregistration, on a script with the Spy and the Recluse -----
+
+MIXED = {"script": '[{"id": "_meta", "name": "Mixed"}, "gambler", "grandmother", "chef", "empath", "monk", '
+                   '"professor", "recluse", "goon", "spy", "godfather", "imp"]'}
+
+
+def test_the_gamblers_guess_the_recluse_may_register_as_is_the_storytellers_call():
+    characters = ["imp", "gambler", "recluse", "chef", "empath", "spy", "monk"]
+    state = next_night(through_night(act(new_game(MIXED, characters), type="begin").state).state)
+    out = lock(guess(state, "p2", "p3", "godfather"))
+    assert not out.state.seat_of("p2").alive  # proposed wrong
+    assert "may register as the Godfather: your call" in plan(out) and "`/st revive`" in plan(out)
+
+
+def test_the_spy_may_be_shown_to_the_grandmother_as_a_good_townsfolk_or_outsider():
+    characters = ["imp", "grandmother", "professor", "chef", "empath", "spy", "monk"]
+    state = act(token(new_game(MIXED, characters), "p3", GRANDCHILD, "grandmother"), type="begin").state
+    found = by_player(state)["p2"]
+    assert allows(found, "6 is the Goon") and allows(found, "6 is the Monk")
+    assert any("the Spy may register as a good Townsfolk or Outsider" in f for f in found.flags)
+    refuses(found, "6 is the Spy", "1 is the Chef")  # the Spy as itself is evil; the Imp never good
+    refuses(by_player(poison(state, "p6"))["p2"], "6 is the Goon")  # a poisoned Spy registers as itself
+
+
+def test_the_spy_may_add_an_outsider_and_the_recluse_be_left_out_for_the_godfather():
+    characters = ["imp", "godfather", "recluse", "chef", "empath", "spy", "monk"]
+    found = by_player(act(new_game(MIXED, characters), type="begin").state)["p2"]
+    assert found.answer == "the Recluse"
+    assert allows(found, "the Recluse and the Goon") and allows(found, "none")
+    assert allows(found, "the Goon")  # the Recluse left out, the Spy shown as the Goon
+    assert any("the Spy may register as an Outsider" in f for f in found.flags)
+    refuses(found, "the Chef", "3 is the Recluse")
+    refuses(by_player(poison(poison(act(new_game(MIXED, characters), type="begin").state, "p3"), "p6"))["p2"],
+            "none", "the Goon")  # poisoned, both register as themselves
