@@ -409,3 +409,12 @@ def test_the_spy_may_add_an_outsider_and_the_recluse_be_left_out_for_the_godfath
     refuses(found, "the Chef", "3 is the Recluse")
     refuses(by_player(poison(poison(act(new_game(MIXED, characters), type="begin").state, "p3"), "p6"))["p2"],
             "none", "the Goon")  # poisoned, both register as themselves
+
+
+def test_a_poisoned_chambermaids_false_count_is_recorded_as_false_information():
+    state = poison(choose(night2(CHAMBERMAID, options={"inform_at": "accept"}), "p2", "p3", "p4"), "p2")
+    state = lock(state).state
+    out = act(state, type="inform", target="p2", answer="2")
+    assert out.state.accepted["p2"].false is True and out.state.accepted["p2"].proposed == "1"
+    out = act(state, type="inform", target="p2", answer="1")
+    assert out.state.accepted["p2"].false is False
