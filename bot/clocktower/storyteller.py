@@ -314,6 +314,17 @@ class Storyteller(commands.Cog):
     async def traveller_scapegoat(self, interaction: discord.Interaction) -> None:
         await self._act(interaction, {"type": "scapegoat"})
 
+    @traveller.command(name="bishop", description="Nominate a player (the Bishop: only the Storytellers nominate)")
+    @answered()
+    async def traveller_bishop(self, interaction: discord.Interaction, player: discord.Member) -> None:
+        await self._act(interaction, {"type": "st_nominate", "target": str(player.id)})
+
+    @traveller.command(name="matron", description="Swap two players' seats, as the Matron chose (3 a day)")
+    @answered()
+    async def traveller_matron(self, interaction: discord.Interaction, first: discord.Member,
+                               second: discord.Member) -> None:
+        await self._act(interaction, {"type": "swap_seats", "first": str(first.id), "second": str(second.id)})
+
     @fabled.command(name="fiddle", description="Use the Fiddler: the Demon chooses an opponent, then everyone votes who wins")
     @app_commands.describe(demon="The Demon who fiddles, when several live",
                            challenger="Choose the opponent yourself, for a Demon who does not")

@@ -152,6 +152,21 @@ class Town(commands.Cog):
     async def slayer(self, interaction: discord.Interaction, player: discord.Member) -> None:
         await self._act(interaction, {"type": "slayer_shot", "target": str(player.id)}, with_place=True)
 
+    @announce.command(name="gossip", description="Make a public statement, as the Gossip (once a day): if it "
+                      "was true, a player dies tonight")
+    @answered()
+    async def gossip(self, interaction: discord.Interaction, statement: app_commands.Range[str, 1, 300]) -> None:
+        await self._act(interaction, {"type": "gossip_statement", "statement": statement}, with_place=True)
+
+    @announce.command(name="judge", description="Force, as the Judge (once per game), a nominee's execution to "
+                      "pass or fail")
+    @app_commands.choices(verdict=[app_commands.Choice(name="pass: executed now", value="pass"),
+                                   app_commands.Choice(name="fail: not executed today", value="fail")])
+    @answered()
+    async def judge(self, interaction: discord.Interaction, player: discord.Member, verdict: str) -> None:
+        await self._act(interaction, {"type": "judge_ruling", "target": str(player.id), "verdict": verdict},
+                        with_place=False)
+
     @announce.command(name="gunslinger", description="Shoot, as the Gunslinger (once a day), a player that voted "
                       "today: they die")
     @answered()

@@ -99,6 +99,21 @@ class SlayerShot(Action):
     target: str = Field(max_length=40)
     place: Place = "elsewhere"
 
+class JudgeRuling(Action):
+    """The Judge: "Once per game, if another player nominated, you may choose to force the current
+    execution to pass or fail"."""
+
+    type: Literal["judge_ruling"] = "judge_ruling"
+    target: str = Field(max_length=40)
+    verdict: Literal["pass", "fail"]
+
+class GossipStatement(Action):
+    """The Gossip's "public statement" (each day): anyone may make one (a bluff too), once a day each."""
+
+    type: Literal["gossip_statement"] = "gossip_statement"
+    statement: str = Field(min_length=1, max_length=300)
+    place: Place = "elsewhere"
+
 class GunslingerShot(Action):
     """The Gunslinger: "each day, after the 1st vote has been tallied, you may choose a player that voted: they die"."""
 
@@ -236,6 +251,19 @@ class Continue(StorytellerAction):
 
     type: Literal["continue"] = "continue"
 
+class StorytellerNominate(StorytellerAction):
+    """The Storytellers nominate a player (the Bishop: "Only the Storyteller can nominate")."""
+
+    type: Literal["st_nominate"] = "st_nominate"
+    target: str = Field(max_length=40)
+
+class SwapSeats(StorytellerAction):
+    """The Matron's swap, carried out by the Storytellers: two players exchange seats."""
+
+    type: Literal["swap_seats"] = "swap_seats"
+    first: str = Field(max_length=40)
+    second: str = Field(max_length=40)
+
 class Execute(StorytellerAction):
     """Execute a player now, ending today's voting (the Virgin when the Storyteller judges a Spy
     registers as a Townsfolk, or any execution the Storyteller rules)."""
@@ -293,10 +321,10 @@ class Spoke(Action):
 ACTIONS: tuple[type[Action], ...] = (
     Redeal, Begin, Kill, Revive, SetCharacter, SetAlignment, AddReminder, RemoveReminder, AddTraveller,
     TravellerLeaves, AddFabled, RemoveFabled, Tell, Substitute, DeclareWinner, CountNegatively, EndVoting,
-    Continue, Execute,
+    Continue, Execute, StorytellerNominate, SwapSeats,
     Vote, Unvote,
     DeclareWhisper, NeighbourWhisper, Spoke, AlsaahirGuess, JugglerGuess, GoblinClaim, SlayerShot,
-    GunslingerShot, GiveToken, ExileVote,
+    GunslingerShot, GiveToken, ExileVote, GossipStatement, JudgeRuling,
     NightChoice, WaitressAnswer,
     Inform,
     GainAbility, ScapegoatInstead,

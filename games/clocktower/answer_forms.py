@@ -64,6 +64,8 @@ class Proposal:
     truth: Callable[[Answer], bool] | None = None
     #: the day the information is about (the Undertaker's execution)
     day: int = 0
+    #: what accepting an answer records on the grimoire (the Grandmother's grandchild token follows it)
+    on_accept: Callable[[Answer], None] | None = None
 
 
 # ----- reading the Storyteller's answer -----
@@ -205,7 +207,9 @@ def _character_form(state: ClocktowerState, chars: Characters, card: str, nothin
         key = normalise_id(text)
         if nothing and key in _NOTHING:
             return Answer("nothing")
-        found = chars.resolve(key) if key else None
+        # the script's own characters first, by name (a homebrew "beautifulhouse-amnesiac" is the Amnesiac)
+        found = next((chars[c] for c in ids if key in (c, normalise_id(chars[c].name))), None) if key else None
+        found = found or (chars.resolve(key) if key else None)
         if found is None or found.id not in ids:
             raise NotAllowedAnswer(f"the {card}'s answer is {shape}.")
         return Answer(found.name, character=found.id)

@@ -11,6 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from .bmr_exorcist import exorcised
 from .characters import DATA, Character, Characters, ClocktowerDataError, read_data
 from .judged import judged_ask, question
 from .rules import NO_ONE_TONIGHT, ruled
@@ -84,6 +85,8 @@ def ask_for(state: ClocktowerState, seat: Seat, chars: Characters) -> tuple[Ask,
     if ask is None or character not in order_for(state, seat, chars):
         return None
     if ask.when_killed and seat.player not in state.dawn_deaths:
+        return None
+    if seat.player in exorcised(state, chars):  # the Exorcist chose this Demon: it does not wake tonight
         return None
     if not ask.when_killed and not seat.alive:
         return None

@@ -8,6 +8,8 @@ from __future__ import annotations
 from games.engine import STORYTELLER, Event, Handler, Outcome, PhaseTimeout, Rng, public, to_thread
 
 from .actions import Continue
+from .bmr_day import mastermind_day_end
+from .bmr_travellers import bishop_due
 from .fabled import fiddle_closes
 from .info import names
 from .inform import information_at_dawn
@@ -92,7 +94,7 @@ def dawn(state: ClocktowerState) -> Outcome:
     state.negative, state.negative_tomorrow = state.negative_tomorrow, []
     state.executed, state.executed_impaired, state.execution_killed, state.voting_closed = "", "", False, False
     state.early_end_told = False
-    state.exiles, state.exiled, state.announcements = {}, [], []
+    state.exiles, state.exiled, state.announcements, state.judge_failed = {}, [], [], ""
     whispers_at_dawn(state)
     died = [s.player for s in state.seats if s.player in state.dawn_deaths]
     revived = [s.player for s in state.seats if s.player in state.dawn_revivals]
@@ -111,7 +113,7 @@ def dawn(state: ClocktowerState) -> Outcome:
     return Outcome(state=state, events=[
         public("dawn", "\n".join(lines), title=f"☀️ Day {state.day} dawns", opens_phase=True,
                data=talk_data(state, "open")),
-        tally_event(state), *information, *judged_today(state)])
+        tally_event(state), *information, *judged_today(state), *bishop_due(state)])
 
 
 def end_of_day(state: ClocktowerState, early: bool = False) -> Outcome:
@@ -134,7 +136,7 @@ def pending_end(state: ClocktowerState, *, resume: str) -> list[Event]:
     nothing of it until they do)."""
     found = goblin_end(state) or mechanical_end(state, chars(state))
     if found is None and resume == "night":
-        found = mayor_end(state)
+        found = mayor_end(state) or mastermind_day_end(state)
     if found is None:
         return []
     state.pending_end = found.model_copy(update={"resume": resume})

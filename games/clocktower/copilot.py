@@ -35,7 +35,11 @@ from .answer_forms import (
 from .answer_forms import (
     read_answer as read_answer,  # the copilot's callers read answers from here
 )
-from .asks import first_night_for, order_for
+from .asks import ask_for, first_night_for, order_for
+from .bmr_information import PROPOSERS as BMR_PROPOSERS
+from .bmr_information import TELLS as BMR_TELLS
+from .bmr_information import TELLS_ONE as BMR_TELLS_ONE
+from .bmr_information import chambermaid
 from .characters import Characters
 from .registration import alignments, characters_as, teams
 from .rules import circle_neighbours, impaired, ruled
@@ -371,9 +375,27 @@ def _spy(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
                     flags=flags, form=_grimoire_form())
 
 
+def _woke(state: ClocktowerState, chars: Characters, seat: Seat) -> bool:
+    """Whether a player wakes tonight due to their ability, as the bot runs the night: asked to choose,
+    or due information by their card (the Chambermaid's count)."""
+    if ask_for(state, seat, chars) is not None:
+        return True
+    if not (seat.alive or seat.player in state.dawn_deaths) or seat.acting not in order_for(state, seat, chars):
+        return False
+    proposer = _PROPOSERS.get(seat.acting)
+    if proposer is None:
+        return judged_informant(state, chars, seat)
+    return seat.acting != "chambermaid" and proposer(state, chars, seat) is not None
+
+
+def _chambermaid(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
+    return chambermaid(state, chars, seat, lambda other: _woke(state, chars, other))
+
+
 _PROPOSERS = {"spy": _spy, "washerwoman": _washerwoman, "shugenja": _shugenja, "empath": _empath, "undertaker": _undertaker, "ravenkeeper": _ravenkeeper, "waitress": _waitress,
               "knight": _knight, "juggler": _juggler, "highpriestess": _high_priestess,
-              "mathematician": _mathematician, **TB_PROPOSERS, **SNV_PROPOSERS}
+              "mathematician": _mathematician, **TB_PROPOSERS, **SNV_PROPOSERS,
+              "chambermaid": _chambermaid, **BMR_PROPOSERS}
 
 
 #: how each card's information reads to the player ({answer}, {about}, {day}); the Undertaker's is
@@ -392,6 +414,7 @@ TELLS = {
     "spy": "{answer}",
     **TB_TELLS,
     **SNV_TELLS,
+    **BMR_TELLS,
 }
 #: the counts' words for exactly 1
 TELLS_ONE = {
@@ -400,6 +423,7 @@ TELLS_ONE = {
     "mathematician": "1 player's ability worked abnormally since dawn.",
     **TB_TELLS_ONE,
     **SNV_TELLS_ONE,
+    **BMR_TELLS_ONE,
 }
 
 

@@ -20,6 +20,8 @@ from games.engine import (
 
 from .actions import CountNegatively, EndVoting, Execute, ScapegoatInstead, Unvote, Vote
 from .beggar import give_token
+from .bmr_gossip import gossip_statement
+from .bmr_travellers import bishop_refusal, st_nominate, swap_seats, voudon_vote
 from .clock import end_of_day, nightfall, pending_end
 from .fabled import fiddle_closes
 from .registration import misregistering, teams
@@ -51,6 +53,9 @@ from .tally import (
 # ----- votes and nominations -----
 
 def vote(state: ClocktowerState, action: Vote, rng: Rng) -> Outcome:
+    nominated_only = voudon_nomination(state, action)
+    if nominated_only is not None:
+        return nominated_only
     seat = voting_seat(state, action.player)
     settings = state.settings
     target = action.target
@@ -70,7 +75,7 @@ def vote(state: ClocktowerState, action: Vote, rng: Rng) -> Outcome:
     if state.votes.get(seat.player) == target:
         raise illegal(f"Your vote is already on {option_label(state, target)}.", "same_vote")
     state.votes[seat.player] = target
-    if votes_with_token(seat) and settings.dead_vote == "when_cast" and spends_token(state, target):
+    if votes_with_token(seat, state) and settings.dead_vote == "when_cast" and spends_token(state, target):
         seat.vote_token = False
     events.append(record("vote", {"day": state.day, "voter": seat.player, "target": target}))
     if execute:
@@ -81,6 +86,33 @@ def vote(state: ClocktowerState, action: Vote, rng: Rng) -> Outcome:
     return Outcome(state=state, events=events, reply=f"{said} is on {option_label(state, target)}.")
 
 
+def voudon_nomination(state: ClocktowerState, action: Vote) -> Outcome | None:
+    """Under the Voudon a living player casts no vote, but their vote on a player not yet nominated
+    still nominates them (None: not this case)."""
+    if state.phase != "day" or state.pending_end is not None or state.voting_closed or not state.seated(action.player):
+        return None
+    seat = state.seat_of(action.player)
+    if voudon_vote(state, seat) is not False:
+        return None
+    if action.target == NO_EXECUTION or any(n.nominee == action.target for n in state.nominations):
+        raise illegal(VOUDON_RULE, "voudon")
+    nominee = target_seat(state, action.target)
+    if nominee.traveller:
+        raise illegal(f"{state.label(nominee.player)} is a Traveller: Travellers are exiled, not executed.",
+                      "traveller")
+    events = [nominate(state, seat, nominee)]
+    virgin, execute = virgin_nominated(state, seat, nominee)
+    if execute:
+        return Outcome(state=state, events=events + virgin + execute_now(state, seat, "virgin"),
+                       reply="You nominated them, and you are executed at once.")
+    return Outcome(state=state, events=events + virgin + tally_changed(state),
+                   reply=f"You nominated {state.label(nominee.player)}. {VOUDON_RULE}")
+
+
+#: why a living player's vote is refused under the Voudon
+VOUDON_RULE = "Only the Voudon and the dead vote while the Voudon is in play: your vote is not cast."
+
+
 def voting_seat(state: ClocktowerState, player: str) -> Seat:
     if state.phase != "day" or state.pending_end is not None:
         raise illegal("Votes are cast by day: voting opens at dawn." if state.phase == "night"
@@ -88,6 +120,8 @@ def voting_seat(state: ClocktowerState, player: str) -> Seat:
     if state.voting_closed:
         raise illegal("Today's execution has happened: voting is over until tomorrow.", "voting_closed")
     seat = target_seat(state, player)
+    if voudon_vote(state, seat) is False:
+        raise illegal(VOUDON_RULE, "voudon")
     if not can_vote(state, seat):
         raise illegal("The Beggar votes only with a vote token: a dead player may give you theirs." if seat.alive
                       else "You are dead and your vote token is spent.", "no_token")
@@ -95,6 +129,8 @@ def voting_seat(state: ClocktowerState, player: str) -> Seat:
 
 
 def nominate(state: ClocktowerState, seat: Seat, nominee: Seat) -> Event:
+    if bishop_refusal(state):
+        raise illegal(bishop_refusal(state), "bishop")
     if state.stage != "nominations":
         raise illegal(f"Nominations closed {hours(state.settings.nomination_seconds)} into the day: vote on "
                        "a nominated player or for no execution.", "nominations_closed")
@@ -314,11 +350,12 @@ def vote_prompts(state: ClocktowerState, player_id: str) -> list[Prompt]:
 
 
 def may_nominate(state: ClocktowerState, seat: Seat) -> bool:
-    return seat.alive and state.stage == "nominations" and not (
+    return seat.alive and state.stage == "nominations" and not bishop_refusal(state) and not (
         state.settings.one_nomination_per_day and any(n.nominator == seat.player for n in state.nominations))
 
 
 HANDLERS: dict[str, Handler] = {
     "vote": vote, "unvote": unvote, "count_negatively": count_negatively, "end_voting": end_voting,
     "execute": execute, "scapegoat": scapegoat_instead, "slayer_shot": slayer_shot,
-    "gunslinger_shot": gunslinger_shot, "give_token": give_token}
+    "gunslinger_shot": gunslinger_shot, "give_token": give_token, "gossip_statement": gossip_statement,
+    "st_nominate": st_nominate, "swap_seats": swap_seats}

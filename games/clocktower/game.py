@@ -41,7 +41,7 @@ from games.engine import (
     to_thread,
 )
 
-from . import clock, day, fabled, grimoire, inform, night, talk, travellers
+from . import bmr_judge, clock, day, fabled, grimoire, inform, night, talk, travellers
 from .actions import (
     ACTIONS,
     MAX_SEAT,
@@ -61,6 +61,7 @@ from .actions import (
     Vote,
     WaitressAnswer,
 )
+from .bmr_information import place_grandchild
 from .catalogue import load as load_catalogue
 from .characters import Characters
 from .clock import nightfall
@@ -173,6 +174,7 @@ def deal_seats(state: ClocktowerState, rng: Rng, pool: tuple[str, ...]) -> tuple
     state.lunatic = lunatic_info(state, rng)
     place_red_herring(state, rng)
     place_twin(state, rng)
+    place_grandchild(state, chars(state), rng)
     return made.notes
 
 
@@ -295,7 +297,8 @@ class Clocktower(Game):
     #: every action's handler, by the action's type (a new action goes in ``actions`` and in the
     #: table of the module of its concern)
     handlers = {"redeal": redeal, "begin": begin, **clock.HANDLERS, **day.HANDLERS, **grimoire.HANDLERS,
-                **night.HANDLERS, **inform.HANDLERS, **talk.HANDLERS, **travellers.HANDLERS, **fabled.HANDLERS}
+                **night.HANDLERS, **inform.HANDLERS, **talk.HANDLERS, **travellers.HANDLERS, **fabled.HANDLERS,
+                **bmr_judge.HANDLERS}
 
     def chars_of(self, state: ClocktowerState) -> Characters:
         """The game's characters (the bot's copilot panel reads them from the game)."""

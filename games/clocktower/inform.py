@@ -28,7 +28,7 @@ from .rules import chars, illegal, target_seat, who
 from .state import Accepted, ClocktowerState, Seat
 
 #: the cards whose proposal is the truth: an answer that differs is false information
-TRUTHFUL = frozenset({"empath", "undertaker", "ravenkeeper", "waitress", "juggler", "shugenja"})
+TRUTHFUL = frozenset({"empath", "undertaker", "ravenkeeper", "waitress", "juggler", "shugenja", "chambermaid"})
 
 
 def is_false(seat: Seat, proposal: Proposal, answer: Answer) -> bool | None:
@@ -72,6 +72,8 @@ def inform(state: ClocktowerState, action: Inform, rng: Rng) -> Outcome:
     accepted = Accepted(card=found.character, answer=answer.text, text=text, proposed=found.answer,
                         flags=list(found.flags), false=is_false(seat, found, answer))
     state.accepted[seat.player] = accepted
+    if found.on_accept is not None:
+        found.on_accept(answer)
     shown = (text or "the grimoire, as it stands when it is sent").rstrip(".")
     at_once = state.settings.inform_at == "accept"
     again = f" Before: {(before.text or 'the grimoire').rstrip('.')}." if before else ""

@@ -13,6 +13,9 @@ from games.engine import STORYTELLER, Choice, Event, Handler, Outcome, Prompt, P
 
 from .actions import NightChoice, WaitressAnswer
 from .asks import Ask, ask_for
+from .bmr_day import mastermind_notes
+from .bmr_exorcist import exorcised, exorcist_news
+from .bmr_gossip import gossip_notes
 from .characters import TEAM_WORDS
 from .copilot import proposals
 from .inform import information_event, woken_information
@@ -56,6 +59,7 @@ def night_choice(state: ClocktowerState, action: NightChoice, rng: Rng) -> Outco
             if ask.dead_only and chosen.alive:
                 raise illegal(f"{state.label(chosen.player)} is alive: choose a dead player.", "alive")
     before = state.night_choices.get(seat.player)
+    was_exorcised = exorcised(state, chars(state))
     state.night_choices[seat.player] = targets
     said = choice_text(state, targets)
     events = [Event(type="night_choice", audience=STORYTELLER, title=f"🌙 Night {state.night}: a choice",
@@ -72,6 +76,7 @@ def night_choice(state: ClocktowerState, action: NightChoice, rng: Rng) -> Outco
         events.append(private(targets[0], "waitress_visit", "🌙 The Waitress would visit you tonight: if you "
                               "agree, they learn your character, but you both might die. Answer with **Make my "
                               "choice** before the night's actions lock.", title="A visit"))
+    events += exorcist_news(state, chars(state), was_exorcised)
     if ask.when_killed and state.stage == "locked":  # woken while the night is resolved: its answer now
         events += woken_information(state, seat)
     lock = "" if ask.when_killed else " You may change it until the night's actions lock."
@@ -221,6 +226,7 @@ def night_sheet(state: ClocktowerState) -> Event:
         who_holds = ", ".join(state.label(s.player) + ("" if s.alive else " (dead)") for s in holders)
         judged = "" if ruled(state, step) else " · *judged by you*"
         lines.append(f"• **{character.name}**: {who_holds}{judged}" + (f"\n  {reminder}" if reminder else ""))
+    lines += gossip_notes(state) + mastermind_notes(state)
     text = "\n".join(lines + sheet_tokens(state, known)) or "Nobody in play wakes tonight."
     return Event(type="night_sheet", audience=STORYTELLER, title=f"🌙 Night {state.night}: the night sheet",
                  text=text[:4000])
@@ -311,6 +317,9 @@ def choices_summary(state: ClocktowerState) -> Event:
             answer = state.waitress_answers.get(chosen[0])
             line += " · " + ("agreed" if answer else "refused" if answer is False else "no answer")
         lines.append(line)
+    for demon, exorcist in exorcised(state, chars(state)).items():
+        lines.append(f"• {who(state, state.seat_of(demon))}: does not wake tonight: the Exorcist, "
+                     f"{state.label(exorcist)}, chose them (they were told).")
     return Event(type="night_choices", audience=STORYTELLER, title=f"🌙 Night {state.night}: the choices",
                  text="\n".join(lines) or "Nobody chooses anything tonight.")
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from .characters import Characters
+from .registration import characters_as
 from .rules import NO_ONE_TONIGHT, impaired
 from .state import Abnormal, ClocktowerState, Seat
 
@@ -283,3 +284,36 @@ def _bureaucrat(night: _Night, seat: Seat, step: Step) -> None:
 
 _ACTS = {"imp": _imp, "bureaucrat": _bureaucrat, "poisoner": _poisoner, "monk": _monk,
          "pukka": _pukka, "lleech": _lleech, "po": _po, "thief": _thief, "waitress": _waitress, "lunatic": _lunatic}
+
+
+# ----- Bad Moon Rising's information (bmrinfo): the Gambler's guess -----
+
+def _gambler(night: _Night, seat: Seat, step: Step) -> None:
+    """"Choose a player & guess their character: if you guess wrong, you die": the guess is judged on
+    the true character; a guess the target may register as (the Recluse, the Spy) is the
+    Storytellers' call, proposed wrong. A drunk or poisoned Gambler does not die of a wrong guess."""
+    chose = _submitted(step)
+    guess = night.state.night_answers.get(seat.player)
+    if chose is None:
+        return
+    if not guess:
+        step.notes.append("no character guessed: nothing happens.")
+        return
+    target = night.state.seat_of(chose[0])
+    name = night.chars[guess].name
+    step.notes.append(f"guessed {night.label(target.player)} is the {name}.")
+    if target.character == guess:
+        step.notes.append("right: nothing happens.")
+        return
+    if _impaired(night, seat, step, "a wrong guess does not kill them."):
+        return
+    step.effects.append(Effect("dies", seat.player, "gambler"))
+    if guess in characters_as(night.state, night.chars, target):
+        step.notes.append(f"wrong on the grimoire, but {night.label(target.player)} may register as the {name}: "
+                          "your call. Proposed: the Gambler dies; to count the guess right, `/st revive` them.")
+    else:
+        step.notes.append(f"wrong ({night.label(target.player)} is the "
+                          f"{night.chars[target.character].name}): the Gambler dies.")
+
+
+_ACTS["gambler"] = _gambler

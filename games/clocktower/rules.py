@@ -33,7 +33,10 @@ RULED_OFFICIAL: frozenset[str] = frozenset({
     "librarian", "investigator", "chef", "fortuneteller", "imp", "poisoner", "monk", "scarletwoman", "saint",
     "mayor", "slayer", "butler", "bureaucrat", "gunslinger", "beggar",
     # Sects & Violets: its information (the copilot, snv_information.py)
-    "clockmaker", "dreamer", "flowergirl", "towncrier", "oracle", "seamstress", "sage"})
+    "clockmaker", "dreamer", "flowergirl", "towncrier", "oracle", "seamstress", "sage",
+    # Bad Moon Rising's information (the copilot, the Gambler's guess)
+    "grandmother", "chambermaid", "gambler", "gossip", "pacifist", "mastermind",
+    "voudon", "bishop", "matron", "judge"})
 
 
 def ruled(state: ClocktowerState, character: str) -> bool:

@@ -100,7 +100,7 @@ class Announcement(BaseModel):
     guess or a Goblin claim (anyone may make any of them)."""
 
     model_config = ConfigDict(extra="forbid")
-    kind: Literal["alsaahir", "juggler", "goblin", "slayer"]
+    kind: Literal["alsaahir", "juggler", "goblin", "slayer", "gossip"]
     by: str
     #: a Slayer's shot: the player chosen
     target: str = ""
@@ -113,6 +113,8 @@ class Announcement(BaseModel):
     impaired: list[str] = Field(default_factory=list)
     #: a Goblin claim: whether the claimant was nominated today when they claimed
     nominated: bool = False
+    #: a Gossip's public statement, in its words
+    statement: str = ""
 
 
 class Accepted(BaseModel):
@@ -239,6 +241,14 @@ class ClocktowerState(BaseState):
     silence: bool = False
     #: players whose judged once-per-game night ability was used (a choice stood at a lock)
     used_once: list[str] = Field(default_factory=list)
+    #: the Mastermind's extra day (0: none): the day after the Demon died by execution
+    mastermind_day: int = 0
+    #: the day of each of the Matron's swaps (at most 3 a day)
+    matron_swaps: list[int] = Field(default_factory=list)
+    #: the Judges who used their once-per-game ruling
+    judged_by: list[str] = Field(default_factory=list)
+    #: today's nominee whose execution the Judge forced to fail ("" for none; cleared at dawn)
+    judge_failed: str = ""
 
     @property
     def whispers_used(self) -> dict[str, int]:

@@ -12,6 +12,8 @@ from typing import Any
 
 from games.engine import NO_ONE, STORYTELLER, Event, public, record
 
+from .bmr_day import mastermind_end, pacifist_note
+from .bmr_travellers import voudon
 from .characters import Characters
 from .info import names
 from .registration import alignments
@@ -27,14 +29,21 @@ NO_EXECUTION = NO_ONE
 
 # ----- votes -----
 
-def can_vote(state: ClocktowerState, seat: Seat) -> bool:
+def can_vote(state: ClocktowerState, seat: Seat, ruling: Seat | None | bool = False) -> bool:
     """The living vote; the dead, and the living Beggar, vote with their token (or move a vote the
-    token already paid for)."""
+    token already paid for). Under the Voudon, only the Voudon and the dead vote (``ruling``: the
+    Voudon found once for a whole count, None for none; False: look it up)."""
+    voudon_seat = voudon(state) if ruling is False else ruling
+    if isinstance(voudon_seat, Seat):
+        return seat is voudon_seat or not seat.alive
     return (seat.alive and seat.character != "beggar") or seat.vote_token or seat.player in state.votes
 
 
-def votes_with_token(seat: Seat) -> bool:
-    """Whether this voter's vote spends a token: the dead's and the living Beggar's."""
+def votes_with_token(seat: Seat, state: ClocktowerState | None = None) -> bool:
+    """Whether this voter's vote spends a token: the dead's and the living Beggar's (none under the
+    Voudon: "They don't need a vote token")."""
+    if state is not None and voudon(state) is not None:
+        return False
     return not seat.alive or seat.character == "beggar"
 
 
@@ -127,18 +136,21 @@ def tally(state: ClocktowerState) -> Tally:
     negative = counted_negatively(state)
     void = void_votes(state) if state.settings.butler_vote == "void" else frozenset()
     triple = tripled(state)
+    ruling = voudon(state)
     for seat in state.seats:
         target = state.votes.get(seat.player)
         if target is None:
-            if can_vote(state, seat):
+            if can_vote(state, seat, ruling):
                 not_voted.append(seat.player)
             continue
         # (Tally.weight, before the Tally is made)
         size = 3 if seat.player in triple else 1
         count[target] += 0 if seat.player in void else -size if seat.player in negative else size
         voters[target].append(seat.player)
-    top = max(count.values())
-    tied = [o for o in options if count[o] == top] if top > 0 else []
+    # the Judge's failed execution leaves the rest of the count as it was
+    eligible = [o for o in options if o != state.judge_failed]
+    top = max(count[o] for o in eligible)
+    tied = [o for o in eligible if count[o] == top] if top > 0 else []
     leader = state.executed or (tied[0] if len(tied) == 1 else "")
     return Tally(options, count, voters, not_voted, leader, top, tied, negative, void, triple)
 
@@ -155,7 +167,8 @@ def early_end_refusal(state: ClocktowerState, t: Tally) -> str:
     lead = t.count[t.leader]
     positive_uncast = sum(t.most(p) for p in t.not_voted)
     # a negative voter not already on the leader could still move onto it and lower it
-    lowering = sum(t.size(s.player) for s in state.seats if t.weight(s.player) < 0 and can_vote(state, s)
+    ruling = voudon(state)
+    lowering = sum(t.size(s.player) for s in state.seats if t.weight(s.player) < 0 and can_vote(state, s, ruling)
                    and state.votes.get(s.player) != t.leader)
     worst = lead - lowering
     if state.settings.early_end == "majority":
@@ -260,7 +273,7 @@ def spend_tokens(state: ClocktowerState) -> None:
     settings = state.settings
     for seat in state.seats:
         target = state.votes.get(seat.player)
-        if votes_with_token(seat) and target is not None and settings.dead_vote == "at_close" and \
+        if votes_with_token(seat, state) and target is not None and settings.dead_vote == "at_close" and \
                 spends_token(state, target):
             seat.vote_token = False
 
@@ -311,7 +324,7 @@ def executes(state: ClocktowerState, seat: Seat) -> tuple[str, list[Event]]:
         seat.alive, state.execution_killed = False, True
         how = " and dies"
         told += lleech_spared(state, seat.player) + demon_died(state, seat)
-    return how, told + scapegoat_note(state, seat)
+    return how, told + scapegoat_note(state, seat) + pacifist_note(state, seat)
 
 
 def lleech_follows(state: ClocktowerState) -> list[Event]:
@@ -392,6 +405,9 @@ def mechanical_end(state: ClocktowerState, chars: Characters) -> PendingEnd | No
     demons_alive = [s for s in regular if chars[s.character].team == "demon" and s.alive]
     living = sum(1 for s in regular if s.alive)
     if not demons_alive:
+        extra = mastermind_end(state, chars)  # Bad Moon Rising: the Mastermind's extra day
+        if extra is not False:
+            return extra if isinstance(extra, PendingEnd) else None
         return PendingEnd(team="good", reason="every Demon is dead")
     if living <= 2:
         return PendingEnd(team="evil", reason=f"only {living} player{'s' if living != 1 else ''} "
