@@ -272,6 +272,22 @@ def deadline_args(d: Deadlines) -> tuple[float | None, float | None, int, float 
 SET_DEADLINES = ", ".join(f"{column} = ?" for column in DEADLINE_COLUMNS)
 
 
+def changed_columns(status: str, deadlines: Deadlines, as_read: GameRow | None) -> tuple[str, tuple[Any, ...]]:
+    """The ``SET`` part (each ``column = ?, ``) and values for a step's status and clocks: only the
+    columns whose value differs from the row as read (all of them when it was not read).
+
+    SQLite rewrites an index whenever its column is named in an UPDATE's SET, changed or not: a
+    step that named the status and every clock rewrote five indexes of ``games`` and fsynced their
+    pages (12 WAL pages a Castle move, most of them index pages that did not change). A column
+    left out keeps what it holds; the status and the phase's clock are also checked against the
+    row as read, so what is left out is what is there."""
+    new = (status, *deadline_args(deadlines))
+    old = None if as_read is None else (as_read.status, *deadline_args(as_read.deadlines))
+    kept = [(column, value) for i, (column, value) in enumerate(zip(("status", *DEADLINE_COLUMNS), new, strict=True))
+            if old is None or old[i] != value]
+    return "".join(f"{column} = ?, " for column, _ in kept), tuple(value for _, value in kept)
+
+
 def _outbox(r: sqlite3.Row | tuple) -> OutboxRow:
     return OutboxRow(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6], r[7], r[8],
                      json.loads(r[9]) if r[9] else None, r[10], r[11])
@@ -639,10 +655,11 @@ class Store:
                 expected += (as_read.status, int(as_read.paused),
                              -1.0 if as_read.deadline is None else as_read.deadline,
                              -1.0 if as_read.waiting_seconds is None else as_read.waiting_seconds)
+            columns, values = changed_columns(status, deadlines, as_read)
             changed = yield Exec(
-                f"UPDATE games SET state = ?, phase_seq = ?, step = ?, status = ?, {SET_DEADLINES}, "
+                f"UPDATE games SET state = ?, phase_seq = ?, step = ?, {columns}"
                 "claimed_until = NULL, updated_at = ? WHERE id = ?" + check,
-                (state, phase_seq, step, status, *deadline_args(deadlines), now, game_id) + expected)
+                (state, phase_seq, step, *values, now, game_id) + expected)
             if check and changed != 1:
                 raise MovedOn(f"game {game_id} is no longer at step {follows} as it was read")
             if action is not None:

@@ -180,3 +180,59 @@ async def test_a_game_with_no_voice_rules_asks_nothing_of_its_rules_for_the_voic
         assert len(counts) == 30 and asked == []
     finally:
         voice_table.has_voice_rules.cache_clear()  # (the patched methods would be read as the game's own)
+
+
+CLOCK_COLUMNS = ("status", "deadline", "paused_remaining", "paused", "waiting_seconds", "remind_at",
+                 "turn_deadline")
+
+
+@pytest.mark.parametrize("kind,players", [("ritual", 7), ("castle", 4)])
+async def test_a_step_names_only_the_clock_columns_it_changes(tmp_path, kind, players):
+    """SQLite rewrites an index whenever its column is named in an UPDATE's SET, changed or not:
+    naming the status and every clock on every step rewrote five indexes of ``games`` (a Castle
+    move wrote 12 WAL pages, 6 now). Every clock or status column a step's UPDATE names must be one
+    whose value the step changes."""
+    store = await open_store(tmp_path / "columns.db")
+    clock = ManualClock()
+    try:
+        service = GameService(store, clock)
+        game = games.get(kind)
+        chooser = random.Random(5)
+        named_unchanged: list[tuple[str, str]] = []
+        named = 0
+        table, channel = None, 1
+        for _ in range(80):
+            if table is None or table.state.finished:
+                host = Actor(id=1, name="P1")
+                row = await service.new_game(kind=kind, guild_id=1, channel_id=channel, host=host)
+                channel += 1
+                for i in range(2, players + 1):
+                    await service.join(row.id, Actor(id=i, name=f"P{i}"))
+                table = await service.start(row.id, host)
+            before = await store.game(table.row.id)
+            clock.advance(1.5)  # (a reminder counted from now moves with every step)
+            legal = game.legal_actions(table.state)
+            action = chooser.choice(legal) if legal else PhaseTimeout(phase_seq=table.state.phase_seq)
+            data = action.model_dump()
+            statements: list[str] = []
+            await store.db.set_trace_callback(statements.append)
+            try:
+                outcome = await service.act(table.row.id, int(data.get("player") or 0) or None, data)
+            except GameError:
+                outcome = None
+            await store.db.set_trace_callback(None)
+            after = await store.game(table.row.id)
+            for sql in statements:
+                if not sql.startswith("UPDATE games SET state"):
+                    continue
+                set_part = sql.split(" SET ", 1)[1].split(" WHERE ", 1)[0]
+                for column in CLOCK_COLUMNS:
+                    if f" {column} = " in f" {set_part}":
+                        named += 1
+                        if getattr(before, column) == getattr(after, column):
+                            named_unchanged.append((data["type"], column))
+            table = None if outcome is not None and outcome.state.finished else await service.load(table.row.id)
+        assert named > 0  # (steps that change a clock do name it)
+        assert named_unchanged == []
+    finally:
+        await store.close()
