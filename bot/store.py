@@ -16,9 +16,11 @@ driver convert them at the boundary (``@refusing``, ``Store.refusals``).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import json
+import logging
 import re
 import sqlite3
 from collections.abc import Callable, Generator, Iterator, Sequence
@@ -30,6 +32,8 @@ import aiosqlite
 
 from .deadlines import NONE, Deadlines
 from .shards import Shards
+
+log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 ACTIVE = ("lobby", "running")
@@ -249,6 +253,12 @@ _OUTBOX_COLUMNS = ("id, game_id, target, recipient_id, phase_seq, payload, image
 #: how long a WAL file may stay after a checkpoint (bytes); it is truncated back to this
 JOURNAL_SIZE_LIMIT = 64 * 1024 * 1024
 SYNCHRONOUS = ("FULL", "NORMAL")
+#: the WAL pages past which the writer checkpoints at a commit itself: a safety net only, for when
+#: the checkpointer falls behind (below it the checkpointer does it, and no commit waits for one)
+WRITER_CHECKPOINT_PAGES = 10_000
+#: the commits after which the checkpointer copies the WAL into the database file (about 500
+#: to 1,200 pages: a game's step writes 5 to 12)
+CHECKPOINT_COMMITS = 100
 
 
 def _game(row: sqlite3.Row | tuple) -> GameRow:
@@ -957,12 +967,70 @@ class Store:
             (guild_id, role_id))
 
 
+class Checkpointer:
+    """Copies the WAL into the database file, from a connection and a thread of its own.
+
+    SQLite's own checkpoint runs in the commit that takes the WAL past 1,000 pages: that commit,
+    and every action queued behind it on the one database thread, waits while about 4 MB are copied
+    and the database file is synced (the 1,000-table bench's p99 outliers). Here a passive
+    checkpoint runs every ``CHECKPOINT_COMMITS`` commits, beside the writer, and never blocks it.
+    Commits start it, not a timer: an idle bot does nothing, and no task waits between two."""
+
+    def __init__(self, path: Path, synchronous: str) -> None:
+        self.path = path
+        self.synchronous = synchronous
+        self._db: aiosqlite.Connection | None = None
+        #: the checkpoint running now, if one is (a task lives only while it runs)
+        self._running: asyncio.Task[None] | None = None
+        self._commits = 0
+
+    async def start(self) -> None:
+        self._db = await aiosqlite.connect(self.path, isolation_level=None)
+        for pragma in (f"synchronous={self.synchronous}", "busy_timeout=0"):
+            await self._db.execute_fetchall(f"PRAGMA {pragma}")
+
+    def committed(self) -> None:
+        """A commit went in (called on the event loop): every ``CHECKPOINT_COMMITS``, a checkpoint,
+        unless one is still running (the next commits bring the next)."""
+        self._commits += 1
+        if self._commits < CHECKPOINT_COMMITS or self._db is None or self._running is not None:
+            return
+        self._commits = 0
+        self._running = asyncio.get_running_loop().create_task(self._run(), name="sqlite-checkpoint")
+
+    async def checkpoint(self) -> tuple[int, int, int]:
+        """One passive checkpoint: (busy, WAL pages, pages copied), as SQLite reports it."""
+        if self._db is None:
+            return (0, 0, 0)
+        rows = list(await self._db.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)"))
+        busy, pages, copied = rows[0]
+        return busy, pages, copied
+
+    async def _run(self) -> None:
+        try:
+            await self.checkpoint()
+        except (sqlite3.Error, ValueError) as exc:  # (busy, or closing: the next one goes on)
+            log.debug("A WAL checkpoint did not run: %s", exc)
+        finally:
+            self._running = None
+
+    async def close(self) -> None:
+        running = self._running
+        if running is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await running  # (a checkpoint cut short leaves nothing to undo; let it finish)
+        db, self._db = self._db, None
+        if db is not None:
+            await db.close()
+
+
 class SqliteStore(Store):
     """SQLite through aiosqlite, in WAL mode: the embedded default (nothing to install)."""
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self.db = db
         self.synchronous = "FULL"
+        self.checkpointer: Checkpointer | None = None
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = "FULL") -> SqliteStore:
@@ -976,16 +1044,23 @@ class SqliteStore(Store):
         with cls.refusals():
             store = cls(await aiosqlite.connect(path, isolation_level=None))
         store.synchronous = synchronous.upper()
+        if str(path) != ":memory:":
+            store.checkpointer = Checkpointer(path, store.synchronous)
         return await store._ready()
 
     @refusing
     async def _prepare(self) -> None:
         for pragma in ("journal_mode=WAL", f"synchronous={self.synchronous}", "foreign_keys=ON",
-                       "busy_timeout=5000", f"journal_size_limit={JOURNAL_SIZE_LIMIT}"):
+                       "busy_timeout=5000", f"journal_size_limit={JOURNAL_SIZE_LIMIT}",
+                       f"wal_autocheckpoint={WRITER_CHECKPOINT_PAGES if self.checkpointer else 1000}"):
             await self.db.execute_fetchall(f"PRAGMA {pragma}")  # fetched, so no statement stays open
+        if self.checkpointer is not None:
+            await self.checkpointer.start()
 
     @refusing
     async def _disconnect(self) -> None:
+        if self.checkpointer is not None:
+            await self.checkpointer.close()  # (the writer closes last: its close checkpoints the rest)
         await self.db.close()
 
     @refusing
@@ -1047,7 +1122,10 @@ class SqliteStore(Store):
                     conn.execute("ROLLBACK")
                 raise
 
-        return await self._in_thread(run)
+        result = await self._in_thread(run)
+        if self.checkpointer is not None:
+            self.checkpointer.committed()
+        return result
 
     def _channel_busy(self, exc: BaseException) -> bool:
         return isinstance(exc, sqlite3.IntegrityError) and "games.channel_id" in str(exc)
