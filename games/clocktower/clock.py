@@ -8,6 +8,7 @@ from __future__ import annotations
 from games.engine import STORYTELLER, Event, Handler, Outcome, PhaseTimeout, Rng, public, to_thread
 
 from .actions import Continue
+from .bmr_night import at_dusk
 from .fabled import fiddle_closes
 from .info import names
 from .inform import information_at_dawn
@@ -25,6 +26,7 @@ from .travellers import apprentices_due, travellers_leave
 def nightfall(state: ClocktowerState, opening: str = "") -> list[Event]:
     events = travellers_leave(state)
     poison_wears_off(state)
+    at_dusk(state)
     roll_choices(state)
     state.silence = False
     state.night += 1
@@ -91,6 +93,7 @@ def dawn(state: ClocktowerState) -> Outcome:
     state.negative, state.negative_tomorrow = state.negative_tomorrow, []
     state.executed, state.executed_impaired, state.execution_killed, state.voting_closed = "", "", False, False
     state.exiles, state.exiled, state.announcements = {}, [], []
+    state.dead_at_dawn = [s.player for s in state.seats if not s.alive]
     whispers_at_dawn(state)
     died = [s.player for s in state.seats if s.player in state.dawn_deaths]
     revived = [s.player for s in state.seats if s.player in state.dawn_revivals]

@@ -31,7 +31,10 @@ DEALT_TEAMS = ("townsfolk", "outsider", "minion", "demon")
 RULED_OFFICIAL: frozenset[str] = frozenset({
     # Trouble Brewing: its information (the copilot) and its mechanics (the night, the day, the end)
     "librarian", "investigator", "chef", "fortuneteller", "imp", "poisoner", "monk", "scarletwoman", "saint",
-    "mayor", "slayer", "butler", "bureaucrat", "gunslinger", "beggar"})
+    "mayor", "slayer", "butler", "bureaucrat", "gunslinger", "beggar",
+    # Bad Moon Rising: its mechanics (the night's kills and protections, bmr_night.py)
+    "zombuul", "shabaloth", "innkeeper", "sailor", "tealady", "fool", "exorcist", "assassin", "godfather",
+    "devilsadvocate", "professor", "tinker", "grandmother", "minstrel", "goon"})
 
 
 def ruled(state: ClocktowerState, character: str) -> bool:
@@ -101,6 +104,16 @@ def impaired(state: ClocktowerState, player: str) -> str:
             by = f" by the {reminder.source.capitalize()}" if reminder.source else ": your own token"
             return f"{reminder.token.lower()}{by}"
     return ""
+
+
+#: the Zombuul's first death: it lives, but registers as dead (its seat shows dead to the town)
+REGISTERS_DEAD = "Registers as dead"
+
+
+def lives(state: ClocktowerState, seat: Seat) -> bool:
+    """Whether a player truly lives: alive, or the Zombuul after its first death, dead to the town."""
+    return seat.alive or any(r.player == seat.player and r.source == "zombuul" and r.token == REGISTERS_DEAD
+                             for r in state.reminders)
 
 
 def circle_neighbours(state: ClocktowerState, player: str, *, living: bool = True) -> list[str]:
