@@ -303,14 +303,13 @@ def executes(state: ClocktowerState, seat: Seat) -> tuple[str, list[Event]]:
     state.executed_impaired = impaired(state, seat.player)
     host = lleech_host(state)
     told: list[Event] = []
-    spared = spared_execution(state, seat) if seat.alive else None
     if not seat.alive:
         how = " (they were already dead)"
         if truly_dies(state, seat):  # the Zombuul that registered as dead
             state.execution_killed = True
             told += [_bmr_told(f"{state.label(seat.player)}, the Zombuul that registered as dead, truly dies."),
                      *demon_died(state, seat)]
-    elif spared is not None:
+    elif (spared := spared_execution(state, seat)) is not None:
         how = spared[0]
         told.append(_bmr_told(spared[1]))
     elif seat.character == "lleech" and host and host != seat.player and state.seated(host) \
