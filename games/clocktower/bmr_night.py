@@ -31,6 +31,8 @@ NO_ABILITY = "No ability"
 SURVIVES = "Survives execution"
 #: the Goon's: turned to the alignment of the first player to choose it tonight
 GOON_CHOSEN = "Chosen tonight"
+#: the Courtier's: drunk for 3 nights & 3 days, counted at each dusk
+COURTIER_DRUNK = "Drunk ({} of 3)"
 #: the tokens that end at dusk, by the character that put them
 _UNTIL_DUSK = {"innkeeper": DRUNK, "sailor": DRUNK, "goon": DRUNK, "minstrel": DRUNK, "devilsadvocate": SURVIVES}
 
@@ -161,9 +163,24 @@ def truly_dies(state: ClocktowerState, seat: Seat) -> bool:
     return False
 
 
-def minstrel_drinks(state: ClocktowerState, executed: Seat) -> str:
+def executed_dies(state: ClocktowerState, executed: Seat) -> str:
+    """A player died by execution: the Minstrel's drunkenness, the Moonchild's choice. Returns the
+    Storytellers' note ("" when nothing happens)."""
+    return " ".join(n for n in (moonchild_note(state, executed), _minstrel(state, executed)) if n)
+
+
+def moonchild_note(state: ClocktowerState, seat: Seat) -> str:
+    """"When you learn that you died, publicly choose 1 alive player. Tonight, if it was a good
+    player, they die": the choice is made in the town square; the Storytellers apply it."""
+    if not seat.has("moonchild") or impaired(state, seat.player):
+        return ""
+    return (f"{state.label(seat.player)} is the Moonchild: when they learn they died, they publicly choose 1 alive "
+            "player; if it was a good player, `/st kill` them tonight.")
+
+
+def _minstrel(state: ClocktowerState, executed: Seat) -> str:
     """A Minion died by execution: with a working Minstrel alive, every other player (Travellers
-    aside) is drunk until dusk tomorrow. Returns the Storytellers' note ("" when nothing happens)."""
+    aside) is drunk until dusk tomorrow."""
     if chars(state)[executed.character].team != "minion":
         return ""
     for minstrel in state.seats:
@@ -179,9 +196,18 @@ def minstrel_drinks(state: ClocktowerState, executed: Seat) -> str:
 def at_dusk(state: ClocktowerState) -> None:
     """Dusk: the Innkeeper's, the Sailor's, the Goon's and the Minstrel's drunkenness and the Devil's
     Advocate's protection end; the Minstrel's "until dusk tomorrow" has one more day to run."""
-    kept = [r for r in state.reminders if _UNTIL_DUSK.get(r.source) != r.token]
-    state.reminders = [Reminder(player=r.player, token=DRUNK, source="minstrel")
-                       if r.source == "minstrel" and r.token == DRUNK_TOMORROW else r for r in kept]
+    kept = [r for r in state.reminders if _UNTIL_DUSK.get(r.source) != r.token
+            and not (r.source == "courtier" and r.token == COURTIER_DRUNK.format(3))]
+    state.reminders = [_next_dusk(r) for r in kept]
+
+
+def _next_dusk(reminder: Reminder) -> Reminder:
+    if reminder.source == "minstrel" and reminder.token == DRUNK_TOMORROW:
+        return Reminder(player=reminder.player, token=DRUNK, source="minstrel")
+    for k in (1, 2):
+        if reminder.source == "courtier" and reminder.token == COURTIER_DRUNK.format(k):
+            return Reminder(player=reminder.player, token=COURTIER_DRUNK.format(k + 1), source="courtier")
+    return reminder
 
 
 # ----- the steps -----
@@ -222,7 +248,24 @@ def acts(kill: Kill) -> dict[str, Act]:
 
     return {"zombuul": zombuul, "shabaloth": shabaloth, "innkeeper": _innkeeper, "sailor": _sailor,
             "exorcist": _exorcist, "assassin": _assassin, "godfather": _godfather,
-            "devilsadvocate": _devils_advocate, "professor": _professor, "tinker": _tinker}
+            "devilsadvocate": _devils_advocate, "professor": _professor, "tinker": _tinker, "courtier": _courtier}
+
+
+def _courtier(night: Night, seat: Seat, step: Step) -> None:
+    """"Once per game, at night, choose a character: they are drunk for 3 nights & 3 days" (from
+    tonight): every player who is that character."""
+    character = night.state.night_answers.get(seat.player, "")
+    if not character:
+        return
+    step.effects.append(Effect("spent", seat.player, "courtier"))
+    name = night.chars[character].name if character in night.chars else character
+    step.notes.append(f"chose the {name}.")
+    if impaired_note(night, seat, step, "nobody is made drunk (its ability is used)."):
+        return
+    holders = [s.player for s in night.state.seats if s.has(character)]
+    step.effects += [Effect("token", p, "courtier", COURTIER_DRUNK.format(1)) for p in holders]
+    if not holders:
+        step.notes.append(f"the {name} is not in play: nobody is made drunk (its ability is used).")
 
 
 def _innkeeper(night: Night, seat: Seat, step: Step) -> None:
@@ -346,6 +389,11 @@ def after_step(night: Night, step: Step) -> list[Step]:
     """The Grandmother: "If the Demon kills [your grandchild], you die too\""""
     demon_killed = [e.player for e in step.effects if e.kind == "dies"
                     and e.source in night.chars and night.chars[e.source].team == "demon"]
+    for effect in step.effects:
+        if effect.kind == "dies":
+            note = moonchild_note(night.state, night.state.seat_of(effect.player))
+            if note and note not in step.notes:
+                step.notes.append(note)
     steps = []
     for seat in night.state.seats:
         if not seat.has("grandmother") or not night.alive(seat.player) or night.impaired(seat.player):

@@ -12,7 +12,7 @@ from typing import Any
 
 from games.engine import NO_ONE, STORYTELLER, Event, public, record
 
-from .bmr_night import minstrel_drinks, spared_execution, truly_dies
+from .bmr_night import executed_dies, spared_execution, truly_dies
 from .characters import Characters
 from .info import names
 from .registration import alignments
@@ -322,9 +322,9 @@ def executes(state: ClocktowerState, seat: Seat) -> tuple[str, list[Event]]:
         seat.alive, state.execution_killed = False, True
         how = " and dies"
         told += lleech_spared(state, seat.player) + demon_died(state, seat)
-        minstrel = minstrel_drinks(state, seat)
-        if minstrel:
-            told.append(_bmr_told(minstrel))
+        notes = executed_dies(state, seat)
+        if notes:
+            told.append(_bmr_told(notes))
     return how, told + scapegoat_note(state, seat)
 
 

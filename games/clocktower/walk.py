@@ -92,7 +92,7 @@ class Night:
             self.safe[effect.player] = step.player
         elif effect.kind == "protect":
             self.protected[effect.player] = step.player
-        elif effect.kind == "drunk":
+        elif effect.kind == "drunk" or (effect.kind == "token" and effect.token.lower().startswith("drunk")):
             self.drunk[effect.player] = effect.source
         elif effect.kind == "skip":
             self.asleep[effect.player] = step.player

@@ -411,3 +411,46 @@ def test_the_nights_protections_reach_only_the_storytellers():
     for event in out.events:
         if event.audience.kind != "storyteller":
             assert not any(word in event.text for word in ("Innkeeper", "Drunk", "drunk", "can't die"))
+
+
+# ----- the Courtier -----
+
+COURTIER = ["zombuul", "godfather", "courtier", "sailor", "chambermaid", "fool", "exorcist", "tinker"]
+
+
+def courtier_chose(state, character):
+    return act(state, player="p3", type="night_choice", character=character).state
+
+
+def test_the_courtiers_character_is_drunk_for_three_nights_and_three_days():
+    out = lock(courtier_chose(begun(COURTIER), "sailor"))
+    state = out.state
+    for night in (1, 2, 3):
+        assert any("drunk" in t.lower() for t, _ in tokens(state, "p4")), night
+        state = through_night(state).state  # the day: still drunk
+        assert any("drunk" in t.lower() for t, _ in tokens(state, "p4")), night
+        state = next_night(state)
+    assert not tokens(state, "p4")
+
+
+def test_the_courtiers_drunk_sailor_can_die_the_same_night():
+    state = courtier_chose(night2(COURTIER), "sailor")
+    out = lock(choose(state, "p1", "p4"))
+    assert not out.state.seat_of("p4").alive
+
+
+def test_the_courtier_is_once_per_game_even_choosing_a_character_not_in_play():
+    out = lock(courtier_chose(begun(COURTIER), "innkeeper"))
+    assert "not in play" in plan(out)
+    assert not asked(dusk_out(through_night(out.state).state), "p3")
+
+
+# ----- the Moonchild -----
+
+def test_the_moonchilds_death_is_flagged_to_the_storytellers_for_its_public_choice():
+    table = ["zombuul", "godfather", "innkeeper", "sailor", "chambermaid", "moonchild", "exorcist", "tinker"]
+    out = lock(choose(night2(table), "p1", "p6"))
+    assert "Moonchild" in plan(out) and "publicly choose" in plan(out)
+    out = execute(day1(table), "p6")
+    assert any("Moonchild" in e.text for e in events_of(out, "storyteller"))
+    assert "Moonchild" not in public_text(out)
