@@ -380,7 +380,7 @@ def before_step(night: Night, seat: Seat, step: Step) -> list[Effect]:
         if goon.player in step.chose and goon.has("goon") and not night.impaired(goon.player):
             alignment = night.state.seat_of(seat.player).alignment
             step.notes.append(f"chose the Goon, {night.label(goon.player)}, first tonight: drunk until dusk, and the "
-                              f"Goon becomes {alignment}.")
+                              f"Goon becomes {alignment} (tell them with `/st tell`).")
             return [Effect("drunk", seat.player, "goon"), Effect("align", goon.player, "goon", alignment)]
     return []
 

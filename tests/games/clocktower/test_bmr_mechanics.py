@@ -191,7 +191,7 @@ def test_the_innkeepers_drunk_choice_is_drunk_tonight_so_a_drunk_exorcist_does_n
 
 def test_the_sober_sailor_cannot_die():
     out = lock(choose(choose(night2(), "p4", "p8"), "p1", "p4"))
-    assert out.state.seat_of("p4").alive
+    assert out.state.seat_of("p4").alive and "the Sailor can't die while sober" in plan(out)
 
 
 def test_the_sailors_choice_is_drunk_until_dusk_the_storytellers_choice_proposed():
@@ -295,6 +295,7 @@ def test_the_assassin_kills_an_innkeeper_protected_fool():
 
 def test_the_assassin_is_once_per_game():
     state = through_night(lock(choose(night2(ASSASSIN), "p2", "p8")).state).state
+    assert not state.seat_of("p8").alive
     out = dusk_out(state)
     assert not asked(out, "p2")
 
@@ -332,6 +333,7 @@ def test_the_devils_advocates_choice_executed_tomorrow_does_not_die():
 
 def test_the_devils_advocates_protection_ends_at_dusk():
     state = through_night(lock(choose(begun(DA), "p2", "p8")).state).state
+    assert ("Survives execution", "devilsadvocate") in tokens(state, "p8")
     night = next_night(state)
     assert ("Survives execution", "devilsadvocate") not in tokens(night, "p8")
 
