@@ -131,6 +131,7 @@ def test_a_zombuul_killed_at_night_for_the_first_time_lives_registering_as_dead(
     assert not out.state.seat_of("p1").alive and out.state.pending_end is None
     day = through_night(out.state)
     assert day.state.pending_end is None and "Name1 (seat 1) died" in public_text(day)
+    assert "Zombuul" not in public_text(day) and "registers" not in public_text(day).lower()
 
 
 # ----- the Shabaloth -----
