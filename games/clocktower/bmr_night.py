@@ -248,7 +248,25 @@ def acts(kill: Kill) -> dict[str, Act]:
 
     return {"zombuul": zombuul, "shabaloth": shabaloth, "innkeeper": _innkeeper, "sailor": _sailor,
             "exorcist": _exorcist, "assassin": _assassin, "godfather": _godfather,
-            "devilsadvocate": _devils_advocate, "professor": _professor, "tinker": _tinker, "courtier": _courtier}
+            "devilsadvocate": _devils_advocate, "professor": _professor, "tinker": _tinker, "courtier": _courtier,
+            "gambler": _gambler}
+
+
+def _gambler(night: Night, seat: Seat, step: Step) -> None:
+    """"Each night*, choose a player & guess their character: if you guess wrong, you die": the
+    guess is read against the true character (the Storytellers overrule a misregistration)."""
+    guess = night.state.night_answers.get(seat.player, "")
+    if step.chose is None or not guess:
+        step.notes.append("no player and character submitted: nothing happens.")
+        return
+    target = night.state.seat_of(step.chose[0])
+    name = night.chars[guess].name if guess in night.chars else guess
+    if target.character == guess:
+        step.notes.append(f"guessed {night.label(target.player)} is the {name}: right.")
+        return
+    step.notes.append(f"guessed {night.label(target.player)} is the {name}: wrong.")
+    if not impaired_note(night, seat, step, "the Gambler does not die."):
+        _death(night, step, seat.player, "gambler")
 
 
 def _courtier(night: Night, seat: Seat, step: Step) -> None:

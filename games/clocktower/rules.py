@@ -34,7 +34,8 @@ RULED_OFFICIAL: frozenset[str] = frozenset({
     "mayor", "slayer", "butler", "bureaucrat", "gunslinger", "beggar",
     # Bad Moon Rising: its mechanics (the night's kills and protections, bmr_night.py)
     "zombuul", "shabaloth", "innkeeper", "sailor", "tealady", "fool", "exorcist", "assassin", "godfather",
-    "devilsadvocate", "professor", "tinker", "grandmother", "minstrel", "goon", "courtier", "moonchild"})
+    "devilsadvocate", "professor", "tinker", "grandmother", "minstrel", "goon", "courtier", "moonchild",
+    "gambler"})
 
 
 def ruled(state: ClocktowerState, character: str) -> bool:

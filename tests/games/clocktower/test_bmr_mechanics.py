@@ -457,3 +457,23 @@ def test_the_moonchilds_death_is_flagged_to_the_storytellers_for_its_public_choi
     out = execute(day1(table), "p6")
     assert any("Moonchild" in e.text for e in events_of(out, "storyteller"))
     assert "Moonchild" not in public_text(out)
+
+
+# ----- the Gambler -----
+
+GAMBLER = ["zombuul", "godfather", "gambler", "sailor", "chambermaid", "fool", "exorcist", "tinker"]
+
+
+def gambled(state, target, character):
+    state = choose(state, "p3", target)
+    return act(state, player="p3", type="night_choice", targets=[target], character=character).state
+
+
+def test_the_gambler_guessing_wrong_dies():
+    out = lock(gambled(night2(GAMBLER), "p4", "fool"))
+    assert not out.state.seat_of("p3").alive and "wrong" in plan(out)
+
+
+def test_the_gambler_guessing_right_lives():
+    out = lock(gambled(night2(GAMBLER), "p4", "sailor"))
+    assert out.state.seat_of("p3").alive and "right" in plan(out)
