@@ -12,9 +12,10 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from .bmr_exorcist import exorcised
+from .bmr_night import wakes
 from .characters import DATA, Character, Characters, ClocktowerDataError, read_data
 from .judged import judged_ask, question
-from .rules import NO_ONE_TONIGHT, ruled
+from .rules import NO_ONE_TONIGHT, lives, ruled
 from .state import ClocktowerState, Seat
 
 
@@ -45,6 +46,8 @@ class Ask(BaseModel):
     once_per_game: bool = False
     #: the Storytellers judge this character (the bot has no rules for it)
     judged: bool = False
+    #: "different to last night" (the Exorcist, the Devil's Advocate)
+    not_last_night: bool = False
 
 
 class _AskFile(BaseModel):
@@ -82,13 +85,13 @@ def ask_for(state: ClocktowerState, seat: Seat, chars: Characters) -> tuple[Ask,
         ask = judged_for(chars[character], first_night_for(state, seat))
     if ask is not None and ask.once_per_game and seat.player in state.used_once:
         return None
-    if ask is None or character not in order_for(state, seat, chars):
+    if ask is None or character not in order_for(state, seat, chars) or not wakes(state, seat, character):
         return None
     if ask.when_killed and seat.player not in state.dawn_deaths:
         return None
     if seat.player in exorcised(state, chars):  # the Exorcist chose this Demon: it does not wake tonight
         return None
-    if not ask.when_killed and not seat.alive:
+    if not ask.when_killed and not lives(state, seat):
         return None
     if ask.charged_count and charged(state, seat.player):
         return ask, ask.charged_text, ask.charged_count

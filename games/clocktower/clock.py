@@ -9,6 +9,7 @@ from games.engine import STORYTELLER, Event, Handler, Outcome, PhaseTimeout, Rng
 
 from .actions import Continue
 from .bmr_day import mastermind_day_end
+from .bmr_night import at_dusk
 from .bmr_travellers import bishop_due
 from .fabled import fiddle_closes
 from .info import names
@@ -28,6 +29,7 @@ from .travellers import apprentices_due, travellers_leave
 def nightfall(state: ClocktowerState, opening: str = "") -> list[Event]:
     events = travellers_leave(state)
     poison_wears_off(state)
+    at_dusk(state)
     roll_choices(state)
     state.silence = False
     state.night += 1
@@ -95,6 +97,7 @@ def dawn(state: ClocktowerState) -> Outcome:
     state.executed, state.executed_impaired, state.execution_killed, state.voting_closed = "", "", False, False
     state.early_end_told = False
     state.exiles, state.exiled, state.announcements, state.judge_failed = {}, [], [], ""
+    state.dead_at_dawn = [s.player for s in state.seats if not s.alive]
     whispers_at_dawn(state)
     died = [s.player for s in state.seats if s.player in state.dawn_deaths]
     revived = [s.player for s in state.seats if s.player in state.dawn_revivals]

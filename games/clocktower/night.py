@@ -16,10 +16,11 @@ from .asks import Ask, ask_for
 from .bmr_day import mastermind_notes
 from .bmr_exorcist import exorcised, exorcist_news
 from .bmr_gossip import gossip_notes
+from .bmr_night import DRUNK
 from .characters import TEAM_WORDS
 from .copilot import proposals
 from .inform import information_event, woken_information
-from .resolve import plan_night
+from .resolve import Effect, plan_night
 from .rules import NO_ONE_TONIGHT, chars, choice_text, hours, illegal, ruled, target_seat, who
 from .snv_setup import sheet_tokens
 from .state import ClocktowerState, Reminder, Seat
@@ -58,6 +59,9 @@ def night_choice(state: ClocktowerState, action: NightChoice, rng: Rng) -> Outco
                 raise illegal(f"{state.label(chosen.player)} is dead: choose a living player.", "dead")
             if ask.dead_only and chosen.alive:
                 raise illegal(f"{state.label(chosen.player)} is alive: choose a dead player.", "alive")
+            if ask.not_last_night and [chosen.player] == state.last_choices.get(seat.player):
+                raise illegal(f"You chose {state.label(chosen.player)} last night: choose a different player.",
+                              "same_as_last_night")
     before = state.night_choices.get(seat.player)
     was_exorcised = exorcised(state, chars(state))
     state.night_choices[seat.player] = targets
@@ -139,7 +143,9 @@ def _ask_prompts(state: ClocktowerState, seat: Seat, ask: Ask, text: str, count:
     if ask.kind in ("players", "player_and_character"):
         choices = [Choice(value=s.player, label=state.label(s.player)[:100])
                    for s in state.seats if not (ask.not_self and s.player == seat.player)
-                   and not (ask.not_traveller and s.traveller) and not (ask.living_only and not s.alive) and not (ask.dead_only and s.alive)]
+                   and not (ask.not_traveller and s.traveller) and not (ask.living_only and not s.alive)
+                   and not (ask.dead_only and s.alive)
+                   and not (ask.not_last_night and [s.player] == state.last_choices.get(seat.player))]
         if ask.may_choose_no_one and count == 1:
             choices.append(Choice(value=NO_ONE_TONIGHT, label="No-one"))
         if len(choices) >= count:
@@ -351,6 +357,8 @@ def resolve_night(state: ClocktowerState) -> list[Event]:
             elif effect.kind == "negative" and effect.player not in state.negative_tomorrow:
                 state.negative_tomorrow.append(effect.player)
                 said.append(f"{label}'s vote counts negatively tomorrow")
+            else:
+                said += bmr_effect(state, effect)
         chose = f" chose {choice_text(state, step.chose)}" if step.chose else ""
         line = f"• {who(state, seat)}{chose}" + (": " + "; ".join(said) + "." if said else ".")
         lines += [line, *(f"  ↳ {note}" for note in step.notes)]
@@ -368,6 +376,34 @@ def resolve_night(state: ClocktowerState) -> list[Event]:
     if found:
         events.append(information_event(state, found))
     return events
+
+
+def bmr_effect(state: ClocktowerState, effect: Effect) -> list[str]:
+    """Bad Moon Rising's effects on the grimoire at the lock (``bmr_night``): what the plan says of it."""
+    label = state.label(effect.player)
+    if effect.kind == "drunk":
+        state.reminders.append(Reminder(player=effect.player, token=DRUNK, source=effect.source))
+        return [f"{label} is drunk until dusk"]
+    if effect.kind == "token":
+        state.reminders.append(Reminder(player=effect.player, token=effect.token, source=effect.source))
+        return [f"{label}: {effect.token}"]
+    if effect.kind == "untoken":
+        state.reminders = [r for r in state.reminders if not (
+            r.player == effect.player and r.source == effect.source and r.token == effect.token)]
+    elif effect.kind == "spent" and effect.player not in state.used_once:
+        state.used_once.append(effect.player)
+        return ["its once-per-game ability is used"]
+    elif effect.kind == "revive" and not state.seat_of(effect.player).alive:
+        state.seat_of(effect.player).alive = True
+        if effect.player in state.dawn_deaths:
+            state.dawn_deaths.remove(effect.player)
+        else:
+            state.dawn_revivals.append(effect.player)
+        return [f"{label} is resurrected"]
+    elif effect.kind == "align":
+        state.seat_of(effect.player).alignment = "evil" if effect.token == "evil" else "good"
+        return [f"{label} becomes {effect.token}"]
+    return []
 
 
 HANDLERS: dict[str, Handler] = {"night_choice": night_choice, "waitress_answer": waitress_answer}

@@ -10,37 +10,16 @@ is not here: the copilot proposes it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal
-
+from . import bmr_night
 from .characters import Characters
-from .registration import characters_as
-from .rules import NO_ONE_TONIGHT, impaired
+from .rules import NO_ONE_TONIGHT
 from .state import Abnormal, ClocktowerState, Seat
+from .walk import Effect, EffectKind, Step
+from .walk import Night as _Night
+from .walk import impaired_note as _impaired
+from .walk import submitted as _submitted
 
-#: "safe": the Monk's protection, for the rest of the walk only (nothing for the grimoire to keep)
-EffectKind = Literal["dies", "poison", "heal", "negative", "safe"]
-
-
-@dataclass(frozen=True)
-class Effect:
-    kind: EffectKind
-    player: str
-    #: the character whose ability does it
-    source: str
-
-
-@dataclass
-class Step:
-    player: str
-    character: str
-    chose: list[str] | None
-    effects: list[Effect] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    #: why this player's ability worked abnormally tonight, for the Mathematician ("" if it did not)
-    abnormal: str = ""
-    #: other players' abilities that failed at this step (a poisoned Soldier the Demon kills)
-    failed: list[Abnormal] = field(default_factory=list)
+__all__ = ["Effect", "EffectKind", "Step", "lleech_host", "plan_night"]
 
 
 def _pukka_victims(state: ClocktowerState) -> list[str]:
@@ -49,32 +28,6 @@ def _pukka_victims(state: ClocktowerState) -> list[str]:
 
 def lleech_host(state: ClocktowerState) -> str:
     return next((r.player for r in state.reminders if r.source == "lleech" and "poison" in r.token.lower()), "")
-
-
-class _Night:
-    """The walk's running picture: who is dying tonight and who was poisoned or healed so far."""
-
-    def __init__(self, state: ClocktowerState, chars: Characters) -> None:
-        self.state, self.chars = state, chars
-        self.dying = set(state.dawn_deaths)
-        self.poisoned: set[str] = set()
-        self.healed: set[str] = set()
-        #: the Monk's choices tonight: player -> the Monk who protects them
-        self.safe: dict[str, str] = {}
-
-    def alive(self, player: str) -> bool:
-        return self.state.seat_of(player).alive and player not in self.dying
-
-    def impaired(self, player: str) -> str:
-        if player in self.poisoned:
-            return "poisoned earlier tonight"
-        return "" if player in self.healed else impaired(self.state, player)
-
-    def safe_soldier(self, player: str) -> bool:
-        return self.state.seat_of(player).has("soldier") and not self.impaired(player)
-
-    def label(self, player: str) -> str:
-        return self.state.label(player)
 
 
 def plan_night(state: ClocktowerState, chars: Characters) -> list[Step]:
@@ -89,19 +42,18 @@ def plan_night(state: ClocktowerState, chars: Characters) -> list[Step]:
             step = Step(player=seat.player, character=character, chose=state.night_choices.get(seat.player))
             if not night.alive(seat.player):
                 step.notes.append("dead before their step: does not act.")
+            elif seat.player in night.asleep:
+                step.notes.append(f"does not wake tonight: the Exorcist, {night.label(night.asleep[seat.player])}, "
+                                  "chose them.")
             else:
+                for effect in bmr_night.before_step(night, seat, step):  # the Goon's drunkenness comes first
+                    step.effects.append(effect)
+                    night.apply(step, effect)
                 act(night, seat, step)
             for effect in step.effects:
-                if effect.kind == "dies":
-                    night.dying.add(effect.player)
-                elif effect.kind == "poison":
-                    night.poisoned.add(effect.player)
-                elif effect.kind == "heal":
-                    night.healed.add(effect.player)
-                    night.poisoned.discard(effect.player)
-                elif effect.kind == "safe":
-                    night.safe[effect.player] = step.player
+                night.apply(step, effect)
             steps.append(step)
+            steps += bmr_night.after_step(night, step)
     host = lleech_host(state) or next((e.player for s in steps for e in s.effects
                                        if e.source == "lleech" and e.kind == "poison"), "")
     for lleech in (s for s in state.seats if s.character == "lleech"):
@@ -127,21 +79,6 @@ def _lleech_link(night: _Night, lleech: Seat, host: str) -> Step:
     return step
 
 
-def _submitted(step: Step) -> list[str] | None:
-    """What the player chose; None, with a note, when they submitted nothing (not the same as no-one)."""
-    if step.chose is None:
-        step.notes.append("nothing submitted: nothing happens (not the same as no-one).")
-    return step.chose
-
-
-def _impaired(night: _Night, seat: Seat, step: Step, what: str) -> bool:
-    why = night.impaired(seat.player)
-    if why:
-        step.notes.append(f"impaired ({why}): {what}")
-        step.abnormal = f"impaired ({why}): {what}"
-    return bool(why)
-
-
 def _kill(night: _Night, step: Step, target: str, source: str) -> None:
     if target in night.safe:
         step.notes.append(f"{night.label(target)} is safe from the Demon tonight (the Monk, "
@@ -158,7 +95,10 @@ def _kill(night: _Night, step: Step, target: str, source: str) -> None:
 
 def _dies(night: _Night, step: Step, target: str, source: str) -> None:
     """The Demon's kill: a Soldier who dies of it is one whose ability failed (poisoned or drunk).
-    A working Mayor's death is flagged: another player might die instead, the Storytellers' call."""
+    A working Mayor's death is flagged: another player might die instead, the Storytellers' call.
+    Bad Moon Rising's protections (the Innkeeper's, the Tea Lady's...) may spare them (``bmr_night``)."""
+    if bmr_night.spared(night, step, target, source):
+        return
     step.effects.append(Effect("dies", target, source))
     if night.state.seat_of(target).has("mayor") and not night.impaired(target):
         step.notes.append(f"{night.label(target)} is the Mayor: another player might die instead. Proposed: the "
@@ -282,38 +222,5 @@ def _bureaucrat(night: _Night, seat: Seat, step: Step) -> None:
     step.notes.append(f"{night.label(chose[0])}'s vote counts as 3 votes tomorrow.")
 
 
-_ACTS = {"imp": _imp, "bureaucrat": _bureaucrat, "poisoner": _poisoner, "monk": _monk,
+_ACTS = {**bmr_night.acts(_kill), "imp": _imp, "bureaucrat": _bureaucrat, "poisoner": _poisoner, "monk": _monk,
          "pukka": _pukka, "lleech": _lleech, "po": _po, "thief": _thief, "waitress": _waitress, "lunatic": _lunatic}
-
-
-# ----- Bad Moon Rising's information (bmrinfo): the Gambler's guess -----
-
-def _gambler(night: _Night, seat: Seat, step: Step) -> None:
-    """"Choose a player & guess their character: if you guess wrong, you die": the guess is judged on
-    the true character; a guess the target may register as (the Recluse, the Spy) is the
-    Storytellers' call, proposed wrong. A drunk or poisoned Gambler does not die of a wrong guess."""
-    chose = _submitted(step)
-    guess = night.state.night_answers.get(seat.player)
-    if chose is None:
-        return
-    if not guess:
-        step.notes.append("no character guessed: nothing happens.")
-        return
-    target = night.state.seat_of(chose[0])
-    name = night.chars[guess].name
-    step.notes.append(f"guessed {night.label(target.player)} is the {name}.")
-    if target.character == guess:
-        step.notes.append("right: nothing happens.")
-        return
-    if _impaired(night, seat, step, "a wrong guess does not kill them."):
-        return
-    step.effects.append(Effect("dies", seat.player, "gambler"))
-    if guess in characters_as(night.state, night.chars, target):
-        step.notes.append(f"wrong on the grimoire, but {night.label(target.player)} may register as the {name}: "
-                          "your call. Proposed: the Gambler dies; to count the guess right, `/st revive` them.")
-    else:
-        step.notes.append(f"wrong ({night.label(target.player)} is the "
-                          f"{night.chars[target.character].name}): the Gambler dies.")
-
-
-_ACTS["gambler"] = _gambler

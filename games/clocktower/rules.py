@@ -36,7 +36,10 @@ RULED_OFFICIAL: frozenset[str] = frozenset({
     "clockmaker", "dreamer", "flowergirl", "towncrier", "oracle", "seamstress", "sage",
     # Bad Moon Rising's information (the copilot, the Gambler's guess)
     "grandmother", "chambermaid", "gambler", "gossip", "pacifist", "mastermind",
-    "voudon", "bishop", "matron", "judge"})
+    "voudon", "bishop", "matron", "judge",
+    # Bad Moon Rising: its mechanics (the night's kills and protections, bmr_night.py)
+    "zombuul", "shabaloth", "innkeeper", "sailor", "tealady", "fool", "exorcist", "assassin", "godfather",
+    "devilsadvocate", "professor", "tinker", "minstrel", "goon", "courtier", "moonchild"})
 
 
 def ruled(state: ClocktowerState, character: str) -> bool:
@@ -106,6 +109,16 @@ def impaired(state: ClocktowerState, player: str) -> str:
             by = f" by the {reminder.source.capitalize()}" if reminder.source else ": your own token"
             return f"{reminder.token.lower()}{by}"
     return ""
+
+
+#: the Zombuul's first death: it lives, but registers as dead (its seat shows dead to the town)
+REGISTERS_DEAD = "Registers as dead"
+
+
+def lives(state: ClocktowerState, seat: Seat) -> bool:
+    """Whether a player truly lives: alive, or the Zombuul after its first death, dead to the town."""
+    return seat.alive or any(r.player == seat.player and r.source == "zombuul" and r.token == REGISTERS_DEAD
+                             for r in state.reminders)
 
 
 def circle_neighbours(state: ClocktowerState, player: str, *, living: bool = True) -> list[str]:

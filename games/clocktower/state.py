@@ -239,7 +239,7 @@ class ClocktowerState(BaseState):
     fiddle: Fiddle | None = None
     #: a silence the Storytellers called by day (Hell's Librarian; the night is silent anyway)
     silence: bool = False
-    #: players whose judged once-per-game night ability was used (a choice stood at a lock)
+    #: players whose once-per-game night ability was used (a choice stood at a lock)
     used_once: list[str] = Field(default_factory=list)
     #: the Mastermind's extra day (0: none): the day after the Demon died by execution
     mastermind_day: int = 0
@@ -249,6 +249,8 @@ class ClocktowerState(BaseState):
     judged_by: list[str] = Field(default_factory=list)
     #: today's nominee whose execution the Judge forced to fail ("" for none; cleared at dawn)
     judge_failed: str = ""
+    #: the players dead at today's dawn (who died today: the Zombuul, the Godfather read it at night)
+    dead_at_dawn: list[str] = Field(default_factory=list)
 
     @property
     def whispers_used(self) -> dict[str, int]:

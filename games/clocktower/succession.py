@@ -12,7 +12,7 @@ from __future__ import annotations
 from games.engine import STORYTELLER, Event, private
 
 from .info import card, names
-from .rules import chars, impaired
+from .rules import chars, impaired, lives
 from .state import ClocktowerState, Seat
 
 
@@ -75,7 +75,7 @@ def star_pass(state: ClocktowerState, imp: Seat) -> list[Event]:
 
 def after_the_night(state: ClocktowerState) -> list[Event]:
     """At the lock, after the night's deaths: a Demon who died tonight passes on."""
-    dead = [state.seat_of(p) for p in state.killed_tonight if state.seated(p) and not state.seat_of(p).alive]
+    dead = [state.seat_of(p) for p in state.killed_tonight if state.seated(p) and not lives(state, state.seat_of(p))]
     if any(s.has("poisoner") for s in dead):  # the dead have no ability: its poison ends at its death
         state.reminders = [r for r in state.reminders if not (r.source == "poisoner" and "poison" in r.token.lower())]
     demons = [s for s in dead if _demon(state, s)]

@@ -13,12 +13,13 @@ from typing import Any
 from games.engine import NO_ONE, STORYTELLER, Event, public, record
 
 from .bmr_day import mastermind_end, pacifist_note
+from .bmr_night import executed_dies, spared_execution, truly_dies
 from .bmr_travellers import voudon
 from .characters import Characters
 from .info import names
 from .registration import alignments
 from .resolve import lleech_host
-from .rules import chars, impaired, plural
+from .rules import chars, impaired, lives, plural
 from .stages import day_ends
 from .state import ClocktowerState, PendingEnd, Seat
 from .succession import demon_died
@@ -314,6 +315,13 @@ def executes(state: ClocktowerState, seat: Seat) -> tuple[str, list[Event]]:
     told: list[Event] = []
     if not seat.alive:
         how = " (they were already dead)"
+        if truly_dies(state, seat):  # the Zombuul that registered as dead
+            state.execution_killed = True
+            told += [_bmr_told(f"{state.label(seat.player)}, the Zombuul that registered as dead, truly dies."),
+                     *demon_died(state, seat)]
+    elif (spared := spared_execution(state, seat)) is not None:
+        how = spared[0]
+        told.append(_bmr_told(spared[1]))
     elif seat.character == "lleech" and host and host != seat.player and state.seated(host) \
             and state.seat_of(host).alive and not impaired(state, seat.player):
         how = ""
@@ -324,7 +332,14 @@ def executes(state: ClocktowerState, seat: Seat) -> tuple[str, list[Event]]:
         seat.alive, state.execution_killed = False, True
         how = " and dies"
         told += lleech_spared(state, seat.player) + demon_died(state, seat)
+        notes = executed_dies(state, seat)
+        if notes:
+            told.append(_bmr_told(notes))
     return how, told + scapegoat_note(state, seat) + pacifist_note(state, seat)
+
+
+def _bmr_told(text: str) -> Event:
+    return Event(type="execution_spared", audience=STORYTELLER, title="🌕 The execution", text=text)
 
 
 def lleech_follows(state: ClocktowerState) -> list[Event]:
@@ -402,8 +417,8 @@ def mechanical_end(state: ClocktowerState, chars: Characters) -> PendingEnd | No
     if saint:
         return saint
     regular = [s for s in state.seats if not s.traveller]
-    demons_alive = [s for s in regular if chars[s.character].team == "demon" and s.alive]
-    living = sum(1 for s in regular if s.alive)
+    demons_alive = [s for s in regular if chars[s.character].team == "demon" and lives(state, s)]
+    living = sum(1 for s in regular if lives(state, s))
     if not demons_alive:
         extra = mastermind_end(state, chars)  # Bad Moon Rising: the Mastermind's extra day
         if extra is not False:

@@ -47,7 +47,8 @@ def test_her_royal_highness_registers_characters_and_the_official_ruled_ones_are
     assert by_id["baron"].concerns == ("set-up",)
     assert by_id["virgin"].ruled and by_id["virgin"].concerns == ()
     assert by_id["chef"].ruled and by_id["chef"].concerns == ("information",)
-    assert not by_id["sentinel"].ruled and not by_id["shabaloth"].ruled
+    assert not by_id["sentinel"].ruled
+    assert by_id["shabaloth"].ruled and by_id["shabaloth"].concerns == ("night", "asked")
 
 
 def test_the_concerns_are_read_from_the_rules_tables(monkeypatch):
