@@ -23,11 +23,23 @@ def exorcised(state: ClocktowerState, chars: Characters) -> dict[str, str]:
     found = {}
     for seat in state.seats:
         chose = state.night_choices.get(seat.player) or []
-        if not seat.has("exorcist") or not seat.alive or len(chose) != 1 or impaired(state, seat.player):
+        if not seat.has("exorcist") or not seat.alive or len(chose) != 1 or impaired(state, seat.player) \
+                or made_drunk_tonight(state, seat.player):
             continue
         if state.seated(chose[0]) and chars[state.seat_of(chose[0]).character].team == "demon":
             found[chose[0]] = seat.player
     return found
+
+
+def made_drunk_tonight(state: ClocktowerState, player: str) -> bool:
+    """Whether a working Sailor's or Innkeeper's choice tonight (both wake before the Exorcist)
+    proposes this player drunk, as the night's plan reads it (its first chosen player)."""
+    for seat in state.seats:
+        chose = state.night_choices.get(seat.player) or []
+        if chose[:1] == [player] and seat.alive and (seat.has("sailor") or seat.has("innkeeper")) \
+                and not impaired(state, seat.player):
+            return True
+    return False
 
 
 def exorcist_news(state: ClocktowerState, chars: Characters, before: dict[str, str]) -> list[Event]:

@@ -255,22 +255,29 @@ def acts(kill: Kill) -> dict[str, Act]:
 
 def _gambler(night: Night, seat: Seat, step: Step) -> None:
     """"Each night*, choose a player & guess their character: if you guess wrong, you die": the
-    guess is read against the true character (the Storytellers overrule a misregistration)."""
+    guess is read against the true character; a guess the target may register as (the Recluse, the
+    Spy) is the Storytellers' call, proposed wrong. A drunk or poisoned Gambler does not die of it."""
     guess = night.state.night_answers.get(seat.player, "")
-    if step.chose is None or not guess:
-        step.notes.append("no player and character submitted: nothing happens.")
+    if step.chose is None:
+        return
+    if not guess:
+        step.notes.append("no character guessed: nothing happens.")
         return
     target = night.state.seat_of(step.chose[0])
     name = night.chars[guess].name if guess in night.chars else guess
+    step.notes.append(f"guessed {night.label(target.player)} is the {name}.")
     if target.character == guess:
-        step.notes.append(f"guessed {night.label(target.player)} is the {name}: right.")
+        step.notes.append("right: nothing happens.")
         return
-    step.notes.append(f"guessed {night.label(target.player)} is the {name}: wrong.")
-    if not impaired_note(night, seat, step, "the Gambler does not die."):
-        _death(night, step, seat.player, "gambler")
-        if guess in characters_as(night.state, night.chars, target):
-            step.notes.append(f"but {night.label(target.player)} may register as the {name}: your call. Proposed: "
-                              "the Gambler dies; to count the guess right, `/st revive` them.")
+    if impaired_note(night, seat, step, "a wrong guess does not kill them."):
+        return
+    _death(night, step, seat.player, "gambler")
+    if guess in characters_as(night.state, night.chars, target):
+        step.notes.append(f"wrong on the grimoire, but {night.label(target.player)} may register as the {name}: "
+                          "your call. Proposed: the Gambler dies; to count the guess right, `/st revive` them.")
+    else:
+        step.notes.append(f"wrong ({night.label(target.player)} is the "
+                          f"{night.chars[target.character].name}): the Gambler dies.")
 
 
 def _courtier(night: Night, seat: Seat, step: Step) -> None:

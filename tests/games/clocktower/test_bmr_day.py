@@ -93,7 +93,7 @@ def test_a_dead_or_poisoned_pacifist_spares_nobody():
 
 # ----- the Mastermind -----
 
-MASTERMIND = ["zombuul", "mastermind", "chambermaid", "goon", "tealady", "exorcist", "professor"]
+MASTERMIND = ["shabaloth", "mastermind", "chambermaid", "goon", "tealady", "exorcist", "professor"]
 
 
 def executed_demon(characters=MASTERMIND):
@@ -124,7 +124,7 @@ def test_no_execution_on_the_mastermind_day_and_good_wins():
 
 
 def test_without_a_living_working_mastermind_the_demons_execution_ends_the_game():
-    out = executed_demon(["zombuul", "godfather", "chambermaid", "goon", "tealady", "exorcist", "professor"])
+    out = executed_demon(["shabaloth", "godfather", "chambermaid", "goon", "tealady", "exorcist", "professor"])
     assert out.state.pending_end.team == "good"
     state = act(day1(MASTERMIND), type="add_reminder", target="p2", token="Poisoned", source="pukka").state
     out = end_day(state, ("p3", "p1"), ("p4", "p1"), ("p5", "p1"), ("p6", "p1"))
