@@ -55,6 +55,7 @@ class Clocks(ServiceCore):
     #: the most overdue phases one timeout closes in a row (the sweep goes on from there)
     CHAIN_LIMIT = 50
 
+    # ----- what the timers call -----
     async def on_deadline(self, game_id: int, phase_seq: int) -> bool:
         """A phase's deadline passed: close it, and each next phase already overdue too (a fixed
         schedule after downtime), in order, each in its own transaction with its messages. Stale
@@ -292,6 +293,7 @@ class Clocks(ServiceCore):
         self._messages_ready(game_id)
         return True
 
+    # ----- a moderator's hand on the clock -----
     async def _set_timer(self, table: Table, clocks: Deadlines, notice: Notice | None = None) -> TimerChange:
         """Save the game's clocks, with a refresh of the phase's message so its countdown says the
         same, and the moderator's notice to the table (``notice``) in the same transaction. The notice

@@ -71,7 +71,7 @@ class ServiceCore:
                              fire_many=self.on_deadlines)
         #: one lock per game, alive only while someone holds or waits on it (no growth per game ever run)
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        #: one lock per voice channel being linked: two games never both take one (``_link_lock``)
+        #: one lock per voice channel being linked: two games never both take one (``Lobby._link_lock``)
         self._linking: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         #: the last committed state of each running game, written only after its commit, so a
         #: click need not read and parse it again. A writer takes the entry out while it applies
