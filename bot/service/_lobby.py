@@ -51,71 +51,6 @@ class Lobby(ServiceCore):
     """A game before and around its start: a new game, signing up (seats, Travellers,
     spectators), leaving, options, the voice channel, the Storytellers, the start."""
 
-    def _link_lock(self, channel_id: int | None) -> asyncio.Lock | contextlib.nullcontext:
-        """Held while a game takes a voice channel, so two games linking it at once see each other."""
-        if channel_id is None:
-            return contextlib.nullcontext()
-        lock = self._linking.get(channel_id)
-        if lock is None:
-            lock = self._linking[channel_id] = asyncio.Lock()
-        return lock
-
-    async def _refuse_taken_voice(self, guild_id: int, channel_id: int | None, game_id: int | None) -> None:
-        """Refuse (``VoiceTaken``) a voice channel that is the table of another game in a lobby or
-        running: one voice channel is one game's table at a time."""
-        if channel_id is None:
-            return
-        for row in await self.store.active_games(guild_id):
-            if row.voice_channel_id == channel_id and row.id != game_id:
-                raise VoiceTaken(row)
-
-    async def traveller_seat(self, row: GameRow, user_id: int) -> int:
-        """The seat a Traveller signed up for, else the first seat free in the circle."""
-        table = await self.load(row.id)
-        taken = {p.seat for p in table.state.players}
-        mine = next((s for s in await self.store.signups(row.id) if s.user_id == user_id), None)
-        if mine is not None and mine.seat is not None and mine.seat not in taken:
-            return mine.seat
-        return next(n for n in range(1, 100) if n not in taken)
-
-    async def add_storyteller(self, game_id: int, actor: Actor, member: Actor) -> GameRow:
-        """A co-Storyteller: never someone signed up to play."""
-        async with self.lock(game_id):
-            row = await self._game_or_refuse(game_id)
-            if actor.id not in await self.storyteller_ids(row) and not actor.manage_guild:
-                raise NotAllowed("Only this game's Storytellers (or a member with Manage Server) can add one.")
-            if member.id in await self.storyteller_ids(row):
-                raise LobbyError(f"{member.name} is already a Storyteller of this game.")
-            if await self._plays(row, member.id):
-                raise LobbyError(f"{member.name} plays in this game, so they cannot be its Storyteller.")
-            await self._saving(self.store.add_storyteller(game_id, member.id, member.name, self.clock.now()))
-            return row
-
-    async def remove_storyteller(self, game_id: int, actor: Actor, member_id: int) -> GameRow:
-        async with self.lock(game_id):
-            row = await self._game_or_refuse(game_id)
-            await self.require_storyteller(row, actor)
-            if member_id == row.host_id:
-                raise LobbyError("The game's host stays its Storyteller.")
-            if not await self._saving(self.store.remove_storyteller(game_id, member_id)):
-                raise LobbyError("They are not a co-Storyteller of this game.")
-            return row
-
-    async def _game_or_refuse(self, game_id: int) -> GameRow:
-        row = await self.store.game(game_id)
-        if row is None or row.status not in ("lobby", "running"):
-            raise LobbyError("That game is over.")
-        return row
-
-    async def _plays(self, row: GameRow, user_id: int) -> bool:
-        """Signed up (as a player or Traveller) or seated in the game."""
-        if any(s.user_id == user_id and s.kind != "spectator" for s in await self.store.signups(row.id)):
-            return True
-        if row.status == "running":
-            table = await self.load(row.id)
-            return any(p.id == str(user_id) for p in table.state.players)
-        return False
-
     async def new_game(self, *, kind: str, guild_id: int, channel_id: int, host: Actor,
                        options_text: str | None = None, min_players: int | None = None,
                        max_players: int | None = None, voice_channel_id: int | None = None) -> GameRow:
@@ -272,6 +207,24 @@ class Lobby(ServiceCore):
                 self._messages_ready(game_id)
             return replace(row, voice_channel_id=channel_id)
 
+    def _link_lock(self, channel_id: int | None) -> asyncio.Lock | contextlib.nullcontext:
+        """Held while a game takes a voice channel, so two games linking it at once see each other."""
+        if channel_id is None:
+            return contextlib.nullcontext()
+        lock = self._linking.get(channel_id)
+        if lock is None:
+            lock = self._linking[channel_id] = asyncio.Lock()
+        return lock
+
+    async def _refuse_taken_voice(self, guild_id: int, channel_id: int | None, game_id: int | None) -> None:
+        """Refuse (``VoiceTaken``) a voice channel that is the table of another game in a lobby or
+        running: one voice channel is one game's table at a time."""
+        if channel_id is None:
+            return
+        for row in await self.store.active_games(guild_id):
+            if row.voice_channel_id == channel_id and row.id != game_id:
+                raise VoiceTaken(row)
+
     async def set_thread_channel(self, game_id: int, actor: Actor, channel_id: int) -> GameRow:
         async with self.lock(game_id):
             row = await self._lobby(game_id)
@@ -301,3 +254,51 @@ class Lobby(ServiceCore):
     def _new_seed(self) -> int:
         """The seed of a new game (``GameService`` reads ``bot.service.new_seed``, which tests replace)."""
         return new_seed()
+
+    # ----- who sits where: the Storytellers, the seated, a Traveller's seat -----
+    async def add_storyteller(self, game_id: int, actor: Actor, member: Actor) -> GameRow:
+        """A co-Storyteller: never someone signed up to play."""
+        async with self.lock(game_id):
+            row = await self._game_or_refuse(game_id)
+            if actor.id not in await self.storyteller_ids(row) and not actor.manage_guild:
+                raise NotAllowed("Only this game's Storytellers (or a member with Manage Server) can add one.")
+            if member.id in await self.storyteller_ids(row):
+                raise LobbyError(f"{member.name} is already a Storyteller of this game.")
+            if await self._plays(row, member.id):
+                raise LobbyError(f"{member.name} plays in this game, so they cannot be its Storyteller.")
+            await self._saving(self.store.add_storyteller(game_id, member.id, member.name, self.clock.now()))
+            return row
+
+    async def remove_storyteller(self, game_id: int, actor: Actor, member_id: int) -> GameRow:
+        async with self.lock(game_id):
+            row = await self._game_or_refuse(game_id)
+            await self.require_storyteller(row, actor)
+            if member_id == row.host_id:
+                raise LobbyError("The game's host stays its Storyteller.")
+            if not await self._saving(self.store.remove_storyteller(game_id, member_id)):
+                raise LobbyError("They are not a co-Storyteller of this game.")
+            return row
+
+    async def _game_or_refuse(self, game_id: int) -> GameRow:
+        row = await self.store.game(game_id)
+        if row is None or row.status not in ("lobby", "running"):
+            raise LobbyError("That game is over.")
+        return row
+
+    async def _plays(self, row: GameRow, user_id: int) -> bool:
+        """Signed up (as a player or Traveller) or seated in the game."""
+        if any(s.user_id == user_id and s.kind != "spectator" for s in await self.store.signups(row.id)):
+            return True
+        if row.status == "running":
+            table = await self.load(row.id)
+            return any(p.id == str(user_id) for p in table.state.players)
+        return False
+
+    async def traveller_seat(self, row: GameRow, user_id: int) -> int:
+        """The seat a Traveller signed up for, else the first seat free in the circle."""
+        table = await self.load(row.id)
+        taken = {p.seat for p in table.state.players}
+        mine = next((s for s in await self.store.signups(row.id) if s.user_id == user_id), None)
+        if mine is not None and mine.seat is not None and mine.seat not in taken:
+            return mine.seat
+        return next(n for n in range(1, 100) if n not in taken)
