@@ -161,9 +161,22 @@ def test_the_bot_has_no_import_circle():
 
 def test_the_core_is_computed_from_the_tree():
     core = {p.relative_to(BOT).as_posix() for p in core_modules()}
-    assert {"service.py", "delivery/_threads.py", "voice/mutes.py", "offline/table.py"} <= core
+    assert {"service/_core.py", "delivery/_threads.py", "voice/mutes.py", "offline/table.py"} <= core
     assert not any(p.startswith("clocktower/") for p in core) and REGISTRY not in core
     assert {"clocktower", "ritual", "cauldron", "castle"} <= set(game_names())
+
+
+def test_a_job_of_the_service_uses_only_its_core():
+    """``bot.service`` is cut by job: a job module reaches the core and the two leaf modules (the
+    outbox rows, the refusals), never another job, and nothing in it imports the package itself."""
+    graph = import_graph()
+    shared = {"bot.service._core", "bot.service._outbox", "bot.service._refusals"}
+    jobs = {name for name in graph if name.startswith("bot.service.")} - shared
+    assert {"bot.service._lobby", "bot.service._clocks", "bot.service._moderation"} <= jobs
+    crossing = {name: sorted(m for m in graph[name] if m.startswith("bot.service") and m not in shared)
+                for name in sorted(jobs | shared)}
+    assert not any(crossing.values()), crossing
+    assert not any(m.startswith("bot.service") for m in graph["bot.service._outbox"] | graph["bot.service._refusals"])
 
 
 def test_no_core_module_names_a_game():

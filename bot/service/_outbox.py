@@ -1,0 +1,88 @@
+"""The outbox hand-off: the rows a commit gives the delivery (a game's events as messages, with
+their pictures as data; a phase's opening message as its slot; refreshes and the game's undo).
+
+Pure: no store, no lock; the core writes these rows in the commit that made them."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from games.engine import Event, Game, to_group
+
+from ..store import GameRow, NewMessage
+
+PHASE_SLOT = "phase:"
+#: the group key of the private thread of a game's Storytellers
+STORYTELLERS_KEY = "storytellers"
+
+
+def phase_slot(phase_seq: int) -> str:
+    """The living message of a phase: the channel message that opened it."""
+    return f"{PHASE_SLOT}{phase_seq}"
+
+
+def phase_of_slot(slot: str) -> int | None:
+    """``"phase:7"`` -> 7; None for a slot that is not a phase's."""
+    return int(slot[len(PHASE_SLOT):]) if slot.startswith(PHASE_SLOT) else None
+
+
+def refresh(slot: str) -> NewMessage:
+    """An edit of a living message to what the game row says when it is delivered."""
+    return NewMessage("channel", None, '{"type": "refresh"}', op="refresh", slot=slot)
+
+
+#: the outbox target of a game's end: undo what its nights changed on Discord (``undo_row``)
+UNDO = "undo"
+
+
+def undo_row() -> NewMessage:
+    """The row, written with a game's end or cancel, that undoes on Discord what the game changed
+    and must not outlive it (the town square's night): durable, retried, idempotent."""
+    return NewMessage(UNDO, None, '{"type": "undo"}')
+
+
+def opens_in_channel(events: list[Event]) -> bool:
+    return any(e.opens_phase and e.audience.kind == "public" for e in events)
+
+
+
+def messages_of(row: GameRow, game: Game, state: Any, events: list[Event]) -> list[NewMessage]:
+    """A step's events as outbox rows, by audience (a public event to the channel, a private one
+    by DM or to its thread)."""
+    out: list[NewMessage] = []
+    narrated = game.narrated(state)
+    pictures: dict[str, str | None] = {}  # one step's picture of a kind is made once
+    for event in events:
+        if event.say and not narrated:
+            event = event.model_copy(update={"say": ""})
+        payload = event.model_dump_json()
+        # a picture is kept as its data and drawn at delivery, off the event loop
+        picture = None
+        if event.image:
+            if event.image not in pictures:
+                data = game.picture(state, event.image)
+                pictures[event.image] = json.dumps(data) if data is not None else None
+            picture = pictures[event.image]
+        kind = event.audience.kind
+        if kind == "public" and event.slot:
+            out.append(NewMessage("channel", None, payload, picture=picture, op="slot",
+                                  slot=f"game:{event.slot}"))
+        elif kind == "public":
+            slot = phase_slot(state.phase_seq) if event.opens_phase else None
+            out.append(NewMessage("channel", None, payload, picture=picture, slot=slot))
+        elif kind == "player":
+            out.append(NewMessage("dm", int(event.audience.id), payload, picture=picture))
+        elif kind == "team":
+            for member in game.team_members(state, event.audience.id):
+                out.append(NewMessage("dm", int(member), payload, picture=picture))
+        elif kind == "storyteller" and game.private_threads:
+            # the Storytellers' own thread: every Storyteller is in each of the game's threads
+            told = event.model_copy(update={"audience": to_group(STORYTELLERS_KEY, ())})
+            out.append(NewMessage("group", None, told.model_dump_json(), picture=picture))
+        elif kind == "storyteller":
+            if not any(p.id == str(row.host_id) for p in state.players):  # never a seated player
+                out.append(NewMessage("dm", row.host_id, payload, picture=picture))
+        elif kind in ("group", "thread"):
+            out.append(NewMessage("group", None, payload, picture=picture))
+    return out
