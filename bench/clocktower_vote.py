@@ -3,7 +3,9 @@
 Both go the bot's whole durable path: lock, load, validate and apply, commit state + action-log
 row + record row + outbox rows (for the Clocktower, the tally's living-message edit) in one
 transaction. The Clocktower side is measured on a day whose tally already holds 30 cast or moved
-votes; the Ritual side on its Choosing vote (every player votes among the same options).
+votes; the Ritual side on its Choosing vote (every player votes among the same options). After each
+Clocktower vote, a bare commit of the same bytes (state, action, events) on a plain table, as
+bench/durable_action.py does: ``clocktower_vote_vs_bare_commit``.
 
     .venv/bin/python bench/clocktower_vote.py [--votes 1000] [--seed 1]
 
@@ -17,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
+import json
 import statistics
 import sys
 import tempfile
@@ -24,6 +27,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import aiosqlite  # noqa: E402
 
 import games  # noqa: E402
 from bot import service as service_module  # noqa: E402
@@ -61,19 +66,36 @@ async def ritual_choosing(service: GameService) -> tuple[int, list[str]]:
     return row.id, [str(i) for i in range(1, 8)]
 
 
-async def timed(service: GameService, store: Store, game_id: int, voter: str, action: dict) -> float:
+async def timed(service: GameService, store: Store, game_id: int, voter: str, action: dict,
+                bare: aiosqlite.Connection | None = None) -> tuple[float, float]:
+    """The vote's durable path; with ``bare``, then a bare commit of the same bytes (state, action,
+    events) on a plain table of a file with the same pragmas: (vote, bare commit) seconds."""
     t0 = time.perf_counter()
-    await service.act(game_id, int(voter), action)
+    outcome = await service.act(game_id, int(voter), action)
     elapsed = time.perf_counter() - t0
+    plain = 0.0
+    if bare is not None:
+        state_json = outcome.state.model_dump_json()
+        payload = "[" + ",".join(e.model_dump_json() for e in outcome.events) + "]"
+        t1 = time.perf_counter()
+        await bare.execute("BEGIN IMMEDIATE")
+        await bare.execute("INSERT INTO blobs (state, action, payload) VALUES (?, ?, ?)",
+                           (state_json, json.dumps(action), payload))
+        await bare.execute("COMMIT")
+        plain = time.perf_counter() - t1
     # keep the outbox from growing without bound, as delivery would
     await store.db.execute("UPDATE outbox SET delivered_at = 0 WHERE delivered_at IS NULL")
-    return elapsed
+    return elapsed, plain
 
 
 async def run(n_votes: int, seed: int) -> dict:
     service_module.new_seed = lambda: seed  # the same deal every run
     folder = Path(tempfile.mkdtemp(prefix="bench-"))
     store = await open_store(folder / "votes.db")
+    bare = await aiosqlite.connect(folder / "bare.db", isolation_level=None)
+    for pragma in ("journal_mode=WAL", "synchronous=FULL", "foreign_keys=ON"):
+        await bare.execute_fetchall(f"PRAGMA {pragma}")
+    await bare.execute("CREATE TABLE blobs (id INTEGER PRIMARY KEY, state TEXT, action TEXT, payload TEXT)")
     try:
         clock = ManualClock()
         service = GameService(store, clock)
@@ -86,14 +108,17 @@ async def run(n_votes: int, seed: int) -> dict:
         ritual_id, ritual_players = await ritual_choosing(service)
         ritual = games.get("ritual")
         clocktower: list[float] = []
+        plain: list[float] = []
         choosing: list[float] = []
         for i in range(n_votes):  # side by side, alternating, so both see the same machine
             voter = ct_players[i % len(ct_players)]
             table = await service.load(ct_id)
             current = table.state.votes.get(voter)
             target = next(t for t in targets[(i % 5):] + targets if t != current)
-            clocktower.append(await timed(service, store, ct_id, voter, {
-                "type": "vote", "player": voter, "target": target}))
+            vote_s, bare_s = await timed(service, store, ct_id, voter, {
+                "type": "vote", "player": voter, "target": target}, bare)
+            clocktower.append(vote_s)
+            plain.append(bare_s)
             rstate = (await service.load(ritual_id)).state
             votes = [a for a in ritual.legal_actions(rstate) if a.type == "vote_performer"]
             if not votes:  # the Choosing closed: a new Ritual game
@@ -101,15 +126,17 @@ async def run(n_votes: int, seed: int) -> dict:
                 rstate = (await service.load(ritual_id)).state
                 votes = [a for a in ritual.legal_actions(rstate) if a.type == "vote_performer"]
             vote = votes[i % len(votes)]
-            choosing.append(await timed(service, store, ritual_id, vote.player, vote.model_dump()))
-        ct, rt = statistics.median(clocktower), statistics.median(choosing)
+            choosing.append((await timed(service, store, ritual_id, vote.player, vote.model_dump()))[0])
+        ct, rt, bt = statistics.median(clocktower), statistics.median(choosing), statistics.median(plain)
         state = (await service.load(ct_id)).state
         return {"clocktower_players": len(ct_players), "clocktower_votes_before": 30,
                 "votes_measured": n_votes, "state_bytes": len(state.model_dump_json()),
                 "clocktower_vote_median_us": round(ct * 1e6, 1), "ritual_vote_median_us": round(rt * 1e6, 1),
+                "bare_commit_median_us": round(bt * 1e6, 1), "clocktower_vote_vs_bare_commit": round(ct / bt, 2),
                 "ratio": round(ct / rt, 2)}
     finally:
         await store.close()
+        await bare.close()
 
 
 def main() -> None:
