@@ -176,6 +176,7 @@ async def test_a_claim_keeps_other_sweepers_off_until_the_commit_or_its_end(stor
     assert await store.claim_due(82.0, 142.0) == [(gid, 1)]  # a commit releases the claim
 
 
+@pytest.mark.slow
 async def test_real_processes_close_their_own_shards_phases_and_two_takeovers_close_each_once(
         processes, store_url, clock):
     """Separate OS processes on one database: each closes the overdue phases of its own shards only;

@@ -87,6 +87,7 @@ async def prepared(url) -> str:
 
 
 # ----- two processes -----
+@pytest.mark.slow
 async def test_two_busy_processes_never_spend_more_than_the_token_allows_in_any_second(store_url):
     url = await prepared(store_url)
     (a, b), _ = await asyncio.to_thread(run_two, url, (True, True))
@@ -100,6 +101,7 @@ async def test_two_busy_processes_never_spend_more_than_the_token_allows_in_any_
     assert a["asks"] + b["asks"] < len(calls) * 0.6
 
 
+@pytest.mark.slow
 async def test_a_busy_process_may_use_the_whole_budget_while_the_other_is_idle(store_url):
     url = await prepared(store_url)
     (busy, idle), _ = await asyncio.to_thread(run_two, url, (True, False))
@@ -111,6 +113,7 @@ async def test_a_busy_process_may_use_the_whole_budget_while_the_other_is_idle(s
     assert len(busy["stamps"]) > LIMIT * SHARE * (SECONDS + 1), len(busy["stamps"])
 
 
+@pytest.mark.slow
 async def test_a_quiet_process_beside_a_busy_one_leases_and_the_token_still_holds(store_url):
     url = await prepared(store_url)
     (busy, quiet), _ = await asyncio.to_thread(run_two, url, (1, QUIET))

@@ -84,6 +84,7 @@ def _junk(state, k: int):
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), n=st.integers(5, 10),
        moves=st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 9)), min_size=40, max_size=250))
+@pytest.mark.slow
 def test_random_legal_and_illegal_sequences(seed, n, moves):
     out = GAME.setup(h.players(n), {}, random.Random(seed))
     state = out.state
@@ -135,6 +136,7 @@ def test_every_legal_action_is_accepted():
 # ----------------------------------------------------------------- simulations
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", range(5, 11))
 def test_seeded_simulations_finish_cleanly(n):
     games = 80 if n <= 7 else 50

@@ -177,6 +177,7 @@ def test_replay_script_through_the_command_line(tmp_path, capsys):
     assert [json.loads(line) for line in capsys.readouterr().out.splitlines()] == lines
 
 
+@pytest.mark.slow
 def test_replay_files_in_a_subprocess():
     here = Path(__file__).parent / "replays"
     scripts = sorted(here.glob("*.json"))
