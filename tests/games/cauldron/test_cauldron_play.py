@@ -151,11 +151,13 @@ def test_seeded_simulations_finish_cleanly(n):
     {"blocker": "thistle"}, {"blocker": "both"}, {"night_timeout": "nothing"},
     {"evil_know_each_other": False, "end_remaining": 4}, {"ceol_leftover": "discard"},
 ])
+@pytest.mark.slow
 def test_variants_simulate_cleanly(options):
     report = simulate(GAME, 7, 8, seed=2, options=options)
     assert report.failures == [] and report.finished == 8
 
 
+@pytest.mark.slow
 def test_games_whose_end_count_cannot_be_reached_end_when_the_deck_empties():
     """With end_remaining=1, two Milk face up already make the count unreachable; before the deck-empty
     end some of these games ran forever."""
