@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Set everything up and run the whole test suite (extra arguments go to pytest).
+# Set everything up and run the whole test suite (extra arguments go to pytest; `./test.sh -m quick`
+# runs the pure and adapter tiers only, the loop while you work: docs/tests.md).
 set -euo pipefail
 cd "$(dirname "$0")"
 scripts/setup-venv.sh test

@@ -149,6 +149,7 @@ async def until(check, env, seconds=5.0):
     return check()
 
 
+@pytest.mark.slow
 async def test_a_dm_click_for_another_shards_game_is_armed_and_delivered_by_its_owner(
         simcord_env, shard_zero, clock):
     env, owner = simcord_env, simcord_env.bot
@@ -212,6 +213,7 @@ async def test_on_sqlite_the_other_process_only_commits_and_the_owners_sweep_del
     assert sent_by_zero == []
 
 
+@pytest.mark.slow
 async def test_the_player_is_told_their_dm_choice_counted_and_the_owner_counts_on_from_it(
         simcord_env, shard_zero, clock):
     env, owner = simcord_env, simcord_env.bot
@@ -231,6 +233,7 @@ async def test_the_player_is_told_their_dm_choice_counted_and_the_owner_counts_o
     assert await until(lambda: any("Round 1: red wins" in t for t in table.texts()), env)
 
 
+@pytest.mark.slow
 async def test_a_game_handed_over_while_its_owner_is_down_is_recovered_at_start(
         simcord_env, shard_zero, db_path, clock):
     env, owner = simcord_env, simcord_env.bot

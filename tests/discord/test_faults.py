@@ -252,15 +252,23 @@ async def test_a_paused_game_without_a_timer_stays_paused_after_skip(world, monk
 
 # ----- 7, 8. slow or refused writes: answered in time, in words, and nobody sees them -----
 
-async def test_a_write_that_waits_out_the_busy_timeout_is_answered_within_discords_deadline(world):
-    """The database is locked: the write waits 5 s for it, then gives up. simcord keeps Discord's
-    3-second deadline on its own clock, which runs with the event loop's, so the wait is made there."""
+#: the slow-answer watchdog defers after DEFER_AFTER (2 s, inside Discord's 3), and a write that
+#: waits on a busy database waits out its busy_timeout (5 s): here both in hundredths of a second,
+#: in the same order, so no test waits seconds
+QUICK_DEFER, BUSY_WAIT = 0.02, 0.05
+
+
+async def test_a_write_that_waits_out_the_busy_timeout_is_answered_within_discords_deadline(world, monkeypatch):
+    """The database is locked: the write waits out the busy timeout, then gives up, after the
+    watchdog has deferred. simcord keeps Discord's 3-second deadline on its own clock, which runs
+    with the event loop's, so the wait is made there."""
+    monkeypatch.setattr("bot.interactions.DEFER_AFTER", QUICK_DEFER)
     w = world
     await open_and_start(w)
     game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
 
     async def wait_out_the_lock(*args, **kwargs):
-        await asyncio.sleep(5)  # busy_timeout=5000
+        await asyncio.sleep(BUSY_WAIT)  # busy_timeout (5000 ms on the real database)
         raise sqlite3.OperationalError("database is locked")
 
     w.bot.store.commit_step = wait_out_the_lock
@@ -456,14 +464,15 @@ async def test_recovery_at_start_up_outlasts_a_locked_database(world, db_path, c
     assert any("Round 1: " in t and "wins" in t for t in w.channel_texts())
 
 
-async def test_a_slow_join_still_updates_the_lobby_after_the_deferral(world):
+async def test_a_slow_join_still_updates_the_lobby_after_the_deferral(world, monkeypatch):
+    monkeypatch.setattr("bot.interactions.DEFER_AFTER", QUICK_DEFER)
     w = world
     lobby = (await w.host.slash(w.channel, "game new", kind="tally")).response
     service = w.bot.service
     real_join = service.join
 
     async def slow_join(game_id, actor):
-        await asyncio.sleep(5)  # a write that waits on a busy database
+        await asyncio.sleep(BUSY_WAIT)  # a write that waits on a busy database
         return await real_join(game_id, actor)
 
     service.join = slow_join

@@ -9,6 +9,7 @@ from games.engine.protocol import Player
 from games.engine.run import play_random, start, step
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", games.available())
 def test_random_playthroughs_finish_without_breaking_an_invariant(name):
     game = games.get(name)

@@ -57,6 +57,7 @@ def test_bad_input_is_a_sentence_not_a_traceback(tmp_path, capsys):
     assert "not valid" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", games.available())
 def test_every_game_prints_its_actions_from_a_subprocess(name):
     out = subprocess.run([sys.executable, "-m", "games", "actions", name], cwd=ROOT,

@@ -189,7 +189,7 @@ async def test_healthz_is_503_with_the_database_closed_or_silent(open_table, hea
         monkeypatch.setattr(health, "DATABASE_SECONDS", 0.2)
 
         async def silent(*args):
-            await asyncio.sleep(5)
+            await asyncio.Event().wait()  # a database that never answers
 
         with monkeypatch.context() as patched:
             patched.setattr(table.bot.store, "_read", silent)

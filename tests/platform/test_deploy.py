@@ -71,6 +71,7 @@ def replay_copies(target: Path) -> None:
                 shutil.copy2(src, dest_path)
 
 
+@pytest.mark.slow
 def test_the_image_installs_with_the_projects_own_setup_script_and_an_extra_that_exists():
     steps = instructions(DEPLOY / "Dockerfile")
     runs = [args for name, args in steps if name == "RUN"]
@@ -87,6 +88,7 @@ def test_the_image_installs_with_the_projects_own_setup_script_and_an_extra_that
     assert ("STOPSIGNAL", "SIGTERM") in steps
 
 
+@pytest.mark.slow
 def test_the_image_installs_the_colour_emoji_font_where_the_pictures_look_for_it():
     """Debian's fonts-noto-color-emoji, from a Debian base, before the setup script, apt lists cleaned."""
     steps = instructions(DEPLOY / "Dockerfile")
@@ -109,6 +111,7 @@ def test_the_image_installs_the_colour_emoji_font_where_the_pictures_look_for_it
         assert debian in listed.stdout.split()
 
 
+@pytest.mark.slow
 def test_what_the_image_copies_is_a_bot_that_starts_and_migrates(tmp_path):
     app = tmp_path / "app"
     replay_copies(app)

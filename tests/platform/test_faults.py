@@ -5,7 +5,6 @@ import asyncio
 import gc
 import logging
 import sqlite3
-import sys
 from pathlib import Path
 
 import pytest
@@ -138,8 +137,9 @@ async def test_a_finished_game_leaves_nothing_behind_in_memory(service):
 
 async def test_the_bench_closes_its_databases_when_a_game_refuses(tmp_path):
     """bench/durable_action.py --game castle with 7 players used to hang after the lobby refused."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-    import durable_action
+    from support.bench import bench_script
+
+    durable_action = bench_script("durable_action")
 
     result = await durable_action.run("castle", 7, 5, 1, "FULL")
     assert result["actions"] == 5 and result["players"] == 7

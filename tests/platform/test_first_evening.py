@@ -104,6 +104,7 @@ def says(done: subprocess.CompletedProcess, code: int, *words: str) -> None:
 
 # ----- Discord -----
 
+@pytest.mark.slow
 def test_a_token_discord_refuses_is_said_in_a_sentence(tmp_path):
     discord = FakeDiscord(401)
     try:
@@ -114,6 +115,7 @@ def test_a_token_discord_refuses_is_said_in_a_sentence(tmp_path):
     assert any(p.endswith("/users/@me") for p in discord.paths)  # it was Discord that said no
 
 
+@pytest.mark.slow
 def test_discord_out_of_reach_is_said_in_a_sentence(tmp_path):
     says(bot_process(tmp_path, NOWHERE), 1, "I can't reach Discord", "network")
 
@@ -127,6 +129,7 @@ def test_the_bot_asks_for_no_privileged_intent(tmp_path):
 
 # ----- the database, refused before Discord is asked -----
 
+@pytest.mark.slow
 def test_a_database_folder_that_cannot_be_made_is_said(tmp_path):
     (tmp_path / "taken").write_text("a file where the folder should be")
     done = bot_process(tmp_path, NOWHERE, DATABASE_PATH=str(tmp_path / "taken" / "bot.db"))
@@ -145,6 +148,7 @@ def as_another_user() -> list[str]:
     return [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("existing", [False, True], ids=["new-file", "existing-file"])
 def test_a_read_only_database_folder_is_said(existing):
     """(in a folder the other user can reach: pytest's own are its owner's only)"""
@@ -169,12 +173,14 @@ def test_a_read_only_database_folder_is_said(existing):
     ("sqlite:///data/bot.db", "must be a PostgreSQL address"),
     ("mysql://bot@db.example/games", "must be a PostgreSQL address"),
 ])
+@pytest.mark.slow
 def test_a_database_url_that_cannot_work_is_said(tmp_path, url, words):
     done = bot_process(tmp_path, NOWHERE, DATABASE_URL=url)
     says(done, 2, "DATABASE_URL", words)
     assert "secret" not in done.stderr
 
 
+@pytest.mark.slow
 def test_postgresql_without_asyncpg_is_said(tmp_path):
     blocked = tmp_path / "blocked" / "asyncpg"
     blocked.mkdir(parents=True)
@@ -186,6 +192,7 @@ def test_postgresql_without_asyncpg_is_said(tmp_path):
     says(done, 2, "asyncpg is not installed", "pip install -e '.[postgresql]'")
 
 
+@pytest.mark.slow
 def test_a_postgresql_server_that_does_not_answer_is_waited_for_and_sigterm_stops_it(tmp_path):
     """The bot logs in, then waits for the database: each try says where (not the password) and
     how to stop; SIGTERM stops it, cleanly and soon."""
@@ -269,6 +276,7 @@ async def _noop(interaction) -> None:
     pass
 
 
+@pytest.mark.slow
 def test_help_names_every_command_and_each_exists(tmp_path):
     """``python -m bot --help`` lists the other commands; each one it names answers ``--help``."""
     shown = subprocess.run([sys.executable, "-m", "bot", "--help"], cwd=tmp_path, env=env_for(tmp_path),

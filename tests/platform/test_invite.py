@@ -71,6 +71,7 @@ def invite(*args, token=""):
                           capture_output=True, text=True, timeout=60)
 
 
+@pytest.mark.slow
 def test_the_command_prints_the_url_and_what_each_permission_is_for():
     done = invite("--client-id", "1234")
     assert done.returncode == 0, done.stderr
@@ -84,6 +85,7 @@ def test_the_command_prints_the_url_and_what_each_permission_is_for():
     assert "Mute Members" not in quiet.stdout.split("integer")[1].split("(no voice")[0]
 
 
+@pytest.mark.slow
 def test_the_command_reads_the_id_from_the_token():
     token = base64.b64encode(b"987654321").decode().rstrip("=") + ".x.y"
     done = invite(token=token)
@@ -91,6 +93,7 @@ def test_the_command_reads_the_id_from_the_token():
     assert "client_id=987654321&" in done.stdout
 
 
+@pytest.mark.slow
 def test_a_bad_token_is_answered_in_a_sentence():
     done = invite(token="definitely not a token")
     assert done.returncode == 2
@@ -98,6 +101,7 @@ def test_a_bad_token_is_answered_in_a_sentence():
     assert "Traceback" not in done.stderr and done.stdout == ""
 
 
+@pytest.mark.slow
 def test_no_token_and_no_id_says_what_to_pass():
     done = invite()
     assert done.returncode == 2

@@ -94,6 +94,7 @@ def test_a_bad_log_format_is_refused_in_words(tmp_path, monkeypatch, capsys):
 
 
 
+@pytest.mark.slow
 def test_a_bad_log_level_is_refused_in_words(tmp_path):
     """LOG_LEVEL=verbose: refused with the settings' sentence, not a traceback from logging (a
     real process: under pytest the root logger has handlers already, and logging checks no level)."""

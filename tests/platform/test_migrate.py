@@ -87,6 +87,7 @@ def test_the_copy_names_every_column_of_both_schemas(tmp_path, postgres_server):
         assert set(names) == set(lite[table]) == set(pg[table]), table
 
 
+@pytest.mark.slow
 async def test_running_games_of_every_kind_continue_on_postgresql(tmp_path, postgres_url, clock, capsys):
     path = tmp_path / "storyteller.db"
     before = GameService(await open_store(path), clock)

@@ -108,6 +108,7 @@ def test_run_sh_runs_python_m_bot_with_its_arguments():
     assert (ROOT / "run.sh").read_text().rstrip().splitlines()[-1] == 'exec .venv/bin/python -m bot "$@"'
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", COMMANDS)
 def test_each_readme_command_exists_and_does_what_it_says(command, tmp_path):
     shutil_copy_env_example(tmp_path)

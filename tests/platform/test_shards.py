@@ -176,6 +176,7 @@ async def test_a_claim_keeps_other_sweepers_off_until_the_commit_or_its_end(stor
     assert await store.claim_due(82.0, 142.0) == [(gid, 1)]  # a commit releases the claim
 
 
+@pytest.mark.slow
 async def test_real_processes_close_their_own_shards_phases_and_two_takeovers_close_each_once(
         processes, store_url, clock):
     """Separate OS processes on one database: each closes the overdue phases of its own shards only;
@@ -185,7 +186,7 @@ async def test_real_processes_close_their_own_shards_phases_and_two_takeovers_cl
     import time
     from pathlib import Path
 
-    from support.offline_process import children
+    from support.offline_process import children, python_env
 
     setup = await processes(None)
     shard_games = {0: [await started(setup, guild_on(0, n), 600 + n) for n in range(1, 4)],
@@ -193,11 +194,9 @@ async def test_real_processes_close_their_own_shards_phases_and_two_takeovers_cl
     past = time.time() - 1  # the sweeper processes run on the real clock
     await setup.store._write("UPDATE games SET deadline = ? WHERE status = 'running'", (past,))  # noqa: SLF001
 
-    script = Path(__file__).resolve().parents[1] / "support" / "sweeper.py"
-
     def run_together(*shard_ids):
-        with children(*[[sys.executable, str(script), str(store_url), "2", ids] for ids in shard_ids],
-                      cwd=Path.cwd()) as procs:  # (each ended whatever happens)
+        with children(*[[sys.executable, "-m", "support.sweeper", str(store_url), "2", ids] for ids in shard_ids],
+                      cwd=Path.cwd(), env=python_env()) as procs:  # (each ended whatever happens)
             codes = [p.wait(120) for p in procs]
             assert codes == [0] * len(procs), [p.stderr() for p in procs]
             return [set(json.loads(p.stdout().strip().splitlines()[-1])) for p in procs]

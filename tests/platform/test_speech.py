@@ -99,6 +99,7 @@ def test_a_longer_line_makes_a_longer_clip():
     assert long * 0.02 >= short * 0.02 + 1.5
 
 
+@pytest.mark.slow
 async def test_a_line_made_in_the_speech_process_is_the_same_speech():
     """The narrator makes its lines in a process of its own (issue 38: in a thread they held the
     event loop): what comes back is the line's whole clip, and it decodes to speech."""
@@ -113,6 +114,7 @@ async def test_a_line_made_in_the_speech_process_is_the_same_speech():
     assert rms(samples_of(frames)) > 1000
 
 
+@pytest.mark.slow
 async def test_a_speech_process_that_dies_is_started_again_for_the_next_line():
     import os
     import signal

@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import simcord
 from support.sim import bot_settings
 
@@ -63,6 +64,7 @@ async def test_sync_sends_the_commands_to_one_server_or_globally(tmp_path):
         await bot.close()
 
 
+@pytest.mark.slow
 def test_sync_with_no_token_says_what_to_do(tmp_path):
     env = {**os.environ, "DISCORD_TOKEN": "", "DATABASE_PATH": str(tmp_path / "x.db")}
     done = subprocess.run([sys.executable, "-m", "bot", "sync"], cwd=tmp_path, env=env | {"PYTHONPATH": str(ROOT)},

@@ -1,6 +1,6 @@
 """One budget of Discord calls per token, shared by the processes on one database (issue 30).
 
-The proof runs two real OS processes (this file, run as a script: ``worker``), each with the real
+The proof runs two real OS processes (``support/token_worker.py``), each with the real
 ``Pacer`` and ``TokenBudget`` on one PostgreSQL database or one SQLite file, calling as fast as it
 is allowed for a few seconds; the calls are the wall-clock moments each was let go, and every
 one-second stretch of them (sliding, not only clock seconds) is counted.
@@ -14,21 +14,14 @@ import json
 import logging
 import sys
 import time
-from pathlib import Path
 
 import pytest
+from support.offline_process import children, python_env
+from support.token_calls import most_in_one_second
+from support.token_worker import QUIET
 
-ROOT = Path(__file__).resolve().parents[2]
-if __name__ == "__main__":  # run as a worker process
-    sys.path.insert(0, str(ROOT))
-    sys.path.insert(0, str(ROOT / "tests"))
-
-from support.offline_process import children  # noqa: E402
-from support.token_calls import calls_flat_out, most_in_one_second  # noqa: E402
-
-from bot.pacer import Pacer  # noqa: E402
-from bot.stores import open_store  # noqa: E402
-from bot.token_budget import (  # noqa: E402
+from bot.stores import open_store
+from bot.token_budget import (
     HOLD,
     LATE_IN_A_ROW,
     LEASE_CALLS,
@@ -45,28 +38,17 @@ SHARE = 0.5
 
 
 # ----- the worker: one process's calls -----
-#: how a worker calls: 1 as fast as allowed, 0 not at all, 2 one call every QUIET_EVERY seconds
-QUIET, QUIET_EVERY = 2, 0.4
-
-
-async def hammer(url: str, *, start_at: float, seconds: float, busy: int, share: float) -> dict:
-    """Call through the real pacer and the shared budget as fast as allowed from ``start_at`` for
-    ``seconds`` (or stay idle, or call quietly); the moments the calls went."""
-    store = await open_store(url)
-    pacer = Pacer(per_second=LIMIT, per_channel=10**9)
-    budget = pacer.budget = TokenBudget(store, share=share)
-    stamps = await calls_flat_out(pacer, start_at=start_at, seconds=seconds, busy=busy == 1,
-                                  every=QUIET_EVERY if busy == QUIET else None)
-    await store.close()
-    return {"stamps": stamps, "asks": budget.asks, "leases": budget.leases}
+#: how a worker calls: 1 as fast as allowed, 0 not at all, QUIET (2) one call every QUIET_EVERY seconds
+QUIET_EVERY = 0.4
 
 
 def run_two(url: str, busy: tuple[int, int]) -> tuple[list[dict], float]:
     """Two worker processes on ``url`` (prepared by the caller); their calls, and the start."""
     start_at = time.time() + 2.0  # both processes are up and connected by then
     results = []
-    with children(*[[sys.executable, __file__, "worker", str(url), str(start_at), str(int(b))] for b in busy],
-                  cwd=ROOT) as workers:  # (each ended whatever happens)
+    with children(*[[sys.executable, "-m", "support.token_worker", str(url), str(start_at), str(SECONDS),
+                      str(SHARE), str(LIMIT), str(int(b)), str(QUIET_EVERY)] for b in busy],
+                  env=python_env()) as workers:  # (each ended whatever happens)
         for worker in workers:
             assert worker.wait(60) == 0, worker.stderr()
             results.append(json.loads(worker.stdout()))
@@ -87,6 +69,7 @@ async def prepared(url) -> str:
 
 
 # ----- two processes -----
+@pytest.mark.slow
 async def test_two_busy_processes_never_spend_more_than_the_token_allows_in_any_second(store_url):
     url = await prepared(store_url)
     (a, b), _ = await asyncio.to_thread(run_two, url, (True, True))
@@ -100,6 +83,7 @@ async def test_two_busy_processes_never_spend_more_than_the_token_allows_in_any_
     assert a["asks"] + b["asks"] < len(calls) * 0.6
 
 
+@pytest.mark.slow
 async def test_a_busy_process_may_use_the_whole_budget_while_the_other_is_idle(store_url):
     url = await prepared(store_url)
     (busy, idle), _ = await asyncio.to_thread(run_two, url, (True, False))
@@ -111,6 +95,7 @@ async def test_a_busy_process_may_use_the_whole_budget_while_the_other_is_idle(s
     assert len(busy["stamps"]) > LIMIT * SHARE * (SECONDS + 1), len(busy["stamps"])
 
 
+@pytest.mark.slow
 async def test_a_quiet_process_beside_a_busy_one_leases_and_the_token_still_holds(store_url):
     url = await prepared(store_url)
     (busy, quiet), _ = await asyncio.to_thread(run_two, url, (1, QUIET))
@@ -131,6 +116,7 @@ async def tokens(store) -> float:
     return (await store._read("SELECT tokens FROM token_budget WHERE bucket = ?", ("t",)))[0][0]
 
 
+@pytest.mark.slow  # (the database's own clock, in real time: fails on a loaded machine)
 async def test_the_bucket_refills_by_the_database_clock_up_to_its_capacity(store_url):
     store = await open_store(store_url)
     take = store.take_calls
@@ -310,10 +296,3 @@ async def test_only_a_process_sharing_the_token_asks_the_database(tmp_path, cloc
     finally:
         await close_made_bots()
 
-
-if __name__ == "__main__" and sys.argv[1:2] == ["worker"]:
-    _url, _start, _busy = sys.argv[2:5]
-    print(json.dumps(asyncio.run(hammer(_url, start_at=float(_start), seconds=SECONDS, busy=int(_busy),
-                                        share=SHARE))))
-elif __name__ == "__main__":
-    pytest.main([__file__])

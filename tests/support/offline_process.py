@@ -21,6 +21,14 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def python_env(**values: str) -> dict[str, str]:
+    """The environment of a child Python process that runs a module of ``support``
+    (``python -m support.sweeper``): tests/ on its path, as pyproject.toml's ``pythonpath`` puts it on
+    the tests' (the project itself is installed in the venv); ``values`` added."""
+    paths = [str(ROOT / "tests"), *filter(None, [os.environ.get("PYTHONPATH")])]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths), **values}
+
+
 class Child:
     """A running child process with its standard output and error collected line by line.
 

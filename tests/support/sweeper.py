@@ -1,21 +1,20 @@
 """One bot process for the tests: it opens the store, owns some shards, re-arms their games (an
 overdue phase closes at once) and prints the ids of the games whose phase it closed, as JSON.
 
-    python tests/support/sweeper.py <database url> <shard count> <shard ids, comma separated>
+    python -m support.sweeper <database url> <shard count> <shard ids, comma separated>
+
+(started with ``support.offline_process.python_env()``, which puts tests/ on its path)
 """
 
 import asyncio
 import json
 import sys
-from pathlib import Path
 
-sys.path[:0] = [str(Path(__file__).resolve().parents[2]), str(Path(__file__).resolve().parents[1])]
-
-import games  # noqa: E402
-from bot.clock import SystemClock  # noqa: E402
-from bot.service import GameService  # noqa: E402
-from bot.shards import Shards  # noqa: E402
-from bot.stores import open_store  # noqa: E402
+import games
+from bot.clock import SystemClock
+from bot.service import GameService
+from bot.shards import Shards
+from bot.stores import open_store
 
 games.GAMES["tally"] = "support.tally:GAME"
 

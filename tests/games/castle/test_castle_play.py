@@ -19,6 +19,7 @@ from games.engine.run import play_random, start, step
 REPLAYS = Path(__file__).with_name("replays")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [4, 5, 6])
 def test_random_games_all_finish_with_no_broken_invariant(n):
     report = simulate(GAME, n, 300, seed=n)

@@ -8,6 +8,7 @@ prompts and the picture must be identical in both games until the spell is cast.
 
 from __future__ import annotations
 
+import pytest
 import support.castle_helpers as H
 
 from games.castle import GAME
@@ -57,6 +58,7 @@ def seen_by_the_table(state) -> tuple:
     )
 
 
+@pytest.mark.slow
 def test_hidden_differences_never_show_before_the_end():
     forced = {"face_up": ["bell-1", "book-2"], "pawns": {"p2": ["bell-6"]}}
     a, ev_a = H.new_game(**forced)

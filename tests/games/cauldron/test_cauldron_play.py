@@ -84,6 +84,7 @@ def _junk(state, k: int):
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), n=st.integers(5, 10),
        moves=st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 9)), min_size=40, max_size=250))
+@pytest.mark.slow
 def test_random_legal_and_illegal_sequences(seed, n, moves):
     out = GAME.setup(h.players(n), {}, random.Random(seed))
     state = out.state
@@ -135,6 +136,7 @@ def test_every_legal_action_is_accepted():
 # ----------------------------------------------------------------- simulations
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", range(5, 11))
 def test_seeded_simulations_finish_cleanly(n):
     games = 80 if n <= 7 else 50
@@ -149,11 +151,13 @@ def test_seeded_simulations_finish_cleanly(n):
     {"blocker": "thistle"}, {"blocker": "both"}, {"night_timeout": "nothing"},
     {"evil_know_each_other": False, "end_remaining": 4}, {"ceol_leftover": "discard"},
 ])
+@pytest.mark.slow
 def test_variants_simulate_cleanly(options):
     report = simulate(GAME, 7, 8, seed=2, options=options)
     assert report.failures == [] and report.finished == 8
 
 
+@pytest.mark.slow
 def test_games_whose_end_count_cannot_be_reached_end_when_the_deck_empties():
     """With end_remaining=1, two Milk face up already make the count unreachable; before the deck-empty
     end some of these games ran forever."""

@@ -130,6 +130,7 @@ def _play(seed: int, n: int, options: dict) -> tuple[list[str], dict[str, int]]:
 
 @pytest.mark.parametrize("options", [{}, {"evil_know_each_other": False, "ceol_leftover": "discard"},
                                      {"blocker": "both", "night_timeout": "nothing"}])
+@pytest.mark.slow
 def test_no_secret_reaches_the_public_or_another_player(options):
     totals: dict[str, int] = {}
     for n in range(5, 11):

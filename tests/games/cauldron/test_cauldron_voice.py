@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 import support.cauldron_helpers as h
 
 from games.cauldron import GAME
@@ -73,6 +74,7 @@ def test_a_quiet_night_says_so():
     assert [e for e in events if e.type == "day"][-1].say == "Day breaks. Two minutes."
 
 
+@pytest.mark.slow
 def test_random_play_with_night_quiet_keeps_every_invariant():
     ends = set()
     for seed in range(12):

@@ -37,6 +37,7 @@ def test_every_championship_script_and_base_edition_imports():
 SCRIPTS = [(p.name, p.read_text(encoding="utf-8")) for p in WC25] + [(name, name) for name in EDITIONS.values()]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "text"), SCRIPTS, ids=[name for name, _ in SCRIPTS])
 def test_seeded_games_on_each_script_play_to_the_end(name, text):
     for players in (7, 11, 15):

@@ -90,6 +90,7 @@ def check_token(name: str, shown: str, r: int, traveller: bool, team: str):
     return (rows[:-1], rows[-1]) if shown else (rows, None)
 
 
+@pytest.mark.slow
 def test_every_official_name_fits_its_token_at_every_table_size():
     """All 181 names, whole, in type no smaller than the floor, at every token size from 1 to 20
     seats, with and without a false card under them, the false card whole too. (Before: one line

@@ -179,6 +179,7 @@ def test_cli_refuses_with_the_reason(tmp_path, capsys):
     assert main(["clocktower", "script", str(tmp_path / "missing.json")]) == 2
 
 
+@pytest.mark.slow
 def test_cli_from_a_real_subprocess():
     done = subprocess.run([sys.executable, "-m", "games", "clocktower", "script", "-"], cwd=ROOT,
                           input=json.dumps(script_to_json(builtin_script())), capture_output=True, text=True,

@@ -177,6 +177,7 @@ def test_replay_script_through_the_command_line(tmp_path, capsys):
     assert [json.loads(line) for line in capsys.readouterr().out.splitlines()] == lines
 
 
+@pytest.mark.slow
 def test_replay_files_in_a_subprocess():
     here = Path(__file__).parent / "replays"
     scripts = sorted(here.glob("*.json"))
@@ -192,6 +193,7 @@ def test_replay_files_in_a_subprocess():
         assert rejected == expected.get("rejected", []), script.name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", range(3, 10))
 def test_simulation_finishes_every_game(n):
     report = simulate(GAME, n, 100 if n <= 5 else 50, seed=n)
@@ -200,6 +202,7 @@ def test_simulation_finishes_every_game(n):
     assert sum(report.winners.values()) == report.games
 
 
+@pytest.mark.slow
 def test_simulation_with_every_variant():
     options = {"revenant": True, "revenant_ends_game": False, "corrupted_know_each_other": False,
                "idle_offering": "none", "amplify_tainted": "split", "amp_and_sup": "in_order", "misdirection": "invert",
