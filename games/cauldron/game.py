@@ -17,6 +17,7 @@ from games.engine import (
     Handler,
     IllegalAction,
     Outcome,
+    Phase,
     PhaseTimeout,
     Player,
     PlayerResult,
@@ -27,6 +28,7 @@ from games.engine import (
     Rng,
     SetupError,
     View,
+    close_on_timeout,
     leaks,
     private,
     public,
@@ -52,8 +54,6 @@ MILK = "🥛 Milk"
 BLOOD = "🩸 Blood"
 KIND_LABEL = {"milk": MILK, "blood": BLOOD}
 TEAM_LABEL = {"good": "the Good", "evil": "the Evil", "draw": "no one: a draw", "ended": "no one"}
-PHASE_LABEL = {"night": "the night", "gaze": "the Cailleach's Gaze choice", "yew": "the Yew vote",
-               "day": "the day", "game_over": "the end of the game"}
 #: public events that may name heroes and owners: the final reveal.
 REVEAL_EVENTS = {"game_over"}
 
@@ -811,23 +811,44 @@ class CauldronGame(Game):
 
     # ----- timeouts, removal, end
 
+    @cached_property
+    def phases(self) -> dict[str, Phase]:  # type: ignore[override]  # a table per instance
+        """A round: the night (everyone casts), then the Gaze choice and the Yew vote when the
+        night's effects ask for them, then the day's talk; each closes at its deadline."""
+        return {
+            "night": Phase("the night", seconds="night_seconds", closes=("deadline", "all_acted"),
+                           prompts=("play",), on_timeout=self._night_timeout),
+            "gaze": Phase("the Cailleach's Gaze choice", seconds="choice_seconds",
+                          closes=("deadline", "all_acted"), prompts=("gaze",), on_timeout=self._gaze_timeout),
+            "yew": Phase("the Yew vote", seconds="choice_seconds", closes=("deadline", "all_acted"),
+                         prompts=("yew_vote",), on_timeout=self._yew_timeout),
+            "day": Phase("the day", seconds="day_seconds", closes=("deadline", "ready"),
+                         prompts=("end_discussion",), on_timeout=self._day_timeout),
+            "game_over": Phase("the end of the game"),
+        }
+
     def _timeout(self, s: CauldronState, a: PhaseTimeout, rng: Rng) -> Outcome:
+        return Outcome(state=s, events=close_on_timeout(self.phases, s, rng))
+
+    def _night_timeout(self, s: CauldronState, rng: Rng) -> list[Event]:
         events: list[Event] = []
-        if s.phase == "night":
-            self._close_night(s, rng, events, timed_out=True)
-        elif s.phase == "gaze":
-            events.append(public("timeout", "The Cailleach grows tired of waiting: undecided cards go to the "
-                                            "bottom."))
-            self._close_gaze(s, rng, events)
-        elif s.phase == "yew":
-            events.append(public("timeout", "The draught goes cold: the votes cast so far decide."))
-            self._close_yew(s, rng, events)
-        elif s.phase == "day":
-            events.append(public("timeout", "The sun sets on the talk."))
-            self._open_night(s, rng, events)
-        else:  # pragma: no cover - no other timed phase
-            raise IllegalAction("This phase has no timer.", code="no_timer")
-        return Outcome(state=s, events=events)
+        self._close_night(s, rng, events, timed_out=True)
+        return events
+
+    def _gaze_timeout(self, s: CauldronState, rng: Rng) -> list[Event]:
+        events = [public("timeout", "The Cailleach grows tired of waiting: undecided cards go to the bottom.")]
+        self._close_gaze(s, rng, events)
+        return events
+
+    def _yew_timeout(self, s: CauldronState, rng: Rng) -> list[Event]:
+        events = [public("timeout", "The draught goes cold: the votes cast so far decide.")]
+        self._close_yew(s, rng, events)
+        return events
+
+    def _day_timeout(self, s: CauldronState, rng: Rng) -> list[Event]:
+        events = [public("timeout", "The sun sets on the talk.")]
+        self._open_night(s, rng, events)
+        return events
 
     def _end_game(self, s: CauldronState, a: EndGame, rng: Rng) -> Outcome:
         events: list[Event] = []
@@ -921,11 +942,6 @@ class CauldronGame(Game):
     def _revealed_counts(self, s: CauldronState) -> dict[str, int]:
         milk = sum(s.kinds[c] == "milk" for c in s.revealed)
         return {"milk": milk, "blood": len(s.revealed) - milk}
-
-    def phase_seconds(self, s: CauldronState) -> float | None:
-        o = s.options
-        return {"night": o.night_seconds, "day": o.day_seconds, "gaze": o.choice_seconds,
-                "yew": o.choice_seconds}.get(s.phase)
 
     def silenced(self, s: CauldronState) -> list[str]:
         return voice.silenced(s)
@@ -1114,9 +1130,6 @@ class CauldronGame(Game):
         if not nights:
             return []
         return [public("chronicle", "\n\n".join(nights), title="🌙 Who cast what, night by night")]
-
-    def phase_label(self, s: CauldronState) -> str:
-        return PHASE_LABEL.get(s.phase, f"the {s.phase.replace('_', ' ')}")
 
     def shared_prompts(self, s: CauldronState) -> list[Prompt]:
         """The day's End discussion button, on the day's message."""
