@@ -152,7 +152,7 @@ class CauldronGame(Game):
             events.append(private(pid, "hero", text, title="Your hero",
                                   data={"hero": hero.key, "team": hero.team,
                                         "allies": s.evil_allies.get(pid, [])}))
-        self._open_night(s, rng, events)
+        events += self._open_night(s, rng)
         return Outcome(state=s, events=events)
 
     def _deal_heroes(self, s: CauldronState, ids: list[str], rng: Rng, forced: CauldronSetup) -> None:
@@ -273,14 +273,15 @@ class CauldronGame(Game):
         changed = a.player in s.chosen
         s.chosen[a.player] = a.card
         if all(pid in s.chosen for pid in self._eligible(s)):
-            self._close_night(s, rng, events, timed_out=False)
+            events += self._close_night(s, rng, timed_out=False)
             return Outcome(state=s, events=events,
                            reply=f"You cast {ing(a.card)} into the cauldron. The night closes.")
         verb = "You changed your casting to" if changed else "You cast"
         return Outcome(state=s, events=events,
                        reply=f"{verb} {ing(a.card)}; you can change it until the night closes.")
 
-    def _open_night(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
+    def _open_night(self, s: CauldronState, rng: Rng) -> list[Event]:
+        events: list[Event] = []
         s.round += 1
         s.discard.extend(s.table)
         s.table = []
@@ -326,9 +327,11 @@ class CauldronGame(Game):
             events.append(private(pid, "sit_out", "☠️ The poison holds you: you cannot cast an ingredient "
                                                   "this night. Your hand waits for tomorrow."))
         if not eligible:
-            self._close_night(s, rng, events, timed_out=False)
+            events += self._close_night(s, rng, timed_out=False)
+        return events
 
-    def _close_night(self, s: CauldronState, rng: Rng, events: list[Event], timed_out: bool) -> None:
+    def _close_night(self, s: CauldronState, rng: Rng, timed_out: bool) -> list[Event]:
+        events: list[Event] = []
         eligible = self._eligible(s)
         if timed_out and s.options.night_timeout == "random":
             for pid in eligible:
@@ -373,7 +376,8 @@ class CauldronGame(Game):
             else:
                 reps = 2 if "brigid" in s.secondaries and s.primary != "ceol" else 1
                 s.queue += [Step(ingredient=s.primary, role="primary", rep=r + 1) for r in range(reps)]
-        self._run_queue(s, rng, events)
+        events += self._run_queue(s, rng)
+        return events
 
     def _blocked(self, s: CauldronState) -> bool:
         return self._blocker(s.options, s.primary, s.secondaries) is not None
@@ -423,32 +427,35 @@ class CauldronGame(Game):
 
     # ----- resolution queue
 
-    def _run_queue(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
+    def _run_queue(self, s: CauldronState, rng: Rng) -> list[Event]:
+        events: list[Event] = []
         while s.queue and not s.finished:
             step = s.queue.pop(0)
-            if self._do_step(s, step, rng, events):
-                return  # a choice phase opened; the queue continues when it closes
+            seq = s.phase_seq
+            events += self._do_step(s, step, rng)
+            if s.phase_seq != seq and not s.finished:
+                return events  # a choice phase opened; the queue continues when it closes
         if not s.finished:
-            self._open_day(s, events)
+            events += self._open_day(s)
+        return events
 
-    def _do_step(self, s: CauldronState, step: Step, rng: Rng, events: list[Event]) -> bool:
-        """Resolve one effect (its entry in the declared tables ``secondaries`` and ``primaries``);
-        True when it opened a choice phase."""
+    def _do_step(self, s: CauldronState, step: Step, rng: Rng) -> list[Event]:
+        """Resolve one effect (its entry in the declared tables ``secondaries`` and ``primaries``)."""
         k, role = step.ingredient, step.role
         if role == "secondary":
-            self.secondaries[k](s, rng, events)
-            return False
-        return bool(self.primaries[k](s, step, rng, events))
+            return self.secondaries[k](s, rng)
+        return self.primaries[k](s, step, rng)
 
     @cached_property
-    def secondaries(self) -> dict[str, Callable[[CauldronState, Rng, list[Event]], None]]:
+    def secondaries(self) -> dict[str, Callable[[CauldronState, Rng], list[Event]]]:
         """Each ingredient's secondary effect, by its key (a test checks every ingredient has one)."""
         return {"brigid": self._secondary_brigid, "gaze": self._secondary_gaze, "ceol": self._secondary_ceol,
                 "thistle": self._secondary_thistle, "wolfbane": self._secondary_wolfbane, "yew": self._secondary_yew}
 
     @cached_property
-    def primaries(self) -> dict[str, Callable[[CauldronState, Step, Rng, list[Event]], bool]]:
-        """Each ingredient's primary effect, by its key; True when it opens a choice phase."""
+    def primaries(self) -> dict[str, Callable[[CauldronState, Step, Rng], list[Event]]]:
+        """Each ingredient's primary effect, by its key, returning its events; one that opens a
+        choice phase (the Gaze, the Yew vote) pauses the queue until that phase closes."""
         return {"brigid": self._primary_brigid, "gaze": self._primary_gaze, "ceol": self._primary_ceol,
                 "thistle": self._primary_thistle, "wolfbane": self._primary_wolfbane, "yew": self._primary_yew}
 
@@ -464,7 +471,8 @@ class CauldronGame(Game):
 
     # ----- secondaries
 
-    def _secondary_brigid(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
+    def _secondary_brigid(self, s: CauldronState, rng: Rng) -> list[Event]:
+        events: list[Event] = []
         if s.primary is None:
             text = "there is no primary to repeat."
         elif s.primary == "ceol":
@@ -474,13 +482,15 @@ class CauldronGame(Game):
         else:
             text = f"{ing(s.primary)} will happen twice."
         events.append(self._effect(s, "brigid", "secondary", text))
+        return events
 
-    def _secondary_gaze(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
+    def _secondary_gaze(self, s: CauldronState, rng: Rng) -> list[Event]:
+        events: list[Event] = []
         casters = self._casters(s, "gaze")
         if not s.deck or not casters:
             events.append(self._effect(s, "gaze", "secondary", "no one can peek: the deck is empty."
                                        if not s.deck else "no one is left to peek."))
-            return
+            return events
         top = s.deck[0]
         for pid in casters:
             s.knowledge[pid].append(Knowledge(round=s.round, how="peek", card=top, kind=s.kinds[top]))
@@ -491,32 +501,40 @@ class CauldronGame(Game):
         events.append(self._effect(s, "gaze", "secondary",
                                    f"{n} gaze{'s' if n != 1 else ''} fall on the top card; it stays where it is.",
                                    peeks=n))
+        return events
 
-    def _secondary_ceol(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
+    def _secondary_ceol(self, s: CauldronState, rng: Rng) -> list[Event]:
+        events: list[Event] = []
         events.append(self._effect(s, "ceol", "secondary", "the music fades; nothing happens."))
+        return events
 
-    def _secondary_thistle(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
+    def _secondary_thistle(self, s: CauldronState, rng: Rng) -> list[Event]:
+        events: list[Event] = []
         block = " It also blocks the primary." if s.primary and s.options.blocker in ("thistle", "both") else ""
         if not s.deck:
             events.append(self._effect(s, "thistle", "secondary", "the deck is empty; nothing to discard." + block))
-            return
+            return events
         card = s.deck.pop(0)
         s.out.append(card)
         events.append(self._effect(s, "thistle", "secondary",
                                    "the top card is cast out of the game unseen." + block, discarded=1))
-        self._check_end(s, events)
+        events += self._check_end(s)
+        return events
 
-    def _secondary_wolfbane(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
+    def _secondary_wolfbane(self, s: CauldronState, rng: Rng) -> list[Event]:
+        events: list[Event] = []
         if s.primary and s.options.blocker in ("wolfbane", "both"):
             text = f"the root chokes {ing(s.primary)}: the primary is blocked."
         else:
             text = "there is no primary to block." if not s.primary else "the root does nothing."
         events.append(self._effect(s, "wolfbane", "secondary", text, blocked=bool(s.primary) and self._blocked(s)))
+        return events
 
-    def _secondary_yew(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
+    def _secondary_yew(self, s: CauldronState, rng: Rng) -> list[Event]:
+        events: list[Event] = []
         if not s.deck:
             events.append(self._effect(s, "yew", "secondary", "the deck is empty; nothing is revealed."))
-            return
+            return events
         top = s.deck[0]
         kind = s.kinds[top]
         casters = self._casters(s, "yew")
@@ -531,10 +549,12 @@ class CauldronGame(Game):
             text = f"the top card is **{MILK}**: the Yew drinkers are safe. The card stays on top."
         events.append(self._effect(s, "yew", "secondary", text, top=kind,
                                    poisoned=len(casters) if kind == "blood" else 0))
+        return events
 
     # ----- primaries
 
-    def _primary_brigid(self, s: CauldronState, step: Step, rng: Rng, events: list[Event]) -> bool:
+    def _primary_brigid(self, s: CauldronState, step: Step, rng: Rng) -> list[Event]:
+        events: list[Event] = []
         cards = s.deck[:2]
         del s.deck[:2]
         kinds = [s.kinds[c] for c in cards]
@@ -547,9 +567,10 @@ class CauldronGame(Game):
             shown = " and ".join(KIND_LABEL[k] for k in kinds) or "nothing"
             text = f"the top cards are {shown}: they return to the bottom of the deck."
         events.append(self._effect(s, "brigid", "primary", text, shown=kinds, rep=step.rep))
-        return False
+        return events
 
-    def _primary_gaze(self, s: CauldronState, step: Step, rng: Rng, events: list[Event]) -> bool:
+    def _primary_gaze(self, s: CauldronState, step: Step, rng: Rng) -> list[Event]:
+        events: list[Event] = []
         casters = self._casters(s, "gaze")
         candidates = list(s.deck)
         s.gaze_pending, s.gaze_choices = {}, {}
@@ -567,7 +588,7 @@ class CauldronGame(Game):
                                                "or cast it out of the game?", data={"kind": s.kinds[card]}))
         if not s.gaze_pending:
             events.append(self._effect(s, "gaze", "primary", "no hidden card is left to see."))
-            return False
+            return events
         s.next_phase("gaze")
         n = len(s.gaze_pending)
         again = " again" if step.rep > 1 else ""
@@ -575,13 +596,14 @@ class CauldronGame(Game):
                                           "each see a random card of the cauldron and choose: bottom, or out "
                                           "of the game.", title="Cailleach's Gaze", opens_phase=True,
                              data={"choosing": n, "rep": step.rep}))
-        return True
+        return events
 
-    def _primary_ceol(self, s: CauldronState, step: Step, rng: Rng, events: list[Event]) -> bool:
+    def _primary_ceol(self, s: CauldronState, step: Step, rng: Rng) -> list[Event]:
+        events: list[Event] = []
         casters = self._casters(s, "ceol")
         if not casters:
             events.append(self._effect(s, "ceol", "primary", "no one is left to sing."))
-            return False
+            return events
         pool = [s.heroes[pid] for pid in casters]
         drew = bool(s.hero_deck)
         if drew:
@@ -614,9 +636,10 @@ class CauldronGame(Game):
         else:
             text = f"{singers} shuffled with one from the hero deck and dealt back; the leftover is discarded."
         events.append(self._effect(s, "ceol", "primary", text, singers=n, spare=drew))
-        return False
+        return events
 
-    def _primary_thistle(self, s: CauldronState, step: Step, rng: Rng, events: list[Event]) -> bool:
+    def _primary_thistle(self, s: CauldronState, step: Step, rng: Rng) -> list[Event]:
+        events: list[Event] = []
         cards = s.deck[:2]
         thistles = s.table.count("thistle")
         limit = thistle_threshold(len(s.active()))
@@ -631,7 +654,7 @@ class CauldronGame(Game):
                 s.out.append(c)
                 s.out_known.append(c)
                 gone += 1
-                self._check_end(s, events, announce=False)
+                events += self._check_end(s, announce=False)
             else:
                 kept = True
         if kept:
@@ -644,9 +667,10 @@ class CauldronGame(Game):
                                    thistles=thistles, threshold=limit, discarded=gone, rep=step.rep))
         if s.finished:
             events.append(self._game_over_event(s))
-        return False
+        return events
 
-    def _primary_wolfbane(self, s: CauldronState, step: Step, rng: Rng, events: list[Event]) -> bool:
+    def _primary_wolfbane(self, s: CauldronState, step: Step, rng: Rng) -> list[Event]:
+        events: list[Event] = []
         lost = []
         for pid in s.active():
             hand = s.hands[pid]
@@ -662,13 +686,14 @@ class CauldronGame(Game):
         events.append(self._effect(s, "wolfbane", "primary",
                                    f"every player discards a random card: {ing_list(lost)}.",
                                    lost=lost, rep=step.rep))
-        return False
+        return events
 
-    def _primary_yew(self, s: CauldronState, step: Step, rng: Rng, events: list[Event]) -> bool:
+    def _primary_yew(self, s: CauldronState, step: Step, rng: Rng) -> list[Event]:
+        events: list[Event] = []
         voters = self._casters(s, "yew")
         if not voters:
             events.append(self._effect(s, "yew", "primary", "no one is left to vote."))
-            return False
+            return events
         already = s.poison if s.poison_round == s.round + 1 else []
         s.yew_voters = voters
         s.yew_options = [k for k in INGREDIENT_ORDER if k != "yew" and k not in already]
@@ -680,7 +705,7 @@ class CauldronGame(Game):
                                          "vote in secret for the ingredient to poison next night.",
                              title="Yew's Quiet Draught", opens_phase=True,
                              data={"voters": n, "options": list(s.yew_options), "rep": step.rep}))
-        return True
+        return events
 
     # ----- choice phases
 
@@ -694,12 +719,13 @@ class CauldronGame(Game):
         s.gaze_choices[a.player] = a.choice
         where = "to the bottom of the deck" if a.choice == "bottom" else "out of the game"
         if all(pid in s.gaze_choices for pid in s.gaze_pending):
-            self._close_gaze(s, rng, events)
+            events += self._close_gaze(s, rng)
             return Outcome(state=s, events=events, reply=f"Your card goes {where}.")
         return Outcome(state=s, events=events,
                        reply=f"Your card goes {where}; you can change it until every gazer has chosen.")
 
-    def _close_gaze(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
+    def _close_gaze(self, s: CauldronState, rng: Rng) -> list[Event]:
+        events: list[Event] = []
         bottom = discarded = 0
         for p in s.players:  # seat order; a removed gazer's card goes to the bottom too
             pid = p.id
@@ -713,7 +739,7 @@ class CauldronGame(Game):
             if choice == "discard":
                 s.out.append(card)
                 discarded += 1
-                self._check_end(s, events, announce=False)
+                events += self._check_end(s, announce=False)
             elif choice == "bottom":
                 s.deck.append(card)
                 bottom += 1
@@ -729,8 +755,9 @@ class CauldronGame(Game):
                                    f"{discarded} cast out of the game.", bottom=bottom, discarded=discarded))
         if s.finished:
             events.append(self._game_over_event(s))
-            return
-        self._run_queue(s, rng, events)
+            return events
+        events += self._run_queue(s, rng)
+        return events
 
     def _yew_vote(self, s: CauldronState, a: YewVote, rng: Rng) -> Outcome:
         self._need_player(a)
@@ -744,12 +771,13 @@ class CauldronGame(Game):
             raise IllegalAction(f"You can poison one of: {names}.", code="bad_target")
         s.yew_votes[a.player] = a.target
         if all(pid in s.yew_votes for pid in s.yew_voters if pid not in s.removed):
-            self._close_yew(s, rng, events)
+            events += self._close_yew(s, rng)
             return Outcome(state=s, events=events, reply=f"Your vote to poison {ing(a.target)} is in.")
         return Outcome(state=s, events=events,
                        reply=f"Your vote to poison {ing(a.target)} is in; you can change it until every drinker has voted.")
 
-    def _close_yew(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
+    def _close_yew(self, s: CauldronState, rng: Rng) -> list[Event]:
+        events: list[Event] = []
         votes = Counter(v for pid, v in s.yew_votes.items() if pid not in s.removed)
         s.yew_voters, s.yew_votes = [], {}
         options, s.yew_options = s.yew_options, []
@@ -768,11 +796,13 @@ class CauldronGame(Game):
                                        f"**{ing(chosen)}** is poisoned{how}. Whoever casts it next night "
                                        f"cannot cast on night {s.round + 2}.", poisoned=chosen,
                                        tied=tied if len(tied) > 1 else [], votes=sum(votes.values())))
-        self._run_queue(s, rng, events)
+        events += self._run_queue(s, rng)
+        return events
 
     # ----- day
 
-    def _open_day(self, s: CauldronState, events: list[Event]) -> None:
+    def _open_day(self, s: CauldronState) -> list[Event]:
+        events: list[Event] = []
         s.next_phase("day")
         s.ended_discussion = []
         rc = self._revealed_counts(s)
@@ -787,6 +817,7 @@ class CauldronGame(Game):
                                    "revealed": rc, "remaining": s.remaining(),
                                    "poisoned_next": list(s.poison) if s.poison_round == s.round + 1 else []},
                              say=voice.say_day(s)))
+        return events
 
     def _end_discussion(self, s: CauldronState, a: EndDiscussion, rng: Rng) -> Outcome:
         self._need_player(a)
@@ -804,7 +835,7 @@ class CauldronGame(Game):
                              + (": night falls." if ready == len(active) else "."), slot=f"ready:{s.round}",
                              data={"on_phase": s.phase_seq, "ready": ready, "of": len(active)}))
         if ready == len(active):
-            self._open_night(s, rng, events)
+            events += self._open_night(s, rng)
             return Outcome(state=s, events=events, reply="Everyone is ready: night falls.")
         return Outcome(state=s, events=events,
                        reply=f"You are ready for the night; waiting for {len(active) - ready} more.")
@@ -832,27 +863,27 @@ class CauldronGame(Game):
 
     def _night_timeout(self, s: CauldronState, rng: Rng) -> list[Event]:
         events: list[Event] = []
-        self._close_night(s, rng, events, timed_out=True)
+        events += self._close_night(s, rng, timed_out=True)
         return events
 
     def _gaze_timeout(self, s: CauldronState, rng: Rng) -> list[Event]:
         events = [public("timeout", "The Cailleach grows tired of waiting: undecided cards go to the bottom.")]
-        self._close_gaze(s, rng, events)
+        events += self._close_gaze(s, rng)
         return events
 
     def _yew_timeout(self, s: CauldronState, rng: Rng) -> list[Event]:
         events = [public("timeout", "The draught goes cold: the votes cast so far decide.")]
-        self._close_yew(s, rng, events)
+        events += self._close_yew(s, rng)
         return events
 
     def _day_timeout(self, s: CauldronState, rng: Rng) -> list[Event]:
         events = [public("timeout", "The sun sets on the talk.")]
-        self._open_night(s, rng, events)
+        events += self._open_night(s, rng)
         return events
 
     def _end_game(self, s: CauldronState, a: EndGame, rng: Rng) -> Outcome:
         events: list[Event] = []
-        self._finish(s, "ended", events, reason=a.reason)
+        events += self._finish(s, "ended", reason=a.reason)
         return Outcome(state=s, events=events)
 
     def _remove(self, s: CauldronState, a: RemovePlayer, rng: Rng) -> Outcome:
@@ -870,34 +901,37 @@ class CauldronGame(Game):
                                                "is discarded; their hero stays secret until the end.",
                              data={"player": target}))
         if not s.active():
-            self._finish(s, "ended", events, reason="everyone left")
+            events += self._finish(s, "ended", reason="everyone left")
             return Outcome(state=s, events=events, reply=f"{s.name(target)} was removed; no one is left.")
         if s.phase == "night" and all(pid in s.chosen for pid in self._eligible(s)):
-            self._close_night(s, rng, events, timed_out=False)
+            events += self._close_night(s, rng, timed_out=False)
         elif s.phase == "gaze" and target in s.gaze_pending:
             s.gaze_choices.pop(target, None)
             s.gaze_choices[target] = "bottom"
             if all(pid in s.gaze_choices for pid in s.gaze_pending):
-                self._close_gaze(s, rng, events)
+                events += self._close_gaze(s, rng)
         elif s.phase == "yew" and target in s.yew_voters:
             s.yew_votes.pop(target, None)
             if all(pid in s.yew_votes for pid in s.yew_voters if pid not in s.removed):
-                self._close_yew(s, rng, events)
+                events += self._close_yew(s, rng)
         elif s.phase == "day" and all(pid in s.ended_discussion for pid in s.active()):
-            self._open_night(s, rng, events)
+            events += self._open_night(s, rng)
         return Outcome(state=s, events=events, reply=f"{s.name(target)} was removed from the game.")
 
-    def _check_end(self, s: CauldronState, events: list[Event], announce: bool = True) -> None:
+    def _check_end(self, s: CauldronState, announce: bool = True) -> list[Event]:
         """Checked after every center discard. The game ends at exactly ``end_remaining`` cards, or when
         the deck is empty (face-up cards alone exceed ``end_remaining``, so the count can fall no more)."""
+        events: list[Event] = []
         if s.finished or (s.remaining() != s.options.end_remaining and s.deck):
-            return
+            return events
         milk = sum(s.kinds[c] == "milk" for c in s.deck + s.revealed)
         blood = s.remaining() - milk
-        self._finish(s, outcome_for(milk, blood), events, announce=announce)
+        events += self._finish(s, outcome_for(milk, blood), announce=announce)
+        return events
 
-    def _finish(self, s: CauldronState, outcome: str, events: list[Event], reason: str = "",
-                announce: bool = True) -> None:
+    def _finish(self, s: CauldronState, outcome: str, reason: str = "",
+                announce: bool = True) -> list[Event]:
+        events: list[Event] = []
         s.finished = True
         s.outcome = outcome
         s.queue = []
@@ -908,6 +942,7 @@ class CauldronGame(Game):
             s.winners = []
         if announce:
             events.append(self._game_over_event(s, reason))
+        return events
 
     def _game_over_event(self, s: CauldronState, reason: str = "") -> Event:
         milk = sum(s.kinds[c] == "milk" for c in s.deck + s.revealed)
