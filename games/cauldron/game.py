@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable
 from functools import cached_property
 from typing import Any
 
@@ -37,74 +36,29 @@ from games.engine import (
 
 from . import voice
 from .data import DATA, HEROES, INGREDIENT_ORDER, INGREDIENTS, MAX_PLAYERS, MIN_PLAYERS, evil_count
+from .effects import PRIMARIES, SECONDARIES, blocked, blocking, effect
+from .ending import check_end, finish, game_over_event, revealed_counts
 from .models import (
     CauldronOptions,
     CauldronSetup,
     CauldronState,
     EndDiscussion,
     GazeChoice,
-    HeroChange,
-    Knowledge,
     PlayCard,
     Step,
     YewVote,
 )
-
-MILK = "🥛 Milk"
-BLOOD = "🩸 Blood"
-KIND_LABEL = {"milk": MILK, "blood": BLOOD}
-TEAM_LABEL = {"good": "the Good", "evil": "the Evil", "draw": "no one: a draw", "ended": "no one"}
-#: public events that may name heroes and owners: the final reveal.
-REVEAL_EVENTS = {"game_over"}
-
-
-def thistle_threshold(n_players: int) -> int:
-    """The rulebook's ``max(2, floor((playerCount - 1) / 2))``."""
-    return max(2, (n_players - 1) // 2)
-
-
-def rank(counts: Counter[str], rng: Rng) -> tuple[str | None, list[str], str]:
-    """Primary, secondaries and a tie note ("" / "primary_tie" / "secondary_random" / "no_effects").
-
-    - one ingredient with the most cards: primary; the next highest count is the secondary,
-      drawn at random among those tied for it;
-    - exactly two tied for the most: no primary, both are secondaries;
-    - three or more tied for the most: no primary, and the secondary effects are ignored.
-    """
-    if not counts:
-        return None, [], ""
-    order = sorted(counts, key=lambda k: (-counts[k], INGREDIENT_ORDER.index(k)))
-    top = counts[order[0]]
-    tied_top = [k for k in order if counts[k] == top]
-    if len(tied_top) == 1:
-        primary = tied_top[0]
-        rest = [k for k in order if k != primary]
-        if not rest:
-            return primary, [], ""
-        second = counts[rest[0]]
-        tied = [k for k in rest if counts[k] == second]
-        if len(tied) == 1:
-            return primary, tied, ""
-        return primary, [rng.choice(tied)], "secondary_random"
-    if len(tied_top) == 2:
-        return None, tied_top, "primary_tie"
-    return None, [], "no_effects"
-
-
-def outcome_for(milk: int, blood: int) -> str:
-    if milk > blood:
-        return "good"
-    if blood > milk:
-        return "evil"
-    return "draw"
-
-
-def ing(key: str) -> str:
-    return INGREDIENTS[key].label
-
-
-def ing_list(keys: list[str]) -> str:
-    return ", ".join(ing(k) for k in keys) if keys else "nothing"
+from .terms import (
+    BLOOD,
+    KIND_LABEL,
+    MILK,
+    REVEAL_EVENTS,
+    ing,
+    ing_list,
+    outcome_for,
+    rank,
+    thistle_threshold,
+)
 
 
 class CauldronGame(Game):
@@ -321,7 +275,7 @@ class CauldronGame(Game):
         events.append(public("night", "\n".join(lines), title=f"Night {s.round}", opens_phase=bool(eligible),
                              data={"round": s.round, "casting": len(eligible), "poisoned_players": len(sitting),
                                    "poisoned_ingredients": list(s.poison) if s.poison_round == s.round else [],
-                                   "deck": len(s.deck), "revealed": self._revealed_counts(s)},
+                                   "deck": len(s.deck), "revealed": revealed_counts(s)},
                              say=voice.say_night(s)))
         for pid in sitting:
             events.append(private(pid, "sit_out", "☠️ The poison holds you: you cannot cast an ingredient "
@@ -368,26 +322,16 @@ class CauldronGame(Game):
                    for pid in s.active() if pid not in played_by}
         events.append(record("night", {"round": s.round, "cast": played_by, "primary": s.primary,
                                        "secondaries": list(s.secondaries), "sat_out": sat_out,
-                                       "blocked_by": self._blocker(s.options, s.primary, s.secondaries)}))
+                                       "blocked_by": blocking(s.options, s.primary, s.secondaries)}))
         s.queue = [Step(ingredient=k, role="secondary") for k in s.secondaries]
         if s.primary is not None:
-            if self._blocked(s):
+            if blocked(s):
                 pass  # the blocking secondary says so when it resolves
             else:
                 reps = 2 if "brigid" in s.secondaries and s.primary != "ceol" else 1
                 s.queue += [Step(ingredient=s.primary, role="primary", rep=r + 1) for r in range(reps)]
         events += self._run_queue(s, rng)
         return events
-
-    def _blocked(self, s: CauldronState) -> bool:
-        return self._blocker(s.options, s.primary, s.secondaries) is not None
-
-    @staticmethod
-    def _blocker(options: CauldronOptions, primary: str | None, secondaries: list[str]) -> str | None:
-        """The secondary that blocks this primary (option ``blocker``), if one does."""
-        blockers = {"wolfbane": {"wolfbane"}, "thistle": {"thistle"},
-                    "both": {"wolfbane", "thistle"}}[options.blocker]
-        return next((k for k in secondaries if k in blockers), None) if primary else None
 
     @staticmethod
     def _ruled(primary: str | None, blocker: str | None) -> str:
@@ -404,7 +348,7 @@ class CauldronGame(Game):
         else:
             tally = ", ".join(f"{ing(k)} ×{counts[k]}" for k in INGREDIENT_ORDER if counts[k])
             text = f"🫕 The cauldron takes {len(s.table)} ingredients, shuffled: {ing_list(s.table)}.\n({tally})"
-        blocker = self._blocker(s.options, s.primary, s.secondaries)
+        blocker = blocking(s.options, s.primary, s.secondaries)
         if s.primary and blocker:
             text += f"\n**Primary:** {ing(s.primary)}, blocked by {ing(blocker)}: it does nothing."
         elif s.primary:
@@ -446,266 +390,10 @@ class CauldronGame(Game):
             return self.secondaries[k](s, rng)
         return self.primaries[k](s, step, rng)
 
-    @cached_property
-    def secondaries(self) -> dict[str, Callable[[CauldronState, Rng], list[Event]]]:
-        """Each ingredient's secondary effect, by its key (a test checks every ingredient has one)."""
-        return {"brigid": self._secondary_brigid, "gaze": self._secondary_gaze, "ceol": self._secondary_ceol,
-                "thistle": self._secondary_thistle, "wolfbane": self._secondary_wolfbane, "yew": self._secondary_yew}
-
-    @cached_property
-    def primaries(self) -> dict[str, Callable[[CauldronState, Step, Rng], list[Event]]]:
-        """Each ingredient's primary effect, by its key, returning its events; one that opens a
-        choice phase (the Gaze, the Yew vote) pauses the queue until that phase closes."""
-        return {"brigid": self._primary_brigid, "gaze": self._primary_gaze, "ceol": self._primary_ceol,
-                "thistle": self._primary_thistle, "wolfbane": self._primary_wolfbane, "yew": self._primary_yew}
-
-    def _effect(self, s: CauldronState, key: str, role: str, text: str, **data: Any) -> Event:
-        head = f"{ing(key)} ({role})"
-        return public("effect", f"**{head}:** {text}", title=head, pause=2.0,
-                      data={"ingredient": key, "role": role, **data,
-                            "deck": len(s.deck), "revealed": self._revealed_counts(s),
-                            "remaining": s.remaining()})
-
-    def _casters(self, s: CauldronState, key: str) -> list[str]:
-        return [pid for pid in s.active() if s.played_by.get(pid) == key]
-
-    # ----- secondaries
-
-    def _secondary_brigid(self, s: CauldronState, rng: Rng) -> list[Event]:
-        events: list[Event] = []
-        if s.primary is None:
-            text = "there is no primary to repeat."
-        elif s.primary == "ceol":
-            text = "Ceol needs only one song: the primary is not repeated."
-        elif self._blocked(s):
-            text = "the primary is blocked, so there is nothing to repeat."
-        else:
-            text = f"{ing(s.primary)} will happen twice."
-        events.append(self._effect(s, "brigid", "secondary", text))
-        return events
-
-    def _secondary_gaze(self, s: CauldronState, rng: Rng) -> list[Event]:
-        events: list[Event] = []
-        casters = self._casters(s, "gaze")
-        if not s.deck or not casters:
-            events.append(self._effect(s, "gaze", "secondary", "no one can peek: the deck is empty."
-                                       if not s.deck else "no one is left to peek."))
-            return events
-        top = s.deck[0]
-        for pid in casters:
-            s.knowledge[pid].append(Knowledge(round=s.round, how="peek", card=top, kind=s.kinds[top]))
-            events.append(private(pid, "peek", f"👁️ You peek at the top card of the cauldron: "
-                                               f"**{KIND_LABEL[s.kinds[top]]}**. It stays on top.",
-                                  data={"kind": s.kinds[top]}))
-        n = len(casters)
-        events.append(self._effect(s, "gaze", "secondary",
-                                   f"{n} gaze{'s' if n != 1 else ''} fall on the top card; it stays where it is.",
-                                   peeks=n))
-        return events
-
-    def _secondary_ceol(self, s: CauldronState, rng: Rng) -> list[Event]:
-        events: list[Event] = []
-        events.append(self._effect(s, "ceol", "secondary", "the music fades; nothing happens."))
-        return events
-
-    def _secondary_thistle(self, s: CauldronState, rng: Rng) -> list[Event]:
-        events: list[Event] = []
-        block = " It also blocks the primary." if s.primary and s.options.blocker in ("thistle", "both") else ""
-        if not s.deck:
-            events.append(self._effect(s, "thistle", "secondary", "the deck is empty; nothing to discard." + block))
-            return events
-        card = s.deck.pop(0)
-        s.out.append(card)
-        events.append(self._effect(s, "thistle", "secondary",
-                                   "the top card is cast out of the game unseen." + block, discarded=1))
-        events += self._check_end(s)
-        return events
-
-    def _secondary_wolfbane(self, s: CauldronState, rng: Rng) -> list[Event]:
-        events: list[Event] = []
-        if s.primary and s.options.blocker in ("wolfbane", "both"):
-            text = f"the root chokes {ing(s.primary)}: the primary is blocked."
-        else:
-            text = "there is no primary to block." if not s.primary else "the root does nothing."
-        events.append(self._effect(s, "wolfbane", "secondary", text, blocked=bool(s.primary) and self._blocked(s)))
-        return events
-
-    def _secondary_yew(self, s: CauldronState, rng: Rng) -> list[Event]:
-        events: list[Event] = []
-        if not s.deck:
-            events.append(self._effect(s, "yew", "secondary", "the deck is empty; nothing is revealed."))
-            return events
-        top = s.deck[0]
-        kind = s.kinds[top]
-        casters = self._casters(s, "yew")
-        if kind == "blood":
-            for pid in casters:
-                s.sit_out[pid] = s.round + 1
-                events.append(private(pid, "poisoned", f"☠️ The draught was Blood: you cannot cast anything "
-                                                       f"on night {s.round + 1}."))
-            text = (f"the top card is **{BLOOD}**: everyone who drank Yew is poisoned and sits out "
-                    "next night. The card stays on top.")
-        else:
-            text = f"the top card is **{MILK}**: the Yew drinkers are safe. The card stays on top."
-        events.append(self._effect(s, "yew", "secondary", text, top=kind,
-                                   poisoned=len(casters) if kind == "blood" else 0))
-        return events
-
-    # ----- primaries
-
-    def _primary_brigid(self, s: CauldronState, step: Step, rng: Rng) -> list[Event]:
-        events: list[Event] = []
-        cards = s.deck[:2]
-        del s.deck[:2]
-        kinds = [s.kinds[c] for c in cards]
-        if len(cards) == 2 and kinds == ["milk", "milk"]:
-            s.revealed.append(cards[0])
-            s.deck.append(cards[1])
-            text = f"the top two cards are {MILK} and {MILK}: one stays face up, the other goes to the bottom."
-        else:
-            s.deck.extend(cards)
-            shown = " and ".join(KIND_LABEL[k] for k in kinds) or "nothing"
-            text = f"the top cards are {shown}: they return to the bottom of the deck."
-        events.append(self._effect(s, "brigid", "primary", text, shown=kinds, rep=step.rep))
-        return events
-
-    def _primary_gaze(self, s: CauldronState, step: Step, rng: Rng) -> list[Event]:
-        events: list[Event] = []
-        casters = self._casters(s, "gaze")
-        candidates = list(s.deck)
-        s.gaze_pending, s.gaze_choices = {}, {}
-        for pid in casters:
-            if not candidates:
-                events.append(private(pid, "gaze_none", "👁️ The cauldron has no hidden card left for you."))
-                continue
-            card = rng.choice(candidates)
-            candidates.remove(card)
-            s.gaze_pending[pid] = card
-            s.knowledge[pid].append(Knowledge(round=s.round, how="gaze", card=card, kind=s.kinds[card],
-                                              fate="pending"))
-            events.append(private(pid, "gaze", f"👁️ The Cailleach shows you a card of the cauldron: "
-                                               f"**{KIND_LABEL[s.kinds[card]]}**. Put it at the bottom, "
-                                               "or cast it out of the game?", data={"kind": s.kinds[card]}))
-        if not s.gaze_pending:
-            events.append(self._effect(s, "gaze", "primary", "no hidden card is left to see."))
-            return events
-        s.next_phase("gaze")
-        n = len(s.gaze_pending)
-        again = " again" if step.rep > 1 else ""
-        events.append(public("gaze_open", f"👁️ **Cailleach's Gaze**{again}: {n} player{'s' if n != 1 else ''} "
-                                          "each see a random card of the cauldron and choose: bottom, or out "
-                                          "of the game.", title="Cailleach's Gaze", opens_phase=True,
-                             data={"choosing": n, "rep": step.rep}))
-        return events
-
-    def _primary_ceol(self, s: CauldronState, step: Step, rng: Rng) -> list[Event]:
-        events: list[Event] = []
-        casters = self._casters(s, "ceol")
-        if not casters:
-            events.append(self._effect(s, "ceol", "primary", "no one is left to sing."))
-            return events
-        pool = [s.heroes[pid] for pid in casters]
-        drew = bool(s.hero_deck)
-        if drew:
-            pool.append(s.hero_deck.pop(0))
-        rng.shuffle(pool)
-        for pid in casters:
-            before = s.heroes[pid]
-            after = pool.pop(0)
-            s.heroes[pid] = after
-            hero = HEROES[after]
-            if after != before:
-                s.hero_changes[pid].append(HeroChange(round=s.round, before=before, after=after))
-                text = (f"🎶 The song of the cairn changes you. You are now **{hero.name}** "
-                        f"({'Good' if hero.team == 'good' else 'Evil'}). _{hero.legend}_")
-            else:
-                text = f"🎶 The song passes over you: you are still **{hero.name}**."
-            events.append(private(pid, "new_hero", text, title="Your hero",
-                                  data={"hero": after, "team": hero.team, "changed": after != before}))
-        for leftover in pool:  # face down and unseen: back into the hero deck, or out of the game
-            if s.options.ceol_leftover == "return":
-                s.hero_deck.insert(rng.randrange(len(s.hero_deck) + 1), leftover)
-            else:
-                s.hero_discard.append(leftover)
-        n = len(casters)
-        singers = f"the heroes of {n} singer{'s' if n != 1 else ''} are"
-        if not drew:
-            text = f"{singers} shuffled and dealt back (the hero deck is empty)."
-        elif s.options.ceol_leftover == "return":
-            text = f"{singers} shuffled with one from the hero deck and dealt back; the leftover returns to the deck."
-        else:
-            text = f"{singers} shuffled with one from the hero deck and dealt back; the leftover is discarded."
-        events.append(self._effect(s, "ceol", "primary", text, singers=n, spare=drew))
-        return events
-
-    def _primary_thistle(self, s: CauldronState, step: Step, rng: Rng) -> list[Event]:
-        events: list[Event] = []
-        cards = s.deck[:2]
-        thistles = s.table.count("thistle")
-        limit = thistle_threshold(len(s.active()))
-        many = thistles > limit
-        purge = "milk" if many else "blood"
-        kinds = [s.kinds[c] for c in cards]
-        gone = 0
-        kept = False
-        for c in cards:  # the cards stay counted in the deck until they are discarded
-            if s.kinds[c] == purge and not s.finished:
-                s.deck.remove(c)
-                s.out.append(c)
-                s.out_known.append(c)
-                gone += 1
-                events += self._check_end(s, announce=False)
-            else:
-                kept = True
-        if kept:
-            rng.shuffle(s.deck)
-        shown = " and ".join(KIND_LABEL[k] for k in kinds) or "nothing"
-        rule = (f"{thistles} Thistles, more than {limit}: the Milk is discarded, the Blood shuffled back"
-                if many else f"{thistles} Thistle{'s' if thistles != 1 else ''}, not more than {limit}: "
-                             "the Blood is discarded, the Milk shuffled back")
-        events.append(self._effect(s, "thistle", "primary", f"revealed {shown}. {rule}.", shown=kinds,
-                                   thistles=thistles, threshold=limit, discarded=gone, rep=step.rep))
-        if s.finished:
-            events.append(self._game_over_event(s))
-        return events
-
-    def _primary_wolfbane(self, s: CauldronState, step: Step, rng: Rng) -> list[Event]:
-        events: list[Event] = []
-        lost = []
-        for pid in s.active():
-            hand = s.hands[pid]
-            if not hand:
-                continue
-            card = rng.choice(sorted(hand, key=INGREDIENT_ORDER.index))
-            hand.remove(card)
-            s.discard.append(card)
-            lost.append(card)
-            events.append(private(pid, "wolfbane", f"🐺 The wolfbane bites: you discard {ing(card)}.",
-                                  data={"card": card}))
-        rng.shuffle(lost)
-        events.append(self._effect(s, "wolfbane", "primary",
-                                   f"every player discards a random card: {ing_list(lost)}.",
-                                   lost=lost, rep=step.rep))
-        return events
-
-    def _primary_yew(self, s: CauldronState, step: Step, rng: Rng) -> list[Event]:
-        events: list[Event] = []
-        voters = self._casters(s, "yew")
-        if not voters:
-            events.append(self._effect(s, "yew", "primary", "no one is left to vote."))
-            return events
-        already = s.poison if s.poison_round == s.round + 1 else []
-        s.yew_voters = voters
-        s.yew_options = [k for k in INGREDIENT_ORDER if k != "yew" and k not in already]
-        s.yew_votes = {}
-        s.next_phase("yew")
-        n = len(voters)
-        again = " again" if step.rep > 1 else ""
-        events.append(public("yew_open", f"🍵 **Yew's Quiet Draught**{again}: {n} drinker{'s' if n != 1 else ''} "
-                                         "vote in secret for the ingredient to poison next night.",
-                             title="Yew's Quiet Draught", opens_phase=True,
-                             data={"voters": n, "options": list(s.yew_options), "rep": step.rep}))
-        return events
+    #: each ingredient's secondary and primary effect, by its key (``effects.py``; a test checks
+    #: every ingredient has both)
+    secondaries = SECONDARIES
+    primaries = PRIMARIES
 
     # ----- choice phases
 
@@ -739,7 +427,7 @@ class CauldronGame(Game):
             if choice == "discard":
                 s.out.append(card)
                 discarded += 1
-                events += self._check_end(s, announce=False)
+                events += check_end(s, announce=False)
             elif choice == "bottom":
                 s.deck.append(card)
                 bottom += 1
@@ -750,11 +438,11 @@ class CauldronGame(Game):
                     k.fate = "discarded" if choice == "discard" else "bottom"
                     break
         s.gaze_pending, s.gaze_choices = {}, {}
-        events.append(self._effect(s, "gaze", "primary",
+        events.append(effect(s, "gaze", "primary",
                                    f"{bottom} card{'s' if bottom != 1 else ''} sent to the bottom, "
                                    f"{discarded} cast out of the game.", bottom=bottom, discarded=discarded))
         if s.finished:
-            events.append(self._game_over_event(s))
+            events.append(game_over_event(s))
             return events
         events += self._run_queue(s, rng)
         return events
@@ -782,7 +470,7 @@ class CauldronGame(Game):
         s.yew_voters, s.yew_votes = [], {}
         options, s.yew_options = s.yew_options, []
         if not votes:
-            events.append(self._effect(s, "yew", "primary", "no one voted: nothing is poisoned.", poisoned=None))
+            events.append(effect(s, "yew", "primary", "no one voted: nothing is poisoned.", poisoned=None))
         else:
             top = max(votes.values())
             tied = [k for k in options if votes[k] == top]
@@ -792,7 +480,7 @@ class CauldronGame(Game):
             s.poison.append(chosen)
             s.poison_round = s.round + 1
             how = " (drawn at random among the tied)" if len(tied) > 1 else ""
-            events.append(self._effect(s, "yew", "primary",
+            events.append(effect(s, "yew", "primary",
                                        f"**{ing(chosen)}** is poisoned{how}. Whoever casts it next night "
                                        f"cannot cast on night {s.round + 2}.", poisoned=chosen,
                                        tied=tied if len(tied) > 1 else [], votes=sum(votes.values())))
@@ -805,7 +493,7 @@ class CauldronGame(Game):
         events: list[Event] = []
         s.next_phase("day")
         s.ended_discussion = []
-        rc = self._revealed_counts(s)
+        rc = revealed_counts(s)
         text = (f"☀️ **Day {s.round}.** On the table: {ing_list(s.table)}.\n"
                 f"The cauldron: {s.remaining()} cards ({len(s.deck)} in the deck; face up: "
                 f"{rc['milk']} {MILK}, {rc['blood']} {BLOOD}). The game ends at {s.options.end_remaining}.")
@@ -883,7 +571,7 @@ class CauldronGame(Game):
 
     def _end_game(self, s: CauldronState, a: EndGame, rng: Rng) -> Outcome:
         events: list[Event] = []
-        events += self._finish(s, "ended", reason=a.reason)
+        events += finish(s, "ended", reason=a.reason)
         return Outcome(state=s, events=events)
 
     def _remove(self, s: CauldronState, a: RemovePlayer, rng: Rng) -> Outcome:
@@ -901,7 +589,7 @@ class CauldronGame(Game):
                                                "is discarded; their hero stays secret until the end.",
                              data={"player": target}))
         if not s.active():
-            events += self._finish(s, "ended", reason="everyone left")
+            events += finish(s, "ended", reason="everyone left")
             return Outcome(state=s, events=events, reply=f"{s.name(target)} was removed; no one is left.")
         if s.phase == "night" and all(pid in s.chosen for pid in self._eligible(s)):
             events += self._close_night(s, rng, timed_out=False)
@@ -918,65 +606,7 @@ class CauldronGame(Game):
             events += self._open_night(s, rng)
         return Outcome(state=s, events=events, reply=f"{s.name(target)} was removed from the game.")
 
-    def _check_end(self, s: CauldronState, announce: bool = True) -> list[Event]:
-        """Checked after every center discard. The game ends at exactly ``end_remaining`` cards, or when
-        the deck is empty (face-up cards alone exceed ``end_remaining``, so the count can fall no more)."""
-        events: list[Event] = []
-        if s.finished or (s.remaining() != s.options.end_remaining and s.deck):
-            return events
-        milk = sum(s.kinds[c] == "milk" for c in s.deck + s.revealed)
-        blood = s.remaining() - milk
-        events += self._finish(s, outcome_for(milk, blood), announce=announce)
-        return events
-
-    def _finish(self, s: CauldronState, outcome: str, reason: str = "",
-                announce: bool = True) -> list[Event]:
-        events: list[Event] = []
-        s.finished = True
-        s.outcome = outcome
-        s.queue = []
-        s.next_phase("game_over")
-        if outcome in ("good", "evil"):
-            s.winners = [p.id for p in s.players if HEROES[s.heroes[p.id]].team == outcome]
-        else:
-            s.winners = []
-        if announce:
-            events.append(self._game_over_event(s, reason))
-        return events
-
-    def _game_over_event(self, s: CauldronState, reason: str = "") -> Event:
-        milk = sum(s.kinds[c] == "milk" for c in s.deck + s.revealed)
-        blood = s.remaining() - milk
-        if s.outcome == "ended":
-            head = "The game was ended by a moderator" + (f": {reason}." if reason else ".")
-        elif s.outcome == "draw":
-            head = f"The cauldron settles at {milk} Milk and {blood} Blood: a draw."
-        else:
-            head = (f"The cauldron settles at {milk} {MILK} and {blood} {BLOOD}: "
-                    f"**{TEAM_LABEL[s.outcome]} win!**")
-        if s.outcome != "ended" and not s.deck and s.remaining() != s.options.end_remaining:
-            head += f"\nThe deck is empty: only the {s.remaining()} face-up cards are left to count."
-        deck = " ".join("🥛" if s.kinds[c] == "milk" else "🩸" for c in s.deck) or "empty"
-        face = " ".join("🥛" if s.kinds[c] == "milk" else "🩸" for c in s.revealed) or "none"
-        lines = [head, f"Deck (top first): {deck}", f"Face up: {face}", "", "**The heroes:**"]
-        for p in s.players:
-            hero = HEROES[s.heroes[p.id]]
-            mark = "🏆 " if p.id in s.winners else ""
-            start = "" if s.starting_heroes[p.id] == s.heroes[p.id] else \
-                f" (began as {HEROES[s.starting_heroes[p.id]].name})"
-            gone = " (left)" if p.id in s.removed else ""
-            lines.append(f"{mark}**{p.name}**{gone}: {hero.name}, {hero.team}{start}")
-        return public("game_over", "\n".join(lines), title="The cauldron is still", pause=2.0,
-                      data={"outcome": s.outcome, "winners": list(s.winners), "milk": milk, "blood": blood,
-                            "deck": [s.kinds[c] for c in s.deck], "revealed": [s.kinds[c] for c in s.revealed],
-                            "heroes": {pid: s.heroes[pid] for pid in s.heroes}},
-                      say=voice.SAY_END.get(s.outcome, "The game is over."))
-
     # ================================================================== reading
-
-    def _revealed_counts(self, s: CauldronState) -> dict[str, int]:
-        milk = sum(s.kinds[c] == "milk" for c in s.revealed)
-        return {"milk": milk, "blood": len(s.revealed) - milk}
 
     def silenced(self, s: CauldronState) -> list[str]:
         return voice.silenced(s)
@@ -1001,7 +631,7 @@ class CauldronGame(Game):
         )
 
     def view(self, s: CauldronState, viewer: str | None) -> View:
-        rc = self._revealed_counts(s)
+        rc = revealed_counts(s)
         known_out = Counter(s.kinds[c] for c in s.out_known)
         table: dict[str, Any] = {
             "round": s.round, "phase": s.phase, "finished": s.finished,
@@ -1156,7 +786,7 @@ class CauldronGame(Game):
             data = rec.data
             blocker = data.get("blocked_by")
             if "blocked_by" not in data:  # a record from before blocked_by was kept
-                blocker = self._blocker(s.options, data["primary"], data.get("secondaries", []))
+                blocker = blocking(s.options, data["primary"], data.get("secondaries", []))
             ruled = self._ruled(data["primary"], blocker)
             lines = [f"• {s.name(pid)}: {ing(card)}" for pid, card in data["cast"].items()]
             if lines:  # (a night nobody cast says so once, not once per player)
