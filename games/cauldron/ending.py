@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.engine import Event, public
+from games.engine import EndGame, Event, Outcome, Rng, public
 
 from . import voice
 from .data import HEROES
@@ -70,3 +70,7 @@ def revealed_counts(s: CauldronState) -> dict[str, int]:
     milk = sum(s.kinds[c] == "milk" for c in s.revealed)
     return {"milk": milk, "blood": len(s.revealed) - milk}
 
+
+
+def end_game(s: CauldronState, a: EndGame, rng: Rng) -> Outcome:
+    return Outcome(state=s, events=finish(s, "ended", reason=a.reason))

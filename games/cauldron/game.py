@@ -1,43 +1,39 @@
-"""Ireland Cauldron: the rules (pure). See README.md for the interpretations of the rulebook."""
+"""Ireland Cauldron: the game a reader opens first (the deal, what each player sees and may do, the
+invariants) and its declared tables; the rules of each phase live in their own modules. See
+README.md for the interpretations of the rulebook."""
 
 from __future__ import annotations
 
 import json
 from collections import Counter
-from functools import cached_property
 from typing import Any
 
 from games.engine import (
     Action,
     Choice,
-    EndGame,
     Event,
     Game,
     Handler,
-    IllegalAction,
     Outcome,
     Phase,
-    PhaseTimeout,
     Player,
     PlayerResult,
     Prompt,
     PromptField,
-    RemovePlayer,
     Result,
     Rng,
     SetupError,
     View,
-    close_on_timeout,
     leaks,
     private,
     public,
-    record,
 )
 
-from . import voice
+from . import choices, day, night, removal, voice
+from .checks import eligible_players
 from .data import DATA, HEROES, INGREDIENT_ORDER, INGREDIENTS, MAX_PLAYERS, MIN_PLAYERS, evil_count
-from .effects import PRIMARIES, SECONDARIES, blocked, blocking, effect
-from .ending import check_end, finish, game_over_event, revealed_counts
+from .effects import PRIMARIES, SECONDARIES, blocking
+from .ending import end_game, revealed_counts
 from .models import (
     CauldronOptions,
     CauldronSetup,
@@ -45,9 +41,10 @@ from .models import (
     EndDiscussion,
     GazeChoice,
     PlayCard,
-    Step,
     YewVote,
 )
+from .night import open_night, ruled
+from .phases import PHASES, timeout
 from .terms import (
     BLOOD,
     KIND_LABEL,
@@ -56,7 +53,6 @@ from .terms import (
     ing,
     ing_list,
     outcome_for,
-    rank,
     thistle_threshold,
 )
 
@@ -106,7 +102,7 @@ class CauldronGame(Game):
             events.append(private(pid, "hero", text, title="Your hero",
                                   data={"hero": hero.key, "team": hero.team,
                                         "allies": s.evil_allies.get(pid, [])}))
-        events += self._open_night(s, rng)
+        events += open_night(s, rng)
         return Outcome(state=s, events=events)
 
     def _deal_heroes(self, s: CauldronState, ids: list[str], rng: Rng, forced: CauldronSetup) -> None:
@@ -179,432 +175,24 @@ class CauldronGame(Game):
         s.draw = list(forced.draw) + rest
 
     # ================================================================== apply
-
-    @cached_property
-    def handlers(self) -> dict[str, Handler]:  # type: ignore[override]  # a table per instance
-        return {
-            "play": self._play,
-            "gaze": self._gaze_choice,
-            "yew_vote": self._yew_vote,
-            "end_discussion": self._end_discussion,
-            "phase_timeout": self._timeout,
-            "remove_player": self._remove,
-            "end_game": self._end_game,
-        }
-
-    # ----- validation helpers
-
-    def _need_player(self, a: Action) -> None:
-        if not a.player:
-            raise IllegalAction("Only a player can do that.", code="not_a_player")
-
-    def _need_phase(self, s: CauldronState, phase: str, what: str) -> None:
-        if s.phase != phase:
-            now = self.phase_label(s)
-            raise IllegalAction(f"{what} is not possible now: it is {now}.", code="wrong_phase")
-
-    def _need_active(self, s: CauldronState, pid: str) -> None:
-        if pid in s.removed:
-            raise IllegalAction("You have left this game.", code="not_in_game")
-
-    def _eligible(self, s: CauldronState) -> list[str]:
-        """Who may cast tonight: players still in the game who are not poisoned this round."""
-        return [pid for pid in s.active() if s.sit_out.get(pid) != s.round]
-
-    # ----- night
-
-    def _play(self, s: CauldronState, a: PlayCard, rng: Rng) -> Outcome:
-        self._need_player(a)
-        events: list[Event] = []
-        self._need_phase(s, "night", "Casting an ingredient")
-        self._need_active(s, a.player)
-        if s.sit_out.get(a.player) == s.round:
-            raise IllegalAction("You are poisoned: you cannot cast anything this night.", code="poisoned")
-        if a.card not in INGREDIENTS:
-            raise IllegalAction(f"There is no ingredient called {a.card!r}.", code="unknown_card")
-        if a.card not in s.hands[a.player]:
-            raise IllegalAction(f"You have no {INGREDIENTS[a.card].name} in your hand.", code="not_in_hand")
-        changed = a.player in s.chosen
-        s.chosen[a.player] = a.card
-        if all(pid in s.chosen for pid in self._eligible(s)):
-            events += self._close_night(s, rng, timed_out=False)
-            return Outcome(state=s, events=events,
-                           reply=f"You cast {ing(a.card)} into the cauldron. The night closes.")
-        verb = "You changed your casting to" if changed else "You cast"
-        return Outcome(state=s, events=events,
-                       reply=f"{verb} {ing(a.card)}; you can change it until the night closes.")
-
-    def _open_night(self, s: CauldronState, rng: Rng) -> list[Event]:
-        events: list[Event] = []
-        s.round += 1
-        s.discard.extend(s.table)
-        s.table = []
-        s.played_by = {}
-        s.chosen = {}
-        s.primary, s.secondaries, s.tie_note = None, [], ""
-        s.sit_out = {pid: r for pid, r in s.sit_out.items() if r >= s.round}
-        reshuffled = False
-        for pid in s.active():
-            while len(s.hands[pid]) < 3:
-                if not s.draw:
-                    if not s.discard:
-                        break
-                    s.draw = list(s.discard)
-                    s.discard = []
-                    rng.shuffle(s.draw)
-                    reshuffled = True
-                s.hands[pid].append(s.draw.pop(0))
-        if reshuffled:
-            events.append(public("reshuffle", "The ingredient pile ran dry: the discards are shuffled "
-                                              "into a fresh draw pile.",
-                                 data={"draw": len(s.draw), "discard": len(s.discard)}))
-        s.next_phase("night")
-        eligible = self._eligible(s)
-        sitting = [pid for pid in s.active() if pid not in eligible]
-        lines = [f"🌙 **Night {s.round}.** Choose one ingredient from your hand and cast it, unseen."]
-        if s.poison and s.poison_round == s.round:
-            lines.append(f"☠️ Poisoned tonight: {ing_list(s.poison)}. Whoever casts it will sit out "
-                         "the night after.")
-        if sitting:
-            lines.append(f"{len(sitting)} poisoned player{'s' if len(sitting) != 1 else ''} "
-                         "cannot cast tonight.")
-        lines.append(f"The cauldron: {s.remaining()} cards ({len(s.deck)} in the deck, "
-                     f"{len(s.revealed)} face up).")
-        if s.options.night_quiet:
-            lines.append("🤫 A quiet night: everyone is muted in the voice channel until the day breaks.")
-        events.append(public("night", "\n".join(lines), title=f"Night {s.round}", opens_phase=bool(eligible),
-                             data={"round": s.round, "casting": len(eligible), "poisoned_players": len(sitting),
-                                   "poisoned_ingredients": list(s.poison) if s.poison_round == s.round else [],
-                                   "deck": len(s.deck), "revealed": revealed_counts(s)},
-                             say=voice.say_night(s)))
-        for pid in sitting:
-            events.append(private(pid, "sit_out", "☠️ The poison holds you: you cannot cast an ingredient "
-                                                  "this night. Your hand waits for tomorrow."))
-        if not eligible:
-            events += self._close_night(s, rng, timed_out=False)
-        return events
-
-    def _close_night(self, s: CauldronState, rng: Rng, timed_out: bool) -> list[Event]:
-        events: list[Event] = []
-        eligible = self._eligible(s)
-        if timed_out and s.options.night_timeout == "random":
-            for pid in eligible:
-                if pid not in s.chosen and s.hands[pid]:
-                    card = rng.choice(sorted(s.hands[pid], key=INGREDIENT_ORDER.index))
-                    s.chosen[pid] = card
-                    events.append(private(pid, "auto_cast", f"The night ran out: the mist took your "
-                                                            f"{ing(card)} into the cauldron."))
-        played_by: dict[str, str] = {}
-        for pid in eligible:
-            cast = s.chosen.get(pid)
-            if cast is not None:
-                s.hands[pid].remove(cast)
-                played_by[pid] = cast
-        s.chosen = {}
-        s.played_by = played_by
-        # the poison of this round strikes whoever cast a poisoned ingredient
-        struck = []
-        if s.poison and s.poison_round == s.round:
-            for pid, card in played_by.items():
-                if card in s.poison:
-                    s.sit_out[pid] = s.round + 1
-                    struck.append(pid)
-                    events.append(private(pid, "poisoned", f"☠️ Your {ing(card)} was poisoned. You cannot "
-                                                           f"cast anything on night {s.round + 1}."))
-        s.poison = []
-        table = list(played_by.values())
-        rng.shuffle(table)
-        s.table = table
-        counts = Counter(table)
-        s.primary, s.secondaries, s.tie_note = rank(counts, rng)
-        events.append(self._reveal_event(s, counts, len(struck)))
-        sat_out = {pid: "poisoned" if s.sit_out.get(pid) == s.round else "cast nothing"
-                   for pid in s.active() if pid not in played_by}
-        events.append(record("night", {"round": s.round, "cast": played_by, "primary": s.primary,
-                                       "secondaries": list(s.secondaries), "sat_out": sat_out,
-                                       "blocked_by": blocking(s.options, s.primary, s.secondaries)}))
-        s.queue = [Step(ingredient=k, role="secondary") for k in s.secondaries]
-        if s.primary is not None:
-            if blocked(s):
-                pass  # the blocking secondary says so when it resolves
-            else:
-                reps = 2 if "brigid" in s.secondaries and s.primary != "ceol" else 1
-                s.queue += [Step(ingredient=s.primary, role="primary", rep=r + 1) for r in range(reps)]
-        events += self._run_queue(s, rng)
-        return events
-
-    @staticmethod
-    def _ruled(primary: str | None, blocker: str | None) -> str:
-        """What ruled a night, in words: a blocked primary did nothing."""
-        if primary is None:
-            return "nothing ruled"
-        if blocker is not None:
-            return f"{ing(primary)} was primary but was blocked by {ing(blocker)}, so it did nothing"
-        return f"{ing(primary)} ruled"
-
-    def _reveal_event(self, s: CauldronState, counts: Counter[str], struck: int) -> Event:
-        if not s.table:
-            text = "🫕 Nothing falls into the cauldron tonight."
-        else:
-            tally = ", ".join(f"{ing(k)} ×{counts[k]}" for k in INGREDIENT_ORDER if counts[k])
-            text = f"🫕 The cauldron takes {len(s.table)} ingredients, shuffled: {ing_list(s.table)}.\n({tally})"
-        blocker = blocking(s.options, s.primary, s.secondaries)
-        if s.primary and blocker:
-            text += f"\n**Primary:** {ing(s.primary)}, blocked by {ing(blocker)}: it does nothing."
-        elif s.primary:
-            text += f"\n**Primary:** {ing(s.primary)}."
-        if s.tie_note == "primary_tie":
-            text += f"\nA tie for the most: no primary. Both are **secondary**: {ing_list(s.secondaries)}."
-        elif s.tie_note == "no_effects":
-            text += "\nThree or more ingredients tie for the most: no primary, and no secondary stirs."
-        if s.secondaries and s.tie_note != "primary_tie":
-            text += f"\n**Secondary:** {ing_list(s.secondaries)}"
-            text += " (drawn at random among the tied)." if s.tie_note == "secondary_random" else "."
-        if struck:
-            text += (f"\n☠️ The poison finds {struck} caster{'s' if struck != 1 else ''}: "
-                     "they will sit out next night.")
-        return public("reveal", text, title=f"Night {s.round}: the cauldron", pause=3.0,
-                      data={"round": s.round, "played": list(s.table),
-                            "counts": {k: counts[k] for k in INGREDIENT_ORDER if counts[k]},
-                            "primary": s.primary, "secondaries": list(s.secondaries),
-                            "tie": s.tie_note, "poison_struck": struck})
-
-    # ----- resolution queue
-
-    def _run_queue(self, s: CauldronState, rng: Rng) -> list[Event]:
-        events: list[Event] = []
-        while s.queue and not s.finished:
-            step = s.queue.pop(0)
-            seq = s.phase_seq
-            events += self._do_step(s, step, rng)
-            if s.phase_seq != seq and not s.finished:
-                return events  # a choice phase opened; the queue continues when it closes
-        if not s.finished:
-            events += self._open_day(s)
-        return events
-
-    def _do_step(self, s: CauldronState, step: Step, rng: Rng) -> list[Event]:
-        """Resolve one effect (its entry in the declared tables ``secondaries`` and ``primaries``)."""
-        k, role = step.ingredient, step.role
-        if role == "secondary":
-            return self.secondaries[k](s, rng)
-        return self.primaries[k](s, step, rng)
-
+    #: every action -> its handler, in the module of its phase: the night (``night.py``, with the
+    #: resolution queue), the Gaze and Yew choices (``choices.py``), the day (``day.py``), a player
+    #: leaving (``removal.py``), the end (``ending.py``)
+    handlers: dict[str, Handler] = {
+        "play": night.play,
+        "gaze": choices.gaze_choice,
+        "yew_vote": choices.yew_vote,
+        "end_discussion": day.end_discussion,
+        "phase_timeout": timeout,
+        "remove_player": removal.remove,
+        "end_game": end_game,
+    }
+    #: every phase -> its label, length, closers, prompts and timeout (``phases.py``)
+    phases: dict[str, Phase] = PHASES
     #: each ingredient's secondary and primary effect, by its key (``effects.py``; a test checks
     #: every ingredient has both)
     secondaries = SECONDARIES
     primaries = PRIMARIES
-
-    # ----- choice phases
-
-    def _gaze_choice(self, s: CauldronState, a: GazeChoice, rng: Rng) -> Outcome:
-        self._need_player(a)
-        events: list[Event] = []
-        self._need_phase(s, "gaze", "Deciding a gazed card")
-        self._need_active(s, a.player)
-        if a.player not in s.gaze_pending:
-            raise IllegalAction("The Cailleach showed you no card to decide.", code="no_pending_choice")
-        s.gaze_choices[a.player] = a.choice
-        where = "to the bottom of the deck" if a.choice == "bottom" else "out of the game"
-        if all(pid in s.gaze_choices for pid in s.gaze_pending):
-            events += self._close_gaze(s, rng)
-            return Outcome(state=s, events=events, reply=f"Your card goes {where}.")
-        return Outcome(state=s, events=events,
-                       reply=f"Your card goes {where}; you can change it until every gazer has chosen.")
-
-    def _close_gaze(self, s: CauldronState, rng: Rng) -> list[Event]:
-        events: list[Event] = []
-        bottom = discarded = 0
-        for p in s.players:  # seat order; a removed gazer's card goes to the bottom too
-            pid = p.id
-            card = s.gaze_pending.get(pid)
-            if card is None:
-                continue
-            choice = s.gaze_choices.get(pid, "bottom")
-            if choice == "discard" and s.finished:
-                choice = "stayed"
-            s.deck.remove(card)
-            if choice == "discard":
-                s.out.append(card)
-                discarded += 1
-                events += check_end(s, announce=False)
-            elif choice == "bottom":
-                s.deck.append(card)
-                bottom += 1
-            else:  # the game ended before this discard: the card stays in the deck, at the bottom
-                s.deck.append(card)
-            for k in reversed(s.knowledge[pid]):
-                if k.card == card and k.fate == "pending":
-                    k.fate = "discarded" if choice == "discard" else "bottom"
-                    break
-        s.gaze_pending, s.gaze_choices = {}, {}
-        events.append(effect(s, "gaze", "primary",
-                                   f"{bottom} card{'s' if bottom != 1 else ''} sent to the bottom, "
-                                   f"{discarded} cast out of the game.", bottom=bottom, discarded=discarded))
-        if s.finished:
-            events.append(game_over_event(s))
-            return events
-        events += self._run_queue(s, rng)
-        return events
-
-    def _yew_vote(self, s: CauldronState, a: YewVote, rng: Rng) -> Outcome:
-        self._need_player(a)
-        events: list[Event] = []
-        self._need_phase(s, "yew", "Voting to poison")
-        self._need_active(s, a.player)
-        if a.player not in s.yew_voters:
-            raise IllegalAction("Only those who drank Yew's Quiet Draught vote.", code="not_a_voter")
-        if a.target not in s.yew_options:
-            names = ", ".join(INGREDIENTS[k].name for k in s.yew_options)
-            raise IllegalAction(f"You can poison one of: {names}.", code="bad_target")
-        s.yew_votes[a.player] = a.target
-        if all(pid in s.yew_votes for pid in s.yew_voters if pid not in s.removed):
-            events += self._close_yew(s, rng)
-            return Outcome(state=s, events=events, reply=f"Your vote to poison {ing(a.target)} is in.")
-        return Outcome(state=s, events=events,
-                       reply=f"Your vote to poison {ing(a.target)} is in; you can change it until every drinker has voted.")
-
-    def _close_yew(self, s: CauldronState, rng: Rng) -> list[Event]:
-        events: list[Event] = []
-        votes = Counter(v for pid, v in s.yew_votes.items() if pid not in s.removed)
-        s.yew_voters, s.yew_votes = [], {}
-        options, s.yew_options = s.yew_options, []
-        if not votes:
-            events.append(effect(s, "yew", "primary", "no one voted: nothing is poisoned.", poisoned=None))
-        else:
-            top = max(votes.values())
-            tied = [k for k in options if votes[k] == top]
-            chosen = tied[0] if len(tied) == 1 else rng.choice(tied)
-            if s.poison_round != s.round + 1:
-                s.poison = []
-            s.poison.append(chosen)
-            s.poison_round = s.round + 1
-            how = " (drawn at random among the tied)" if len(tied) > 1 else ""
-            events.append(effect(s, "yew", "primary",
-                                       f"**{ing(chosen)}** is poisoned{how}. Whoever casts it next night "
-                                       f"cannot cast on night {s.round + 2}.", poisoned=chosen,
-                                       tied=tied if len(tied) > 1 else [], votes=sum(votes.values())))
-        events += self._run_queue(s, rng)
-        return events
-
-    # ----- day
-
-    def _open_day(self, s: CauldronState) -> list[Event]:
-        events: list[Event] = []
-        s.next_phase("day")
-        s.ended_discussion = []
-        rc = revealed_counts(s)
-        text = (f"☀️ **Day {s.round}.** On the table: {ing_list(s.table)}.\n"
-                f"The cauldron: {s.remaining()} cards ({len(s.deck)} in the deck; face up: "
-                f"{rc['milk']} {MILK}, {rc['blood']} {BLOOD}). The game ends at {s.options.end_remaining}.")
-        if s.poison and s.poison_round == s.round + 1:
-            text += f"\n☠️ Poisoned for night {s.round + 1}: {ing_list(s.poison)}."
-        text += "\nTalk it over, then press **End discussion** below when you are ready."
-        events.append(public("day", text, title=f"Day {s.round}", opens_phase=True,
-                             data={"round": s.round, "table": list(s.table), "deck": len(s.deck),
-                                   "revealed": rc, "remaining": s.remaining(),
-                                   "poisoned_next": list(s.poison) if s.poison_round == s.round + 1 else []},
-                             say=voice.say_day(s)))
-        return events
-
-    def _end_discussion(self, s: CauldronState, a: EndDiscussion, rng: Rng) -> Outcome:
-        self._need_player(a)
-        events: list[Event] = []
-        self._need_phase(s, "day", "Ending the discussion")
-        self._need_active(s, a.player)
-        if a.player in s.ended_discussion:
-            raise IllegalAction("You already ended your discussion.", code="already_done")
-        s.ended_discussion.append(a.player)
-        active = s.active()  # a player removed after pressing no longer counts
-        ready = sum(1 for pid in active if pid in s.ended_discussion)
-        # a living line shown on the day's own message, under its End discussion button (data
-        # "on_phase"), so the count does not scroll away from the button as the table talks
-        events.append(public("ready", f"✋ {ready} of {len(active)} ready for the night"
-                             + (": night falls." if ready == len(active) else "."), slot=f"ready:{s.round}",
-                             data={"on_phase": s.phase_seq, "ready": ready, "of": len(active)}))
-        if ready == len(active):
-            events += self._open_night(s, rng)
-            return Outcome(state=s, events=events, reply="Everyone is ready: night falls.")
-        return Outcome(state=s, events=events,
-                       reply=f"You are ready for the night; waiting for {len(active) - ready} more.")
-
-    # ----- timeouts, removal, end
-
-    @cached_property
-    def phases(self) -> dict[str, Phase]:  # type: ignore[override]  # a table per instance
-        """A round: the night (everyone casts), then the Gaze choice and the Yew vote when the
-        night's effects ask for them, then the day's talk; each closes at its deadline."""
-        return {
-            "night": Phase("the night", seconds="night_seconds", closes=("deadline", "all_acted"),
-                           prompts=("play",), on_timeout=self._night_timeout),
-            "gaze": Phase("the Cailleach's Gaze choice", seconds="choice_seconds",
-                          closes=("deadline", "all_acted"), prompts=("gaze",), on_timeout=self._gaze_timeout),
-            "yew": Phase("the Yew vote", seconds="choice_seconds", closes=("deadline", "all_acted"),
-                         prompts=("yew_vote",), on_timeout=self._yew_timeout),
-            "day": Phase("the day", seconds="day_seconds", closes=("deadline", "ready"),
-                         prompts=("end_discussion",), on_timeout=self._day_timeout),
-            "game_over": Phase("the end of the game"),
-        }
-
-    def _timeout(self, s: CauldronState, a: PhaseTimeout, rng: Rng) -> Outcome:
-        return Outcome(state=s, events=close_on_timeout(self.phases, s, rng))
-
-    def _night_timeout(self, s: CauldronState, rng: Rng) -> list[Event]:
-        events: list[Event] = []
-        events += self._close_night(s, rng, timed_out=True)
-        return events
-
-    def _gaze_timeout(self, s: CauldronState, rng: Rng) -> list[Event]:
-        events = [public("timeout", "The Cailleach grows tired of waiting: undecided cards go to the bottom.")]
-        events += self._close_gaze(s, rng)
-        return events
-
-    def _yew_timeout(self, s: CauldronState, rng: Rng) -> list[Event]:
-        events = [public("timeout", "The draught goes cold: the votes cast so far decide.")]
-        events += self._close_yew(s, rng)
-        return events
-
-    def _day_timeout(self, s: CauldronState, rng: Rng) -> list[Event]:
-        events = [public("timeout", "The sun sets on the talk.")]
-        events += self._open_night(s, rng)
-        return events
-
-    def _end_game(self, s: CauldronState, a: EndGame, rng: Rng) -> Outcome:
-        events: list[Event] = []
-        events += finish(s, "ended", reason=a.reason)
-        return Outcome(state=s, events=events)
-
-    def _remove(self, s: CauldronState, a: RemovePlayer, rng: Rng) -> Outcome:
-        target = a.target
-        events: list[Event] = []
-        if target not in {p.id for p in s.players}:
-            raise IllegalAction("That player is not in this game.", code="not_a_player")
-        if target in s.removed:
-            raise IllegalAction(f"{s.name(target)} has already left.", code="already_removed")
-        s.removed.append(target)
-        s.discard.extend(s.hands[target])
-        s.hands[target] = []
-        s.chosen.pop(target, None)
-        events.append(public("player_removed", f"🚪 **{s.name(target)}** leaves the cauldron's side. Their hand "
-                                               "is discarded; their hero stays secret until the end.",
-                             data={"player": target}))
-        if not s.active():
-            events += finish(s, "ended", reason="everyone left")
-            return Outcome(state=s, events=events, reply=f"{s.name(target)} was removed; no one is left.")
-        if s.phase == "night" and all(pid in s.chosen for pid in self._eligible(s)):
-            events += self._close_night(s, rng, timed_out=False)
-        elif s.phase == "gaze" and target in s.gaze_pending:
-            s.gaze_choices.pop(target, None)
-            s.gaze_choices[target] = "bottom"
-            if all(pid in s.gaze_choices for pid in s.gaze_pending):
-                events += self._close_gaze(s, rng)
-        elif s.phase == "yew" and target in s.yew_voters:
-            s.yew_votes.pop(target, None)
-            if all(pid in s.yew_votes for pid in s.yew_voters if pid not in s.removed):
-                events += self._close_yew(s, rng)
-        elif s.phase == "day" and all(pid in s.ended_discussion for pid in s.active()):
-            events += self._open_night(s, rng)
-        return Outcome(state=s, events=events, reply=f"{s.name(target)} was removed from the game.")
 
     # ================================================================== reading
 
@@ -744,7 +332,7 @@ class CauldronGame(Game):
     def prompts(self, s: CauldronState, player_id: str) -> list[Prompt]:
         if s.finished or player_id in s.removed or player_id not in s.heroes:
             return []
-        if s.phase == "night" and player_id in self._eligible(s):
+        if s.phase == "night" and player_id in eligible_players(s):
             counts = Counter(s.hands[player_id])
             choices = []
             for k in INGREDIENT_ORDER:
@@ -787,11 +375,11 @@ class CauldronGame(Game):
             blocker = data.get("blocked_by")
             if "blocked_by" not in data:  # a record from before blocked_by was kept
                 blocker = blocking(s.options, data["primary"], data.get("secondaries", []))
-            ruled = self._ruled(data["primary"], blocker)
+            said = ruled(data["primary"], blocker)
             lines = [f"• {s.name(pid)}: {ing(card)}" for pid, card in data["cast"].items()]
             if lines:  # (a night nobody cast says so once, not once per player)
                 lines += [f"• {s.name(pid)}: sat out ({why})" for pid, why in data.get("sat_out", {}).items()]
-            nights.append(f"**Night {data['round']}** · {ruled}\n" + ("\n".join(lines) or "nobody cast"))
+            nights.append(f"**Night {data['round']}** · {said}\n" + ("\n".join(lines) or "nobody cast"))
         if not nights:
             return []
         return [public("chronicle", "\n\n".join(nights), title="🌙 Who cast what, night by night")]
@@ -807,7 +395,7 @@ class CauldronGame(Game):
             return []
         out: list[Action] = []
         if s.phase == "night":
-            for pid in self._eligible(s):
+            for pid in eligible_players(s):
                 out += [PlayCard(player=pid, card=k) for k in sorted(set(s.hands[pid]), key=INGREDIENT_ORDER.index)]
         elif s.phase == "gaze":
             for pid in s.gaze_pending:
