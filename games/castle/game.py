@@ -15,6 +15,7 @@ from games.engine import (
     Handler,
     IllegalAction,
     Outcome,
+    Phase,
     PhaseTimeout,
     Player,
     PlayerResult,
@@ -25,6 +26,7 @@ from games.engine import (
     Rng,
     SetupError,
     View,
+    close_on_timeout,
     leaks,
     private,
     public,
@@ -338,10 +340,6 @@ class CastleGame(Game):
                 "rulebook's way): a moderator can pass this turn with `/mod skip`, and the host can give the "
                 "next game a turn timer with `/game new` options `turn_seconds=120`._")
         return [public("nudge", text, notify=[state.current])]
-
-    def phase_label(self, state: CastleState) -> str:
-        return {"first": "the first-player claim", "turn": f"{state.name(state.current)}'s turn"}.get(
-            state.phase, f"the {state.phase.replace('_', ' ')}")
 
     # ----- actions -----
     @cached_property
@@ -688,15 +686,29 @@ class CastleGame(Game):
             events[0].image = "tableau"
         return Outcome(state=state, events=events, reply=f"{state.name(target)} was removed.")
 
+    @cached_property
+    def phases(self) -> dict[str, Phase]:  # type: ignore[override]  # a table per instance
+        """The first-player claim (when the table plays it), then one turn after another; a turn has
+        a timer only when the table gave it one (a moderator's skip times it out otherwise)."""
+        return {
+            "first": Phase("the first-player claim", seconds="claim_seconds", closes=("deadline", "move"),
+                           prompts=("claim_first",), on_timeout=self._first_timeout),
+            "turn": Phase(lambda state: f"{state.name(state.current)}'s turn", seconds="turn_seconds",
+                          closes=("deadline", "move"), prompts=("advance", "pick_up", "place"),
+                          on_timeout=self._turn_timeout),
+            "game_over": Phase("the game over"),
+        }
+
     def _timeout(self, state: CastleState, action: PhaseTimeout, rng: Rng) -> Outcome:
-        if state.phase == "first":
-            first = rng.choice(_active(state))
-            events = self._begin(state, first, "🎩 Nobody claimed the first turn; the castle chooses.")
-            return Outcome(state=state, events=events)
-        if state.phase != "turn":
-            raise IllegalAction("There is no timer running.", code="wrong_phase")
+        return Outcome(state=state, events=close_on_timeout(self.phases, state, rng))
+
+    def _first_timeout(self, state: CastleState, rng: Rng) -> list[Event]:
+        first = rng.choice(_active(state))
+        return self._begin(state, first, "🎩 Nobody claimed the first turn; the castle chooses.")
+
+    def _turn_timeout(self, state: CastleState, rng: Rng) -> list[Event]:
         pid = state.current
-        events = []
+        events: list[Event] = []
         if state.options.on_timeout == "random":
             if not state.hand:
                 if rng.random() < 0.5:
@@ -707,7 +719,7 @@ class CastleGame(Game):
                     told = self._reveal(state, k, pid)
                     events += self._end_turn(state, rng, self._reveal_summary(state, k, pid) + " (time ran out)",
                                              told=told, move=dict(told.data, player=pid))
-                    return Outcome(state=state, events=events)
+                    return events
                 k = rng.randrange(len(state.pawns[pid]))
                 origin = state.pawns[pid][k]
                 state.hand.append(HandPawn(pawn=k, origin=origin))
@@ -722,7 +734,7 @@ class CastleGame(Game):
                 self._flip(state, pid, rng.choice(free))
             events += self._end_turn(state, rng, self._turn_summary(state) + " (time ran out)",
                                      move=self._flips_data(state))
-            return Outcome(state=state, events=events)
+            return events
         # "pass": pawns still in hand go back where they came from (the supply if that shrine is taken)
         occupied = _occupied(state)
         back = 0
@@ -740,7 +752,7 @@ class CastleGame(Game):
         events.append(public("timeout", msg, data={"player": pid}))
         summary = self._turn_summary(state) if state.flips else f"**{state.name(pid)}**'s time ran out."
         events += self._end_turn(state, rng, summary, move=self._flips_data(state) if state.flips else None)
-        return Outcome(state=state, events=events)
+        return events
 
     # ----- queries -----
     def view(self, state: CastleState, viewer: str | None) -> View:
@@ -787,13 +799,6 @@ class CastleGame(Game):
             ))
         return Result(finished=state.finished, phase=state.phase, round=state.round, outcome=state.outcome,
                       winners=list(state.winners), players=players)
-
-    def phase_seconds(self, state: CastleState) -> float | None:
-        if state.phase == "turn":
-            return float(state.options.turn_seconds) if state.options.turn_seconds else None
-        if state.phase == "first":
-            return float(state.options.claim_seconds)
-        return None
 
     def prompts(self, state: CastleState, player_id: str) -> list[Prompt]:
         if state.finished or player_id in state.removed or player_id not in state.characters:

@@ -1,6 +1,7 @@
 """Ireland Cauldron: a secret-identity card game for 5-10 players (pure rules)."""
 
-from .game import CauldronGame, outcome_for, rank, thistle_threshold
+from .game import CauldronGame
+from .terms import outcome_for, rank, thistle_threshold
 
 GAME = CauldronGame()
 

@@ -1,28 +1,25 @@
-"""Ireland Cauldron: the rules (pure). See README.md for the interpretations of the rulebook."""
+"""Ireland Cauldron: the game a reader opens first (the deal, what each player sees and may do, the
+invariants) and its declared tables; the rules of each phase live in their own modules. See
+README.md for the interpretations of the rulebook."""
 
 from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable
-from functools import cached_property
 from typing import Any
 
 from games.engine import (
     Action,
     Choice,
-    EndGame,
     Event,
     Game,
     Handler,
-    IllegalAction,
     Outcome,
-    PhaseTimeout,
+    Phase,
     Player,
     PlayerResult,
     Prompt,
     PromptField,
-    RemovePlayer,
     Result,
     Rng,
     SetupError,
@@ -30,81 +27,34 @@ from games.engine import (
     leaks,
     private,
     public,
-    record,
 )
 
-from . import voice
+from . import choices, day, night, removal, voice
+from .checks import eligible_players
 from .data import DATA, HEROES, INGREDIENT_ORDER, INGREDIENTS, MAX_PLAYERS, MIN_PLAYERS, evil_count
+from .effects import PRIMARIES, SECONDARIES, blocking
+from .ending import end_game, revealed_counts
 from .models import (
     CauldronOptions,
     CauldronSetup,
     CauldronState,
     EndDiscussion,
     GazeChoice,
-    HeroChange,
-    Knowledge,
     PlayCard,
-    Step,
     YewVote,
 )
-
-MILK = "🥛 Milk"
-BLOOD = "🩸 Blood"
-KIND_LABEL = {"milk": MILK, "blood": BLOOD}
-TEAM_LABEL = {"good": "the Good", "evil": "the Evil", "draw": "no one: a draw", "ended": "no one"}
-PHASE_LABEL = {"night": "the night", "gaze": "the Cailleach's Gaze choice", "yew": "the Yew vote",
-               "day": "the day", "game_over": "the end of the game"}
-#: public events that may name heroes and owners: the final reveal.
-REVEAL_EVENTS = {"game_over"}
-
-
-def thistle_threshold(n_players: int) -> int:
-    """The rulebook's ``max(2, floor((playerCount - 1) / 2))``."""
-    return max(2, (n_players - 1) // 2)
-
-
-def rank(counts: Counter[str], rng: Rng) -> tuple[str | None, list[str], str]:
-    """Primary, secondaries and a tie note ("" / "primary_tie" / "secondary_random" / "no_effects").
-
-    - one ingredient with the most cards: primary; the next highest count is the secondary,
-      drawn at random among those tied for it;
-    - exactly two tied for the most: no primary, both are secondaries;
-    - three or more tied for the most: no primary, and the secondary effects are ignored.
-    """
-    if not counts:
-        return None, [], ""
-    order = sorted(counts, key=lambda k: (-counts[k], INGREDIENT_ORDER.index(k)))
-    top = counts[order[0]]
-    tied_top = [k for k in order if counts[k] == top]
-    if len(tied_top) == 1:
-        primary = tied_top[0]
-        rest = [k for k in order if k != primary]
-        if not rest:
-            return primary, [], ""
-        second = counts[rest[0]]
-        tied = [k for k in rest if counts[k] == second]
-        if len(tied) == 1:
-            return primary, tied, ""
-        return primary, [rng.choice(tied)], "secondary_random"
-    if len(tied_top) == 2:
-        return None, tied_top, "primary_tie"
-    return None, [], "no_effects"
-
-
-def outcome_for(milk: int, blood: int) -> str:
-    if milk > blood:
-        return "good"
-    if blood > milk:
-        return "evil"
-    return "draw"
-
-
-def ing(key: str) -> str:
-    return INGREDIENTS[key].label
-
-
-def ing_list(keys: list[str]) -> str:
-    return ", ".join(ing(k) for k in keys) if keys else "nothing"
+from .night import open_night, ruled
+from .phases import PHASES, timeout
+from .terms import (
+    BLOOD,
+    KIND_LABEL,
+    MILK,
+    REVEAL_EVENTS,
+    ing,
+    ing_list,
+    outcome_for,
+    thistle_threshold,
+)
 
 
 class CauldronGame(Game):
@@ -152,7 +102,7 @@ class CauldronGame(Game):
             events.append(private(pid, "hero", text, title="Your hero",
                                   data={"hero": hero.key, "team": hero.team,
                                         "allies": s.evil_allies.get(pid, [])}))
-        self._open_night(s, rng, events)
+        events += open_night(s, rng)
         return Outcome(state=s, events=events)
 
     def _deal_heroes(self, s: CauldronState, ids: list[str], rng: Rng, forced: CauldronSetup) -> None:
@@ -225,707 +175,26 @@ class CauldronGame(Game):
         s.draw = list(forced.draw) + rest
 
     # ================================================================== apply
-
-    @cached_property
-    def handlers(self) -> dict[str, Handler]:  # type: ignore[override]  # a table per instance
-        return {
-            "play": self._play,
-            "gaze": self._gaze_choice,
-            "yew_vote": self._yew_vote,
-            "end_discussion": self._end_discussion,
-            "phase_timeout": self._timeout,
-            "remove_player": self._remove,
-            "end_game": self._end_game,
-        }
-
-    # ----- validation helpers
-
-    def _need_player(self, a: Action) -> None:
-        if not a.player:
-            raise IllegalAction("Only a player can do that.", code="not_a_player")
-
-    def _need_phase(self, s: CauldronState, phase: str, what: str) -> None:
-        if s.phase != phase:
-            now = self.phase_label(s)
-            raise IllegalAction(f"{what} is not possible now: it is {now}.", code="wrong_phase")
-
-    def _need_active(self, s: CauldronState, pid: str) -> None:
-        if pid in s.removed:
-            raise IllegalAction("You have left this game.", code="not_in_game")
-
-    def _eligible(self, s: CauldronState) -> list[str]:
-        """Who may cast tonight: players still in the game who are not poisoned this round."""
-        return [pid for pid in s.active() if s.sit_out.get(pid) != s.round]
-
-    # ----- night
-
-    def _play(self, s: CauldronState, a: PlayCard, rng: Rng) -> Outcome:
-        self._need_player(a)
-        events: list[Event] = []
-        self._need_phase(s, "night", "Casting an ingredient")
-        self._need_active(s, a.player)
-        if s.sit_out.get(a.player) == s.round:
-            raise IllegalAction("You are poisoned: you cannot cast anything this night.", code="poisoned")
-        if a.card not in INGREDIENTS:
-            raise IllegalAction(f"There is no ingredient called {a.card!r}.", code="unknown_card")
-        if a.card not in s.hands[a.player]:
-            raise IllegalAction(f"You have no {INGREDIENTS[a.card].name} in your hand.", code="not_in_hand")
-        changed = a.player in s.chosen
-        s.chosen[a.player] = a.card
-        if all(pid in s.chosen for pid in self._eligible(s)):
-            self._close_night(s, rng, events, timed_out=False)
-            return Outcome(state=s, events=events,
-                           reply=f"You cast {ing(a.card)} into the cauldron. The night closes.")
-        verb = "You changed your casting to" if changed else "You cast"
-        return Outcome(state=s, events=events,
-                       reply=f"{verb} {ing(a.card)}; you can change it until the night closes.")
-
-    def _open_night(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
-        s.round += 1
-        s.discard.extend(s.table)
-        s.table = []
-        s.played_by = {}
-        s.chosen = {}
-        s.primary, s.secondaries, s.tie_note = None, [], ""
-        s.sit_out = {pid: r for pid, r in s.sit_out.items() if r >= s.round}
-        reshuffled = False
-        for pid in s.active():
-            while len(s.hands[pid]) < 3:
-                if not s.draw:
-                    if not s.discard:
-                        break
-                    s.draw = list(s.discard)
-                    s.discard = []
-                    rng.shuffle(s.draw)
-                    reshuffled = True
-                s.hands[pid].append(s.draw.pop(0))
-        if reshuffled:
-            events.append(public("reshuffle", "The ingredient pile ran dry: the discards are shuffled "
-                                              "into a fresh draw pile.",
-                                 data={"draw": len(s.draw), "discard": len(s.discard)}))
-        s.next_phase("night")
-        eligible = self._eligible(s)
-        sitting = [pid for pid in s.active() if pid not in eligible]
-        lines = [f"🌙 **Night {s.round}.** Choose one ingredient from your hand and cast it, unseen."]
-        if s.poison and s.poison_round == s.round:
-            lines.append(f"☠️ Poisoned tonight: {ing_list(s.poison)}. Whoever casts it will sit out "
-                         "the night after.")
-        if sitting:
-            lines.append(f"{len(sitting)} poisoned player{'s' if len(sitting) != 1 else ''} "
-                         "cannot cast tonight.")
-        lines.append(f"The cauldron: {s.remaining()} cards ({len(s.deck)} in the deck, "
-                     f"{len(s.revealed)} face up).")
-        if s.options.night_quiet:
-            lines.append("🤫 A quiet night: everyone is muted in the voice channel until the day breaks.")
-        events.append(public("night", "\n".join(lines), title=f"Night {s.round}", opens_phase=bool(eligible),
-                             data={"round": s.round, "casting": len(eligible), "poisoned_players": len(sitting),
-                                   "poisoned_ingredients": list(s.poison) if s.poison_round == s.round else [],
-                                   "deck": len(s.deck), "revealed": self._revealed_counts(s)},
-                             say=voice.say_night(s)))
-        for pid in sitting:
-            events.append(private(pid, "sit_out", "☠️ The poison holds you: you cannot cast an ingredient "
-                                                  "this night. Your hand waits for tomorrow."))
-        if not eligible:
-            self._close_night(s, rng, events, timed_out=False)
-
-    def _close_night(self, s: CauldronState, rng: Rng, events: list[Event], timed_out: bool) -> None:
-        eligible = self._eligible(s)
-        if timed_out and s.options.night_timeout == "random":
-            for pid in eligible:
-                if pid not in s.chosen and s.hands[pid]:
-                    card = rng.choice(sorted(s.hands[pid], key=INGREDIENT_ORDER.index))
-                    s.chosen[pid] = card
-                    events.append(private(pid, "auto_cast", f"The night ran out: the mist took your "
-                                                            f"{ing(card)} into the cauldron."))
-        played_by: dict[str, str] = {}
-        for pid in eligible:
-            cast = s.chosen.get(pid)
-            if cast is not None:
-                s.hands[pid].remove(cast)
-                played_by[pid] = cast
-        s.chosen = {}
-        s.played_by = played_by
-        # the poison of this round strikes whoever cast a poisoned ingredient
-        struck = []
-        if s.poison and s.poison_round == s.round:
-            for pid, card in played_by.items():
-                if card in s.poison:
-                    s.sit_out[pid] = s.round + 1
-                    struck.append(pid)
-                    events.append(private(pid, "poisoned", f"☠️ Your {ing(card)} was poisoned. You cannot "
-                                                           f"cast anything on night {s.round + 1}."))
-        s.poison = []
-        table = list(played_by.values())
-        rng.shuffle(table)
-        s.table = table
-        counts = Counter(table)
-        s.primary, s.secondaries, s.tie_note = rank(counts, rng)
-        events.append(self._reveal_event(s, counts, len(struck)))
-        sat_out = {pid: "poisoned" if s.sit_out.get(pid) == s.round else "cast nothing"
-                   for pid in s.active() if pid not in played_by}
-        events.append(record("night", {"round": s.round, "cast": played_by, "primary": s.primary,
-                                       "secondaries": list(s.secondaries), "sat_out": sat_out,
-                                       "blocked_by": self._blocker(s.options, s.primary, s.secondaries)}))
-        s.queue = [Step(ingredient=k, role="secondary") for k in s.secondaries]
-        if s.primary is not None:
-            if self._blocked(s):
-                pass  # the blocking secondary says so when it resolves
-            else:
-                reps = 2 if "brigid" in s.secondaries and s.primary != "ceol" else 1
-                s.queue += [Step(ingredient=s.primary, role="primary", rep=r + 1) for r in range(reps)]
-        self._run_queue(s, rng, events)
-
-    def _blocked(self, s: CauldronState) -> bool:
-        return self._blocker(s.options, s.primary, s.secondaries) is not None
-
-    @staticmethod
-    def _blocker(options: CauldronOptions, primary: str | None, secondaries: list[str]) -> str | None:
-        """The secondary that blocks this primary (option ``blocker``), if one does."""
-        blockers = {"wolfbane": {"wolfbane"}, "thistle": {"thistle"},
-                    "both": {"wolfbane", "thistle"}}[options.blocker]
-        return next((k for k in secondaries if k in blockers), None) if primary else None
-
-    @staticmethod
-    def _ruled(primary: str | None, blocker: str | None) -> str:
-        """What ruled a night, in words: a blocked primary did nothing."""
-        if primary is None:
-            return "nothing ruled"
-        if blocker is not None:
-            return f"{ing(primary)} was primary but was blocked by {ing(blocker)}, so it did nothing"
-        return f"{ing(primary)} ruled"
-
-    def _reveal_event(self, s: CauldronState, counts: Counter[str], struck: int) -> Event:
-        if not s.table:
-            text = "🫕 Nothing falls into the cauldron tonight."
-        else:
-            tally = ", ".join(f"{ing(k)} ×{counts[k]}" for k in INGREDIENT_ORDER if counts[k])
-            text = f"🫕 The cauldron takes {len(s.table)} ingredients, shuffled: {ing_list(s.table)}.\n({tally})"
-        blocker = self._blocker(s.options, s.primary, s.secondaries)
-        if s.primary and blocker:
-            text += f"\n**Primary:** {ing(s.primary)}, blocked by {ing(blocker)}: it does nothing."
-        elif s.primary:
-            text += f"\n**Primary:** {ing(s.primary)}."
-        if s.tie_note == "primary_tie":
-            text += f"\nA tie for the most: no primary. Both are **secondary**: {ing_list(s.secondaries)}."
-        elif s.tie_note == "no_effects":
-            text += "\nThree or more ingredients tie for the most: no primary, and no secondary stirs."
-        if s.secondaries and s.tie_note != "primary_tie":
-            text += f"\n**Secondary:** {ing_list(s.secondaries)}"
-            text += " (drawn at random among the tied)." if s.tie_note == "secondary_random" else "."
-        if struck:
-            text += (f"\n☠️ The poison finds {struck} caster{'s' if struck != 1 else ''}: "
-                     "they will sit out next night.")
-        return public("reveal", text, title=f"Night {s.round}: the cauldron", pause=3.0,
-                      data={"round": s.round, "played": list(s.table),
-                            "counts": {k: counts[k] for k in INGREDIENT_ORDER if counts[k]},
-                            "primary": s.primary, "secondaries": list(s.secondaries),
-                            "tie": s.tie_note, "poison_struck": struck})
-
-    # ----- resolution queue
-
-    def _run_queue(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
-        while s.queue and not s.finished:
-            step = s.queue.pop(0)
-            if self._do_step(s, step, rng, events):
-                return  # a choice phase opened; the queue continues when it closes
-        if not s.finished:
-            self._open_day(s, events)
-
-    def _do_step(self, s: CauldronState, step: Step, rng: Rng, events: list[Event]) -> bool:
-        """Resolve one effect (its entry in the declared tables ``secondaries`` and ``primaries``);
-        True when it opened a choice phase."""
-        k, role = step.ingredient, step.role
-        if role == "secondary":
-            self.secondaries[k](s, rng, events)
-            return False
-        return bool(self.primaries[k](s, step, rng, events))
-
-    @cached_property
-    def secondaries(self) -> dict[str, Callable[[CauldronState, Rng, list[Event]], None]]:
-        """Each ingredient's secondary effect, by its key (a test checks every ingredient has one)."""
-        return {"brigid": self._secondary_brigid, "gaze": self._secondary_gaze, "ceol": self._secondary_ceol,
-                "thistle": self._secondary_thistle, "wolfbane": self._secondary_wolfbane, "yew": self._secondary_yew}
-
-    @cached_property
-    def primaries(self) -> dict[str, Callable[[CauldronState, Step, Rng, list[Event]], bool]]:
-        """Each ingredient's primary effect, by its key; True when it opens a choice phase."""
-        return {"brigid": self._primary_brigid, "gaze": self._primary_gaze, "ceol": self._primary_ceol,
-                "thistle": self._primary_thistle, "wolfbane": self._primary_wolfbane, "yew": self._primary_yew}
-
-    def _effect(self, s: CauldronState, key: str, role: str, text: str, **data: Any) -> Event:
-        head = f"{ing(key)} ({role})"
-        return public("effect", f"**{head}:** {text}", title=head, pause=2.0,
-                      data={"ingredient": key, "role": role, **data,
-                            "deck": len(s.deck), "revealed": self._revealed_counts(s),
-                            "remaining": s.remaining()})
-
-    def _casters(self, s: CauldronState, key: str) -> list[str]:
-        return [pid for pid in s.active() if s.played_by.get(pid) == key]
-
-    # ----- secondaries
-
-    def _secondary_brigid(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
-        if s.primary is None:
-            text = "there is no primary to repeat."
-        elif s.primary == "ceol":
-            text = "Ceol needs only one song: the primary is not repeated."
-        elif self._blocked(s):
-            text = "the primary is blocked, so there is nothing to repeat."
-        else:
-            text = f"{ing(s.primary)} will happen twice."
-        events.append(self._effect(s, "brigid", "secondary", text))
-
-    def _secondary_gaze(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
-        casters = self._casters(s, "gaze")
-        if not s.deck or not casters:
-            events.append(self._effect(s, "gaze", "secondary", "no one can peek: the deck is empty."
-                                       if not s.deck else "no one is left to peek."))
-            return
-        top = s.deck[0]
-        for pid in casters:
-            s.knowledge[pid].append(Knowledge(round=s.round, how="peek", card=top, kind=s.kinds[top]))
-            events.append(private(pid, "peek", f"👁️ You peek at the top card of the cauldron: "
-                                               f"**{KIND_LABEL[s.kinds[top]]}**. It stays on top.",
-                                  data={"kind": s.kinds[top]}))
-        n = len(casters)
-        events.append(self._effect(s, "gaze", "secondary",
-                                   f"{n} gaze{'s' if n != 1 else ''} fall on the top card; it stays where it is.",
-                                   peeks=n))
-
-    def _secondary_ceol(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
-        events.append(self._effect(s, "ceol", "secondary", "the music fades; nothing happens."))
-
-    def _secondary_thistle(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
-        block = " It also blocks the primary." if s.primary and s.options.blocker in ("thistle", "both") else ""
-        if not s.deck:
-            events.append(self._effect(s, "thistle", "secondary", "the deck is empty; nothing to discard." + block))
-            return
-        card = s.deck.pop(0)
-        s.out.append(card)
-        events.append(self._effect(s, "thistle", "secondary",
-                                   "the top card is cast out of the game unseen." + block, discarded=1))
-        self._check_end(s, events)
-
-    def _secondary_wolfbane(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
-        if s.primary and s.options.blocker in ("wolfbane", "both"):
-            text = f"the root chokes {ing(s.primary)}: the primary is blocked."
-        else:
-            text = "there is no primary to block." if not s.primary else "the root does nothing."
-        events.append(self._effect(s, "wolfbane", "secondary", text, blocked=bool(s.primary) and self._blocked(s)))
-
-    def _secondary_yew(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
-        if not s.deck:
-            events.append(self._effect(s, "yew", "secondary", "the deck is empty; nothing is revealed."))
-            return
-        top = s.deck[0]
-        kind = s.kinds[top]
-        casters = self._casters(s, "yew")
-        if kind == "blood":
-            for pid in casters:
-                s.sit_out[pid] = s.round + 1
-                events.append(private(pid, "poisoned", f"☠️ The draught was Blood: you cannot cast anything "
-                                                       f"on night {s.round + 1}."))
-            text = (f"the top card is **{BLOOD}**: everyone who drank Yew is poisoned and sits out "
-                    "next night. The card stays on top.")
-        else:
-            text = f"the top card is **{MILK}**: the Yew drinkers are safe. The card stays on top."
-        events.append(self._effect(s, "yew", "secondary", text, top=kind,
-                                   poisoned=len(casters) if kind == "blood" else 0))
-
-    # ----- primaries
-
-    def _primary_brigid(self, s: CauldronState, step: Step, rng: Rng, events: list[Event]) -> bool:
-        cards = s.deck[:2]
-        del s.deck[:2]
-        kinds = [s.kinds[c] for c in cards]
-        if len(cards) == 2 and kinds == ["milk", "milk"]:
-            s.revealed.append(cards[0])
-            s.deck.append(cards[1])
-            text = f"the top two cards are {MILK} and {MILK}: one stays face up, the other goes to the bottom."
-        else:
-            s.deck.extend(cards)
-            shown = " and ".join(KIND_LABEL[k] for k in kinds) or "nothing"
-            text = f"the top cards are {shown}: they return to the bottom of the deck."
-        events.append(self._effect(s, "brigid", "primary", text, shown=kinds, rep=step.rep))
-        return False
-
-    def _primary_gaze(self, s: CauldronState, step: Step, rng: Rng, events: list[Event]) -> bool:
-        casters = self._casters(s, "gaze")
-        candidates = list(s.deck)
-        s.gaze_pending, s.gaze_choices = {}, {}
-        for pid in casters:
-            if not candidates:
-                events.append(private(pid, "gaze_none", "👁️ The cauldron has no hidden card left for you."))
-                continue
-            card = rng.choice(candidates)
-            candidates.remove(card)
-            s.gaze_pending[pid] = card
-            s.knowledge[pid].append(Knowledge(round=s.round, how="gaze", card=card, kind=s.kinds[card],
-                                              fate="pending"))
-            events.append(private(pid, "gaze", f"👁️ The Cailleach shows you a card of the cauldron: "
-                                               f"**{KIND_LABEL[s.kinds[card]]}**. Put it at the bottom, "
-                                               "or cast it out of the game?", data={"kind": s.kinds[card]}))
-        if not s.gaze_pending:
-            events.append(self._effect(s, "gaze", "primary", "no hidden card is left to see."))
-            return False
-        s.next_phase("gaze")
-        n = len(s.gaze_pending)
-        again = " again" if step.rep > 1 else ""
-        events.append(public("gaze_open", f"👁️ **Cailleach's Gaze**{again}: {n} player{'s' if n != 1 else ''} "
-                                          "each see a random card of the cauldron and choose: bottom, or out "
-                                          "of the game.", title="Cailleach's Gaze", opens_phase=True,
-                             data={"choosing": n, "rep": step.rep}))
-        return True
-
-    def _primary_ceol(self, s: CauldronState, step: Step, rng: Rng, events: list[Event]) -> bool:
-        casters = self._casters(s, "ceol")
-        if not casters:
-            events.append(self._effect(s, "ceol", "primary", "no one is left to sing."))
-            return False
-        pool = [s.heroes[pid] for pid in casters]
-        drew = bool(s.hero_deck)
-        if drew:
-            pool.append(s.hero_deck.pop(0))
-        rng.shuffle(pool)
-        for pid in casters:
-            before = s.heroes[pid]
-            after = pool.pop(0)
-            s.heroes[pid] = after
-            hero = HEROES[after]
-            if after != before:
-                s.hero_changes[pid].append(HeroChange(round=s.round, before=before, after=after))
-                text = (f"🎶 The song of the cairn changes you. You are now **{hero.name}** "
-                        f"({'Good' if hero.team == 'good' else 'Evil'}). _{hero.legend}_")
-            else:
-                text = f"🎶 The song passes over you: you are still **{hero.name}**."
-            events.append(private(pid, "new_hero", text, title="Your hero",
-                                  data={"hero": after, "team": hero.team, "changed": after != before}))
-        for leftover in pool:  # face down and unseen: back into the hero deck, or out of the game
-            if s.options.ceol_leftover == "return":
-                s.hero_deck.insert(rng.randrange(len(s.hero_deck) + 1), leftover)
-            else:
-                s.hero_discard.append(leftover)
-        n = len(casters)
-        singers = f"the heroes of {n} singer{'s' if n != 1 else ''} are"
-        if not drew:
-            text = f"{singers} shuffled and dealt back (the hero deck is empty)."
-        elif s.options.ceol_leftover == "return":
-            text = f"{singers} shuffled with one from the hero deck and dealt back; the leftover returns to the deck."
-        else:
-            text = f"{singers} shuffled with one from the hero deck and dealt back; the leftover is discarded."
-        events.append(self._effect(s, "ceol", "primary", text, singers=n, spare=drew))
-        return False
-
-    def _primary_thistle(self, s: CauldronState, step: Step, rng: Rng, events: list[Event]) -> bool:
-        cards = s.deck[:2]
-        thistles = s.table.count("thistle")
-        limit = thistle_threshold(len(s.active()))
-        many = thistles > limit
-        purge = "milk" if many else "blood"
-        kinds = [s.kinds[c] for c in cards]
-        gone = 0
-        kept = False
-        for c in cards:  # the cards stay counted in the deck until they are discarded
-            if s.kinds[c] == purge and not s.finished:
-                s.deck.remove(c)
-                s.out.append(c)
-                s.out_known.append(c)
-                gone += 1
-                self._check_end(s, events, announce=False)
-            else:
-                kept = True
-        if kept:
-            rng.shuffle(s.deck)
-        shown = " and ".join(KIND_LABEL[k] for k in kinds) or "nothing"
-        rule = (f"{thistles} Thistles, more than {limit}: the Milk is discarded, the Blood shuffled back"
-                if many else f"{thistles} Thistle{'s' if thistles != 1 else ''}, not more than {limit}: "
-                             "the Blood is discarded, the Milk shuffled back")
-        events.append(self._effect(s, "thistle", "primary", f"revealed {shown}. {rule}.", shown=kinds,
-                                   thistles=thistles, threshold=limit, discarded=gone, rep=step.rep))
-        if s.finished:
-            events.append(self._game_over_event(s))
-        return False
-
-    def _primary_wolfbane(self, s: CauldronState, step: Step, rng: Rng, events: list[Event]) -> bool:
-        lost = []
-        for pid in s.active():
-            hand = s.hands[pid]
-            if not hand:
-                continue
-            card = rng.choice(sorted(hand, key=INGREDIENT_ORDER.index))
-            hand.remove(card)
-            s.discard.append(card)
-            lost.append(card)
-            events.append(private(pid, "wolfbane", f"🐺 The wolfbane bites: you discard {ing(card)}.",
-                                  data={"card": card}))
-        rng.shuffle(lost)
-        events.append(self._effect(s, "wolfbane", "primary",
-                                   f"every player discards a random card: {ing_list(lost)}.",
-                                   lost=lost, rep=step.rep))
-        return False
-
-    def _primary_yew(self, s: CauldronState, step: Step, rng: Rng, events: list[Event]) -> bool:
-        voters = self._casters(s, "yew")
-        if not voters:
-            events.append(self._effect(s, "yew", "primary", "no one is left to vote."))
-            return False
-        already = s.poison if s.poison_round == s.round + 1 else []
-        s.yew_voters = voters
-        s.yew_options = [k for k in INGREDIENT_ORDER if k != "yew" and k not in already]
-        s.yew_votes = {}
-        s.next_phase("yew")
-        n = len(voters)
-        again = " again" if step.rep > 1 else ""
-        events.append(public("yew_open", f"🍵 **Yew's Quiet Draught**{again}: {n} drinker{'s' if n != 1 else ''} "
-                                         "vote in secret for the ingredient to poison next night.",
-                             title="Yew's Quiet Draught", opens_phase=True,
-                             data={"voters": n, "options": list(s.yew_options), "rep": step.rep}))
-        return True
-
-    # ----- choice phases
-
-    def _gaze_choice(self, s: CauldronState, a: GazeChoice, rng: Rng) -> Outcome:
-        self._need_player(a)
-        events: list[Event] = []
-        self._need_phase(s, "gaze", "Deciding a gazed card")
-        self._need_active(s, a.player)
-        if a.player not in s.gaze_pending:
-            raise IllegalAction("The Cailleach showed you no card to decide.", code="no_pending_choice")
-        s.gaze_choices[a.player] = a.choice
-        where = "to the bottom of the deck" if a.choice == "bottom" else "out of the game"
-        if all(pid in s.gaze_choices for pid in s.gaze_pending):
-            self._close_gaze(s, rng, events)
-            return Outcome(state=s, events=events, reply=f"Your card goes {where}.")
-        return Outcome(state=s, events=events,
-                       reply=f"Your card goes {where}; you can change it until every gazer has chosen.")
-
-    def _close_gaze(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
-        bottom = discarded = 0
-        for p in s.players:  # seat order; a removed gazer's card goes to the bottom too
-            pid = p.id
-            card = s.gaze_pending.get(pid)
-            if card is None:
-                continue
-            choice = s.gaze_choices.get(pid, "bottom")
-            if choice == "discard" and s.finished:
-                choice = "stayed"
-            s.deck.remove(card)
-            if choice == "discard":
-                s.out.append(card)
-                discarded += 1
-                self._check_end(s, events, announce=False)
-            elif choice == "bottom":
-                s.deck.append(card)
-                bottom += 1
-            else:  # the game ended before this discard: the card stays in the deck, at the bottom
-                s.deck.append(card)
-            for k in reversed(s.knowledge[pid]):
-                if k.card == card and k.fate == "pending":
-                    k.fate = "discarded" if choice == "discard" else "bottom"
-                    break
-        s.gaze_pending, s.gaze_choices = {}, {}
-        events.append(self._effect(s, "gaze", "primary",
-                                   f"{bottom} card{'s' if bottom != 1 else ''} sent to the bottom, "
-                                   f"{discarded} cast out of the game.", bottom=bottom, discarded=discarded))
-        if s.finished:
-            events.append(self._game_over_event(s))
-            return
-        self._run_queue(s, rng, events)
-
-    def _yew_vote(self, s: CauldronState, a: YewVote, rng: Rng) -> Outcome:
-        self._need_player(a)
-        events: list[Event] = []
-        self._need_phase(s, "yew", "Voting to poison")
-        self._need_active(s, a.player)
-        if a.player not in s.yew_voters:
-            raise IllegalAction("Only those who drank Yew's Quiet Draught vote.", code="not_a_voter")
-        if a.target not in s.yew_options:
-            names = ", ".join(INGREDIENTS[k].name for k in s.yew_options)
-            raise IllegalAction(f"You can poison one of: {names}.", code="bad_target")
-        s.yew_votes[a.player] = a.target
-        if all(pid in s.yew_votes for pid in s.yew_voters if pid not in s.removed):
-            self._close_yew(s, rng, events)
-            return Outcome(state=s, events=events, reply=f"Your vote to poison {ing(a.target)} is in.")
-        return Outcome(state=s, events=events,
-                       reply=f"Your vote to poison {ing(a.target)} is in; you can change it until every drinker has voted.")
-
-    def _close_yew(self, s: CauldronState, rng: Rng, events: list[Event]) -> None:
-        votes = Counter(v for pid, v in s.yew_votes.items() if pid not in s.removed)
-        s.yew_voters, s.yew_votes = [], {}
-        options, s.yew_options = s.yew_options, []
-        if not votes:
-            events.append(self._effect(s, "yew", "primary", "no one voted: nothing is poisoned.", poisoned=None))
-        else:
-            top = max(votes.values())
-            tied = [k for k in options if votes[k] == top]
-            chosen = tied[0] if len(tied) == 1 else rng.choice(tied)
-            if s.poison_round != s.round + 1:
-                s.poison = []
-            s.poison.append(chosen)
-            s.poison_round = s.round + 1
-            how = " (drawn at random among the tied)" if len(tied) > 1 else ""
-            events.append(self._effect(s, "yew", "primary",
-                                       f"**{ing(chosen)}** is poisoned{how}. Whoever casts it next night "
-                                       f"cannot cast on night {s.round + 2}.", poisoned=chosen,
-                                       tied=tied if len(tied) > 1 else [], votes=sum(votes.values())))
-        self._run_queue(s, rng, events)
-
-    # ----- day
-
-    def _open_day(self, s: CauldronState, events: list[Event]) -> None:
-        s.next_phase("day")
-        s.ended_discussion = []
-        rc = self._revealed_counts(s)
-        text = (f"☀️ **Day {s.round}.** On the table: {ing_list(s.table)}.\n"
-                f"The cauldron: {s.remaining()} cards ({len(s.deck)} in the deck; face up: "
-                f"{rc['milk']} {MILK}, {rc['blood']} {BLOOD}). The game ends at {s.options.end_remaining}.")
-        if s.poison and s.poison_round == s.round + 1:
-            text += f"\n☠️ Poisoned for night {s.round + 1}: {ing_list(s.poison)}."
-        text += "\nTalk it over, then press **End discussion** below when you are ready."
-        events.append(public("day", text, title=f"Day {s.round}", opens_phase=True,
-                             data={"round": s.round, "table": list(s.table), "deck": len(s.deck),
-                                   "revealed": rc, "remaining": s.remaining(),
-                                   "poisoned_next": list(s.poison) if s.poison_round == s.round + 1 else []},
-                             say=voice.say_day(s)))
-
-    def _end_discussion(self, s: CauldronState, a: EndDiscussion, rng: Rng) -> Outcome:
-        self._need_player(a)
-        events: list[Event] = []
-        self._need_phase(s, "day", "Ending the discussion")
-        self._need_active(s, a.player)
-        if a.player in s.ended_discussion:
-            raise IllegalAction("You already ended your discussion.", code="already_done")
-        s.ended_discussion.append(a.player)
-        active = s.active()  # a player removed after pressing no longer counts
-        ready = sum(1 for pid in active if pid in s.ended_discussion)
-        # a living line shown on the day's own message, under its End discussion button (data
-        # "on_phase"), so the count does not scroll away from the button as the table talks
-        events.append(public("ready", f"✋ {ready} of {len(active)} ready for the night"
-                             + (": night falls." if ready == len(active) else "."), slot=f"ready:{s.round}",
-                             data={"on_phase": s.phase_seq, "ready": ready, "of": len(active)}))
-        if ready == len(active):
-            self._open_night(s, rng, events)
-            return Outcome(state=s, events=events, reply="Everyone is ready: night falls.")
-        return Outcome(state=s, events=events,
-                       reply=f"You are ready for the night; waiting for {len(active) - ready} more.")
-
-    # ----- timeouts, removal, end
-
-    def _timeout(self, s: CauldronState, a: PhaseTimeout, rng: Rng) -> Outcome:
-        events: list[Event] = []
-        if s.phase == "night":
-            self._close_night(s, rng, events, timed_out=True)
-        elif s.phase == "gaze":
-            events.append(public("timeout", "The Cailleach grows tired of waiting: undecided cards go to the "
-                                            "bottom."))
-            self._close_gaze(s, rng, events)
-        elif s.phase == "yew":
-            events.append(public("timeout", "The draught goes cold: the votes cast so far decide."))
-            self._close_yew(s, rng, events)
-        elif s.phase == "day":
-            events.append(public("timeout", "The sun sets on the talk."))
-            self._open_night(s, rng, events)
-        else:  # pragma: no cover - no other timed phase
-            raise IllegalAction("This phase has no timer.", code="no_timer")
-        return Outcome(state=s, events=events)
-
-    def _end_game(self, s: CauldronState, a: EndGame, rng: Rng) -> Outcome:
-        events: list[Event] = []
-        self._finish(s, "ended", events, reason=a.reason)
-        return Outcome(state=s, events=events)
-
-    def _remove(self, s: CauldronState, a: RemovePlayer, rng: Rng) -> Outcome:
-        target = a.target
-        events: list[Event] = []
-        if target not in {p.id for p in s.players}:
-            raise IllegalAction("That player is not in this game.", code="not_a_player")
-        if target in s.removed:
-            raise IllegalAction(f"{s.name(target)} has already left.", code="already_removed")
-        s.removed.append(target)
-        s.discard.extend(s.hands[target])
-        s.hands[target] = []
-        s.chosen.pop(target, None)
-        events.append(public("player_removed", f"🚪 **{s.name(target)}** leaves the cauldron's side. Their hand "
-                                               "is discarded; their hero stays secret until the end.",
-                             data={"player": target}))
-        if not s.active():
-            self._finish(s, "ended", events, reason="everyone left")
-            return Outcome(state=s, events=events, reply=f"{s.name(target)} was removed; no one is left.")
-        if s.phase == "night" and all(pid in s.chosen for pid in self._eligible(s)):
-            self._close_night(s, rng, events, timed_out=False)
-        elif s.phase == "gaze" and target in s.gaze_pending:
-            s.gaze_choices.pop(target, None)
-            s.gaze_choices[target] = "bottom"
-            if all(pid in s.gaze_choices for pid in s.gaze_pending):
-                self._close_gaze(s, rng, events)
-        elif s.phase == "yew" and target in s.yew_voters:
-            s.yew_votes.pop(target, None)
-            if all(pid in s.yew_votes for pid in s.yew_voters if pid not in s.removed):
-                self._close_yew(s, rng, events)
-        elif s.phase == "day" and all(pid in s.ended_discussion for pid in s.active()):
-            self._open_night(s, rng, events)
-        return Outcome(state=s, events=events, reply=f"{s.name(target)} was removed from the game.")
-
-    def _check_end(self, s: CauldronState, events: list[Event], announce: bool = True) -> None:
-        """Checked after every center discard. The game ends at exactly ``end_remaining`` cards, or when
-        the deck is empty (face-up cards alone exceed ``end_remaining``, so the count can fall no more)."""
-        if s.finished or (s.remaining() != s.options.end_remaining and s.deck):
-            return
-        milk = sum(s.kinds[c] == "milk" for c in s.deck + s.revealed)
-        blood = s.remaining() - milk
-        self._finish(s, outcome_for(milk, blood), events, announce=announce)
-
-    def _finish(self, s: CauldronState, outcome: str, events: list[Event], reason: str = "",
-                announce: bool = True) -> None:
-        s.finished = True
-        s.outcome = outcome
-        s.queue = []
-        s.next_phase("game_over")
-        if outcome in ("good", "evil"):
-            s.winners = [p.id for p in s.players if HEROES[s.heroes[p.id]].team == outcome]
-        else:
-            s.winners = []
-        if announce:
-            events.append(self._game_over_event(s, reason))
-
-    def _game_over_event(self, s: CauldronState, reason: str = "") -> Event:
-        milk = sum(s.kinds[c] == "milk" for c in s.deck + s.revealed)
-        blood = s.remaining() - milk
-        if s.outcome == "ended":
-            head = "The game was ended by a moderator" + (f": {reason}." if reason else ".")
-        elif s.outcome == "draw":
-            head = f"The cauldron settles at {milk} Milk and {blood} Blood: a draw."
-        else:
-            head = (f"The cauldron settles at {milk} {MILK} and {blood} {BLOOD}: "
-                    f"**{TEAM_LABEL[s.outcome]} win!**")
-        if s.outcome != "ended" and not s.deck and s.remaining() != s.options.end_remaining:
-            head += f"\nThe deck is empty: only the {s.remaining()} face-up cards are left to count."
-        deck = " ".join("🥛" if s.kinds[c] == "milk" else "🩸" for c in s.deck) or "empty"
-        face = " ".join("🥛" if s.kinds[c] == "milk" else "🩸" for c in s.revealed) or "none"
-        lines = [head, f"Deck (top first): {deck}", f"Face up: {face}", "", "**The heroes:**"]
-        for p in s.players:
-            hero = HEROES[s.heroes[p.id]]
-            mark = "🏆 " if p.id in s.winners else ""
-            start = "" if s.starting_heroes[p.id] == s.heroes[p.id] else \
-                f" (began as {HEROES[s.starting_heroes[p.id]].name})"
-            gone = " (left)" if p.id in s.removed else ""
-            lines.append(f"{mark}**{p.name}**{gone}: {hero.name}, {hero.team}{start}")
-        return public("game_over", "\n".join(lines), title="The cauldron is still", pause=2.0,
-                      data={"outcome": s.outcome, "winners": list(s.winners), "milk": milk, "blood": blood,
-                            "deck": [s.kinds[c] for c in s.deck], "revealed": [s.kinds[c] for c in s.revealed],
-                            "heroes": {pid: s.heroes[pid] for pid in s.heroes}},
-                      say=voice.SAY_END.get(s.outcome, "The game is over."))
+    #: every action -> its handler, in the module of its phase: the night (``night.py``, with the
+    #: resolution queue), the Gaze and Yew choices (``choices.py``), the day (``day.py``), a player
+    #: leaving (``removal.py``), the end (``ending.py``)
+    handlers: dict[str, Handler] = {
+        "play": night.play,
+        "gaze": choices.gaze_choice,
+        "yew_vote": choices.yew_vote,
+        "end_discussion": day.end_discussion,
+        "phase_timeout": timeout,
+        "remove_player": removal.remove,
+        "end_game": end_game,
+    }
+    #: every phase -> its label, length, closers, prompts and timeout (``phases.py``)
+    phases: dict[str, Phase] = PHASES
+    #: each ingredient's secondary and primary effect, by its key (``effects.py``; a test checks
+    #: every ingredient has both)
+    secondaries = SECONDARIES
+    primaries = PRIMARIES
 
     # ================================================================== reading
-
-    def _revealed_counts(self, s: CauldronState) -> dict[str, int]:
-        milk = sum(s.kinds[c] == "milk" for c in s.revealed)
-        return {"milk": milk, "blood": len(s.revealed) - milk}
-
-    def phase_seconds(self, s: CauldronState) -> float | None:
-        o = s.options
-        return {"night": o.night_seconds, "day": o.day_seconds, "gaze": o.choice_seconds,
-                "yew": o.choice_seconds}.get(s.phase)
 
     def silenced(self, s: CauldronState) -> list[str]:
         return voice.silenced(s)
@@ -950,7 +219,7 @@ class CauldronGame(Game):
         )
 
     def view(self, s: CauldronState, viewer: str | None) -> View:
-        rc = self._revealed_counts(s)
+        rc = revealed_counts(s)
         known_out = Counter(s.kinds[c] for c in s.out_known)
         table: dict[str, Any] = {
             "round": s.round, "phase": s.phase, "finished": s.finished,
@@ -1063,7 +332,7 @@ class CauldronGame(Game):
     def prompts(self, s: CauldronState, player_id: str) -> list[Prompt]:
         if s.finished or player_id in s.removed or player_id not in s.heroes:
             return []
-        if s.phase == "night" and player_id in self._eligible(s):
+        if s.phase == "night" and player_id in eligible_players(s):
             counts = Counter(s.hands[player_id])
             choices = []
             for k in INGREDIENT_ORDER:
@@ -1105,18 +374,15 @@ class CauldronGame(Game):
             data = rec.data
             blocker = data.get("blocked_by")
             if "blocked_by" not in data:  # a record from before blocked_by was kept
-                blocker = self._blocker(s.options, data["primary"], data.get("secondaries", []))
-            ruled = self._ruled(data["primary"], blocker)
+                blocker = blocking(s.options, data["primary"], data.get("secondaries", []))
+            said = ruled(data["primary"], blocker)
             lines = [f"• {s.name(pid)}: {ing(card)}" for pid, card in data["cast"].items()]
             if lines:  # (a night nobody cast says so once, not once per player)
                 lines += [f"• {s.name(pid)}: sat out ({why})" for pid, why in data.get("sat_out", {}).items()]
-            nights.append(f"**Night {data['round']}** · {ruled}\n" + ("\n".join(lines) or "nobody cast"))
+            nights.append(f"**Night {data['round']}** · {said}\n" + ("\n".join(lines) or "nobody cast"))
         if not nights:
             return []
         return [public("chronicle", "\n\n".join(nights), title="🌙 Who cast what, night by night")]
-
-    def phase_label(self, s: CauldronState) -> str:
-        return PHASE_LABEL.get(s.phase, f"the {s.phase.replace('_', ' ')}")
 
     def shared_prompts(self, s: CauldronState) -> list[Prompt]:
         """The day's End discussion button, on the day's message."""
@@ -1129,7 +395,7 @@ class CauldronGame(Game):
             return []
         out: list[Action] = []
         if s.phase == "night":
-            for pid in self._eligible(s):
+            for pid in eligible_players(s):
                 out += [PlayCard(player=pid, card=k) for k in sorted(set(s.hands[pid]), key=INGREDIENT_ORDER.index)]
         elif s.phase == "gaze":
             for pid in s.gaze_pending:

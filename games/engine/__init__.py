@@ -27,6 +27,7 @@ from .protocol import (
     Game,
     Handler,
     Outcome,
+    Phase,
     PhaseTimeout,
     Player,
     PlayerResult,
@@ -39,6 +40,7 @@ from .protocol import (
     TurnOver,
     View,
     action_type,
+    close_on_timeout,
 )
 from .rng import Rng, ScriptedRng, rng_for
 from .run import Replay, SimulationReport, leaks, replay, simulate, step
@@ -46,7 +48,7 @@ from .run import Replay, SimulationReport, leaks, replay, simulate, step
 __all__ = [
     "COMMON_ACTIONS", "MAX_REASON", "NO_ONE", "PUBLIC", "RECORD", "STORYTELLER", "SUBSTITUTE", "Action", "Audience", "BaseState", "Choice",
     "DataError", "EndGame", "Event", "Game", "GameError", "Handler", "IllegalAction", "Outcome",
-    "PhaseTimeout", "Player", "PlayerResult", "Prompt", "PromptField", "RemovePlayer", "Replay",
-    "Result", "Rng", "ScriptedRng", "SetupError", "SimulationReport", "SpeakingTurn", "StorytellerAction", "TurnOver", "View", "action_type", "leaks", "private",
+    "Phase", "PhaseTimeout", "Player", "PlayerResult", "Prompt", "PromptField", "RemovePlayer", "Replay",
+    "Result", "Rng", "ScriptedRng", "SetupError", "SimulationReport", "SpeakingTurn", "StorytellerAction", "TurnOver", "View", "action_type", "close_on_timeout", "leaks", "private",
     "public", "record", "replay", "rng_for", "simulate", "step", "to_group", "to_player", "to_team", "to_thread",
 ]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Annotated, Any, ClassVar, Literal, Union
 
@@ -209,6 +210,48 @@ class Result(BaseModel):
 Handler = Callable[[Any, Any, Rng], Outcome]
 
 
+#: what may close a phase besides a moderator: its deadline passing (``PhaseTimeout``), every player
+#: who may act having acted, one player's move (a turn), the table saying it is ready
+Closer = Literal["deadline", "all_acted", "move", "ready"]
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One phase of a game's declared phase table (``Game.phases``): the engine derives the phase's
+    length, its label and what a ``PhaseTimeout`` does from it, so a phase is described once.
+
+    ``seconds`` is the name of the option that holds the phase's length, or a function of the
+    state (a length that depends on more than one option); a falsy length means no timer.
+    ``on_timeout`` closes the phase when its deadline passes: a function of the state and the
+    randomness returning the events it caused. ``prompts`` are the action types the phase asks
+    players for (its secret choices), for readers and tests.
+    """
+
+    label: str | Callable[[Any], str]
+    seconds: str | Callable[[Any], float | None] | None = None
+    closes: tuple[Closer, ...] = ()
+    prompts: tuple[str, ...] = ()
+    on_timeout: Callable[[Any, Rng], list[Event]] | None = None
+
+    def length(self, state: Any) -> float | None:
+        if self.seconds is None:
+            return None
+        value = getattr(state.options, self.seconds) if isinstance(self.seconds, str) else self.seconds(state)
+        return float(value) if value else None
+
+    def words(self, state: Any) -> str:
+        return self.label if isinstance(self.label, str) else self.label(state)
+
+
+def close_on_timeout(phases: Mapping[str, Phase], state: Any, rng: Rng) -> list[Event]:
+    """The current phase's deadline passed: close it as its entry in ``phases`` says (for a
+    game's ``phase_timeout`` handler)."""
+    entry = phases.get(state.phase)
+    if entry is None or entry.on_timeout is None:
+        raise IllegalAction("This phase has no timer.", code="no_timer")
+    return entry.on_timeout(state, rng)
+
+
 def action_type(action: type[Action]) -> str:
     """The ``type`` an action class declares (its discriminator)."""
     return action.model_fields["type"].default
@@ -247,6 +290,10 @@ class Game(ABC):
     #: class attribute, or a cached property where the handlers need the game's data. The default
     #: ``_apply`` dispatches through it, and a test fails for an action type without a handler.
     handlers: Mapping[str, Handler] = {}
+    #: every phase a game can be in -> its ``Phase`` (label, length, what closes it, its prompts, its
+    #: timeout). The default ``phase_seconds``, ``phase_label`` and ``close_on_timeout`` read it;
+    #: ``tests/engine/test_phases.py`` fails for a phase a game reaches without an entry.
+    phases: Mapping[str, Phase] = {}
 
     # ----- actions -----
     def action_types(self) -> set[str]:
@@ -348,9 +395,15 @@ class Game(ABC):
     @abstractmethod
     def result(self, state: Any) -> Result: ...
 
-    @abstractmethod
     def phase_seconds(self, state: Any) -> float | None:
-        """How long the current phase lasts before ``PhaseTimeout``; None for no timer."""
+        """How long the current phase lasts before ``PhaseTimeout``; None for no timer (from
+        ``phases``: a finished game or a phase without a length has none)."""
+        entry = self.phases.get(state.phase)
+        return None if state.finished or entry is None else entry.length(state)
+
+    def close_on_timeout(self, state: Any, rng: Rng) -> list[Event]:
+        """The current phase's deadline passed: close it as its ``phases`` entry says."""
+        return close_on_timeout(self.phases, state, rng)
 
     @abstractmethod
     def prompts(self, state: Any, player_id: str) -> list[Prompt]:
@@ -393,8 +446,9 @@ class Game(ABC):
         return []
 
     def phase_label(self, state: Any) -> str:
-        """The current phase in words, for the table ("the Council")."""
-        return f"the {state.phase.replace('_', ' ')}"
+        """The current phase in words, for the table ("the Council"), from ``phases``."""
+        entry = self.phases.get(state.phase)
+        return entry.words(state) if entry is not None else f"the {state.phase.replace('_', ' ')}"
 
     def choices_since(self, state: Any) -> int:
         """The first ``phase_seq`` whose choices still stand: the bot keeps that phase's message,

@@ -1,7 +1,7 @@
 """The voice table (issue 29): the Choosing's speaking turns (the rulebook's "Silence rules: timed
 turns"), who the rules want server-muted, and the few words said aloud with the public messages.
 
-Pure functions of the state; the handlers that call them are ``RitualGame``'s (game.py)."""
+Pure functions of the state; the handlers that call them are the Choosing's (choosing.py)."""
 
 from __future__ import annotations
 

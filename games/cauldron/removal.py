@@ -1,0 +1,51 @@
+"""A moderator removes an absent player: their hand is discarded and the phase goes on without them."""
+
+from __future__ import annotations
+
+from games.engine import (
+    Event,
+    IllegalAction,
+    Outcome,
+    RemovePlayer,
+    Rng,
+    public,
+)
+
+from .checks import eligible_players
+from .choices import close_gaze, close_yew
+from .ending import finish
+from .models import CauldronState
+from .night import close_night, open_night
+
+
+def remove(s: CauldronState, a: RemovePlayer, rng: Rng) -> Outcome:
+    target = a.target
+    events: list[Event] = []
+    if target not in {p.id for p in s.players}:
+        raise IllegalAction("That player is not in this game.", code="not_a_player")
+    if target in s.removed:
+        raise IllegalAction(f"{s.name(target)} has already left.", code="already_removed")
+    s.removed.append(target)
+    s.discard.extend(s.hands[target])
+    s.hands[target] = []
+    s.chosen.pop(target, None)
+    events.append(public("player_removed", f"🚪 **{s.name(target)}** leaves the cauldron's side. Their hand "
+                                           "is discarded; their hero stays secret until the end.",
+                         data={"player": target}))
+    if not s.active():
+        events += finish(s, "ended", reason="everyone left")
+        return Outcome(state=s, events=events, reply=f"{s.name(target)} was removed; no one is left.")
+    if s.phase == "night" and all(pid in s.chosen for pid in eligible_players(s)):
+        events += close_night(s, rng, timed_out=False)
+    elif s.phase == "gaze" and target in s.gaze_pending:
+        s.gaze_choices.pop(target, None)
+        s.gaze_choices[target] = "bottom"
+        if all(pid in s.gaze_choices for pid in s.gaze_pending):
+            events += close_gaze(s, rng)
+    elif s.phase == "yew" and target in s.yew_voters:
+        s.yew_votes.pop(target, None)
+        if all(pid in s.yew_votes for pid in s.yew_voters if pid not in s.removed):
+            events += close_yew(s, rng)
+    elif s.phase == "day" and all(pid in s.ended_discussion for pid in s.active()):
+        events += open_night(s, rng)
+    return Outcome(state=s, events=events, reply=f"{s.name(target)} was removed from the game.")
