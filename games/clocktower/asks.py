@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from .characters import DATA, Character, Characters, ClocktowerDataError, read_data
 from .judged import judged_ask, question
 from .rules import NO_ONE_TONIGHT, ruled
+from .snv_night import keeps_ability
 from .state import ClocktowerState, Seat
 
 
@@ -83,7 +84,7 @@ def ask_for(state: ClocktowerState, seat: Seat, chars: Characters) -> tuple[Ask,
         return None
     if ask.when_killed and seat.player not in state.dawn_deaths:
         return None
-    if not ask.when_killed and not seat.alive:
+    if not ask.when_killed and not seat.alive and not keeps_ability(state, seat):
         return None
     if ask.charged_count and charged(state, seat.player):
         return ask, ask.charged_text, ask.charged_count

@@ -13,6 +13,7 @@ from .info import names
 from .inform import information_at_dawn
 from .night import choices_summary, lock_reminders, night_asks, night_sheet, resolve_night, roll_choices
 from .rules import chars, hours, illegal, impaired, set_stage, talk_data
+from .snv_day import vortox_end
 from .stages import next_stage, stages
 from .state import ClocktowerState, PendingEnd
 from .succession import after_the_night
@@ -132,7 +133,7 @@ def pending_end(state: ClocktowerState, *, resume: str) -> list[Event]:
     nothing of it until they do)."""
     found = goblin_end(state) or mechanical_end(state, chars(state))
     if found is None and resume == "night":
-        found = mayor_end(state)
+        found = vortox_end(state) or mayor_end(state)
     if found is None:
         return []
     state.pending_end = found.model_copy(update={"resume": resume})

@@ -10,15 +10,19 @@ is not here: the copilot proposes it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
 from .characters import Characters
 from .rules import NO_ONE_TONIGHT, impaired
+from .snv_night import SNV_ACTS
 from .state import Abnormal, ClocktowerState, Seat
 
 #: "safe": the Monk's protection, for the rest of the walk only (nothing for the grimoire to keep)
-EffectKind = Literal["dies", "poison", "heal", "negative", "safe"]
+#: "becomes": the player becomes the source's character, evil (the Fang Gu's jump); "keeps": a dead
+#: Minion keeps its ability (the Vigormortis's)
+EffectKind = Literal["dies", "poison", "heal", "negative", "safe", "becomes", "keeps"]
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,21 @@ class _Night:
 
     def label(self, player: str) -> str:
         return self.state.label(player)
+
+    # what another edition's acts (``snv_night``) use of the walk
+    def chosen(self, step: Step) -> list[str] | None:
+        return _submitted(step)
+
+    def stops(self, seat: Seat, step: Step, what: str) -> bool:
+        return _impaired(self, seat, step, what)
+
+    def kill(self, step: Step, target: str, source: str) -> bool:
+        """The Demon's kill; whether the target dies of it."""
+        _kill(self, step, target, source)
+        return any(e.kind == "dies" and e.player == target for e in step.effects)
+
+    def add(self, step: Step, kind: EffectKind, player: str, source: str) -> None:
+        step.effects.append(Effect(kind, player, source))
 
 
 def plan_night(state: ClocktowerState, chars: Characters) -> list[Step]:
@@ -281,5 +300,6 @@ def _bureaucrat(night: _Night, seat: Seat, step: Step) -> None:
     step.notes.append(f"{night.label(chose[0])}'s vote counts as 3 votes tomorrow.")
 
 
-_ACTS = {"imp": _imp, "bureaucrat": _bureaucrat, "poisoner": _poisoner, "monk": _monk,
-         "pukka": _pukka, "lleech": _lleech, "po": _po, "thief": _thief, "waitress": _waitress, "lunatic": _lunatic}
+_ACTS: dict[str, Callable[[_Night, Seat, Step], None]] = {"imp": _imp, "bureaucrat": _bureaucrat, "poisoner": _poisoner, "monk": _monk,
+         "pukka": _pukka, "lleech": _lleech, "po": _po, "thief": _thief, "waitress": _waitress, "lunatic": _lunatic,
+         **SNV_ACTS}

@@ -16,6 +16,7 @@ from .characters import load as load_hrh
 from .info import reveal_text
 from .options import HOUR
 from .script_characters import characters_for
+from .snv_night import nodashii_poison
 from .state import ClocktowerState, Seat
 
 #: the value of "no-one" in a night choice (the Po)
@@ -31,7 +32,9 @@ DEALT_TEAMS = ("townsfolk", "outsider", "minion", "demon")
 RULED_OFFICIAL: frozenset[str] = frozenset({
     # Trouble Brewing: its information (the copilot) and its mechanics (the night, the day, the end)
     "librarian", "investigator", "chef", "fortuneteller", "imp", "poisoner", "monk", "scarletwoman", "saint",
-    "mayor", "slayer", "butler", "bureaucrat", "gunslinger", "beggar"})
+    "mayor", "slayer", "butler", "bureaucrat", "gunslinger", "beggar",
+    # Sects & Violets: its mechanics (snv_night.py, snv_day.py)
+    "fanggu", "vigormortis", "nodashii", "vortox"})
 
 
 def ruled(state: ClocktowerState, character: str) -> bool:
@@ -100,7 +103,7 @@ def impaired(state: ClocktowerState, player: str) -> str:
         if reminder.player == player and any(w in reminder.token.lower() for w in ("poison", "drunk")):
             by = f" by the {reminder.source.capitalize()}" if reminder.source else ": your own token"
             return f"{reminder.token.lower()}{by}"
-    return ""
+    return nodashii_poison(state, player)
 
 
 def circle_neighbours(state: ClocktowerState, player: str, *, living: bool = True) -> list[str]:

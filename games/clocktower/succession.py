@@ -13,6 +13,7 @@ from games.engine import STORYTELLER, Event, private
 
 from .info import card, names
 from .rules import chars, impaired
+from .snv_night import demon_gone
 from .state import ClocktowerState, Seat
 
 
@@ -78,6 +79,8 @@ def after_the_night(state: ClocktowerState) -> list[Event]:
     dead = [state.seat_of(p) for p in state.killed_tonight if state.seated(p) and not state.seat_of(p).alive]
     if any(s.has("poisoner") for s in dead):  # the dead have no ability: its poison ends at its death
         state.reminders = [r for r in state.reminders if not (r.source == "poisoner" and "poison" in r.token.lower())]
+    for seat in dead:
+        demon_gone(state, seat)
     demons = [s for s in dead if _demon(state, s)]
     if not demons:
         return []
@@ -95,6 +98,7 @@ def demon_died(state: ClocktowerState, seat: Seat) -> list[Event]:
     ends (the dead have no ability)."""
     if seat.has("poisoner"):
         state.reminders = [r for r in state.reminders if not (r.source == "poisoner" and "poison" in r.token.lower())]
+    demon_gone(state, seat)
     if not _demon(state, seat):
         return []
     return scarlet_woman(state, seat, living(state) + 1)

@@ -1,0 +1,193 @@
+"""Sects & Violets' mechanics, pure, on a forced deal of the official script: the Fang Gu's jump,
+the Vigormortis's Minions, the No Dashii's poison and the Vortox's loss by no execution. Each test
+is named after the rule point the official wiki settles (the readings it leaves open are in the
+README's Interpretations, "Sects & Violets' mechanics")."""
+
+from games.clocktower.rules import impaired, ruled
+from tests.support.clocktower_pure import (
+    act,
+    choose,
+    events_of,
+    lock,
+    new_game,
+    next_night,
+    through_night,
+    timeout,
+    vote,
+)
+
+SNV = {"script": "Sects & Violets"}
+# seat i holds TABLE[i - 1]: the Fang Gu in seat 1, the Mutant in seat 5, the Klutz in seat 8
+TABLE = ["fanggu", "cerenovus", "clockmaker", "dreamer", "mutant", "seamstress", "oracle", "klutz"]
+
+
+def table(demon):
+    return [demon, *TABLE[1:]]
+
+
+def begun(characters=TABLE):
+    return act(new_game(SNV, characters), type="begin").state
+
+
+def day1(characters=TABLE):
+    return through_night(begun(characters)).state
+
+
+def night2(characters=TABLE):
+    return next_night(day1(characters))
+
+
+def plan(out):
+    return next(e for e in events_of(out, "storyteller") if e.type == "night_plan").text
+
+
+def told(out, player):
+    return [e for e in out.events if e.audience.kind == "player" and e.audience.id == player]
+
+
+def public_texts(out):
+    return " ".join(e.text for e in events_of(out, "public"))
+
+
+def end_day(state, *voters_target):
+    for voter, target in voters_target:
+        state = vote(state, voter, target).state
+    while True:
+        out = timeout(state)
+        if out.state.phase != "day":
+            return out
+        state = out.state
+
+
+def test_the_four_demons_are_ruled_on_sects_and_violets():
+    state = begun()
+    assert all(ruled(state, c) for c in ("fanggu", "vigormortis", "nodashii", "vortox"))
+
+
+# ----- the Fang Gu -----
+
+def test_the_fang_gu_is_asked_to_kill_on_nights_after_the_first():
+    out = act(new_game(SNV, TABLE), type="begin")
+    assert not any(e.type == "night_ask" for e in told(out, "p1"))
+    state = through_night(out.state).state
+    while state.phase != "night":
+        out = timeout(state)
+        state = out.state
+    assert any(e.type == "night_ask" and "they die" in e.text for e in told(out, "p1"))
+
+
+def test_the_fang_gus_choice_dies():
+    out = lock(choose(night2(), "p1", "p4"))
+    assert not out.state.seat_of("p4").alive and out.state.seat_of("p1").alive
+
+
+def test_the_first_outsider_the_fang_gu_chooses_becomes_an_evil_fang_gu_and_the_fang_gu_dies_instead():
+    out = lock(choose(night2(), "p1", "p5"))
+    state = out.state
+    mutant = state.seat_of("p5")
+    assert mutant.alive and mutant.character == "fanggu" and mutant.shown == "fanggu" and mutant.alignment == "evil"
+    assert not state.seat_of("p1").alive
+    assert any("Fang Gu" in e.text and "evil" in e.text for e in told(out, "p5"))
+    assert "Fang Gu" in plan(out)
+    day = through_night(state)
+    assert day.state.phase == "day" and day.state.pending_end is None
+
+
+def test_the_fang_gus_jump_is_never_told_to_the_town():
+    out = lock(choose(night2(), "p1", "p5"))
+    dawn = through_night(out.state)
+    for text in (public_texts(out), public_texts(dawn)):
+        assert "Fang Gu" not in text and "Mutant" not in text
+    deaths = [line for line in public_texts(dawn).splitlines() if "died" in line]
+    assert any("Name1 (seat 1)" in line for line in deaths) and not any("Name5" in line for line in deaths)
+
+
+def test_the_fang_gu_jumps_only_once_the_second_outsider_chosen_dies():
+    state = lock(choose(night2(), "p1", "p5")).state
+    state = next_night(through_night(state).state)
+    out = lock(choose(state, "p5", "p8"))
+    assert not out.state.seat_of("p8").alive and out.state.seat_of("p8").character == "klutz"
+    assert out.state.seat_of("p5").alive
+
+
+def test_a_poisoned_fang_gu_kills_nobody_and_does_not_jump():
+    state = act(night2(), type="add_reminder", target="p1", token="Poisoned", source="").state
+    out = lock(choose(state, "p1", "p5"))
+    assert out.state.seat_of("p5").character == "mutant" and out.state.seat_of("p1").alive
+
+
+# ----- the Vigormortis -----
+
+def test_the_vigormortiss_choice_dies():
+    out = lock(choose(night2(table("vigormortis")), "p1", "p4"))
+    assert not out.state.seat_of("p4").alive
+    assert not any(r.source == "vigormortis" for r in out.state.reminders)
+
+
+def test_a_minion_the_vigormortis_kills_keeps_its_ability_and_poisons_a_townsfolk_neighbour():
+    out = lock(choose(night2(table("vigormortis")), "p1", "p2"))
+    state = out.state
+    assert not state.seat_of("p2").alive
+    # the Cerenovus's neighbours: the Vigormortis (skipped), then the Klutz (skipped), the Oracle; the Clockmaker
+    assert impaired(state, "p3") and not impaired(state, "p7")
+    assert "Name7 (seat 7)" in plan(out)  # the other Townsfolk neighbour, the Storytellers' choice
+    state = through_night(state).state
+    while state.phase != "night":
+        after = timeout(state)
+        state = after.state
+    assert any(e.type == "night_ask" for e in told(after, "p2"))
+
+
+def test_the_vigormortiss_minions_lose_their_ability_and_the_poison_ends_when_it_dies():
+    state = lock(choose(night2(table("vigormortis")), "p1", "p2")).state
+    state = act(state, type="kill", target="p1").state
+    assert not impaired(state, "p3")
+
+
+# ----- the No Dashii -----
+
+def test_the_no_dashiis_two_nearest_townsfolk_neighbours_are_poisoned():
+    state = begun(table("nodashii"))
+    # seat 2 is a Minion and seat 8 an Outsider: skipped, so the Clockmaker and the Oracle
+    assert impaired(state, "p3") and impaired(state, "p7")
+    assert not impaired(state, "p4") and not impaired(state, "p2") and not impaired(state, "p8")
+
+
+def test_a_poisoned_no_dashii_poisons_nobody():
+    state = act(begun(table("nodashii")), type="add_reminder", target="p1", token="Poisoned", source="").state
+    assert not impaired(state, "p3") and not impaired(state, "p7")
+
+
+def test_a_dead_no_dashii_poisons_nobody():
+    state = act(begun(table("nodashii")), type="kill", target="p1").state
+    assert not impaired(state, "p3")
+
+
+def test_the_no_dashiis_choice_dies():
+    out = lock(choose(night2(table("nodashii")), "p1", "p4"))
+    assert not out.state.seat_of("p4").alive
+
+
+# ----- the Vortox -----
+
+def test_with_the_vortox_alive_a_day_without_an_execution_is_an_evil_win():
+    out = end_day(day1(table("vortox")))
+    assert out.state.pending_end is not None and out.state.pending_end.team == "evil"
+    assert "Vortox" in out.state.pending_end.reason
+    assert "Vortox" not in public_texts(out)
+
+
+def test_with_the_vortox_a_day_with_an_execution_goes_on():
+    out = end_day(day1(table("vortox")), ("p2", "p4"), ("p3", "p4"), ("p5", "p4"))
+    assert out.state.pending_end is None and out.state.phase == "night"
+
+
+def test_a_poisoned_vortox_does_not_win_by_no_execution():
+    state = act(day1(table("vortox")), type="add_reminder", target="p1", token="Poisoned", source="").state
+    out = end_day(state)
+    assert out.state.pending_end is None
+
+
+def test_the_vortoxs_choice_dies():
+    out = lock(choose(night2(table("vortox")), "p1", "p4"))
+    assert not out.state.seat_of("p4").alive
