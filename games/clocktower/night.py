@@ -18,7 +18,7 @@ from .copilot import proposals
 from .inform import information_event, woken_information
 from .resolve import plan_night
 from .rules import NO_ONE_TONIGHT, chars, choice_text, hours, illegal, ruled, target_seat, who
-from .snv_night import becomes, keeps
+from .snv_night import CURSED, becomes, keeps
 from .state import ClocktowerState, Reminder, Seat
 
 # ----- the players' choices -----
@@ -340,6 +340,9 @@ def resolve_night(state: ClocktowerState) -> list[Event]:
             elif effect.kind == "becomes":
                 events.append(becomes(state, target, effect.source))
                 said.append(f"{label} becomes the {chars(state)[effect.source].name}, evil")
+            elif effect.kind == "cursed":
+                state.reminders.append(Reminder(player=effect.player, token=CURSED, source="witch"))
+                said.append(f"{label} is cursed: if they nominate tomorrow, they die")
             elif effect.kind == "keeps":
                 keeps(state, effect.player)
                 said.append(f"{label} keeps their ability")

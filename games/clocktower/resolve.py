@@ -21,8 +21,8 @@ from .state import Abnormal, ClocktowerState, Seat
 
 #: "safe": the Monk's protection, for the rest of the walk only (nothing for the grimoire to keep)
 #: "becomes": the player becomes the source's character, evil (the Fang Gu's jump); "keeps": a dead
-#: Minion keeps its ability (the Vigormortis's)
-EffectKind = Literal["dies", "poison", "heal", "negative", "safe", "becomes", "keeps"]
+#: Minion keeps its ability (the Vigormortis's); "cursed": the Witch's curse for tomorrow
+EffectKind = Literal["dies", "poison", "heal", "negative", "safe", "becomes", "keeps", "cursed"]
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,8 @@ if TYPE_CHECKING:  # the walk's types only: resolve imports this module
 
 #: the Fang Gu's reminder once it has jumped ("the 1st Outsider this kills")
 JUMPED = "Once"
+#: the Witch's reminder on the player it chose, until dusk
+CURSED = "Cursed"
 #: the Vigormortis's reminder on a Minion it killed
 KEEPS = "Has ability"
 
@@ -88,7 +90,19 @@ def _vigormortis(night: _Night, seat: Seat, step: Step) -> None:
                       f"poisons a Townsfolk neighbour: proposed {night.label(sides[0])}.{other}")
 
 
-SNV_ACTS = {"fanggu": _fanggu, "vigormortis": _vigormortis, "nodashii": _kills("No Dashii"),
+def _witch(night: _Night, seat: Seat, step: Step) -> None:
+    """"Each night, choose a player: if they nominate tomorrow, they die. If just 3 players live,
+    you lose this ability" (counted at its step; the day's nomination counts again, ``snv_day``)."""
+    chose = night.chosen(step)
+    if chose is None or night.stops(seat, step, "nobody is cursed."):
+        return
+    if sum(1 for s in night.state.seats if night.alive(s.player) and not s.traveller) <= 3:
+        step.notes.append("just 3 players live: the Witch has lost its ability, nobody is cursed.")
+        return
+    night.add(step, "cursed", chose[0], "witch")
+
+
+SNV_ACTS = {"witch": _witch, "fanggu": _fanggu, "vigormortis": _vigormortis, "nodashii": _kills("No Dashii"),
             "vortox": _kills("Vortox")}
 
 

@@ -189,5 +189,60 @@ def test_a_poisoned_vortox_does_not_win_by_no_execution():
 
 
 def test_the_vortoxs_choice_dies():
-    out = lock(choose(night2(table("vortox")), "p1", "p4"))
+    state = end_day(day1(table("vortox")), ("p2", "p4"), ("p3", "p4"), ("p5", "p4")).state  # executed: night
+    out = lock(choose(state, "p1", "p6"))
+    assert not out.state.seat_of("p6").alive
+
+
+# ----- the Witch -----
+
+WITCH = ["fanggu", "witch", "clockmaker", "dreamer", "mutant", "seamstress", "oracle", "klutz"]
+
+
+def cursed_day(target="p4"):
+    return through_night(choose(begun(WITCH), "p2", target)).state
+
+
+def test_the_witch_is_asked_on_the_first_night():
+    out = act(new_game(SNV, WITCH), type="begin")
+    state = out.state
+    while state.phase == "night" and not any(e.type == "night_ask" for e in told(out, "p2")):
+        out = timeout(state)
+        state = out.state
+    assert any(e.type == "night_ask" and "nominate" in e.text for e in told(out, "p2"))
+
+
+def test_the_player_the_witch_cursed_dies_when_they_nominate_tomorrow():
+    out = vote(cursed_day(), "p4", "p6")
     assert not out.state.seat_of("p4").alive
+    assert "Name4 (seat 4) has died" in public_texts(out) and "Witch" not in public_texts(out)
+    assert any(n.nominee == "p6" for n in out.state.nominations)  # the nomination stands
+
+
+def test_a_player_the_witch_did_not_curse_nominates_safely():
+    out = vote(cursed_day(), "p3", "p6")
+    assert out.state.seat_of("p3").alive
+
+
+def test_the_witchs_curse_is_never_told_to_the_town():
+    out = through_night(choose(begun(WITCH), "p2", "p4"))
+    assert "Witch" not in public_texts(out) and "urse" not in public_texts(out)
+
+
+def test_the_witchs_curse_lasts_one_day():
+    state = end_day(cursed_day(), ("p3", "p6"), ("p5", "p6"), ("p7", "p6")).state
+    state = through_night(state).state  # the Witch chooses nobody tonight
+    assert vote(state, "p4", "p8").state.seat_of("p4").alive
+
+
+def test_a_poisoned_witch_curses_nobody():
+    state = act(begun(WITCH), type="add_reminder", target="p2", token="Poisoned", source="").state
+    state = through_night(choose(state, "p2", "p4")).state
+    assert vote(state, "p4", "p6").state.seat_of("p4").alive
+
+
+def test_with_just_3_players_alive_the_witch_loses_its_ability():
+    state = cursed_day()
+    for p in ("p3", "p5", "p6", "p7", "p8"):
+        state = act(state, type="kill", target=p).state
+    assert vote(state, "p4", "p1").state.seat_of("p4").alive
