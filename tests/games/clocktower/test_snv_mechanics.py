@@ -246,3 +246,16 @@ def test_with_just_3_players_alive_the_witch_loses_its_ability():
     for p in ("p3", "p5", "p6", "p7", "p8"):
         state = act(state, type="kill", target=p).state
     assert vote(state, "p4", "p1").state.seat_of("p4").alive
+
+
+def test_a_cursed_demon_who_nominates_dies_and_the_end_waits_for_the_storytellers():
+    out = vote(cursed_day("p1"), "p1", "p6")
+    assert not out.state.seat_of("p1").alive
+    assert out.state.pending_end is not None and out.state.pending_end.team == "good"
+
+
+def test_the_vigormortiss_kept_minion_and_its_poison_are_never_told_to_the_town():
+    out = lock(choose(night2(table("vigormortis")), "p1", "p2"))
+    dawn = through_night(out.state)
+    for text in (public_texts(out), public_texts(dawn)):
+        assert "Vigormortis" not in text and "oison" not in text and "Cerenovus" not in text
