@@ -16,7 +16,7 @@ from typing import Literal
 
 from .characters import Characters
 from .rules import NO_ONE_TONIGHT, impaired
-from .snv_night import SNV_ACTS
+from .snv_night import SNV_ACTS, keeps_ability
 from .state import Abnormal, ClocktowerState, Seat
 
 #: "safe": the Monk's protection, for the rest of the walk only (nothing for the grimoire to keep)
@@ -105,7 +105,7 @@ def plan_night(state: ClocktowerState, chars: Characters) -> list[Step]:
             if act is None:
                 continue
             step = Step(player=seat.player, character=character, chose=state.night_choices.get(seat.player))
-            if not night.alive(seat.player):
+            if not night.alive(seat.player) and not keeps_ability(state, seat):
                 step.notes.append("dead before their step: does not act.")
             else:
                 act(night, seat, step)

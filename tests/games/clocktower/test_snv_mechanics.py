@@ -259,3 +259,11 @@ def test_the_vigormortiss_kept_minion_and_its_poison_are_never_told_to_the_town(
     dawn = through_night(out.state)
     for text in (public_texts(out), public_texts(dawn)):
         assert "Vigormortis" not in text and "oison" not in text and "Cerenovus" not in text
+
+
+def test_a_witch_the_vigormortis_killed_still_curses():
+    characters = ["vigormortis", "witch", "clockmaker", "dreamer", "mutant", "seamstress", "oracle", "klutz"]
+    state = lock(choose(night2(characters), "p1", "p2")).state
+    state = next_night(through_night(state).state)
+    state = through_night(choose(state, "p2", "p4")).state
+    assert not vote(state, "p4", "p6").state.seat_of("p4").alive
