@@ -34,7 +34,7 @@ RULED_OFFICIAL: frozenset[str] = frozenset({
     "librarian", "investigator", "chef", "fortuneteller", "imp", "poisoner", "monk", "scarletwoman", "saint",
     "mayor", "slayer", "butler", "bureaucrat", "gunslinger", "beggar",
     # Sects & Violets: its mechanics (snv_night.py, snv_day.py)
-    "fanggu", "vigormortis", "nodashii", "vortox", "witch"})
+    "fanggu", "vigormortis", "nodashii", "vortox", "witch", "sweetheart"})
 
 
 def ruled(state: ClocktowerState, character: str) -> bool:

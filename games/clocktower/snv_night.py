@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from games.engine import Event, private
+from games.engine import STORYTELLER, Event, private
 
 from .info import card
 from .script_characters import characters_for
@@ -168,3 +168,24 @@ def demon_gone(state: ClocktowerState, seat: Seat) -> None:
     if seat.character != "vigormortis" or any(s.character == "vigormortis" and s.alive for s in state.seats):
         return
     state.reminders = [r for r in state.reminders if not (r.source == "vigormortis" and "poison" in r.token.lower())]
+
+
+def sweetheart_died(state: ClocktowerState, seat: Seat) -> list[Event]:
+    """"When you die, 1 player is drunk from now on": which player is the Storytellers' pick, so the
+    bot proposes the nearest Townsfolk clockwise (a Drunk token placed) and tells them to move it.
+    A drunk or poisoned Sweetheart makes nobody drunk (its own tokens only: poison of Townsfolk
+    neighbours never reaches an Outsider)."""
+    if seat.character != "sweetheart" or seat.traveller or seat.alive \
+            or any(r.source == "sweetheart" for r in state.reminders):
+        return []
+    if any(r.player == seat.player and ("poison" in r.token.lower() or "drunk" in r.token.lower())
+           for r in state.reminders):
+        state.note_abnormal(seat.player, "the Sweetheart, drunk or poisoned, died: nobody became drunk")
+        return []
+    living = [p for p in townsfolk_neighbours(state, seat.player) if state.seat_of(p).alive]
+    if not living:
+        return []
+    state.reminders.append(Reminder(player=living[0], token="Drunk", source="sweetheart"))
+    return [Event(type="sweetheart", audience=STORYTELLER, title="💘 The Sweetheart died",
+                  text=f"The Sweetheart, {state.label(seat.player)}, died: 1 player is drunk from now on. Proposed: "
+                       f"{state.label(living[0])} (a Drunk token is placed). Your pick: move it with `/st reminder`.")]

@@ -267,3 +267,28 @@ def test_a_witch_the_vigormortis_killed_still_curses():
     state = next_night(through_night(state).state)
     state = through_night(choose(state, "p2", "p4")).state
     assert not vote(state, "p4", "p6").state.seat_of("p4").alive
+
+
+# ----- the Sweetheart -----
+
+SWEET = ["fanggu", "cerenovus", "clockmaker", "dreamer", "sweetheart", "seamstress", "oracle", "klutz"]
+
+
+def test_when_the_sweetheart_dies_1_player_is_drunk_from_now_on_proposed_to_the_storytellers():
+    out = act(day1(SWEET), type="kill", target="p5")
+    drunk = [r.player for r in out.state.reminders if r.source == "sweetheart" and r.token == "Drunk"]
+    assert drunk == ["p6"] and impaired(out.state, "p6")
+    assert any("/st reminder" in e.text for e in events_of(out, "storyteller"))
+    assert "Drunk" not in public_texts(out) and "Sweetheart" not in public_texts(out)
+
+
+def test_the_sweetheart_killed_at_night_makes_a_player_drunk():
+    out = lock(choose(night2(["vigormortis", *SWEET[1:]]), "p1", "p5"))
+    assert not out.state.seat_of("p5").alive
+    assert [r.player for r in out.state.reminders if r.source == "sweetheart"] == ["p6"]
+
+
+def test_a_poisoned_sweetheart_that_dies_makes_nobody_drunk():
+    state = act(day1(SWEET), type="add_reminder", target="p5", token="Poisoned", source="").state
+    out = act(state, type="kill", target="p5")
+    assert not any(r.source == "sweetheart" for r in out.state.reminders)
