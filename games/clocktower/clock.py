@@ -16,7 +16,9 @@ from .info import names
 from .inform import information_at_dawn
 from .night import choices_summary, lock_reminders, night_asks, night_sheet, resolve_night, roll_choices
 from .rules import chars, hours, illegal, impaired, set_stage, talk_data
+from .snv_day import vortox_end
 from .snv_judged import judged_today
+from .snv_night import CURSED
 from .stages import next_stage, stages
 from .state import ClocktowerState, PendingEnd
 from .succession import after_the_night
@@ -45,8 +47,9 @@ def nightfall(state: ClocktowerState, opening: str = "") -> list[Event]:
 
 
 def poison_wears_off(state: ClocktowerState) -> None:
-    """Dusk: the Poisoner's poison ("tonight and tomorrow day") ends."""
-    state.reminders = [r for r in state.reminders if not (r.source == "poisoner" and "poison" in r.token.lower())]
+    """Dusk: the Poisoner's poison ("tonight and tomorrow day") and the Witch's curse end."""
+    state.reminders = [r for r in state.reminders if not (r.source == "poisoner" and "poison" in r.token.lower())
+                       and not (r.source == "witch" and r.token == CURSED)]
 
 
 def phase_timeout(state: ClocktowerState, action: PhaseTimeout, rng: Rng) -> Outcome:
@@ -139,7 +142,7 @@ def pending_end(state: ClocktowerState, *, resume: str) -> list[Event]:
     nothing of it until they do)."""
     found = goblin_end(state) or mechanical_end(state, chars(state))
     if found is None and resume == "night":
-        found = mayor_end(state) or mastermind_day_end(state)
+        found = vortox_end(state) or mayor_end(state) or mastermind_day_end(state)
     if found is None:
         return []
     state.pending_end = found.model_copy(update={"resume": resume})

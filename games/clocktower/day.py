@@ -28,6 +28,7 @@ from .registration import misregistering, teams
 from .resolve import lleech_host
 from .rules import after_deal, chars, hours, illegal, impaired, plural, target_seat, who
 from .shots import gunslinger_shot, slayer_shot
+from .snv_day import witch_curse
 from .snv_judged import madness_judged
 from .state import ClocktowerState, Nomination, Reminder, Seat
 from .talk import exiles_at_close
@@ -72,6 +73,8 @@ def vote(state: ClocktowerState, action: Vote, rng: Rng) -> Outcome:
             events.append(nominate(state, seat, nominee))
     nominated = bool(events)
     virgin, execute = virgin_nominated(state, seat, nominee) if nominated else ([], False)
+    if nominated:
+        virgin += witch_curse(state, seat)
     if state.votes.get(seat.player) == target:
         raise illegal(f"Your vote is already on {option_label(state, target)}.", "same_vote")
     state.votes[seat.player] = target
@@ -82,6 +85,8 @@ def vote(state: ClocktowerState, action: Vote, rng: Rng) -> Outcome:
         events += virgin + execute_now(state, seat, "virgin")
         return Outcome(state=state, events=events, reply="You nominated them, and you are executed at once.")
     events += virgin + tally_changed(state) + butler_without_master(state, seat.player)
+    if nominated and not seat.alive:  # the Witch's curse killed the nominator
+        events += pending_end(state, resume="day")
     said = "You nominated them; your vote" if nominated else "Your vote"
     return Outcome(state=state, events=events, reply=f"{said} is on {option_label(state, target)}.")
 

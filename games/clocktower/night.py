@@ -22,6 +22,7 @@ from .copilot import proposals
 from .inform import information_event, woken_information
 from .resolve import Effect, plan_night
 from .rules import NO_ONE_TONIGHT, chars, choice_text, hours, illegal, ruled, target_seat, who
+from .snv_night import CURSED, becomes, keeps
 from .snv_setup import sheet_tokens
 from .state import ClocktowerState, Reminder, Seat
 
@@ -354,6 +355,15 @@ def resolve_night(state: ClocktowerState) -> list[Event]:
                 state.reminders = [r for r in state.reminders if not (
                     r.player == effect.player and r.source == effect.source and "poison" in r.token.lower())]
                 said.append(f"{label} becomes healthy")
+            elif effect.kind == "becomes":
+                events.append(becomes(state, target, effect.source))
+                said.append(f"{label} becomes the {chars(state)[effect.source].name}, evil")
+            elif effect.kind == "cursed":
+                state.reminders.append(Reminder(player=effect.player, token=CURSED, source="witch"))
+                said.append(f"{label} is cursed: if they nominate tomorrow, they die")
+            elif effect.kind == "keeps":
+                keeps(state, effect.player)
+                said.append(f"{label} keeps their ability")
             elif effect.kind == "negative" and effect.player not in state.negative_tomorrow:
                 state.negative_tomorrow.append(effect.player)
                 said.append(f"{label}'s vote counts negatively tomorrow")

@@ -10,12 +10,14 @@ is not here: the copilot proposes it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from . import bmr_night
 from .characters import Characters
 from .rules import NO_ONE_TONIGHT
+from .snv_night import SNV_ACTS, keeps_ability
 from .state import Abnormal, ClocktowerState, Seat
-from .walk import Effect, EffectKind, Step
-from .walk import Night as _Night
+from .walk import Effect, EffectKind, Night, Step
 from .walk import impaired_note as _impaired
 from .walk import submitted as _submitted
 
@@ -30,6 +32,24 @@ def lleech_host(state: ClocktowerState) -> str:
     return next((r.player for r in state.reminders if r.source == "lleech" and "poison" in r.token.lower()), "")
 
 
+class _Night(Night):
+    """The walk, with what Sects & Violets' acts (``snv_night``) use of it."""
+
+    def chosen(self, step: Step) -> list[str] | None:
+        return _submitted(step)
+
+    def stops(self, seat: Seat, step: Step, what: str) -> bool:
+        return _impaired(self, seat, step, what)
+
+    def kill(self, step: Step, target: str, source: str) -> bool:
+        """The Demon's kill; whether the target dies of it."""
+        _kill(self, step, target, source)
+        return any(e.kind == "dies" and e.player == target for e in step.effects)
+
+    def add(self, step: Step, kind: EffectKind, player: str, source: str) -> None:
+        step.effects.append(Effect(kind, player, source))
+
+
 def plan_night(state: ClocktowerState, chars: Characters) -> list[Step]:
     night = _Night(state, chars)
     order = chars.night_order.first_night if state.night == 1 else chars.night_order.other_night
@@ -40,7 +60,7 @@ def plan_night(state: ClocktowerState, chars: Characters) -> list[Step]:
             if act is None:
                 continue
             step = Step(player=seat.player, character=character, chose=state.night_choices.get(seat.player))
-            if not night.alive(seat.player):
+            if not night.alive(seat.player) and not keeps_ability(state, seat):
                 step.notes.append("dead before their step: does not act.")
             elif seat.player in night.asleep:
                 step.notes.append(f"does not wake tonight: the Exorcist, {night.label(night.asleep[seat.player])}, "
@@ -62,7 +82,7 @@ def plan_night(state: ClocktowerState, chars: Characters) -> list[Step]:
     return steps
 
 
-def _lleech_link(night: _Night, lleech: Seat, host: str) -> Step:
+def _lleech_link(night: Night, lleech: Seat, host: str) -> Step:
     """"You die if & only if they are dead" is the Lleech's ability: an impaired Lleech lives on
     (and dies once sober again, at a later check); it counts as failing when the host died tonight."""
     step = Step(player=lleech.player, character="lleech", chose=None)
@@ -79,7 +99,7 @@ def _lleech_link(night: _Night, lleech: Seat, host: str) -> Step:
     return step
 
 
-def _kill(night: _Night, step: Step, target: str, source: str) -> None:
+def _kill(night: Night, step: Step, target: str, source: str) -> None:
     if target in night.safe:
         step.notes.append(f"{night.label(target)} is safe from the Demon tonight (the Monk, "
                           f"{night.label(night.safe[target])}): nobody dies of it.")
@@ -93,7 +113,7 @@ def _kill(night: _Night, step: Step, target: str, source: str) -> None:
         _dies(night, step, target, source)
 
 
-def _dies(night: _Night, step: Step, target: str, source: str) -> None:
+def _dies(night: Night, step: Step, target: str, source: str) -> None:
     """The Demon's kill: a Soldier who dies of it is one whose ability failed (poisoned or drunk).
     A working Mayor's death is flagged: another player might die instead, the Storytellers' call.
     Bad Moon Rising's protections (the Innkeeper's, the Tea Lady's...) may spare them (``bmr_night``)."""
@@ -108,7 +128,7 @@ def _dies(night: _Night, step: Step, target: str, source: str) -> None:
         step.failed.append(Abnormal(player=target, why=f"the Soldier, {why}, was killed by the Demon"))
 
 
-def _pukka(night: _Night, seat: Seat, step: Step) -> None:
+def _pukka(night: Night, seat: Seat, step: Step) -> None:
     """Poison tonight's choice; the previously poisoned player dies, then becomes healthy."""
     if _impaired(night, seat, step, "its choice poisons nobody and the previously poisoned player does not die."):
         return
@@ -131,7 +151,7 @@ def _pukka(night: _Night, seat: Seat, step: Step) -> None:
                               "nobody is poisoned for tomorrow (your call, if you read it otherwise).")
 
 
-def _lleech(night: _Night, seat: Seat, step: Step) -> None:
+def _lleech(night: Night, seat: Seat, step: Step) -> None:
     chose = _submitted(step)
     if night.state.night == 1:
         if chose is None:
@@ -146,7 +166,7 @@ def _lleech(night: _Night, seat: Seat, step: Step) -> None:
     _kill(night, step, chose[0], "lleech")
 
 
-def _po(night: _Night, seat: Seat, step: Step) -> None:
+def _po(night: Night, seat: Seat, step: Step) -> None:
     chose = _submitted(step)
     if chose is None:
         return
@@ -159,14 +179,14 @@ def _po(night: _Night, seat: Seat, step: Step) -> None:
         _kill(night, step, target, "po")
 
 
-def _thief(night: _Night, seat: Seat, step: Step) -> None:
+def _thief(night: Night, seat: Seat, step: Step) -> None:
     chose = _submitted(step)
     if chose is None or _impaired(night, seat, step, "no vote counts negatively."):
         return
     step.effects.append(Effect("negative", chose[0], "thief"))
 
 
-def _waitress(night: _Night, seat: Seat, step: Step) -> None:
+def _waitress(night: Night, seat: Seat, step: Step) -> None:
     chose = _submitted(step)
     if chose is None:
         return
@@ -180,12 +200,12 @@ def _waitress(night: _Night, seat: Seat, step: Step) -> None:
         step.notes.append(f"{night.label(target)} {'refused' if answer is False else 'did not answer'}: nothing happens.")
 
 
-def _lunatic(night: _Night, seat: Seat, step: Step) -> None:
+def _lunatic(night: Night, seat: Seat, step: Step) -> None:
     if step.chose is not None:
         step.notes.append("its choice does nothing (the real Demon was told).")
 
 
-def _imp(night: _Night, seat: Seat, step: Step) -> None:
+def _imp(night: Night, seat: Seat, step: Step) -> None:
     """"Each night*, choose a player: they die. If you kill yourself this way, a Minion becomes the
     Imp": the death is here; who becomes the Imp is settled after the walk (``succession``)."""
     chose = _submitted(step)
@@ -197,7 +217,7 @@ def _imp(night: _Night, seat: Seat, step: Step) -> None:
         step.notes.append("the Imp chose itself: a living Minion becomes the Imp (see below).")
 
 
-def _poisoner(night: _Night, seat: Seat, step: Step) -> None:
+def _poisoner(night: Night, seat: Seat, step: Step) -> None:
     """"Each night, choose a player: they are poisoned tonight and tomorrow day" (healthy at dusk)."""
     chose = _submitted(step)
     if chose is None or _impaired(night, seat, step, "nobody is poisoned."):
@@ -205,7 +225,7 @@ def _poisoner(night: _Night, seat: Seat, step: Step) -> None:
     step.effects.append(Effect("poison", chose[0], "poisoner"))
 
 
-def _monk(night: _Night, seat: Seat, step: Step) -> None:
+def _monk(night: Night, seat: Seat, step: Step) -> None:
     """The Monk: "each night*, choose a player (not yourself): they are safe from the Demon tonight"."""
     chose = _submitted(step)
     if chose is None or _impaired(night, seat, step, "nobody is protected."):
@@ -214,7 +234,7 @@ def _monk(night: _Night, seat: Seat, step: Step) -> None:
     step.notes.append(f"{night.label(chose[0])} is safe from the Demon tonight.")
 
 
-def _bureaucrat(night: _Night, seat: Seat, step: Step) -> None:
+def _bureaucrat(night: Night, seat: Seat, step: Step) -> None:
     """Its choice is read by the tally tomorrow (``tally.tripled``), while the Bureaucrat lives and works."""
     chose = _submitted(step)
     if chose is None or _impaired(night, seat, step, "no vote counts 3 times."):
@@ -222,5 +242,7 @@ def _bureaucrat(night: _Night, seat: Seat, step: Step) -> None:
     step.notes.append(f"{night.label(chose[0])}'s vote counts as 3 votes tomorrow.")
 
 
-_ACTS = {**bmr_night.acts(_kill), "imp": _imp, "bureaucrat": _bureaucrat, "poisoner": _poisoner, "monk": _monk,
-         "pukka": _pukka, "lleech": _lleech, "po": _po, "thief": _thief, "waitress": _waitress, "lunatic": _lunatic}
+_ACTS: dict[str, Callable[[_Night, Seat, Step], None]] = {
+    **bmr_night.acts(_kill), "imp": _imp, "bureaucrat": _bureaucrat, "poisoner": _poisoner, "monk": _monk,
+    "pukka": _pukka, "lleech": _lleech, "po": _po, "thief": _thief, "waitress": _waitress, "lunatic": _lunatic,
+    **SNV_ACTS}

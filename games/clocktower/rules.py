@@ -16,6 +16,7 @@ from .characters import load as load_hrh
 from .info import reveal_text
 from .options import HOUR
 from .script_characters import characters_for
+from .snv_night import nodashii_poison
 from .state import ClocktowerState, Seat
 
 #: the value of "no-one" in a night choice (the Po)
@@ -39,7 +40,9 @@ RULED_OFFICIAL: frozenset[str] = frozenset({
     "voudon", "bishop", "matron", "judge",
     # Bad Moon Rising: its mechanics (the night's kills and protections, bmr_night.py)
     "zombuul", "shabaloth", "innkeeper", "sailor", "tealady", "fool", "exorcist", "assassin", "godfather",
-    "devilsadvocate", "professor", "tinker", "minstrel", "goon", "courtier", "moonchild"})
+    "devilsadvocate", "professor", "tinker", "minstrel", "goon", "courtier", "moonchild",
+    # Sects & Violets: its mechanics (snv_night.py, snv_day.py)
+    "fanggu", "vigormortis", "nodashii", "vortox", "witch", "sweetheart"})
 
 
 def ruled(state: ClocktowerState, character: str) -> bool:
@@ -108,7 +111,7 @@ def impaired(state: ClocktowerState, player: str) -> str:
         if reminder.player == player and any(w in reminder.token.lower() for w in ("poison", "drunk")):
             by = f" by the {reminder.source.capitalize()}" if reminder.source else ": your own token"
             return f"{reminder.token.lower()}{by}"
-    return ""
+    return nodashii_poison(state, player)
 
 
 #: the Zombuul's first death: it lives, but registers as dead (its seat shows dead to the town)

@@ -13,6 +13,7 @@ from games.engine import STORYTELLER, Event, private
 
 from .info import card, names
 from .rules import chars, impaired, lives
+from .snv_night import demon_gone, sweetheart_died
 from .state import ClocktowerState, Seat
 
 
@@ -78,15 +79,19 @@ def after_the_night(state: ClocktowerState) -> list[Event]:
     dead = [state.seat_of(p) for p in state.killed_tonight if state.seated(p) and not lives(state, state.seat_of(p))]
     if any(s.has("poisoner") for s in dead):  # the dead have no ability: its poison ends at its death
         state.reminders = [r for r in state.reminders if not (r.source == "poisoner" and "poison" in r.token.lower())]
+    sweet: list[Event] = []
+    for seat in dead:
+        demon_gone(state, seat)
+        sweet += sweetheart_died(state, seat)
     demons = [s for s in dead if _demon(state, s)]
     if not demons:
-        return []
+        return sweet
     alive_before = living(state) + sum(1 for s in dead if not s.traveller)
     events = scarlet_woman(state, demons[0], alive_before)
     imp = next((s for s in demons if s.character == "imp" and state.killed_tonight[s.player] == "imp"), None)
     if not events and imp is not None:
         events = star_pass(state, imp)
-    return events
+    return sweet + events
 
 
 def demon_died(state: ClocktowerState, seat: Seat) -> list[Event]:
@@ -95,6 +100,8 @@ def demon_died(state: ClocktowerState, seat: Seat) -> list[Event]:
     ends (the dead have no ability)."""
     if seat.has("poisoner"):
         state.reminders = [r for r in state.reminders if not (r.source == "poisoner" and "poison" in r.token.lower())]
+    demon_gone(state, seat)
+    sweet = sweetheart_died(state, seat)
     if not _demon(state, seat):
-        return []
-    return scarlet_woman(state, seat, living(state) + 1)
+        return sweet
+    return sweet + scarlet_woman(state, seat, living(state) + 1)

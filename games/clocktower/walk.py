@@ -18,9 +18,11 @@ from .state import Abnormal, ClocktowerState, Seat
 #: "protect": can't die tonight (the Innkeeper), for the walk only; "skip": does not wake tonight
 #: (the Exorcist's Demon), for the walk only; "drunk": a Drunk token until dusk; "token" / "untoken":
 #: a reminder token (``Effect.token``) put on or taken off; "spent": a once-per-game ability used;
-#: "revive": resurrected (the Professor); "align": turns to the alignment ``Effect.token`` (the Goon)
+#: "revive": resurrected (the Professor); "align": turns to the alignment ``Effect.token`` (the Goon);
+#: "becomes": the player becomes the source's character, evil (the Fang Gu's jump); "keeps": a dead
+#: Minion keeps its ability (the Vigormortis's); "cursed": the Witch's curse for tomorrow
 EffectKind = Literal["dies", "poison", "heal", "negative", "safe", "protect", "skip", "drunk", "token",
-                     "untoken", "spent", "revive", "align"]
+                     "untoken", "spent", "revive", "align", "becomes", "keeps", "cursed"]
 
 
 @dataclass(frozen=True)
