@@ -37,38 +37,44 @@ def kinds_of(statements: list[str]) -> list[str]:
     return kinds
 
 
+async def traced_actions(store, service: GameService, kind: str, players: int, actions: int, tick=None):
+    """Seeded random actions of ``kind`` tables (a new table when one ends), each acted with SQLite's
+    trace on: yields (the action, its statements, the game's row before, the row after). ``tick``
+    is called before each action (a clock to move)."""
+    game = games.get(kind)
+    chooser = random.Random(5)
+    table, channel = None, 1
+    for _ in range(actions):
+        if table is None or table.state.finished:
+            host = Actor(id=1, name="P1")
+            row = await service.new_game(kind=kind, guild_id=1, channel_id=channel, host=host)
+            channel += 1
+            for i in range(2, players + 1):
+                await service.join(row.id, Actor(id=i, name=f"P{i}"))
+            table = await service.start(row.id, host)
+        before = await store.game(table.row.id)
+        if tick is not None:
+            tick()
+        legal = game.legal_actions(table.state)
+        action = chooser.choice(legal) if legal else PhaseTimeout(phase_seq=table.state.phase_seq)
+        data = action.model_dump()
+        statements: list[str] = []
+        await store.db.set_trace_callback(statements.append)
+        try:
+            outcome = await service.act(table.row.id, int(data.get("player") or 0) or None, data)
+        except GameError:
+            outcome = None
+        await store.db.set_trace_callback(None)
+        yield data, statements, before, await store.game(table.row.id)
+        table = None if outcome is not None and outcome.state.finished else await service.load(table.row.id)
+
+
 async def statements_per_action(tmp_path, kind: str, players: int, actions: int = 120) -> list[int]:
     store = await open_store(tmp_path / "counted.db")
     try:
         service = GameService(store, ManualClock())
-        game = games.get(kind)
-        chooser = random.Random(5)
-        counts: list[int] = []
-        table, channel = None, 1
-        while len(counts) < actions:
-            if table is None or table.state.finished:
-                host = Actor(id=1, name="P1")
-                row = await service.new_game(kind=kind, guild_id=1, channel_id=channel, host=host)
-                channel += 1
-                for i in range(2, players + 1):
-                    await service.join(row.id, Actor(id=i, name=f"P{i}"))
-                table = await service.start(row.id, host)
-            legal = game.legal_actions(table.state)
-            action = chooser.choice(legal) if legal else PhaseTimeout(phase_seq=table.state.phase_seq)
-            data = action.model_dump()
-            statements: list[str] = []
-            await store.db.set_trace_callback(statements.append)
-            try:
-                outcome = await service.act(table.row.id, int(data.get("player") or 0) or None, data)
-            except GameError:
-                outcome = None
-            await store.db.set_trace_callback(None)
-            counts.append(len(kinds_of(statements)))
-            if outcome is None or outcome.state.finished:
-                table = None if outcome is not None else await service.load(table.row.id)
-            else:
-                table = await service.load(table.row.id)
-        return counts
+        return [len(kinds_of(statements))
+                async for _data, statements, _before, _after in traced_actions(store, service, kind, players, actions)]
     finally:
         await store.close()
 
@@ -196,32 +202,11 @@ async def test_a_step_names_only_the_clock_columns_it_changes(tmp_path, kind, pl
     clock = ManualClock()
     try:
         service = GameService(store, clock)
-        game = games.get(kind)
-        chooser = random.Random(5)
         named_unchanged: list[tuple[str, str]] = []
         named = 0
-        table, channel = None, 1
-        for _ in range(80):
-            if table is None or table.state.finished:
-                host = Actor(id=1, name="P1")
-                row = await service.new_game(kind=kind, guild_id=1, channel_id=channel, host=host)
-                channel += 1
-                for i in range(2, players + 1):
-                    await service.join(row.id, Actor(id=i, name=f"P{i}"))
-                table = await service.start(row.id, host)
-            before = await store.game(table.row.id)
-            clock.advance(1.5)  # (a reminder counted from now moves with every step)
-            legal = game.legal_actions(table.state)
-            action = chooser.choice(legal) if legal else PhaseTimeout(phase_seq=table.state.phase_seq)
-            data = action.model_dump()
-            statements: list[str] = []
-            await store.db.set_trace_callback(statements.append)
-            try:
-                outcome = await service.act(table.row.id, int(data.get("player") or 0) or None, data)
-            except GameError:
-                outcome = None
-            await store.db.set_trace_callback(None)
-            after = await store.game(table.row.id)
+        # (a reminder counted from now moves with every step)
+        async for data, statements, before, after in traced_actions(store, service, kind, players, 80,
+                                                                     tick=lambda: clock.advance(1.5)):
             for sql in statements:
                 if not sql.startswith("UPDATE games SET state"):
                     continue
@@ -231,7 +216,6 @@ async def test_a_step_names_only_the_clock_columns_it_changes(tmp_path, kind, pl
                         named += 1
                         if getattr(before, column) == getattr(after, column):
                             named_unchanged.append((data["type"], column))
-            table = None if outcome is not None and outcome.state.finished else await service.load(table.row.id)
         assert named > 0  # (steps that change a clock do name it)
         assert named_unchanged == []
     finally:
