@@ -3,9 +3,9 @@ Pacifist's executions (the Storytellers asked) and the Mastermind's extra day; e
 the rule point the official wiki settles, and nothing of the grimoire told to the town."""
 
 import pytest
+from support.clocktower_pure import act, events_of, new_game, through_night, timeout, vote
 
 from games.engine import IllegalAction
-from tests.support.clocktower_pure import act, events_of, new_game, through_night, timeout, vote
 
 BMR = {"script": "Bad Moon Rising"}
 

@@ -6,13 +6,7 @@ in words, and nothing of the grimoire told to the town or another player."""
 import random
 
 import pytest
-
-from games.clocktower.asks import ask_for
-from games.clocktower.bmr_information import GRANDCHILD, grandchild, place_grandchild
-from games.clocktower.copilot import NotAllowedAnswer, proposals, read_answer, told
-from games.clocktower.night import night_prompts
-from games.engine import IllegalAction
-from tests.support.clocktower_pure import (
+from support.clocktower_pure import (
     GAME,
     act,
     choose,
@@ -22,6 +16,12 @@ from tests.support.clocktower_pure import (
     next_night,
     through_night,
 )
+
+from games.clocktower.asks import ask_for
+from games.clocktower.bmr_information import GRANDCHILD, grandchild, place_grandchild
+from games.clocktower.copilot import NotAllowedAnswer, proposals, read_answer, told
+from games.clocktower.night import night_prompts
+from games.engine import IllegalAction
 
 BMR = {"script": "Bad Moon Rising"}
 

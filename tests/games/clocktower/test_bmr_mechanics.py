@@ -6,10 +6,7 @@ Sailor, the Fool, the Zombuul). Each test is named after the rule point the offi
 (the readings it leaves open are in the README's Interpretations, "Bad Moon Rising's mechanics")."""
 
 import pytest
-
-from games.clocktower.night import night_prompts
-from games.engine import IllegalAction
-from tests.support.clocktower_pure import (
+from support.clocktower_pure import (
     act,
     choose,
     events_of,
@@ -19,6 +16,9 @@ from tests.support.clocktower_pure import (
     through_night,
     timeout,
 )
+
+from games.clocktower.night import night_prompts
+from games.engine import IllegalAction
 
 BMR = {"script": "Bad Moon Rising"}
 # seat i holds TABLE[i - 1]: the Zombuul in seat 1, the Godfather in seat 2

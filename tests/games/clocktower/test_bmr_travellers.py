@@ -4,10 +4,10 @@ the Storytellers carry out, 3 a day) and the Apprentice on this script; each tes
 rule point the official wiki settles."""
 
 import pytest
+from support.clocktower_pure import act, events_of, new_game, through_night, timeout, vote
 
 from games.clocktower.tally import NO_EXECUTION, tally
 from games.engine import IllegalAction
-from tests.support.clocktower_pure import act, events_of, new_game, through_night, timeout, vote
 
 BMR = {"script": "Bad Moon Rising"}
 TABLE = ["zombuul", "chambermaid", "gambler", "goon", "tealady", "godfather", "professor"]

@@ -4,10 +4,10 @@ only inside what the rules allow. A drunk, poisoned or false-carded informant ma
 of that form, and nothing outside it; the player reads the answer in its usual words."""
 
 import pytest
+from support.clocktower_pure import GAME, act, events_of, new_game, timeout
 
 from games.clocktower.copilot import proposals
 from games.engine import IllegalAction
-from tests.support.clocktower_pure import GAME, act, events_of, new_game, timeout
 
 REFUSED = "is not an answer the rules allow here"
 # seat 1 the Po, 2 the informant, 3 the Recluse, 4 the Knight, 5 the Soldier, 6 the Empath, 7 the Virgin, 8 the Spy

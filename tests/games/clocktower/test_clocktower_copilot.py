@@ -4,10 +4,10 @@ the Juggler's count, the Storyteller's own answers flagged, a Drunk or poisoned 
 allowed any answer; the proposal always inside the set the rules allow."""
 
 import pytest
+from support.clocktower_pure import GAME, act, events_of, new_game, timeout
 
 from games.clocktower.copilot import proposals
 from games.engine import IllegalAction
-from tests.support.clocktower_pure import GAME, act, events_of, new_game, timeout
 
 THREAD = "announcements"
 

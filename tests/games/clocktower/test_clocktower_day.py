@@ -3,11 +3,7 @@ players' vote tokens, the plurality and its ties, the early end, executions and 
 game with the Storyteller's confirmation, and every day's votes in the record and the chronicle."""
 
 import pytest
-
-from games.clocktower.tally import NO_EXECUTION, early_end_refusal, tally
-from games.engine import IllegalAction, SetupError
-from games.engine.run import Replay, replay, step
-from tests.support.clocktower_pure import (
+from support.clocktower_pure import (
     CHARACTERS,
     GAME,
     HOUR,
@@ -19,6 +15,10 @@ from tests.support.clocktower_pure import (
     to_day,
     vote,
 )
+
+from games.clocktower.tally import NO_EXECUTION, early_end_refusal, tally
+from games.engine import IllegalAction, SetupError
+from games.engine.run import Replay, replay, step
 
 
 def test_the_cycle_runs_in_stages_with_the_rulebooks_lengths():

@@ -3,9 +3,9 @@ vote, the tie reading, the deadline, the Storytellers choosing for an absent Dem
 character or alignment in a public event; the silence at night and when called by day."""
 
 import pytest
+from support.clocktower_pure import GAME, act, events_of, timeout, to_day
 
 from games.engine import IllegalAction
-from tests.support.clocktower_pure import GAME, act, events_of, timeout, to_day
 
 # seat 1 the Pukka (the Demon), seat 2 the Spy: evil; the rest good
 CHARACTERS = ["pukka", "spy", "washerwoman", "empath", "knight", "soldier", "politician", "virgin"]

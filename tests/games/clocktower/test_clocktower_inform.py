@@ -3,10 +3,10 @@ delivered then, sent at once with ``inform_at=accept``, the unflagged rest sent 
 ``auto_inform``, the Mathematician's ledger, and every night's information in the end reveal."""
 
 import pytest
+from support.clocktower_pure import GAME, act, events_of, new_game, timeout
 
 from games.clocktower.copilot import proposals
 from games.engine import IllegalAction
-from tests.support.clocktower_pure import GAME, act, events_of, new_game, timeout
 
 # seat 1 the Po, 2 the Empath (beside the Po: 1), 5 the Soldier, 8 the Mathematician
 CHARACTERS = ["po", "empath", "recluse", "knight", "soldier", "washerwoman", "virgin", "mathematician"]

@@ -4,9 +4,9 @@ its charge, the Waitress's visit and its answer, the Ravenkeeper woken, and the 
 summary at the lock with every missing choice named."""
 
 import pytest
+from support.clocktower_pure import GAME, act, events_of, new_game, timeout, to_night
 
 from games.engine import IllegalAction
-from tests.support.clocktower_pure import GAME, act, events_of, new_game, timeout, to_night
 
 # seat 1 the Po, 2 the Lunatic (shown the Pukka), 3 the Spy, 4 the Ravenkeeper, 5 the Empath...
 CHARS = ["po", "lunatic", "spy", "ravenkeeper", "empath", "knight", "soldier", "virgin"]

@@ -3,7 +3,7 @@ kill, no-one and three, the Lleech's host and its death with the host by day, th
 from the Demon, an impaired Demon, the Thief's mark, the Ravenkeeper woken by a kill, and the
 Storytellers' overrule before dawn."""
 
-from tests.support.clocktower_pure import (
+from support.clocktower_pure import (
     CHARACTERS,
     act,
     choose,
@@ -13,7 +13,7 @@ from tests.support.clocktower_pure import (
     next_night,
     timeout,
 )
-from tests.support.clocktower_pure import through_night as dawn
+from support.clocktower_pure import through_night as dawn
 
 PO = ["po", "spy", "ravenkeeper", "empath", "knight", "soldier", "politician", "virgin"]
 LLEECH = ["lleech", "spy", "washerwoman", "empath", "knight", "soldier", "politician", "virgin"]

@@ -4,8 +4,9 @@ the choices naming them along; the executed Lleech whose host lives; a Scapegoat
 was already dead; the Juggler's first day; a Waitress the visit killed still learns; the fiddle
 contest counts only the seated."""
 
+from support.clocktower_pure import GAME, act, events_of, new_game, timeout, vote
+
 from games.clocktower.copilot import proposals
-from tests.support.clocktower_pure import GAME, act, events_of, new_game, timeout, vote
 
 CHARACTERS = ["po", "empath", "knight", "soldier", "washerwoman", "virgin", "mathematician", "spy"]
 

@@ -3,10 +3,10 @@ the ledger), public announcements (where, when, the same answer for everyone, th
 the Goblin's ends), the Virgin, exiles and the Travellers' three cycles."""
 
 import pytest
+from support.clocktower_pure import GAME, act, events_of, timeout, to_day, vote
 
 from games.clocktower.talk import whisper_ledger
 from games.engine import Event, IllegalAction
-from tests.support.clocktower_pure import GAME, act, events_of, timeout, to_day, vote
 
 THREAD = "announcements"
 
@@ -354,8 +354,9 @@ def test_the_town_square_counts_for_announcements_only_with_the_option():
 
 
 def test_a_day_of_talk_replays_from_the_log_with_its_record_and_the_end_count():
+    from support.clocktower_pure import CHARACTERS, ST
+
     from games.engine.run import Replay, replay
-    from tests.support.clocktower_pure import CHARACTERS, ST
 
     script = Replay(game="clocktower", seed=1, players=[f"p{i}" for i in range(1, 9)], setup={
         "characters": {f"p{i + 1}": c for i, c in enumerate(CHARACTERS)}, "bluffs": ["shugenja", "juggler", "alsaahir"]},

@@ -4,11 +4,11 @@ information on its first night, only then); the Scapegoat is executed instead of
 alignment, from the execution until the night's lock, and never otherwise."""
 
 import pytest
+from support.clocktower_pure import GAME, act, events_of, new_game, timeout
 
 from games.clocktower.copilot import proposals
 from games.clocktower.resolve import plan_night
 from games.engine import IllegalAction
-from tests.support.clocktower_pure import GAME, act, events_of, new_game, timeout
 
 # seat 1 the Po (the Demon), 2 the Empath, 3 the Knight ... all good but the Po and the Spy (seat 8)
 CHARACTERS = ["po", "empath", "knight", "soldier", "washerwoman", "virgin", "mathematician", "spy"]

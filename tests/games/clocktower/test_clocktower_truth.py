@@ -4,9 +4,10 @@ with the Thief; a poisoned Soldier killed by the Demon is in the Mathematician's
 and the Recluse may be swapped for a Scapegoat by their misregistration; the closed tally and the
 day's record name who was really executed (the Virgin's nominator, `/st execute`, the Scapegoat)."""
 
+from support.clocktower_pure import GAME, act, events_of, new_game, timeout, to_day, vote
+
 from games.clocktower.copilot import proposals
 from games.clocktower.tally import tally
-from tests.support.clocktower_pure import GAME, act, events_of, new_game, timeout, to_day, vote
 
 LLEECH = ["lleech", "spy", "washerwoman", "empath", "knight", "soldier", "politician", "virgin"]
 

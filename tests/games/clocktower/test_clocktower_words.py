@@ -2,12 +2,7 @@
 reminder stage, who is reminded before the lock, and the words the town and the Storytellers read."""
 
 import pytest
-
-from games.clocktower.info import grimoire_picture, grimoire_text
-from games.clocktower.tally import NO_EXECUTION, tally, tally_text
-from games.engine import IllegalAction
-from games.engine.run import Replay, replay
-from tests.support.clocktower_pure import (
+from support.clocktower_pure import (
     CHARACTERS,
     GAME,
     HOUR,
@@ -18,6 +13,11 @@ from tests.support.clocktower_pure import (
     to_day,
     vote,
 )
+
+from games.clocktower.info import grimoire_picture, grimoire_text
+from games.clocktower.tally import NO_EXECUTION, tally, tally_text
+from games.engine import IllegalAction
+from games.engine.run import Replay, replay
 
 CHARS = ["po", "lunatic", "spy", "ravenkeeper", "empath", "knight", "soldier", "virgin"]
 SHOWN = {"p2": "pukka"}

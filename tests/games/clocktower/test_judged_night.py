@@ -5,9 +5,9 @@ reminder, is asked in the form its ability takes, and is answered freely by the 
 import json
 
 import pytest
+from support.clocktower_pure import GAME, act, events_of, new_game, timeout, to_night
 
 from games.engine import IllegalAction
-from tests.support.clocktower_pure import GAME, act, events_of, new_game, timeout, to_night
 
 LANTERN = {"id": "hb-lantern", "name": "Lantern Keeper", "team": "townsfolk",
            "ability": "Each night, choose a character: you learn if it is in play.",

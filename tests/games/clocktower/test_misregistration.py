@@ -7,11 +7,11 @@ stands when they wake; the Undertaker, the Scapegoat and the Juggler read what t
 when executed or guessed; the Virgin and the Alsaahir read it at the nomination or the guess."""
 
 import pytest
+from support.clocktower_pure import GAME, act, events_of, new_game, timeout, to_day, vote
 
 from games.clocktower.copilot import NotAllowedAnswer, proposals, read_answer
 from games.clocktower.talk import alsaahir_check
 from games.engine import IllegalAction
-from tests.support.clocktower_pure import GAME, act, events_of, new_game, timeout, to_day, vote
 
 THREAD = "announcements"
 MINIONS_AND_DEMONS = ["Spy", "Baron", "Goblin", "Marionette", "Pukka", "Lleech", "Po"]

@@ -5,11 +5,11 @@ each test named after the rule point the official wiki settles; every illegal an
 import json
 
 import pytest
+from support.clocktower_pure import GAME, act, new_game, timeout, vote
 
 from games.clocktower.asks import asks
 from games.clocktower.copilot import _PROPOSERS, NotAllowedAnswer, proposals, read_answer, told
 from games.engine import IllegalAction
-from tests.support.clocktower_pure import GAME, act, new_game, timeout, vote
 
 SNV = {"script": "Sects & Violets"}
 

@@ -3,8 +3,7 @@ the Vigormortis's Minions, the No Dashii's poison and the Vortox's loss by no ex
 is named after the rule point the official wiki settles (the readings it leaves open are in the
 README's Interpretations, "Sects & Violets' mechanics")."""
 
-from games.clocktower.rules import impaired, ruled
-from tests.support.clocktower_pure import (
+from support.clocktower_pure import (
     act,
     choose,
     events_of,
@@ -15,6 +14,8 @@ from tests.support.clocktower_pure import (
     timeout,
     vote,
 )
+
+from games.clocktower.rules import impaired, ruled
 
 SNV = {"script": "Sects & Violets"}
 # seat i holds TABLE[i - 1]: the Fang Gu in seat 1, the Mutant in seat 5, the Klutz in seat 8

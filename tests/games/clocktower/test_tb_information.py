@@ -6,12 +6,12 @@ import json
 import random
 
 import pytest
+from support.clocktower_pure import GAME, act, new_game, timeout
 
 from games.clocktower.asks import asks
 from games.clocktower.copilot import _PROPOSERS, NotAllowedAnswer, proposals, read_answer, told
 from games.clocktower.setup_tokens import RED_HERRING, place_red_herring
 from games.engine import IllegalAction
-from tests.support.clocktower_pure import GAME, act, new_game, timeout
 
 TB = {"script": "Trouble Brewing"}
 

@@ -5,10 +5,7 @@ Recluse, and the Travellers Bureaucrat, Gunslinger and Beggar. Each test is name
 point the official wiki settles (the readings it leaves open are in the README's Interpretations)."""
 
 import pytest
-
-from games.clocktower.tally import NO_EXECUTION
-from games.engine import IllegalAction
-from tests.support.clocktower_pure import (
+from support.clocktower_pure import (
     act,
     choose,
     events_of,
@@ -19,6 +16,9 @@ from tests.support.clocktower_pure import (
     timeout,
     vote,
 )
+
+from games.clocktower.tally import NO_EXECUTION
+from games.engine import IllegalAction
 
 TB = {"script": "Trouble Brewing"}
 # seat i holds TABLE[i - 1]: the Imp in seat 1, the Scarlet Woman in seat 7
