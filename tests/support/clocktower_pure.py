@@ -1,6 +1,9 @@
 """The pure Clocktower tests' table: a forced deal, the Storyteller's actions, the clock by hand."""
 
+import pytest
+
 import games
+from games.clocktower.copilot import NotAllowedAnswer, proposals, read_answer
 from games.engine import Player
 from games.engine.run import start, step
 
@@ -79,3 +82,26 @@ def to_night(state, night):
             return state
         state = timeout(state).state
     raise AssertionError(f"never reached night {night}: {state.phase} {state.stage}")
+
+
+# ----- the copilot's proposals -----
+
+def by_player(state):
+    """Tonight's information proposals, by player."""
+    return {p.player: p for p in proposals(state, GAME.chars_of(state))}
+
+
+def allows(proposal, text):
+    """Whether the copilot accepts ``text`` as an answer to the proposal."""
+    try:
+        read_answer(proposal, text)
+    except NotAllowedAnswer:
+        return False
+    return True
+
+
+def refuses(proposal, *texts):
+    """Each of ``texts`` is refused in words as an answer to the proposal."""
+    for text in texts:
+        with pytest.raises(NotAllowedAnswer, match="is not an answer the rules allow here"):
+            read_answer(proposal, text)

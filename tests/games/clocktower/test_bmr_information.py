@@ -9,17 +9,20 @@ import pytest
 from support.clocktower_pure import (
     GAME,
     act,
+    allows,
+    by_player,
     choose,
     events_of,
     lock,
     new_game,
     next_night,
+    refuses,
     through_night,
 )
 
 from games.clocktower.asks import ask_for
 from games.clocktower.bmr_information import GRANDCHILD, grandchild, place_grandchild
-from games.clocktower.copilot import NotAllowedAnswer, proposals, read_answer, told
+from games.clocktower.copilot import read_answer, told
 from games.clocktower.night import night_prompts
 from games.engine import IllegalAction
 
@@ -32,24 +35,6 @@ def begun(characters, shown=None, options=None):
 
 def night2(characters, shown=None, options=None):
     return next_night(through_night(begun(characters, shown, options)).state)
-
-
-def by_player(state):
-    return {p.player: p for p in proposals(state, GAME.chars_of(state))}
-
-
-def allows(proposal, text):
-    try:
-        read_answer(proposal, text)
-    except NotAllowedAnswer:
-        return False
-    return True
-
-
-def refuses(proposal, *texts):
-    for text in texts:
-        with pytest.raises(NotAllowedAnswer, match="is not an answer the rules allow here"):
-            read_answer(proposal, text)
 
 
 def token(state, player, name, source):

@@ -4,9 +4,8 @@ the Juggler's count, the Storyteller's own answers flagged, a Drunk or poisoned 
 allowed any answer; the proposal always inside the set the rules allow."""
 
 import pytest
-from support.clocktower_pure import GAME, act, events_of, new_game, timeout
+from support.clocktower_pure import act, by_player, events_of, new_game, timeout
 
-from games.clocktower.copilot import proposals
 from games.engine import IllegalAction
 
 THREAD = "announcements"
@@ -24,10 +23,6 @@ def lock(state):
 
 def information(out):
     return next(e for e in events_of(out, "storyteller") if e.type == "night_information")
-
-
-def by_player(state):
-    return {p.player: p for p in proposals(state, GAME.chars_of(state))}
 
 
 def test_the_empath_counts_evil_living_neighbours_and_misregistration_widens_the_set():

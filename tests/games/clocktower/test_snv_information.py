@@ -5,10 +5,10 @@ each test named after the rule point the official wiki settles; every illegal an
 import json
 
 import pytest
-from support.clocktower_pure import GAME, act, new_game, timeout, vote
+from support.clocktower_pure import GAME, act, allows, by_player, new_game, refuses, timeout, vote
 
 from games.clocktower.asks import asks
-from games.clocktower.copilot import _PROPOSERS, NotAllowedAnswer, proposals, read_answer, told
+from games.clocktower.copilot import _PROPOSERS, read_answer, told
 from games.engine import IllegalAction
 
 SNV = {"script": "Sects & Violets"}
@@ -22,26 +22,8 @@ def script(*ids):
     return {"script": json.dumps([{"id": "_meta", "name": "Sects and more"}, *ids])}
 
 
-def by_player(state):
-    return {p.player: p for p in proposals(state, GAME.chars_of(state))}
-
-
 def proposer(state, card, player):
     return _PROPOSERS[card](state, GAME.chars_of(state), state.seat_of(player))
-
-
-def allows(proposal, text):
-    try:
-        read_answer(proposal, text)
-    except NotAllowedAnswer:
-        return False
-    return True
-
-
-def refuses(proposal, *texts):
-    for text in texts:
-        with pytest.raises(NotAllowedAnswer, match="is not an answer the rules allow here"):
-            read_answer(proposal, text)
 
 
 def poison(state, player, source="nodashii"):

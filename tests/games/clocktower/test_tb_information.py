@@ -6,10 +6,10 @@ import json
 import random
 
 import pytest
-from support.clocktower_pure import GAME, act, new_game, timeout
+from support.clocktower_pure import GAME, act, allows, by_player, new_game, refuses, timeout
 
 from games.clocktower.asks import asks
-from games.clocktower.copilot import _PROPOSERS, NotAllowedAnswer, proposals, read_answer, told
+from games.clocktower.copilot import _PROPOSERS, read_answer, told
 from games.clocktower.setup_tokens import RED_HERRING, place_red_herring
 from games.engine import IllegalAction
 
@@ -18,24 +18,6 @@ TB = {"script": "Trouble Brewing"}
 
 def begun(characters, shown=None):
     return act(new_game(TB, characters, shown), type="begin").state
-
-
-def by_player(state):
-    return {p.player: p for p in proposals(state, GAME.chars_of(state))}
-
-
-def allows(proposal, text):
-    try:
-        read_answer(proposal, text)
-    except NotAllowedAnswer:
-        return False
-    return True
-
-
-def refuses(proposal, *texts):
-    for text in texts:
-        with pytest.raises(NotAllowedAnswer, match="is not an answer the rules allow here"):
-            read_answer(proposal, text)
 
 
 def poison(state, player):
