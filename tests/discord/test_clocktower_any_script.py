@@ -6,7 +6,16 @@ nothing of it in the town square."""
 import json
 import re
 
-from support.clocktower_helpers import advance, game_row, sign_up, state_of, texts
+from support.clocktower_helpers import (
+    advance,
+    begun_script,
+    choice_prompt,
+    game_row,
+    select_id,
+    state_of,
+    texts,
+    thread_of,
+)
 
 from games.clocktower.script_characters import characters_for
 
@@ -19,28 +28,9 @@ SCRIPT = [{"id": "_meta", "name": "Lanterns"}, "snakecharmer", "seamstress", "cl
 POOL = "No Dashii, Cerenovus, Snake Charmer, Seamstress, Clockmaker, Chef, Lantern Keeper"
 
 
-def select_id(prompt, part):
-    """The custom id of the prompt's select whose id holds ``part`` (the field's name)."""
-    return next(c["custom_id"] for row in prompt.components for c in row["components"]
-                if part in c.get("custom_id", ""))
-
-
-def thread_of(w, member):
-    return next(t for t in w.channel.threads if t.name.startswith(f"🔒 {member.name} "))
-
-
 async def test_a_night_of_judged_characters_from_the_script_file_to_dawn(world, clock):
     w = world
-    members = await sign_up(w, 7)
-    res = await w.host.slash(w.channel, "st script", file=("lanterns.json", json.dumps(SCRIPT).encode()))
-    assert "Script loaded: **Lanterns**" in res.response.content, res.response.content
-    res = await w.host.slash(w.channel, "st pool", characters=POOL)
-    assert "The pool (7)" in res.response.content, res.response.content
-    res = await w.host.slash(w.channel, "st deal")
-    assert "Dealt" in res.response.content, res.response.content
-    res = await w.host.slash(w.channel, "st begin")
-    assert "Night 1 has begun" in res.response.content
-    await w.settle()
+    members = await begun_script(w, "Lanterns", file=("lanterns.json", json.dumps(SCRIPT).encode()), pool=POOL, pool_size=7)
     state = await state_of(w)
     known = characters_for(state.script)
     by_id = {str(m.id): m for m in members}
@@ -61,8 +51,7 @@ async def test_a_night_of_judged_characters_from_the_script_file_to_dawn(world, 
     ask = next(m for m in reversed(thread.history(viewer=keeper)) if any(
         "your choice" in (e.title or "") for e in m.embeds))
     assert "Lantern Keeper: choose a character" in " ".join(e.description or "" for e in ask.embeds)
-    prompt = (await keeper.click(ask, label="Make my choice")).response
-    assert prompt.ephemeral
+    prompt = await choice_prompt(keeper, thread)
     await keeper.select(prompt, ["nodashii"], custom_id=select_id(prompt, "character_demon"))
     await w.settle()
     assert (await state_of(w)).night_answers[str(keeper.id)] == "nodashii"
@@ -71,9 +60,7 @@ async def test_a_night_of_judged_characters_from_the_script_file_to_dawn(world, 
     # the Cerenovus chooses a player and a character: two parts, both kept
     cerenovus = holder["cerenovus"]
     target = holder["chef"]
-    ask = next(m for m in reversed(thread_of(w, cerenovus).history(viewer=cerenovus)) if any(
-        "your choice" in (e.title or "") for e in m.embeds))
-    prompt = (await cerenovus.click(ask, label="Make my choice")).response
+    prompt = await choice_prompt(cerenovus, thread_of(w, cerenovus))
     await cerenovus.select(prompt, [str(target.id)], custom_id=select_id(prompt, "targets"))
     await w.settle()
     assert (await state_of(w)).night_choices[str(cerenovus.id)] == [str(target.id)]
@@ -107,15 +94,7 @@ async def test_a_trouble_brewing_game_on_simcord_from_the_edition_to_the_reveal(
     Woman, so the Imp's execution ends the game): the night sheet, night 1 to day 1, the town votes the
     Imp, the Storytellers confirm the end, and the reveal names the characters the town square never did."""
     w = world
-    members = await sign_up(w, 7)
-    res = await w.host.slash(w.channel, "st script", edition="tb")
-    assert "Script loaded: **Trouble Brewing**" in res.response.content
-    res = await w.host.slash(w.channel, "st pool", characters="-scarletwoman")
-    res = await w.host.slash(w.channel, "st deal")
-    assert "Dealt" in res.response.content, res.response.content
-    res = await w.host.slash(w.channel, "st begin")
-    assert "Night 1 has begun" in res.response.content
-    await w.settle()
+    members = await begun_script(w, "Trouble Brewing", edition="tb", pool="-scarletwoman")
     gid = (await game_row(w)).id
     state = await state_of(w)
     known = characters_for(state.script)

@@ -5,7 +5,7 @@ reveal names the characters the town square never did."""
 
 import re
 
-from support.clocktower_helpers import advance, game_row, sign_up, state_of, texts
+from support.clocktower_helpers import advance, begun_script, game_row, state_of, texts
 
 from games.clocktower.bmr_information import GRANDCHILD
 from games.clocktower.script_characters import characters_for
@@ -21,15 +21,7 @@ def announcement_thread(w):
 
 async def test_a_bad_moon_rising_game_on_simcord_from_the_edition_to_the_reveal(world, clock):
     w = world
-    members = await sign_up(w, 7)
-    res = await w.host.slash(w.channel, "st script", edition="bmr")
-    assert "Script loaded: **Bad Moon Rising**" in res.response.content
-    res = await w.host.slash(w.channel, "st pool", characters=POOL)
-    res = await w.host.slash(w.channel, "st deal")
-    assert "Dealt" in res.response.content, res.response.content
-    res = await w.host.slash(w.channel, "st begin")
-    assert "Night 1 has begun" in res.response.content
-    await w.settle()
+    members = await begun_script(w, "Bad Moon Rising", edition="bmr", pool=POOL)
     gid = (await game_row(w)).id
     state = await state_of(w)
     known = characters_for(state.script)
@@ -78,10 +70,7 @@ async def test_the_bishop_and_the_matron_on_simcord_by_the_storytellers_commands
     """The Bishop: a player's nomination refused, the Storytellers nominate with `/st traveller bishop`;
     the Matron: `/st traveller matron` swaps two seats, told to the town."""
     w = world
-    members = await sign_up(w, 7)
-    await w.host.slash(w.channel, "st script", edition="bmr")
-    await w.host.slash(w.channel, "st deal")
-    await w.host.slash(w.channel, "st begin")
+    members = await begun_script(w, "Bad Moon Rising", edition="bmr")
     await advance(w, clock, 24)  # day 1
     bishop = w.guild.add_member(w.env.create_user("bishop"))
     matron = w.guild.add_member(w.env.create_user("matron"))
@@ -108,10 +97,7 @@ async def test_the_bishop_and_the_matron_on_simcord_by_the_storytellers_commands
 
 async def test_the_judge_forces_an_execution_on_simcord(world, clock):
     w = world
-    members = await sign_up(w, 7)
-    await w.host.slash(w.channel, "st script", edition="bmr")
-    await w.host.slash(w.channel, "st deal")
-    await w.host.slash(w.channel, "st begin")
+    members = await begun_script(w, "Bad Moon Rising", edition="bmr")
     await advance(w, clock, 24)  # day 1
     judge = w.guild.add_member(w.env.create_user("judge"))
     await judge.slash(w.channel, "travel in", seat=11)

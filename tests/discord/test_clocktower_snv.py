@@ -5,7 +5,16 @@ the town executes the Vortox, and the reveal names the characters the town squar
 
 import re
 
-from support.clocktower_helpers import advance, game_row, sign_up, state_of, texts
+from support.clocktower_helpers import (
+    advance,
+    begun_script,
+    choice_prompt,
+    game_row,
+    select_id,
+    state_of,
+    texts,
+    thread_of,
+)
 
 from games.clocktower.script_characters import characters_for
 from games.clocktower.snv_information import steps
@@ -13,27 +22,9 @@ from games.clocktower.snv_information import steps
 POOL = "Vortox, Witch, Clockmaker, Dreamer, Oracle, Seamstress, Flowergirl"
 
 
-def thread_of(w, member):
-    return next(t for t in w.channel.threads if t.name.startswith(f"🔒 {member.name} "))
-
-
-def select_id(prompt, part):
-    return next(c["custom_id"] for row in prompt.components for c in row["components"]
-                if part in c.get("custom_id", ""))
-
-
 async def test_a_sects_and_violets_game_on_simcord_from_the_edition_to_the_reveal(world, clock):
     w = world
-    members = await sign_up(w, 7)
-    res = await w.host.slash(w.channel, "st script", edition="snv")
-    assert "Script loaded: **Sects & Violets**" in res.response.content, res.response.content
-    res = await w.host.slash(w.channel, "st pool", characters=POOL)
-    assert "The pool (7)" in res.response.content, res.response.content
-    res = await w.host.slash(w.channel, "st deal")
-    assert "Dealt" in res.response.content, res.response.content
-    res = await w.host.slash(w.channel, "st begin")
-    assert "Night 1 has begun" in res.response.content
-    await w.settle()
+    members = await begun_script(w, "Sects & Violets", edition="snv", pool=POOL, pool_size=7)
     gid = (await game_row(w)).id
     state = await state_of(w)
     known = characters_for(state.script)
@@ -46,9 +37,7 @@ async def test_a_sects_and_violets_game_on_simcord_from_the_edition_to_the_revea
 
     # the Dreamer chooses the Witch in its thread
     dreamer, witch = holder["dreamer"], holder["witch"]
-    ask = next(m for m in reversed(thread_of(w, dreamer).history(viewer=dreamer)) if any(
-        "your choice" in (e.title or "") for e in m.embeds))
-    prompt = (await dreamer.click(ask, label="Make my choice")).response
+    prompt = await choice_prompt(dreamer, thread_of(w, dreamer))
     await dreamer.select(prompt, [str(witch.id)], custom_id=select_id(prompt, "targets"))
     await w.settle()
     assert (await state_of(w)).night_choices[str(dreamer.id)] == [str(witch.id)]

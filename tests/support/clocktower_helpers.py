@@ -56,3 +56,41 @@ async def advance(w, clock, hours):
     clock.advance(hours * HOUR)
     await w.bot.service.fire_due()
     await w.settle()
+
+
+async def begun_script(w, name, n=7, *, pool=None, pool_size=None, **script):
+    """Signed up, the script loaded (``edition=`` by name or ``file=`` a Script Tool file, the name it
+    must report), the pool when given (``pool_size``: the count its answer must name), dealt, begun."""
+    members = await sign_up(w, n)
+    res = await w.host.slash(w.channel, "st script", **script)
+    assert f"Script loaded: **{name}**" in res.response.content, res.response.content
+    if pool is not None:
+        res = await w.host.slash(w.channel, "st pool", characters=pool)
+        if pool_size is not None:
+            assert f"The pool ({pool_size})" in res.response.content, res.response.content
+    res = await w.host.slash(w.channel, "st deal")
+    assert "Dealt" in res.response.content, res.response.content
+    res = await w.host.slash(w.channel, "st begin")
+    assert "Night 1 has begun" in res.response.content
+    await w.settle()
+    return members
+
+
+def thread_of(w, member):
+    """The member's private thread of the game."""
+    return next(t for t in w.channel.threads if t.name.startswith(f"🔒 {member.name} "))
+
+
+def select_id(prompt, part):
+    """The custom id of the prompt's select whose id holds ``part`` (the field's name)."""
+    return next(c["custom_id"] for row in prompt.components for c in row["components"]
+                if part in c.get("custom_id", ""))
+
+
+async def choice_prompt(member, thread):
+    """The member's latest night ask in their thread, opened with Make my choice: the private prompt."""
+    ask = next(m for m in reversed(thread.history(viewer=member)) if any(
+        "your choice" in (e.title or "") for e in m.embeds))
+    prompt = (await member.click(ask, label="Make my choice")).response
+    assert prompt.ephemeral
+    return prompt
