@@ -4,13 +4,10 @@ automatic link opens the game unlinked and says why); the link answer shows the 
 tells at once of a permission the bot lacks there; a line whose phase has passed is not said."""
 
 import asyncio
-import io
-import math
-import wave
-from array import array
 
 import discord
 import pytest
+from support.audio import tone
 
 from bot.actor import Actor
 from bot.voice.narrator import DiscordNarrator, RecordingNarrator
@@ -164,14 +161,8 @@ async def test_nothing_is_asked_for_when_all_is_granted(table):
 
 
 # ----- a line whose phase has passed is not said -----
-def tone(text: str) -> bytes:
-    out = io.BytesIO()
-    with wave.open(out, "wb") as wav:
-        wav.setnchannels(1)
-        wav.setsampwidth(2)
-        wav.setframerate(8000)
-        wav.writeframes(array("h", (int(4000 * math.sin(i / 3)) for i in range(400))).tobytes())
-    return out.getvalue()
+def short_tone(text: str) -> bytes:
+    return tone(0.05, rate=8000)
 
 
 class HeldVoice:
@@ -216,7 +207,7 @@ async def test_a_line_whose_phase_has_passed_is_dropped_not_said_late(table, clo
 
     def synthesize(text: str) -> bytes:
         spoken.append(text)
-        return tone(text)
+        return short_tone(text)
 
     async def connect(guild_id, channel_id):
         voice.append(HeldVoice(channel_id))
@@ -255,7 +246,7 @@ async def test_a_living_line_replaced_before_it_is_said_is_dropped_and_other_gam
 
     def synthesize(text: str) -> bytes:
         spoken.append(text)
-        return tone(text)
+        return short_tone(text)
 
     async def connect(guild_id, channel_id):
         voice.append(HeldVoice(channel_id))

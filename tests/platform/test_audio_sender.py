@@ -7,6 +7,7 @@ import threading
 
 import discord
 import pytest
+from support.audio import tone
 
 from bot.voice.narrator import DiscordNarrator
 from bot.voice.sender import FRAME_SECONDS, OPUS_SILENCE, SILENCE_FRAMES, AudioSender, SharedVoice
@@ -180,7 +181,7 @@ async def test_twenty_guilds_narrating_run_one_audio_thread_and_say_when_they_sp
     """The narrator's whole path: 20 guilds' lines synthesized, encoded and sent, speaking flagged
     before and after each, by one audio thread (discord.py's players would be 20 threads)."""
     voices: dict[int, VoiceClient] = {}
-    n = DiscordNarrator(None, synthesize=_short_tone)
+    n = DiscordNarrator(None, synthesize=lambda text: tone(0.2))
     sender = n._sender
 
     async def connect(guild_id, channel_id):
@@ -191,7 +192,9 @@ async def test_twenty_guilds_narrating_run_one_audio_thread_and_say_when_they_sp
     seen_threads: set[str] = set()
     for guild in range(1, 21):
         n.say(guild, 100 + guild, guild, f"Game {guild} begins.")
-    while len(voices) < 20 or sender.playing():
+    for _ in range(4000):  # (a bound, not a timing: the lines end after 0.2 s of audio)
+        if len(voices) == 20 and not sender.playing():
+            break
         seen_threads.update(audio_threads())
         await asyncio.sleep(0.005)
     await n.wait_quiet()
@@ -202,19 +205,3 @@ async def test_twenty_guilds_narrating_run_one_audio_thread_and_say_when_they_sp
         assert len(voice.sent) == 10 + SILENCE_FRAMES  # a 0.2 s clip: 10 frames, then the silence
         assert voice.ws.speaking == [discord.SpeakingState.voice, discord.SpeakingState.none]
         assert voice.disconnected
-
-
-def _short_tone(text: str) -> bytes:
-    import io
-    import math
-    import wave
-    from array import array
-
-    out = io.BytesIO()
-    with wave.open(out, "wb") as w:
-        w.setnchannels(1)
-        w.setsampwidth(2)
-        w.setframerate(22050)
-        w.writeframes(array("h", (int(8000 * math.sin(2 * math.pi * 440 * i / 22050))
-                                  for i in range(4410))).tobytes())
-    return out.getvalue()

@@ -13,6 +13,7 @@ from array import array
 
 import discord
 import pytest
+from support.audio import tone
 
 from bot.voice.narrator import DiscordNarrator, Narrator, RecordingNarrator
 from bot.voice.speech import (
@@ -155,18 +156,6 @@ def test_a_long_line_is_cut_at_a_word():
 
 
 # -- the narrator, on a fake voice client
-
-
-def tone(seconds: float, rate: int = 22050) -> bytes:
-    """A WAV of a 440 Hz tone."""
-    out = io.BytesIO()
-    with wave.open(out, "wb") as w:
-        w.setnchannels(1)
-        w.setsampwidth(2)
-        w.setframerate(rate)
-        n = round(seconds * rate)
-        w.writeframes(array("h", (int(8000 * math.sin(2 * math.pi * 440 * i / rate)) for i in range(n))).tobytes())
-    return out.getvalue()
 
 
 def words_as_tone(text: str) -> bytes:
