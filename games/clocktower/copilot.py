@@ -41,7 +41,7 @@ from .bmr_information import TELLS as BMR_TELLS
 from .bmr_information import TELLS_ONE as BMR_TELLS_ONE
 from .bmr_information import chambermaid
 from .characters import Characters
-from .registration import alignments, characters_as, teams
+from .registration import alignments, characters_as, evil_count, teams
 from .rules import circle_neighbours, impaired, ruled
 from .snv_information import ONE_OF_MANY as SNV_ONE_OF_MANY
 from .snv_information import PROPOSERS as SNV_PROPOSERS
@@ -123,16 +123,9 @@ def _free(proposal: Proposal) -> None:
 
 
 def _empath(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
-    near = [state.seat_of(p) for p in circle_neighbours(state, seat.player)]
-    truth = sum(1 for s in near if s.alignment == "evil")
-    low = sum(1 for s in near if alignments(state, s) == {"evil"})
-    high = sum(1 for s in near if "evil" in alignments(state, s))
-    flags = []
-    if low != high:
-        odd = [state.label(s.player) for s in near if len(alignments(state, s)) > 1]
-        flags.append(f"{', '.join(odd)} may misregister: {low} to {high}")
-    return Proposal(seat.player, "empath", str(truth), [str(n) for n in range(low, high + 1)], flags=flags,
-                    form=_number_form(2, "Empath"))
+    found = evil_count(state, [state.seat_of(p) for p in circle_neighbours(state, seat.player)])
+    return Proposal(seat.player, "empath", str(found.truth), [str(n) for n in range(found.low, found.high + 1)],
+                    flags=[found.flag] if found.flag else [], form=_number_form(2, "Empath"))
 
 
 def _undertaker(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal | None:

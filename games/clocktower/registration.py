@@ -58,6 +58,25 @@ def alignments(state: ClocktowerState, seat: Seat, sober: bool | None = None) ->
     return {seat.alignment} | {m.alignment for m in working(state, seat, sober)}
 
 
+@dataclass(frozen=True)
+class EvilCount:
+    """How many of some players are evil: truly, and the least and most with misregistration."""
+    truth: int
+    low: int
+    high: int
+    #: a flag for the Storytellers naming who may misregister ("" when nobody may)
+    flag: str
+
+
+def evil_count(state: ClocktowerState, seats: list[Seat]) -> EvilCount:
+    """The evil among ``seats`` (the Empath's neighbours, the Oracle's dead)."""
+    low = sum(1 for s in seats if alignments(state, s) == {"evil"})
+    high = sum(1 for s in seats if "evil" in alignments(state, s))
+    odd = [state.label(s.player) for s in seats if len(alignments(state, s)) > 1]
+    flag = f"{', '.join(odd)} may misregister: {low} to {high}" if low != high else ""
+    return EvilCount(sum(1 for s in seats if s.alignment == "evil"), low, high, flag)
+
+
 def teams(state: ClocktowerState, chars: Characters, seat: Seat, sober: bool | None = None) -> set[str]:
     """The character types a player may register as (their character's, and a working misregistration's)."""
     found: set[str] = {chars[seat.character].team}

@@ -23,7 +23,7 @@ from .answer_forms import (
     pair_beside,
 )
 from .characters import Characters, normalise_id
-from .registration import alignments, characters_as, teams
+from .registration import alignments, characters_as, evil_count, teams
 from .rules import impaired
 from .state import ClocktowerState, Seat
 
@@ -180,14 +180,8 @@ def _town_crier(state: ClocktowerState, chars: Characters, seat: Seat) -> Propos
 # ----- the Oracle: "how many dead players are evil" -----
 
 def _oracle(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
-    dead = [s for s in state.seats if not s.alive]
-    truth = sum(1 for s in dead if s.alignment == "evil")
-    low = sum(1 for s in dead if alignments(state, s) == {"evil"})
-    high = sum(1 for s in dead if "evil" in alignments(state, s))
-    flags = []
-    if low != high:
-        odd = [state.label(s.player) for s in dead if len(alignments(state, s)) > 1]
-        flags.append(f"{', '.join(odd)} may misregister: {low} to {high}")
+    found = evil_count(state, [s for s in state.seats if not s.alive])
+    truth, low, high, flags = found.truth, found.low, found.high, [found.flag] if found.flag else []
     most = len(state.seats)
     every = [str(n) for n in range(most + 1)]
 
