@@ -11,14 +11,30 @@ import json
 import logging
 
 import discord
+import pytest
 from discord import app_commands
 from support.clocktower_helpers import CHARS, advance, begun, game_row, sign_up, state_of
 
-from bot.interactions import APOLOGY, answered, is_answered
+from bot.interactions import APOLOGY, DEFER_AFTER, answered, is_answered
 from bot.logs import JsonFormatter
 
 #: more than Discord's 3 seconds, on simcord's clock
 SLOW = 5
+#: simcord parks a bot's sleep that ends past its settle deadline, to fire only when a test moves
+#: its clock: with a deadline shorter than the watchdog's wait, neither the watchdog nor a slow
+#: body runs on the real clock, and the test steps over each with ``advance_time``
+PARK_SLEEPS = pytest.mark.simcord(settle_timeout=1.0)
+
+
+async def past_the_watchdog(w):
+    """Simcord's clock moved past the watchdog's wait: a deferral due goes out."""
+    await w.env.advance_time(DEFER_AFTER + 0.5)
+
+
+async def past_the_slow_body(w):
+    """Simcord's clock moved past the slow body: its answer follows, and all it sent is delivered."""
+    await w.env.advance_time(SLOW)
+    await w.settle()
 
 
 def unanswered_commands(tree: app_commands.CommandTree) -> tuple[list[str], int]:
@@ -164,6 +180,7 @@ async def test_an_unexpected_error_is_the_apology_and_one_log_line_naming_the_ga
 
 # ----- slow answers are deferred in time, as publicly as they answer -----
 
+@PARK_SLEEPS
 async def test_a_slow_public_command_is_deferred_in_the_channel_and_then_answered_there(world, monkeypatch):
     w = world
     await w.host.slash(w.channel, "game new", kind="tally")
@@ -175,12 +192,14 @@ async def test_a_slow_public_command_is_deferred_in_the_channel_and_then_answere
 
     monkeypatch.setattr(w.bot.service, "join", slow_join)
     res = await w.ann.slash(w.channel, "game join")
+    await past_the_watchdog(w)
     assert res.acknowledged and res.deferred and not res.ephemeral
-    await w.settle()
+    await past_the_slow_body(w)
     said = [res.response, *res.followups]
     assert any("ann joins." in m.content for m in said) and not any(m.ephemeral for m in said)
 
 
+@PARK_SLEEPS
 async def test_a_slow_private_command_is_deferred_privately(world, monkeypatch):
     w = world
     await w.host.slash(w.channel, "game new", kind="tally")
@@ -192,12 +211,14 @@ async def test_a_slow_private_command_is_deferred_privately(world, monkeypatch):
 
     monkeypatch.setattr(w.bot.play, "status_text", slow_status)
     res = await w.ann.slash(w.channel, "game status")
+    await past_the_watchdog(w)
     assert res.acknowledged and res.deferred and res.ephemeral
-    await w.settle()
+    await past_the_slow_body(w)
     said = [res.response, *res.followups]
     assert any("gathering players" in m.content for m in said) and all(m.ephemeral for m in said)
 
 
+@PARK_SLEEPS
 async def test_a_slow_script_is_deferred_publicly_for_a_storyteller_and_privately_for_a_player(world, monkeypatch):
     """``/game script public:True`` learns as it runs whether it answers publicly (the asker is a
     Storyteller); a slow sheet's deferral follows what it learnt."""
@@ -214,16 +235,19 @@ async def test_a_slow_script_is_deferred_publicly_for_a_storyteller_and_privatel
 
     monkeypatch.setattr(w.bot.service, "game_here", slow_after_the_check)
     by_storyteller = await w.host.slash(w.channel, "game script", public=True)
+    await past_the_watchdog(w)
     assert by_storyteller.deferred and not by_storyteller.ephemeral
     by_player = await members[0].slash(w.channel, "game script", public=True)
+    await past_the_watchdog(w)
     assert by_player.deferred and by_player.ephemeral
-    await w.settle()
+    await past_the_slow_body(w)
     for res in (by_storyteller, by_player):
         said = [res.response, *res.followups]
         assert "Townsfolk (13)" in "\n".join(f"{e.title}\n{e.description}" for m in said for e in m.embeds)
         assert all(m.ephemeral == (res is by_player) for m in said)
 
 
+@PARK_SLEEPS
 async def test_a_form_too_slow_to_open_is_refused_in_words_not_left_failing(world, clock, monkeypatch):
     """A form can only be the first answer: when reading the game for its placeholder outlasts the
     watchdog, the click is deferred in time and told, in words, to press again."""
@@ -246,14 +270,16 @@ async def test_a_form_too_slow_to_open_is_refused_in_words_not_left_failing(worl
 
     monkeypatch.setattr(w.bot.service, "load", slow_load)
     res = await w.host.click(edit, label="Write the answer")
+    await past_the_watchdog(w)
     assert res.acknowledged and res.deferred and res.modal is None
-    await w.settle()
+    await past_the_slow_body(w)
     assert [m.content for m in res.followups] == ["That took me too long to open the form: press the button again."]
     assert all(m.ephemeral for m in res.followups)
     monkeypatch.setattr(w.bot.service, "load", real_load)
     assert (await w.host.click(edit, label="Write the answer")).modal is not None  # pressed again: it opens
 
 
+@PARK_SLEEPS
 async def test_a_storyteller_check_slower_than_the_watchdog_keeps_the_whole_sheet_private(world, monkeypatch):
     """The deferral went out privately before the asker was known to be a Storyteller: the sheet
     follows it privately, every part of it, and says why, rather than half of it in the channel."""
@@ -268,8 +294,9 @@ async def test_a_storyteller_check_slower_than_the_watchdog_keeps_the_whole_shee
     monkeypatch.setattr(w.bot.service, "require_storyteller", slow_check)
     before = len(w.channel.history())
     res = await w.host.slash(w.channel, "game script", public=True)
+    await past_the_watchdog(w)
     assert res.acknowledged and res.deferred and res.ephemeral
-    await w.settle()
+    await past_the_slow_body(w)
     said = [res.response, *res.followups]
     assert all(m.ephemeral for m in said)
     assert said[0].content == "I was slow to answer, so here it is for you alone: ask again to post it for everyone."
