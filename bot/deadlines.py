@@ -141,8 +141,10 @@ def shorten(d: Deadlines, seconds: float, now: float, *, remind: float | None = 
 
 def remind(d: Deadlines, now: float, seconds: float | None) -> Deadlines:
     """A quiet game calls its player again ``seconds`` from now (None or 0: never), counted from
-    every step, so any action restarts it; none while paused."""
-    return replace(d, remind_at=None if d.paused else _later(now, seconds))
+    every step, so any action restarts it; none while paused. (The same value when nothing
+    changes: every action of every game passes here.)"""
+    remind_at = None if d.paused else _later(now, seconds)
+    return d if remind_at == d.remind_at else replace(d, remind_at=remind_at)
 
 
 def next_turn(d: Deadlines, now: float, seconds: float | None, *, same_turn: bool,
@@ -151,10 +153,8 @@ def next_turn(d: Deadlines, now: float, seconds: float | None, *, same_turn: boo
     turn of ``seconds`` starts now, or when the turn before was due to end (``since``: its clock
     ran out), so the turns keep their schedule as the phase clock does. While the phase's clock
     is paused or waits for its message, a new turn waits too."""
-    if seconds is None:
-        return replace(d, turn_ends=None)
+    if seconds is None or (not same_turn and (d.paused or d.waiting is not None)):
+        return d if d.turn_ends is None else replace(d, turn_ends=None)
     if same_turn:
         return d
-    if d.paused or d.waiting is not None:
-        return replace(d, turn_ends=None)
     return replace(d, turn_ends=(now if since is None else since) + seconds)

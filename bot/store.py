@@ -181,11 +181,12 @@ class GameRow:
         return Deadlines(close=self.deadline, paused=self.paused, remaining=self.paused_remaining,
                          waiting=self.waiting_seconds, remind_at=self.remind_at, turn_ends=self.turn_deadline)
 
-    def timed(self, deadlines: Deadlines) -> GameRow:
-        """This row with its clocks as ``deadlines`` say (as the store writes them)."""
+    def timed(self, deadlines: Deadlines, **changes: Any) -> GameRow:
+        """This row with its clocks as ``deadlines`` say (as the store writes them), and any other
+        ``changes`` (one copy, not two: the service makes one per action)."""
         return replace(self, deadline=deadlines.close, paused=deadlines.paused,
                        paused_remaining=deadlines.remaining, waiting_seconds=deadlines.waiting,
-                       remind_at=deadlines.remind_at, turn_deadline=deadlines.turn_ends)
+                       remind_at=deadlines.remind_at, turn_deadline=deadlines.turn_ends, **changes)
 
     @property
     def threads_under(self) -> int:

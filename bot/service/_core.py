@@ -10,7 +10,7 @@ import logging
 import weakref
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import games
@@ -349,8 +349,8 @@ class ServiceCore:
                     self._unposted[row.id] = state.phase_seq
                 else:
                     self._posted[row.id] = max(self._posted.get(row.id, -1), state.phase_seq)
-            self._cache[row.id] = Table(
-                replace(row.timed(clocks), state=None, phase_seq=state.phase_seq, status="running"), game, state)
+            self._cache[row.id] = Table(row.timed(clocks, state=None, phase_seq=state.phase_seq, status="running"),
+                                        game, state)
             # (a timeout that opened a phase already overdue arms none: ``on_deadline`` closes it next)
             self.timers.follow(row.id, state.phase_seq, clocks,
                                arm_close=anchor is None or not clocks.due(now, SLACK))

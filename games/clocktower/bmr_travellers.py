@@ -27,9 +27,11 @@ STORYTELLERS = "the Storytellers"
 
 
 def _working(state: ClocktowerState, character: str) -> Seat | None:
-    # (Seat.has, cheaply: the tally asks once per count)
-    return next((s for s in state.seats if character in (s.character, s.ability) and s.alive
-                 and not impaired(state, s.player)), None)
+    # (Seat.has, cheaply: the tally asks several times a vote, and the character is rarely seated)
+    for s in state.seats:
+        if (s.character == character or s.ability == character) and s.alive and not impaired(state, s.player):
+            return s
+    return None
 
 
 # ----- the Voudon -----

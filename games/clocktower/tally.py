@@ -197,10 +197,14 @@ def option_label(state: ClocktowerState, option: str) -> str:
 def tally_text(state: ClocktowerState, t: Tally, *, closed: bool = False) -> str:
     """The town square's living tally: each nomination with its voters in seat order."""
     by_nominee = {n.nominee: n.nominator for n in state.nominations}
+    # each voter named once, not looked up seat by seat per name (every vote redraws the tally)
+    names = {p.id: p.name for p in state.players}
+    voter = {s.player: f"{names.get(s.player, s.player)} ({s.seat}{', dead' if not s.alive else ''})"
+             for s in state.seats}
     lines = []
     for option in t.options:
-        who = ", ".join(_voter(state, p) + (" (not counted: their master is not voting with them)"
-                                            if p in t.void else "") for p in t.voters[option]) or "no votes"
+        who = ", ".join(voter[p] + (" (not counted: their master is not voting with them)"
+                                    if p in t.void else "") for p in t.voters[option]) or "no votes"
         head = f"**{option_label(state, option)}** · {t.count[option]}"
         if option in by_nominee:
             head += f" (nominated by {state.name(by_nominee[option])})"
@@ -209,14 +213,9 @@ def tally_text(state: ClocktowerState, t: Tally, *, closed: bool = False) -> str
         lines.insert(0, "No nominations yet: the first vote on a player nominates them."
                      if state.stage == "nominations" and not closed else "Nobody was nominated today.")
     if t.not_voted and not closed:
-        lines.append(f"Not voted ({len(t.not_voted)}): " + ", ".join(_voter(state, p) for p in t.not_voted))
+        lines.append(f"Not voted ({len(t.not_voted)}): " + ", ".join(voter[p] for p in t.not_voted))
     lines.append(standing(state, t, closed=closed))
     return "\n".join(lines)
-
-
-def _voter(state: ClocktowerState, player: str) -> str:
-    seat = state.seat_of(player)
-    return f"{state.name(player)} ({seat.seat}{', dead' if not seat.alive else ''})"
 
 
 def standing(state: ClocktowerState, t: Tally, *, closed: bool = False) -> str:
