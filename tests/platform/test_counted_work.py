@@ -143,7 +143,7 @@ async def test_a_castle_action_builds_no_whole_public_tableau(tmp_path, monkeypa
     state: building the whole public tableau (names, places, flags, arcana) only to drop most of it
     was most of a turn's picture cost (issue 38). Counted over every action of seeded games."""
     from games.castle import game as castle_game
-    from games.castle import render, tableau
+    from games.castle import render, shrines, tableau
 
     built: list[int] = []
     whole = tableau.public_tableau
@@ -152,7 +152,7 @@ async def test_a_castle_action_builds_no_whole_public_tableau(tmp_path, monkeypa
         built.append(1)
         return whole(*args, **kwargs)
 
-    for module in (tableau, render, castle_game):  # wherever it is imported by name
+    for module in (tableau, render, castle_game, shrines):  # wherever it is imported by name
         if hasattr(module, "public_tableau"):
             monkeypatch.setattr(module, "public_tableau", counted)
     counts = await statements_per_action(tmp_path, "castle", 4, actions=80)

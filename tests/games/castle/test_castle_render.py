@@ -11,6 +11,7 @@ from games.castle import GAME, render
 from games.castle.data import OUTCOME
 from games.castle.render import CARD_H, CARD_W, HEIGHT, WIDTH
 from games.castle.tableau import public_tableau, tableau_text
+from games.castle.turn import turn_event
 from games.engine import Player
 from games.engine.run import start
 
@@ -253,7 +254,7 @@ def test_text_fallback_worst_case_fits_a_message():
     s.face_up = [i % 2 == 0 for i in range(27)]
     s.revealed = [True] * 8
     text = tableau_text(public_tableau(s))
-    event = GAME._turn_event(s, "**Sir Reginald the 0th of Longname Castle** flipped " + "Bell 1 (Kida) up; " * 3)
+    event = turn_event(s, "**Sir Reginald the 0th of Longname Castle** flipped " + "Bell 1 (Kida) up; " * 3)
     assert len(text) < 1500 and len(event.text) <= 1800
     img = png(s)
     assert img.size == (WIDTH, HEIGHT)

@@ -289,7 +289,7 @@ def test_the_end_screen_says_why_a_devoured_character_still_wins():
     winner explains the table's devoured_score, for one devoured winner and when all are devoured."""
     import support.castle_helpers as H
 
-    from games.castle import GAME
+    from games.castle.ending import scores_event
     from games.castle.rules import Spell
 
     state, _ = H.new_game()
@@ -299,7 +299,7 @@ def test_the_end_screen_says_why_a_devoured_character_still_wins():
         state.winners = winners
         spell = Spell.model_construct(devoured=devoured, dominator=None, scores=scores,
                                       objectives={p: [] for p in players})
-        return GAME._scores_event(state, spell).text.splitlines()
+        return scores_event(state, spell).text.splitlines()
 
     lines = screen(["p1"], {"p1": 2000, "p2": 1000, "p3": 0, "p4": 0}, ["p1"])
     assert lines[0].startswith("🏆 **") and "2000 points" in lines[0]
