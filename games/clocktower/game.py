@@ -74,6 +74,7 @@ from .info import deal_message, evil_lines, grimoire_picture, grimoire_text
 from .inform import information_recap
 from .night import night_prompts
 from .options import Options, SetupOptions, settings_of
+from .reveal import change_records, changes_recap, seats_now
 from .rules import DEALT_TEAMS, character_id, chars, illegal, most_travellers, need_phase
 from .script import Script, ScriptError, builtin_script, edition_of, edition_script, parse_script
 from .script_characters import characters_for, homebrew_for_deal
@@ -299,6 +300,15 @@ class Clocktower(Game):
     handlers = {"redeal": redeal, "begin": begin, **clock.HANDLERS, **day.HANDLERS, **grimoire.HANDLERS,
                 **night.HANDLERS, **inform.HANDLERS, **talk.HANDLERS, **travellers.HANDLERS, **fabled.HANDLERS,
                 **bmr_judge.HANDLERS}
+
+    def _apply(self, state: ClocktowerState, action: Action, rng: Rng) -> Outcome:
+        """Dispatch, then record each character, alignment or gained ability the action changed (the
+        end reveal tells them in order: ``reveal.py``)."""
+        before, tokens, when = seats_now(state), len(state.reminders), (state.phase, state.night, state.day)
+        outcome = super()._apply(state, action, rng)
+        if before:
+            outcome.events += change_records(before, tokens, when, getattr(action, "type", ""), outcome.state)
+        return outcome
 
     def chars_of(self, state: ClocktowerState) -> Characters:
         """The game's characters (the bot's copilot panel reads them from the game)."""
@@ -556,7 +566,8 @@ class Clocktower(Game):
         return problems
 
     def recap(self, state: ClocktowerState, records: list[Event]) -> list[Event]:
-        """At the end: every day's votes, every day's whispers, and every night's information."""
+        """At the end: every day's votes, every day's whispers, every night's information, what the
+        Storytellers judged, and every character change."""
         days = votes_recap(state, records)
         events = [public("chronicle", days, title="🗳️ Every day's votes")] if days else []
         talk = whisper_recap(state, records)
@@ -564,6 +575,7 @@ class Clocktower(Game):
             events.append(public("whisper_recap", talk, title="🤫 Every day's whispers (how many each player was in)"))
         events += information_recap(state, records)
         events += judged_recap(state, records)
+        events += changes_recap(state, records)
         return events
 
     def rules_summary(self) -> str:

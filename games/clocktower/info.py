@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .characters import Characters
+from .reveal import seat_tokens
 from .snv_setup import twin_lines
 from .state import ClocktowerState, Seat
 
@@ -107,16 +108,10 @@ def _seat_line(state: ClocktowerState, chars: Characters, seat: Seat) -> str:
         line += f", thinks they are the {chars[seat.shown].name}"
     if not seat.alive:
         line += " · 💀 dead" + (", vote token left" if seat.vote_token else ", vote spent")
-    tokens = reminder_labels(state, chars, seat.player)
+    tokens = seat_tokens(state, chars, seat.player)
     if tokens:
         line += " · " + ", ".join(tokens)
     return line
-
-
-def reminder_labels(state: ClocktowerState, chars: Characters, player: str) -> list[str]:
-    """"Poisoned (Pukka)" for each reminder token on ``player``."""
-    return [f"{r.token} ({chars[r.source].name})" if r.source else f"{r.token} (Storyteller)"
-            for r in state.reminders if r.player == player]
 
 
 def phase_name(state: ClocktowerState) -> str:
@@ -157,7 +152,7 @@ def grimoire_picture(state: ClocktowerState, chars: Characters, game_title: str 
             "team": chars[s.character].team, "alignment": s.alignment, "alive": s.alive,
             "vote_token": s.vote_token, "traveller": s.traveller,
             "shown": chars[s.shown].name if s.shown != s.character else "",
-            "reminders": reminder_labels(state, chars, s.player),
+            "reminders": seat_tokens(state, chars, s.player),
         } for s in state.seats],
         "fabled": [chars[f].name for f in state.fabled],
         "loric": [chars[c].name for c in state.script.characters.get("loric", ()) if c in chars],
@@ -166,7 +161,8 @@ def grimoire_picture(state: ClocktowerState, chars: Characters, game_title: str 
 
 
 def reveal_text(state: ClocktowerState, chars: Characters) -> str:
-    """Everything, for the end of the game."""
+    """Everything, for the end of the game: each seat's character, card, death, gained ability and
+    the reminder tokens it ended with."""
     lines = []
     for seat in state.seats:
         character = chars[seat.character]
@@ -175,6 +171,9 @@ def reveal_text(state: ClocktowerState, chars: Characters) -> str:
             line += f", who thought they were the {chars[seat.shown].name}"
         if not seat.alive:
             line += " 💀"
+        tokens = seat_tokens(state, chars, seat.player)
+        if tokens:
+            line += " · " + ", ".join(tokens)
         lines.append(line)
     lines.append(f"Demon bluffs: {_characters(chars, state.bluffs)}")
     return "\n".join(lines)

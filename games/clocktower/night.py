@@ -21,9 +21,9 @@ from .characters import TEAM_WORDS
 from .copilot import proposals
 from .inform import information_event, woken_information
 from .resolve import Effect, plan_night
+from .reveal import sheet_tokens
 from .rules import NO_ONE_TONIGHT, chars, choice_text, hours, illegal, ruled, target_seat, who
 from .snv_night import CURSED, becomes, keeps
-from .snv_setup import sheet_tokens
 from .state import ClocktowerState, Reminder, Seat
 
 # ----- the players' choices -----

@@ -1,0 +1,107 @@
+"""The end reveal's account of every character change, and what each seat carries on the grimoire.
+
+A character change is whatever an action did to a seat's character, alignment or gained ability
+once the characters went out: the Fang Gu's jump, the Barber's, the Snake Charmer's and the Pit-Hag's
+swaps, the Philosopher's (or the Apprentice's) gained ability, the Storytellers' `/st character`.
+``Clocktower._apply`` compares the seats before and after each action (``seats_now`` and
+``change_records``), so a rule that changes a character is recorded without a line of its own: each
+change is a ``character_change`` row of the record, never the state, and the reveal tells them in
+order with the Matron's seat swaps (``changes_recap``).
+
+Pure: it reads states and record rows.
+"""
+
+from __future__ import annotations
+
+from games.engine import Event, public, record
+
+from .characters import Characters
+from .script_characters import characters_for
+from .state import ClocktowerState
+
+#: a seat as the record compares it: (character, alignment, gained ability)
+Held = tuple[str, str, str]
+
+#: the actions by which the Storytellers change a character or an alignment themselves
+BY_STORYTELLERS = ("set_character", "set_alignment")
+
+
+def seats_now(state: ClocktowerState) -> dict[str, Held]:
+    """Each seated player's character, alignment and gained ability (none before the deal is sent:
+    a re-deal is no change)."""
+    if state.phase == "setup":
+        return {}
+    return {s.player: (s.character, s.alignment, s.ability) for s in state.seats}
+
+
+def change_records(before: dict[str, Held], tokens_before: int, when: tuple[str, int, int],
+                   action: str, state: ClocktowerState) -> list[Event]:
+    """A ``character_change`` row for each seat whose character, alignment or gained ability the
+    action changed. ``when``: the phase, night and day the action happened in; ``tokens_before``: how
+    many reminders the grimoire had, so the ones the action placed on the seat name its cause."""
+    rows = []
+    for seat in state.seats:
+        old = before.get(seat.player)
+        new = (seat.character, seat.alignment, seat.ability)
+        if old is None or old == new:
+            continue
+        placed = [r.source for r in state.reminders[tokens_before:] if r.player == seat.player and r.source]
+        by = ["storyteller"] if action in BY_STORYTELLERS else list(dict.fromkeys(placed))
+        phase, night, day = when
+        rows.append(record("character_change", {
+            "phase": phase, "night": night, "day": day, "player": seat.player,
+            "from": old[0], "to": new[0], "from_alignment": old[1], "to_alignment": new[1],
+            "from_ability": old[2], "to_ability": new[2], "by": by}))
+    return rows
+
+
+def _name(known: Characters, cid: str) -> str:
+    return known[cid].name if cid in known else cid
+
+
+def change_line(state: ClocktowerState, data: dict) -> str:
+    """"night 2, Name5: the Mutant became the Fang Gu, good to evil (the Fang Gu)"."""
+    known = characters_for(state.script)
+    when = f"night {data['night']}" if data["phase"] == "night" else f"day {data['day']}"
+    parts = []
+    if data["from"] != data["to"]:
+        parts.append(f"the {_name(known, data['from'])} became the {_name(known, data['to'])}")
+    if data["from_alignment"] != data["to_alignment"]:
+        parts.append(f"{data['from_alignment']} to {data['to_alignment']}")
+    if data["from_ability"] != data["to_ability"]:
+        parts.append(f"gained the {_name(known, data['to_ability'])}'s ability" if data["to_ability"]
+                     else f"lost the {_name(known, data['from_ability'])}'s ability")
+    by = ", ".join("the Storytellers" if b == "storyteller" else f"the {_name(known, b)}" for b in data.get("by", []))
+    return f"• {when}, {state.name(data['player'])}: {'; '.join(parts)}" + (f" ({by})" if by else "")
+
+
+def changes_recap(state: ClocktowerState, records: list[Event]) -> list[Event]:
+    """The end reveal: every character change and seat swap of the game, in the order they happened."""
+    lines = []
+    for rec in records:
+        if rec.type == "character_change":
+            lines.append(change_line(state, rec.data))
+        elif rec.type == "seat_swap":
+            first, second = (state.name(p) for p in rec.data["players"])
+            lines.append(f"• day {rec.data['day']}, {first} and {second} swapped seats (the Matron)")
+    if not lines:
+        return []
+    return [public("changes_recap", "\n".join(lines), title="🔄 Every character change")]
+
+
+def seat_tokens(state: ClocktowerState, known: Characters, player: str) -> list[str]:
+    """What a seat carries on the grimoire besides its character: its gained ability, then each
+    reminder token ("Grandchild (Grandmother)"; "Storyteller" for their own notes), as the grimoire, the
+    picture, the night sheet and the reveal show them."""
+    seat = state.seat_of(player)
+    found = [f"Ability: {_name(known, seat.ability)}"] if seat.ability else []
+    return found + [f"{r.token} ({known[r.source].name if r.source in known else 'Storyteller'})"
+                    for r in state.reminders if r.player == player]
+
+
+def sheet_tokens(state: ClocktowerState, known: Characters) -> list[str]:
+    """The night sheet's line of everything on the grimoire now, seat by seat ("Name3 (seat 3): Cursed
+    (Witch); Name5 (seat 5): Mad (Cerenovus)"), so the Storytellers see it in the night's order
+    without the picture."""
+    found = [f"{state.label(s.player)}: {token}" for s in state.seats for token in seat_tokens(state, known, s.player)]
+    return [f"🔖 On the grimoire: {'; '.join(found)}"] if found else []
