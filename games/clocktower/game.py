@@ -74,7 +74,7 @@ from .info import deal_message, evil_lines, grimoire_picture, grimoire_text
 from .inform import information_recap
 from .night import night_prompts
 from .options import Options, SetupOptions, settings_of
-from .reveal import change_records, changes_recap, seats_now
+from .reveal import change_records, changes_recap, seats_now, tokens_now
 from .rules import DEALT_TEAMS, character_id, chars, illegal, most_travellers, need_phase
 from .script import Script, ScriptError, builtin_script, edition_of, edition_script, parse_script
 from .script_characters import characters_for, homebrew_for_deal
@@ -304,10 +304,11 @@ class Clocktower(Game):
     def _apply(self, state: ClocktowerState, action: Action, rng: Rng) -> Outcome:
         """Dispatch, then record each character, alignment or gained ability the action changed (the
         end reveal tells them in order: ``reveal.py``)."""
-        before, tokens, when = seats_now(state), len(state.reminders), (state.phase, state.night, state.day)
+        before, tokens, when = seats_now(state), tokens_now(state), (state.phase, state.night, state.day)
         outcome = super()._apply(state, action, rng)
         if before:
-            outcome.events += change_records(before, tokens, when, getattr(action, "type", ""), outcome.state)
+            outcome.events += change_records(before, tokens, when, getattr(action, "type", ""),
+                                             outcome.state, outcome.events)
         return outcome
 
     def chars_of(self, state: ClocktowerState) -> Characters:

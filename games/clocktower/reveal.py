@@ -13,11 +13,17 @@ Pure: it reads states and record rows.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from games.engine import Event, public, record
 
 from .characters import Characters
 from .script_characters import characters_for
 from .state import ClocktowerState
+
+if TYPE_CHECKING:  # the walk's types only: the walk imports rules, which imports this module's reader
+    from .walk import Step
 
 #: a seat as the record compares it: (character, alignment, gained ability)
 Held = tuple[str, str, str]
@@ -34,19 +40,43 @@ def seats_now(state: ClocktowerState) -> dict[str, Held]:
     return {s.player: (s.character, s.alignment, s.ability) for s in state.seats}
 
 
-def change_records(before: dict[str, Held], tokens_before: int, when: tuple[str, int, int],
-                   action: str, state: ClocktowerState) -> list[Event]:
+#: the night's effects that change no character nor alignment (every other kind may: the Fang Gu's
+#: "becomes", the Goon's "align", and the kinds an edition adds for its swaps)
+CHANGES_NOTHING = frozenset({"dies", "poison", "heal", "negative", "safe", "protect", "skip", "drunk", "token",
+                             "untoken", "spent", "revive", "keeps", "cursed"})
+
+
+def night_causes(steps: list[Step]) -> dict[str, list[str]]:
+    """At the lock: for each player, the characters whose abilities (each effect's source) may have
+    changed their character or alignment tonight (the night plan's data, read by ``change_records``)."""
+    causes: dict[str, list[str]] = {}
+    for step in steps:
+        for effect in step.effects:
+            if effect.kind not in CHANGES_NOTHING:
+                causes.setdefault(effect.player, []).append(effect.source)
+    return causes
+
+
+def tokens_now(state: ClocktowerState) -> set[tuple[str, str, str]]:
+    return {(r.player, r.token, r.source) for r in state.reminders}
+
+
+def change_records(before: dict[str, Held], tokens_before: set[tuple[str, str, str]], when: tuple[str, int, int],
+                   action: str, state: ClocktowerState, events: Sequence[Event] = ()) -> list[Event]:
     """A ``character_change`` row for each seat whose character, alignment or gained ability the
-    action changed. ``when``: the phase, night and day the action happened in; ``tokens_before``: how
-    many reminders the grimoire had, so the ones the action placed on the seat name its cause."""
+    action changed. ``when``: the phase, night and day the action happened in. Its cause: the
+    Storytellers' own command, else the characters whose tokens the action placed on the seat (the
+    grimoire had not ``tokens_before``) or whose steps at a lock acted on it (``events``' night plan)."""
     rows = []
     for seat in state.seats:
         old = before.get(seat.player)
         new = (seat.character, seat.alignment, seat.ability)
         if old is None or old == new:
             continue
-        placed = [r.source for r in state.reminders[tokens_before:] if r.player == seat.player and r.source]
-        by = ["storyteller"] if action in BY_STORYTELLERS else list(dict.fromkeys(placed))
+        placed = [r.source for r in state.reminders if r.player == seat.player and r.source
+                  and (r.player, r.token, r.source) not in tokens_before]
+        at_lock = [c for e in events if e.type == "night_plan" for c in e.data.get("causes", {}).get(seat.player, [])]
+        by = ["storyteller"] if action in BY_STORYTELLERS else list(dict.fromkeys(at_lock + placed))
         phase, night, day = when
         rows.append(record("character_change", {
             "phase": phase, "night": night, "day": day, "player": seat.player,

@@ -12,7 +12,7 @@ from support.clocktower_pure import GAME, act, choose, lock, new_game, next_nigh
 
 from games.clocktower.info import grimoire_picture, grimoire_text
 from games.clocktower.night import night_sheet
-from games.clocktower.reveal import change_records, changes_recap, seats_now
+from games.clocktower.reveal import change_records, changes_recap, seats_now, tokens_now
 from games.clocktower.script_text import sheet_of_state
 
 BMR = {"script": "Bad Moon Rising"}
@@ -206,14 +206,27 @@ def test_the_reveal_tells_every_character_change_in_order():
     assert recap.audience.kind == "public"
 
 
+def test_the_goons_turn_at_night_is_a_change_of_alignment_by_the_goon():
+    log = begun("Bad Moon Rising")
+    log.to_phase("day")
+    log.to_phase("night")
+    log.state = choose(log.state, "p1", "p5")  # the Zombuul chooses the Goon, first tonight
+    while log.state.phase == "night":
+        log.tick()
+    assert log.state.seat_of("p5").alignment == "evil"
+    log.do(type="declare_winner", team="good", reason="")
+    recap = next(e for e in GAME.recap(log.state, log.records) if e.type == "changes_recap")
+    assert recap.text == "• night 2, Name5: good to evil (the Goon)"
+
+
 def test_a_swap_of_two_characters_and_alignments_in_one_action_is_two_changes():
     """What the Snake Charmer's and the Barber's swaps do to the seats, recorded without a hook."""
     state = begun("Sects & Violets").state
-    before, count = seats_now(state), len(state.reminders)
+    before, tokens = seats_now(state), tokens_now(state)
     demon, charmer = state.seat_of("p1"), state.seat_of("p3")
     demon.character, charmer.character = charmer.character, demon.character
     demon.alignment, charmer.alignment = charmer.alignment, demon.alignment
-    rows = change_records(before, count, ("night", 2, 1), "phase_timeout", state)
+    rows = change_records(before, tokens, ("night", 2, 1), "phase_timeout", state)
     assert [(r.data["player"], r.data["from"], r.data["to"]) for r in rows] == [
         ("p1", "fanggu", "clockmaker"), ("p3", "clockmaker", "fanggu")]
     assert all(r.audience.kind == "record" for r in rows)
