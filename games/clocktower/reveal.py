@@ -28,6 +28,9 @@ if TYPE_CHECKING:  # the walk's types only: the walk imports rules, which import
 #: a seat as the record compares it: (character, alignment, gained ability)
 Held = tuple[str, str, str]
 
+#: a seat whose once-per-game ability is spent (the Seamstress's choice, the Courtier's, the Judge's ruling)
+USED = "Ability used"
+
 #: the actions by which the Storytellers change a character or an alignment themselves
 BY_STORYTELLERS = ("set_character", "set_alignment")
 
@@ -120,11 +123,13 @@ def changes_recap(state: ClocktowerState, records: list[Event]) -> list[Event]:
 
 
 def seat_tokens(state: ClocktowerState, known: Characters, player: str) -> list[str]:
-    """What a seat carries on the grimoire besides its character: its gained ability, then each
-    reminder token ("Grandchild (Grandmother)"; "Storyteller" for their own notes), as the grimoire, the
+    """What a seat carries on the grimoire besides its character: its gained ability, whether its
+    once-per-game ability is spent, then each reminder token ("Grandchild (Grandmother)"; "Storyteller" for their own notes), as the grimoire, the
     picture, the night sheet and the reveal show them."""
     seat = state.seat_of(player)
     found = [f"Ability: {_name(known, seat.ability)}"] if seat.ability else []
+    if player in state.used_once or player in state.judged_by:  # a once-per-game ability spent
+        found.append(USED)
     return found + [f"{r.token} ({known[r.source].name if r.source in known else 'Storyteller'})"
                     for r in state.reminders if r.player == player]
 

@@ -173,6 +173,22 @@ def test_a_gained_ability_is_on_the_grimoire_the_picture_the_night_sheet_and_the
     assert "Ability: Exorcist" in next(e.text for e in over.events if e.type == "game_over")
 
 
+def test_a_spent_once_per_game_ability_is_on_the_grimoire_the_picture_and_the_reveal():
+    log = begun("Sects & Violets")
+    log.state = choose(log.state, "p6", "p2", "p3")  # the Seamstress spends hers
+    while log.state.stage != "locked":
+        log.tick()
+    known = GAME.chars_of(log.state)
+    assert "Ability used" in next(x for x in grimoire_text(log.state, known).splitlines() if "**Name6**" in x)
+    seat = next(s for s in grimoire_picture(log.state, known)["seats"] if s["name"] == "Name6")
+    assert seat["reminders"][0] == "Ability used"
+    assert "Name6 (seat 6): Ability used" in night_sheet(log.state).text
+    assert "Ability used" not in GAME.view(log.state, "p6").text
+    over = log.do(type="declare_winner", team="good", reason="")
+    line = next(x for x in next(e.text for e in over.events if e.type == "game_over").splitlines() if "Name6" in x)
+    assert "Ability used" in line
+
+
 # ----- the character changes of the game, in order, from the record -----
 
 def jumped_then_changed():
