@@ -236,7 +236,7 @@ def night_sheet(state: ClocktowerState) -> Event:
     lines += gossip_notes(state) + mastermind_notes(state)
     text = "\n".join(lines + sheet_tokens(state, known)) or "Nobody in play wakes tonight."
     return Event(type="night_sheet", audience=STORYTELLER, title=f"🌙 Night {state.night}: the night sheet",
-                 text=text[:4000])
+                 text=text)
 
 
 def tonight_order(state: ClocktowerState) -> tuple[str, ...]:

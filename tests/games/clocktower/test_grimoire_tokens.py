@@ -107,6 +107,8 @@ def test_every_official_token_of_the_edition_is_in_the_grimoire_picture_drawn_fr
     png = GAME.draw(picture)
     image = Image.open(io.BytesIO(png))
     assert image.format == "PNG" and image.size == (1200, 1200)
+    bare = GAME.draw({**picture, "seats": [{**s, "reminders": []} for s in picture["seats"]]})
+    assert Image.open(io.BytesIO(bare)).tobytes() != image.tobytes()  # the pills are drawn
 
 
 @pytest.mark.parametrize("script", TABLES)
@@ -154,6 +156,15 @@ def test_game_script_lists_each_characters_reminder_tokens_from_the_official_rec
     for name, words in tokens.items():
         assert any(line.startswith(f"**{name}**: ") and all(w in line for w in words) for line in section.lines), name
     assert len(section.lines) == len(tokens)  # a character without tokens (the Mutant, the Pit-Hag) is left out
+
+
+def test_a_night_sheet_longer_than_one_message_keeps_every_token():
+    """The bot cuts a long message into parts at line breaks (``bot.render``): the sheet itself is not cut."""
+    log = begun("Bad Moon Rising")
+    for k in range(120):
+        log.do(type="add_reminder", target=log.state.seats[k % 8].player, token=f"Storytellers' note number {k}")
+    sheet = night_sheet(log.state).text
+    assert len(sheet) > 4000 and sheet.endswith("Storytellers' note number 119 (Storyteller)")
 
 
 # ----- the gained ability (the Apprentice's now, the Philosopher's as its helper writes it) -----
