@@ -182,6 +182,8 @@ def test_a_gained_ability_is_on_the_grimoire_the_picture_the_night_sheet_and_the
     assert "Name9 (seat 9): Ability: Exorcist" in night_sheet(log.state).text
     over = log.do(type="declare_winner", team="good", reason="")
     assert "Ability: Exorcist" in next(e.text for e in over.events if e.type == "game_over")
+    recap = next(e for e in GAME.recap(log.state, log.records) if e.type == "changes_recap")
+    assert recap.text == "• day 1, Name9: gained the Exorcist's ability (the Apprentice)"
 
 
 def test_a_spent_once_per_game_ability_is_on_the_grimoire_the_picture_and_the_reveal():
