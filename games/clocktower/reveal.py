@@ -14,7 +14,7 @@ Pure: it reads states and record rows.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from games.engine import Event, public, record
 
@@ -28,7 +28,8 @@ if TYPE_CHECKING:  # the walk's types only: the walk imports rules, which import
 #: a seat as the record compares it: (character, alignment, gained ability)
 Held = tuple[str, str, str]
 
-#: a seat whose once-per-game ability is spent (the Seamstress's choice, the Courtier's, the Judge's ruling)
+#: a seat whose once-per-game ability is spent (the Seamstress's choice, the Courtier's, the Judge's
+#: ruling, the Slayer's shot)
 USED = "Ability used"
 
 #: the actions by which the Storytellers change a character or an alignment themselves
@@ -92,8 +93,8 @@ def _name(known: Characters, cid: str) -> str:
     return known[cid].name if cid in known else cid
 
 
-def change_line(state: ClocktowerState, data: dict) -> str:
-    """"night 2, Name5: the Mutant became the Fang Gu, good to evil (the Fang Gu)"."""
+def change_line(state: ClocktowerState, data: dict[str, Any]) -> str:
+    """"• night 2, Name5: the Mutant became the Fang Gu; good to evil (the Fang Gu)"."""
     known = characters_for(state.script)
     when = f"night {data['night']}" if data["phase"] == "night" else f"day {data['day']}"
     parts = []
@@ -123,14 +124,14 @@ def changes_recap(state: ClocktowerState, records: list[Event]) -> list[Event]:
 
 
 def seat_tokens(state: ClocktowerState, known: Characters, player: str) -> list[str]:
-    """What a seat carries on the grimoire besides its character: its gained ability, whether its
-    once-per-game ability is spent, then each reminder token ("Grandchild (Grandmother)"; "Storyteller" for their own notes), as the grimoire, the
-    picture, the night sheet and the reveal show them."""
+    """What a seat carries on the grimoire besides its character, as the grimoire, the picture, the
+    night sheet and the reveal show it: its gained ability, whether its once-per-game ability is
+    spent, then each reminder token ("Grandchild (Grandmother)"; "(Storyteller)" for their notes)."""
     seat = state.seat_of(player)
     found = [f"Ability: {_name(known, seat.ability)}"] if seat.ability else []
-    if player in state.used_once or player in state.judged_by:  # a once-per-game ability spent
+    if player in state.used_once or player in state.judged_by or (seat.has("slayer") and player in state.slayer_shots):
         found.append(USED)
-    return found + [f"{r.token} ({known[r.source].name if r.source in known else 'Storyteller'})"
+    return found + [f"{r.token} ({_name(known, r.source) if r.source else 'Storyteller'})"
                     for r in state.reminders if r.player == player]
 
 

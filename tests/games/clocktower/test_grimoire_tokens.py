@@ -8,7 +8,17 @@ import io
 
 import pytest
 from PIL import Image
-from support.clocktower_pure import GAME, act, choose, lock, new_game, next_night, through_night, timeout
+from support.clocktower_pure import (
+    GAME,
+    act,
+    choose,
+    lock,
+    new_game,
+    next_night,
+    through_night,
+    timeout,
+    to_day,
+)
 
 from games.clocktower.info import grimoire_picture, grimoire_text
 from games.clocktower.night import night_sheet
@@ -200,6 +210,16 @@ def test_a_spent_once_per_game_ability_is_on_the_grimoire_the_picture_and_the_re
     over = log.do(type="declare_winner", team="good", reason="")
     line = next(x for x in next(e.text for e in over.events if e.type == "game_over").splitlines() if "Name6" in x)
     assert "Ability used" in line
+
+
+def test_the_slayers_spent_shot_is_ability_used_and_a_false_claim_is_not():
+    state = to_day(options={"script": "Trouble Brewing"},
+                   characters=["imp", "poisoner", "slayer", "empath", "soldier", "recluse", "monk"])
+    state = act(state, player="p3", type="slayer_shot", target="p4", place="announcements").state
+    state = act(state, player="p5", type="slayer_shot", target="p1", place="announcements").state
+    lines = grimoire_text(state, GAME.chars_of(state)).splitlines()
+    assert "Ability used" in next(x for x in lines if "**Name3**" in x)
+    assert "Ability used" not in next(x for x in lines if "**Name5**" in x)
 
 
 # ----- the character changes of the game, in order, from the record -----
