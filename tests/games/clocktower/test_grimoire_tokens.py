@@ -22,7 +22,7 @@ from support.clocktower_pure import (
 
 from games.clocktower.info import grimoire_picture, grimoire_text
 from games.clocktower.night import night_sheet
-from games.clocktower.reveal import change_records, changes_recap, seats_now, tokens_now
+from games.clocktower.reveal import change_records, seats_now, tokens_now
 from games.clocktower.script_text import sheet_of_state
 
 BMR = {"script": "Bad Moon Rising"}
@@ -289,11 +289,15 @@ def test_a_redeal_before_the_characters_go_out_is_no_change():
 
 
 def test_the_matrons_seat_swaps_are_in_the_changes_in_order():
-    log = jumped_then_changed()
-    from games.engine import record
-    records = [*log.records, record("seat_swap", {"day": 3, "players": ["p2", "p4"]})]
-    recap = next(e for e in changes_recap(log.state, records))
-    assert recap.text.splitlines()[-1] == "• day 3, Name2 and Name4 swapped seats (the Matron)"
+    log = begun("Bad Moon Rising")
+    log.to_phase("day")
+    log.do(type="add_traveller", target="p9", name="Name9", seat=9, character="matron", alignment="good")
+    log.do(type="set_character", target="p3", character="exorcist")
+    log.do(type="swap_seats", first="p2", second="p4")
+    log.do(type="declare_winner", team="good", reason="")
+    recap = next(e for e in GAME.recap(log.state, log.records) if e.type == "changes_recap")
+    assert recap.text.splitlines() == ["• day 1, Name3: the Professor became the Exorcist (the Storytellers)",
+                                       "• day 1, Name2 and Name4 swapped seats (the Matron)"]
 
 
 def test_no_change_means_no_changes_recap():
