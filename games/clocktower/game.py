@@ -74,7 +74,7 @@ from .info import deal_message, evil_lines, grimoire_picture, grimoire_text
 from .inform import information_recap
 from .night import night_prompts
 from .options import Options, SetupOptions, settings_of
-from .reveal import change_records, changes_recap, seats_now, tokens_now
+from .reveal import change_records, changes_recap, grimoire_marks, seats_now, tokens_now
 from .rules import DEALT_TEAMS, character_id, chars, illegal, most_travellers, need_phase
 from .script import Script, ScriptError, builtin_script, edition_of, edition_script, parse_script
 from .script_characters import characters_for, homebrew_for_deal
@@ -232,7 +232,7 @@ def deal_note(note: str, notes: tuple[str, ...]) -> str:
 
 def grimoire_event(state: ClocktowerState, note: str) -> Event:
     return Event(type="grimoire", audience=STORYTELLER, title="📜 Grimoire",
-                 text=f"{note}\n\n{grimoire_text(state, chars(state))}", image="grimoire")
+                 text=f"{note}\n\n{grimoire_text(state, chars(state), grimoire_marks(state))}", image="grimoire")
 
 
 def redeal(state: ClocktowerState, action: Redeal, rng: Rng) -> Outcome:
@@ -268,7 +268,7 @@ def begin(state: ClocktowerState, action: Begin, rng: Rng) -> Outcome:
         events.append(fabled_event(state, fabled_id))
     events.append(Event(type="begun", audience=STORYTELLER, title="📜 The characters are out",
                         text=f"Every player has their character. Night 1 has begun.\n\n"
-                             f"{grimoire_text(state, chars(state))}"))
+                             f"{grimoire_text(state, chars(state), grimoire_marks(state))}"))
     return Outcome(state=state, events=events, reply="The characters are out. Night 1 has begun.")
 
 
@@ -374,7 +374,7 @@ class Clocktower(Game):
 
     def view(self, state: ClocktowerState, viewer: str | None) -> View:
         if viewer == "storyteller" or (state.finished and viewer is not None):
-            return View(text=grimoire_text(state, chars(state)), data={"grimoire": grimoire_picture(state, chars(state))})
+            return View(text=grimoire_text(state, chars(state), grimoire_marks(state)), data={"grimoire": grimoire_picture(state, chars(state), marks=grimoire_marks(state))})
         if viewer is None:
             return View(text=self._public_text(state), data={"seats": [
                 {"seat": s.seat, "player": s.player, "alive": s.alive, "vote_token": s.vote_token,
@@ -464,7 +464,7 @@ class Clocktower(Game):
 
     def picture(self, state: ClocktowerState, image: str) -> dict[str, Any] | None:
         if image == "grimoire":
-            return grimoire_picture(state, chars(state))
+            return grimoire_picture(state, chars(state), marks=grimoire_marks(state))
         return None
 
     def draw(self, picture: dict[str, Any]) -> bytes | None:

@@ -1,4 +1,4 @@
-"""The end reveal's account of every character change, and what each seat carries on the grimoire.
+"""The end reveal's account of every character change, and what the grimoire shows of each seat.
 
 A character change is whatever an action did to a seat's character, alignment or gained ability
 once the characters went out: the Fang Gu's jump, the Barber's, the Snake Charmer's and the Pit-Hag's
@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING, Any
 from games.engine import Event, public, record
 
 from .characters import Characters
+from .info import name_of, seat_tokens
 from .script_characters import characters_for
+from .snv_night import nodashii_poison
 from .state import ClocktowerState
 
 if TYPE_CHECKING:  # the walk's types only: the walk imports rules, which imports this module's reader
@@ -27,10 +29,6 @@ if TYPE_CHECKING:  # the walk's types only: the walk imports rules, which import
 
 #: a seat as the record compares it: (character, alignment, gained ability)
 Held = tuple[str, str, str]
-
-#: a seat whose once-per-game ability is spent (the Seamstress's choice, the Courtier's, the Judge's
-#: ruling, the Slayer's shot)
-USED = "Ability used"
 
 #: the actions by which the Storytellers change a character or an alignment themselves
 BY_STORYTELLERS = ("set_character", "set_alignment")
@@ -89,23 +87,19 @@ def change_records(before: dict[str, Held], tokens_before: set[tuple[str, str, s
     return rows
 
 
-def _name(known: Characters, cid: str) -> str:
-    return known[cid].name if cid in known else cid
-
-
 def change_line(state: ClocktowerState, data: dict[str, Any]) -> str:
     """"• night 2, Name5: the Mutant became the Fang Gu; good to evil (the Fang Gu)"."""
     known = characters_for(state.script)
     when = f"night {data['night']}" if data["phase"] == "night" else f"day {data['day']}"
     parts = []
     if data["from"] != data["to"]:
-        parts.append(f"the {_name(known, data['from'])} became the {_name(known, data['to'])}")
+        parts.append(f"the {name_of(known, data['from'])} became the {name_of(known, data['to'])}")
     if data["from_alignment"] != data["to_alignment"]:
         parts.append(f"{data['from_alignment']} to {data['to_alignment']}")
     if data["from_ability"] != data["to_ability"]:
-        parts.append(f"gained the {_name(known, data['to_ability'])}'s ability" if data["to_ability"]
-                     else f"lost the {_name(known, data['from_ability'])}'s ability")
-    by = ", ".join("the Storytellers" if b == "storyteller" else f"the {_name(known, b)}" for b in data.get("by", []))
+        parts.append(f"gained the {name_of(known, data['to_ability'])}'s ability" if data["to_ability"]
+                     else f"lost the {name_of(known, data['from_ability'])}'s ability")
+    by = ", ".join("the Storytellers" if b == "storyteller" else f"the {name_of(known, b)}" for b in data.get("by", []))
     return f"• {when}, {state.name(data['player'])}: {'; '.join(parts)}" + (f" ({by})" if by else "")
 
 
@@ -123,21 +117,22 @@ def changes_recap(state: ClocktowerState, records: list[Event]) -> list[Event]:
     return [public("changes_recap", "\n".join(lines), title="🔄 Every character change")]
 
 
-def seat_tokens(state: ClocktowerState, known: Characters, player: str) -> list[str]:
-    """What a seat carries on the grimoire besides its character, as the grimoire, the picture, the
-    night sheet and the reveal show it: its gained ability, whether its once-per-game ability is
-    spent, then each reminder token ("Grandchild (Grandmother)"; "(Storyteller)" for their notes)."""
-    seat = state.seat_of(player)
-    found = [f"Ability: {_name(known, seat.ability)}"] if seat.ability else []
-    if player in state.used_once or player in state.judged_by or (seat.has("slayer") and player in state.slayer_shots):
-        found.append(USED)
-    return found + [f"{r.token} ({_name(known, r.source) if r.source else 'Storyteller'})"
-                    for r in state.reminders if r.player == player]
+def grimoire_marks(state: ClocktowerState) -> dict[str, list[str]]:
+    """What the grimoire shows that the rules read from the seats rather than from a token, by player:
+    the No Dashii's poisoned Townsfolk neighbours ("Poisoned (No Dashii)", ``snv_night``), kept up to
+    date as deaths and changes move them. A rule that derives a mark this way adds it here."""
+    marks: dict[str, list[str]] = {}
+    for seat in state.seats:
+        if nodashii_poison(state, seat.player):
+            marks.setdefault(seat.player, []).append("Poisoned (No Dashii)")
+    return marks
 
 
 def sheet_tokens(state: ClocktowerState, known: Characters) -> list[str]:
     """The night sheet's line of everything on the grimoire now, seat by seat ("Name3 (seat 3): Cursed
     (Witch); Name5 (seat 5): Mad (Cerenovus)"), so the Storytellers see it in the night's order
     without the picture."""
-    found = [f"{state.label(s.player)}: {token}" for s in state.seats for token in seat_tokens(state, known, s.player)]
+    marks = grimoire_marks(state)
+    found = [f"{state.label(s.player)}: {token}" for s in state.seats
+             for token in seat_tokens(state, known, s.player, marks)]
     return [f"🔖 On the grimoire: {'; '.join(found)}"] if found else []

@@ -222,6 +222,33 @@ def test_the_slayers_spent_shot_is_ability_used_and_a_false_claim_is_not():
     assert "Ability used" not in next(x for x in lines if "**Name5**" in x)
 
 
+NODASHII = ["nodashii", "cerenovus", "clockmaker", "dreamer", "mutant", "seamstress", "oracle", "klutz"]
+
+
+def test_the_no_dashiis_poisoned_neighbours_are_on_every_storytellers_surface_and_the_reveal():
+    """Read from the seats, not a token: the nearest Townsfolk each side (the Clockmaker, seat 3; the
+    Oracle, seat 7, past the Klutz)."""
+    log = Log(new_game(SNV, NODASHII))
+    log.do(type="begin")
+    lines = GAME.view(log.state, "storyteller").text.splitlines()
+    poisoned = [k for k in range(1, 9) if "Poisoned (No Dashii)" in next(x for x in lines if f"**Name{k}**" in x)]
+    assert poisoned == [3, 7]
+    pills = {s["name"]: s["reminders"] for s in GAME.picture(log.state, "grimoire")["seats"]}
+    assert pills["Name3"] == ["Poisoned (No Dashii)"] and pills["Name4"] == []
+    assert "Name7 (seat 7): Poisoned (No Dashii)" in night_sheet(log.state).text
+    for viewer in [None, "p3", "p7"]:
+        assert "No Dashii" not in GAME.view(log.state, viewer).text
+    over = log.do(type="declare_winner", team="good", reason="")
+    reveal = next(e.text for e in over.events if e.type == "game_over")
+    assert "Poisoned (No Dashii)" in next(x for x in reveal.splitlines() if " Name3: " in x)
+
+
+def test_a_poisoned_no_dashii_marks_nobody():
+    state = act(new_game(SNV, NODASHII), type="begin").state
+    state = act(state, type="add_reminder", target="p1", token="Poisoned", source="").state
+    assert "(No Dashii)" not in GAME.view(state, "storyteller").text
+
+
 # ----- the character changes of the game, in order, from the record -----
 
 def jumped_then_changed():
