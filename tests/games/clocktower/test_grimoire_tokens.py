@@ -327,6 +327,12 @@ def test_the_matrons_seat_swaps_are_in_the_changes_in_order():
                                        "• day 1, Name2 and Name4 swapped seats (the Matron)"]
 
 
+def test_a_substitute_taking_a_seat_over_is_no_change_of_character():
+    log = begun("Sects & Violets")
+    log.do(type="substitute", target="p5", new_player="p20", name="Newcomer")
+    assert not [r for r in log.records if r.type == "character_change"]
+
+
 def test_no_change_means_no_changes_recap():
     log = begun("Sects & Violets")
     log.do(type="declare_winner", team="good", reason="")
