@@ -385,6 +385,18 @@ def test_no_token_reaches_a_players_view_or_the_public_view_before_the_reveal():
             assert word not in words, (viewer, word)
 
 
+@pytest.mark.parametrize("script", TABLES)
+def test_no_official_token_of_the_edition_reaches_a_player_or_the_town_before_the_reveal(script):
+    log, placed = with_every_token(script)
+    log.to_phase("day")
+    log.to_phase("night")
+    labels = {label for _, label in placed}
+    for seat in log.state.seats:
+        seen = log.seen_by(seat.player) + GAME.view(log.state, seat.player).text
+        assert not [label for label in labels if label in seen], seat.player
+    assert not [label for label in labels if label in GAME.view(log.state, None).text]
+
+
 def test_the_evil_twin_pair_is_told_to_the_twins_only():
     log = secrets_game()
     twin = next(r.player for r in log.state.reminders if r.source == "eviltwin")
