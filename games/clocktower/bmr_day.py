@@ -43,7 +43,7 @@ def mastermind_end(state: ClocktowerState, chars: Characters) -> PendingEnd | No
     ends as usual); None while the extra day is played (no end yet); the end, when a player is executed
     on the extra day ("their team loses"). "If the Demon dies by execution (ending the game), play for 1
     more day": a living, working Mastermind when today's execution killed the last Demon starts it."""
-    if state.mastermind_day:
+    if state.mastermind_day and state.day <= state.mastermind_day:  # after the extra day, the usual end
         if state.day == state.mastermind_day and state.executed:  # executed, whether or not it killed
             seat = state.seat_of(state.executed)
             return PendingEnd(team="evil" if seat.alignment == "good" else "good",

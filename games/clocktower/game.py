@@ -74,6 +74,7 @@ from .info import deal_message, evil_lines, grimoire_picture, grimoire_text
 from .inform import information_recap
 from .night import night_prompts
 from .options import Options, SetupOptions, settings_of
+from .reveal import change_records, changes_recap, grimoire_marks, seats_now, tokens_now
 from .rules import DEALT_TEAMS, character_id, chars, illegal, most_travellers, need_phase
 from .script import Script, ScriptError, builtin_script, edition_of, edition_script, parse_script
 from .script_characters import characters_for, homebrew_for_deal
@@ -231,7 +232,7 @@ def deal_note(note: str, notes: tuple[str, ...]) -> str:
 
 def grimoire_event(state: ClocktowerState, note: str) -> Event:
     return Event(type="grimoire", audience=STORYTELLER, title="📜 Grimoire",
-                 text=f"{note}\n\n{grimoire_text(state, chars(state))}", image="grimoire")
+                 text=f"{note}\n\n{grimoire_text(state, chars(state), grimoire_marks(state))}", image="grimoire")
 
 
 def redeal(state: ClocktowerState, action: Redeal, rng: Rng) -> Outcome:
@@ -267,7 +268,7 @@ def begin(state: ClocktowerState, action: Begin, rng: Rng) -> Outcome:
         events.append(fabled_event(state, fabled_id))
     events.append(Event(type="begun", audience=STORYTELLER, title="📜 The characters are out",
                         text=f"Every player has their character. Night 1 has begun.\n\n"
-                             f"{grimoire_text(state, chars(state))}"))
+                             f"{grimoire_text(state, chars(state), grimoire_marks(state))}"))
     return Outcome(state=state, events=events, reply="The characters are out. Night 1 has begun.")
 
 
@@ -299,6 +300,16 @@ class Clocktower(Game):
     handlers = {"redeal": redeal, "begin": begin, **clock.HANDLERS, **day.HANDLERS, **grimoire.HANDLERS,
                 **night.HANDLERS, **inform.HANDLERS, **talk.HANDLERS, **travellers.HANDLERS, **fabled.HANDLERS,
                 **bmr_judge.HANDLERS}
+
+    def _apply(self, state: ClocktowerState, action: Action, rng: Rng) -> Outcome:
+        """Dispatch, then record each character, alignment or gained ability the action changed (the
+        end reveal tells them in order: ``reveal.py``)."""
+        before, tokens, when = seats_now(state), tokens_now(state), (state.phase, state.night, state.day)
+        outcome = super()._apply(state, action, rng)
+        if before:
+            outcome.events += change_records(before, tokens, when, getattr(action, "type", ""),
+                                             outcome.state, outcome.events)
+        return outcome
 
     def chars_of(self, state: ClocktowerState) -> Characters:
         """The game's characters (the bot's copilot panel reads them from the game)."""
@@ -363,7 +374,7 @@ class Clocktower(Game):
 
     def view(self, state: ClocktowerState, viewer: str | None) -> View:
         if viewer == "storyteller" or (state.finished and viewer is not None):
-            return View(text=grimoire_text(state, chars(state)), data={"grimoire": grimoire_picture(state, chars(state))})
+            return View(text=grimoire_text(state, chars(state), grimoire_marks(state)), data={"grimoire": grimoire_picture(state, chars(state), marks=grimoire_marks(state))})
         if viewer is None:
             return View(text=self._public_text(state), data={"seats": [
                 {"seat": s.seat, "player": s.player, "alive": s.alive, "vote_token": s.vote_token,
@@ -453,7 +464,7 @@ class Clocktower(Game):
 
     def picture(self, state: ClocktowerState, image: str) -> dict[str, Any] | None:
         if image == "grimoire":
-            return grimoire_picture(state, chars(state))
+            return grimoire_picture(state, chars(state), marks=grimoire_marks(state))
         return None
 
     def draw(self, picture: dict[str, Any]) -> bytes | None:
@@ -556,7 +567,8 @@ class Clocktower(Game):
         return problems
 
     def recap(self, state: ClocktowerState, records: list[Event]) -> list[Event]:
-        """At the end: every day's votes, every day's whispers, and every night's information."""
+        """At the end: every day's votes, every day's whispers, every night's information, what the
+        Storytellers judged, and every character change."""
         days = votes_recap(state, records)
         events = [public("chronicle", days, title="🗳️ Every day's votes")] if days else []
         talk = whisper_recap(state, records)
@@ -564,6 +576,7 @@ class Clocktower(Game):
             events.append(public("whisper_recap", talk, title="🤫 Every day's whispers (how many each player was in)"))
         events += information_recap(state, records)
         events += judged_recap(state, records)
+        events += changes_recap(state, records)
         return events
 
     def rules_summary(self) -> str:

@@ -6,6 +6,7 @@ check that nobody learns more than the rulebook gives them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from .characters import Characters
@@ -99,7 +100,33 @@ def _characters(chars: Characters, ids: tuple[str, ...] | list[str]) -> str:
     return ", ".join(chars[c].name for c in ids) or "none"
 
 
-def _seat_line(state: ClocktowerState, chars: Characters, seat: Seat) -> str:
+#: a seat whose once-per-game ability is spent (the Seamstress's choice, the Courtier's, the Judge's
+#: ruling, the true Slayer's shot)
+USED = "Ability used"
+#: what the grimoire shows of a seat beyond its tokens, by player (``reveal.grimoire_marks``)
+Marks = Mapping[str, list[str]]
+
+
+def seat_tokens(state: ClocktowerState, known: Characters, player: str, marks: Marks | None = None) -> list[str]:
+    """What a seat carries on the grimoire besides its character, as the grimoire, the picture, the
+    night sheet and the reveal show it: its gained ability, whether its once-per-game ability is
+    spent, each reminder token ("Grandchild (Grandmother)"; "(Storyteller)" for their notes), then
+    the ``marks`` the rules derive ("Poisoned (No Dashii)")."""
+    seat = state.seat_of(player)
+    found = [f"Ability: {name_of(known, seat.ability)}"] if seat.ability else []
+    if player in state.used_once or player in state.judged_by or (seat.has("slayer") and player in state.slayer_shots):
+        found.append(USED)
+    found += [f"{r.token} ({name_of(known, r.source) if r.source else 'Storyteller'})"
+              for r in state.reminders if r.player == player]
+    return found + list((marks or {}).get(player, ()))
+
+
+def name_of(known: Characters, cid: str) -> str:
+    """A character's name, or its id when the game does not know it."""
+    return known[cid].name if cid in known else cid
+
+
+def _seat_line(state: ClocktowerState, chars: Characters, seat: Seat, marks: Marks | None = None) -> str:
     character = chars[seat.character]
     line = (f"{seat.seat} · **{state.name(seat.player)}**: {character.name} "
             f"({TEAM_NAMES[character.team]}, {seat.alignment})")
@@ -107,16 +134,10 @@ def _seat_line(state: ClocktowerState, chars: Characters, seat: Seat) -> str:
         line += f", thinks they are the {chars[seat.shown].name}"
     if not seat.alive:
         line += " · 💀 dead" + (", vote token left" if seat.vote_token else ", vote spent")
-    tokens = reminder_labels(state, chars, seat.player)
+    tokens = seat_tokens(state, chars, seat.player, marks)
     if tokens:
         line += " · " + ", ".join(tokens)
     return line
-
-
-def reminder_labels(state: ClocktowerState, chars: Characters, player: str) -> list[str]:
-    """"Poisoned (Pukka)" for each reminder token on ``player``."""
-    return [f"{r.token} ({chars[r.source].name})" if r.source else f"{r.token} (Storyteller)"
-            for r in state.reminders if r.player == player]
 
 
 def phase_name(state: ClocktowerState) -> str:
@@ -128,12 +149,12 @@ def phase_name(state: ClocktowerState) -> str:
     return f"{state.phase.capitalize()} {state.night if state.phase == 'night' else state.day}"
 
 
-def grimoire_text(state: ClocktowerState, chars: Characters) -> str:
+def grimoire_text(state: ClocktowerState, chars: Characters, marks: Marks | None = None) -> str:
     lines = [f"**Grimoire** · {phase_name(state)} · script: {state.script.name}"]
     if state.phase == "setup":
         lines.append(f"Deal {state.deals}. Nothing has been sent: `/st redeal` deals again at random, "
                      "`/st begin` sends every player their character.")
-    lines += [_seat_line(state, chars, seat) for seat in state.seats]
+    lines += [_seat_line(state, chars, seat, marks) for seat in state.seats]
     lines.append(f"Demon bluffs: {_characters(chars, state.bluffs)}")
     if state.lunatic is not None:
         lines.append(f"The Lunatic is shown as Minions: {names(state, state.lunatic.minions)}; "
@@ -147,7 +168,8 @@ def grimoire_text(state: ClocktowerState, chars: Characters) -> str:
     return "\n".join(lines)
 
 
-def grimoire_picture(state: ClocktowerState, chars: Characters, game_title: str = "") -> dict[str, Any]:
+def grimoire_picture(state: ClocktowerState, chars: Characters, game_title: str = "",
+                     marks: Marks | None = None) -> dict[str, Any]:
     """The grimoire as the plain data ``picture.draw_grimoire`` draws (Storytellers' eyes only)."""
     title = f"{game_title} · {phase_name(state)}" if game_title else phase_name(state)
     return {
@@ -157,7 +179,7 @@ def grimoire_picture(state: ClocktowerState, chars: Characters, game_title: str 
             "team": chars[s.character].team, "alignment": s.alignment, "alive": s.alive,
             "vote_token": s.vote_token, "traveller": s.traveller,
             "shown": chars[s.shown].name if s.shown != s.character else "",
-            "reminders": reminder_labels(state, chars, s.player),
+            "reminders": seat_tokens(state, chars, s.player, marks),
         } for s in state.seats],
         "fabled": [chars[f].name for f in state.fabled],
         "loric": [chars[c].name for c in state.script.characters.get("loric", ()) if c in chars],
@@ -165,8 +187,9 @@ def grimoire_picture(state: ClocktowerState, chars: Characters, game_title: str 
     }
 
 
-def reveal_text(state: ClocktowerState, chars: Characters) -> str:
-    """Everything, for the end of the game."""
+def reveal_text(state: ClocktowerState, chars: Characters, marks: Marks | None = None) -> str:
+    """Everything, for the end of the game: each seat's character, card, death, gained ability and
+    the reminder tokens it ended with."""
     lines = []
     for seat in state.seats:
         character = chars[seat.character]
@@ -175,6 +198,9 @@ def reveal_text(state: ClocktowerState, chars: Characters) -> str:
             line += f", who thought they were the {chars[seat.shown].name}"
         if not seat.alive:
             line += " 💀"
+        tokens = seat_tokens(state, chars, seat.player, marks)
+        if tokens:
+            line += " · " + ", ".join(tokens)
         lines.append(line)
     lines.append(f"Demon bluffs: {_characters(chars, state.bluffs)}")
     return "\n".join(lines)

@@ -21,9 +21,9 @@ from .characters import TEAM_WORDS
 from .copilot import proposals
 from .inform import information_event, woken_information
 from .resolve import Effect, plan_night
+from .reveal import night_causes, sheet_tokens
 from .rules import NO_ONE_TONIGHT, chars, choice_text, hours, illegal, ruled, target_seat, who
 from .snv_night import CURSED, becomes, keeps
-from .snv_setup import sheet_tokens
 from .state import ClocktowerState, Reminder, Seat
 
 # ----- the players' choices -----
@@ -236,7 +236,7 @@ def night_sheet(state: ClocktowerState) -> Event:
     lines += gossip_notes(state) + mastermind_notes(state)
     text = "\n".join(lines + sheet_tokens(state, known)) or "Nobody in play wakes tonight."
     return Event(type="night_sheet", audience=STORYTELLER, title=f"🌙 Night {state.night}: the night sheet",
-                 text=text[:4000])
+                 text=text)
 
 
 def tonight_order(state: ClocktowerState) -> tuple[str, ...]:
@@ -382,7 +382,8 @@ def resolve_night(state: ClocktowerState) -> list[Event]:
     if lines:
         events.append(Event(type="night_plan", audience=STORYTELLER, title=f"🌙 Night {state.night}: what the night does",
                             text="\n".join(lines) + "\n\nApplied to the grimoire. Overrule any of it before dawn "
-                            "with `/st kill`, `/st revive` and `/st reminder`.", image="grimoire"))
+                            "with `/st kill`, `/st revive` and `/st reminder`.", image="grimoire",
+                            data={"causes": night_causes(steps)}))
     if found:
         events.append(information_event(state, found))
     return events

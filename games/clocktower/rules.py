@@ -15,6 +15,7 @@ from .characters import Characters
 from .characters import load as load_hrh
 from .info import reveal_text
 from .options import HOUR
+from .reveal import grimoire_marks
 from .script_characters import characters_for
 from .snv_night import nodashii_poison
 from .state import ClocktowerState, Seat
@@ -191,5 +192,5 @@ def finish(state: ClocktowerState, outcome: str, winners: list[str], text: str) 
     state.stage = ""
     state.next_phase("over")
     return Outcome(state=state, events=[
-        public("game_over", f"{text}\n\n{reveal_text(state, chars(state))}", title="The grimoire, revealed",
+        public("game_over", f"{text}\n\n{reveal_text(state, chars(state), grimoire_marks(state))}", title="The grimoire, revealed",
                image="grimoire", data=talk_data(state, "open"))])

@@ -1,6 +1,6 @@
 """The script as a player reads it (``/game script``): each character with its ability, by type,
-the Travellers and Fabled in play, the script's Loric, the jinxes and the night order, by
-character name.
+the Travellers and Fabled in play, the script's Loric, the jinxes, each character's reminder
+tokens (from its record) and the night order, by character name.
 
 Pure: it reads the script and the ids of the Travellers and Fabled in play, never a seat, so
 nothing here can say who is which character. The bot only renders the sections.
@@ -143,6 +143,9 @@ def script_sheet(script: Script, *, travellers: Iterable[str] = (), fabled: Iter
         sections.append(Section(title="Jinxes", lines=tuple(
             f"**{plain(_and(_name(data, c) for c in jinx.characters))}**: {plain(jinx.text)}"
             for jinx in script.jinxes)))
+    tokens = _tokens(script, in_play, fabled_ids, data)
+    if tokens:
+        sections.append(Section(title="Reminder tokens", lines=tokens))
     # a Traveller not in play does not wake: the night order lists the characters that may
     hidden = {c for c in script.characters.get("traveller", ()) if c not in in_play}
     sections.append(Section(title="First night", lines=_night(script.first_night, hidden, data)))
@@ -151,6 +154,21 @@ def script_sheet(script: Script, *, travellers: Iterable[str] = (), fabled: Iter
         sections.append(Section(title="House rules", lines=tuple(plain(rule) for rule in script.bootlegger)))
     title = f"{script.name}, by {script.author}" if script.author else script.name
     return Sheet(title=title, sections=tuple(sections))
+
+
+def _tokens(script: Script, travellers: list[str], fabled: list[str], data: Catalogue) -> tuple[str, ...]:
+    """Each character's reminder tokens as its record gives them ("**Grandmother**: Grandchild, Dead"),
+    in the sheet's order; a character with none (or a homebrew record without the field) is left out.
+    The tokens of the script, never the ones on the grimoire: nothing here says who has which."""
+    ids = [c for team, _ in GROUPS for c in script.characters.get(team, ())] + travellers + fabled
+    ids += list(script.characters.get("loric", ()))
+    lines = []
+    for cid in ids:
+        character = data.resolve(cid)
+        words = dict.fromkeys((*getattr(character, "reminders", ()), *getattr(character, "reminders_global", ())))
+        if character is not None and words:
+            lines.append(f"**{plain(character.name)}**: {plain(', '.join(words))}")
+    return tuple(lines)
 
 
 def sheet_of_state(state: ClocktowerState, data: Catalogue | None = None) -> Sheet:

@@ -51,16 +51,3 @@ def twin_lines(state: ClocktowerState, chars: Characters, player: str) -> list[s
             return [f"Your twin: {state.label(other)}, the {character}. You know each other. If the good twin is "
                     "executed, evil wins; good cannot win while you both live."]
     return []
-
-
-#: the Sects & Violets Minions whose tokens the Storytellers act on at night ("Cursed" dies if it nominates,
-#: "Mad" might be executed, the Pit-Hag's changes) and the Evil Twin's pair
-SHEET_SOURCES = ("witch", "cerenovus", "pithag", "eviltwin")
-
-
-def sheet_tokens(state: ClocktowerState, chars: Characters) -> list[str]:
-    """The night sheet's line of those tokens on the grimoire now ("Name3 (seat 3): Cursed (Witch)"),
-    so the Storytellers see them in the night's order without the picture."""
-    found = [f"{state.label(r.player)}: {r.token} ({chars[r.source].name})" for r in state.reminders
-             if r.source in SHEET_SOURCES and state.seated(r.player) and r.source in chars]
-    return [f"🔖 On the grimoire: {'; '.join(found)}"] if found else []

@@ -129,3 +129,12 @@ def test_without_a_living_working_mastermind_the_demons_execution_ends_the_game(
     state = act(day1(MASTERMIND), type="add_reminder", target="p2", token="Poisoned", source="pukka").state
     out = end_day(state, ("p3", "p1"), ("p4", "p1"), ("p5", "p1"), ("p6", "p1"))
     assert out.state.pending_end.team == "good"
+
+
+def test_after_the_mastermind_day_a_dead_demon_still_ends_the_game():
+    """The extra day ended (good's win, and the Storytellers went on): "every Demon is dead" holds again."""
+    day2 = through_night(executed_demon().state).state
+    state = act(end_day(day2).state, type="continue").state
+    assert state.phase == "night"
+    dawn = through_night(state).state
+    assert dawn.pending_end is not None and dawn.pending_end.team == "good"

@@ -25,7 +25,7 @@ def test_the_built_in_script_by_type_with_every_ability():
     assert sheet.title == "Her Royal Highness Register, by May & Daeron"
     titles = [s.title for s in sheet.sections]
     assert titles == ["Townsfolk (13)", "Outsiders (4)", "Minions (4)", "Demons (3)", "Travellers in play",
-                      "Fabled in play", "Jinxes", "First night", "Other nights"]
+                      "Fabled in play", "Jinxes", "Reminder tokens", "First night", "Other nights"]
     assert section(sheet, "Townsfolk").lines[0] == (
         "**Washerwoman**: You start knowing that 1 of 2 players is a particular Townsfolk.")
     for team, title in (("townsfolk", "Townsfolk"), ("outsider", "Outsiders"), ("minion", "Minions"),
@@ -64,7 +64,7 @@ def test_a_loaded_script_shows_its_own_characters_jinxes_order_and_house_rules()
     assert sheet.title == "Small Hours"
     assert [s.title for s in sheet.sections] == [
         "Townsfolk (4)", "Outsiders (1)", "Minions (1)", "Demons (1)", "Travellers in play", "Fabled in play",
-        "Jinxes", "First night", "Other nights", "House rules"]
+        "Jinxes", "Reminder tokens", "First night", "Other nights", "House rules"]
     assert section(sheet, "Jinxes").lines == ("**Virgin & Lleech**: The Lleech’s host does not register as a "
                                               "Townsfolk to the Virgin.",)
     assert section(sheet, "First night").lines == ("1. Dusk", "2. Minion Info", "3. Demon Info", "4. Empath",

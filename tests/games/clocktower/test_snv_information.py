@@ -619,7 +619,7 @@ def test_the_witch_and_cerenovus_tokens_are_on_the_storytellers_night_sheet_only
     sheet = next(e for e in out.events if e.type == "night_sheet")
     assert sheet.audience.kind == "storyteller"
     # (the Witch's curse lasts until dusk, snv_day: a Cursed token is gone from the grimoire by the sheet)
-    assert "🔖 On the grimoire: Name5 (seat 5): Mad (Cerenovus)" in sheet.text
+    assert "Name5 (seat 5): Mad (Cerenovus)" in sheet.text.split("🔖 On the grimoire: ")[1]
     public = " ".join(e.text for e in out.events if e.audience.kind in ("public", "thread"))
     assert "Cursed" not in public and "Mad" not in public
 
