@@ -158,15 +158,16 @@ def _ask_prompts(state: ClocktowerState, seat: Seat, ask: Ask, text: str, count:
                                   extra={"targets": [NO_ONE_TONIGHT]}))
     if ask.kind in ("character", "player_and_character"):
         prompts.append(Prompt(action="night_choice", title=f"Night {state.night}: the character", text=text,
-                              any_field=True, fields=_character_fields(state)))
+                              any_field=True, fields=_character_fields(state, ask.good_character)))
     return prompts
 
 
-def _character_fields(state: ClocktowerState) -> list[PromptField]:
-    """The script's characters as selects, one a team (a select holds 25), each filling ``character``."""
+def _character_fields(state: ClocktowerState, good: bool = False) -> list[PromptField]:
+    """The script's characters as selects, one a team (a select holds 25), each filling ``character``
+    (``good``: the Townsfolk and Outsiders only, the Cerenovus's "good character")."""
     known = chars(state)
     fields = []
-    for team in ("townsfolk", "outsider", "minion", "demon", "traveller"):
+    for team in ("townsfolk", "outsider") if good else ("townsfolk", "outsider", "minion", "demon", "traveller"):
         ids = state.script.characters.get(team, ())
         if ids:
             fields.append(PromptField(name=f"character_{team}", into="character",
@@ -189,6 +190,9 @@ def judged_answer(state: ClocktowerState, seat: Seat, ask: Ask, action: NightCho
         if found is None:
             raise illegal("Choose a character (from the script, or any character the ability allows).",
                           "bad_character")
+        if ask.good_character and found.team not in ("townsfolk", "outsider"):
+            raise illegal(f"Choose a good character (a Townsfolk or an Outsider): the {found.name} is not.",
+                          "not_good_character")
         answer, said = found.id, f"the {found.name}"
     before = state.night_answers.get(seat.player)
     state.night_answers[seat.player] = answer
