@@ -85,6 +85,15 @@ def test_the_cerenovus_marks_its_choice_mad_as_the_character_and_wakes_them_to_l
     assert "Name5 (seat 5): Mad: Clockmaker" in plan.text
 
 
+def test_the_mad_mark_is_on_the_grimoire_text_and_picture():
+    from games.clocktower.info import grimoire_picture, grimoire_text
+    from games.clocktower.rules import chars
+    state = lock(mad_clockmaker()).state
+    assert "Mad: Clockmaker (Cerenovus)" in grimoire_text(state, chars(state))
+    seat5 = next(s for s in grimoire_picture(state, chars(state))["seats"] if s["seat"] == 5)
+    assert "Mad: Clockmaker (Cerenovus)" in seat5["reminders"]
+
+
 def test_a_drunk_or_poisoned_cerenovus_makes_nobody_mad():
     state = act(mad_clockmaker(), type="add_reminder", target="p7", token="Poisoned", source="").state
     out = lock(state)
