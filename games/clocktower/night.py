@@ -22,6 +22,7 @@ from .copilot import proposals
 from .inform import information_event, woken_information
 from .resolve import Effect, plan_night
 from .rules import NO_ONE_TONIGHT, chars, choice_text, hours, illegal, ruled, target_seat, who
+from .snv_madness import goblin_jinx, mad_character_allowed
 from .snv_night import CURSED, becomes, keeps
 from .snv_setup import sheet_tokens
 from .state import ClocktowerState, Reminder, Seat
@@ -173,6 +174,9 @@ def _character_fields(state: ClocktowerState, good: bool = False) -> list[Prompt
             fields.append(PromptField(name=f"character_{team}", into="character",
                                       placeholder=f"A {TEAM_WORDS[team][0]}…",
                                       choices=[Choice(value=c, label=known[c].name[:100]) for c in ids][:25]))
+    if good and goblin_jinx(state):  # the Cerenovus's jinx with the Goblin
+        fields.append(PromptField(name="character_minion", into="character", placeholder="The Goblin (a jinx)…",
+                                  choices=[Choice(value="goblin", label=known["goblin"].name)]))
     return fields[:5]
 
 
@@ -190,7 +194,7 @@ def judged_answer(state: ClocktowerState, seat: Seat, ask: Ask, action: NightCho
         if found is None:
             raise illegal("Choose a character (from the script, or any character the ability allows).",
                           "bad_character")
-        if ask.good_character and found.team not in ("townsfolk", "outsider"):
+        if ask.good_character and not mad_character_allowed(state, found.id, found.team):
             raise illegal(f"Choose a good character (a Townsfolk or an Outsider): the {found.name} is not.",
                           "not_good_character")
         answer, said = found.id, f"the {found.name}"

@@ -29,6 +29,16 @@ MAD = "Mad"
 GOOD_TEAMS = ("townsfolk", "outsider")
 
 
+def mad_character_allowed(state: ClocktowerState, character: str, team: str) -> bool:
+    """A character the Cerenovus may choose: a good one (a Townsfolk or an Outsider), or the Goblin where
+    the script has their jinx ("The Cerenovus may choose to make a player mad that they are the Goblin")."""
+    return team in GOOD_TEAMS or (character == "goblin" and goblin_jinx(state))
+
+
+def goblin_jinx(state: ClocktowerState) -> bool:
+    return any(set(j.characters) == {"cerenovus", "goblin"} for j in state.script.jinxes)
+
+
 def _mad_tokens(state: ClocktowerState, player: str = "") -> list[str]:
     """The Cerenovus's "Mad" tokens (on ``player``, or on anyone)."""
     return [r.token for r in state.reminders if r.source == "cerenovus" and r.token.split(":")[0].strip() == MAD
@@ -44,7 +54,7 @@ def _cerenovus(night: _Night, seat: Seat, step: Step) -> None:
         return
     state, known = night.state, night.chars
     character = state.night_answers.get(seat.player, "")
-    if character not in known or known[character].team not in GOOD_TEAMS:
+    if character not in known or not mad_character_allowed(state, character, known[character].team):
         step.notes.append("no good character chosen: nobody is made mad (place a `Mad: <character>` token, "
                           "source cerenovus, with `/st reminder` if you rule otherwise).")
         return

@@ -3,7 +3,7 @@ each test named after the rule point the official wiki settles (the readings it 
 README's Interpretations, "Sects & Violets' mechanics")."""
 
 import pytest
-from support.clocktower_pure import act, choose, events_of, new_game, timeout, vote
+from support.clocktower_pure import GAME, act, choose, events_of, new_game, timeout, vote
 
 from games.clocktower.rules import ruled
 from games.clocktower.snv_madness import mad_of
@@ -72,6 +72,24 @@ def test_the_cerenovus_chooses_each_night_a_player_and_a_good_character():
     with pytest.raises(IllegalAction, match="Choose a good character"):
         act(state, player="p7", type="night_choice", character="witch")
     assert act(state, player="p7", type="night_choice", character="klutz").state  # an Outsider is good
+
+
+def test_the_cerenovus_may_make_a_player_mad_as_the_goblin_by_their_jinx():
+    # the official jinx: "The Cerenovus may choose to make a player mad that they are the Goblin"
+    import json
+    script = {"script": json.dumps([{"id": "_meta", "name": "Goblin madness"}, "imp", "cerenovus", "goblin",
+                                    "poisoner", "chef", "empath", "washerwoman", "librarian", "soldier"])}
+    state = act(new_game(script, ["imp", "cerenovus", "chef", "empath", "washerwoman", "librarian", "soldier"]),
+                type="begin").state
+    fields = [f.name for p in GAME.prompts(state, "p2") for f in p.fields]
+    assert "character_minion" in fields
+    state = choose(state, "p2", "p4")
+    with pytest.raises(IllegalAction, match="Choose a good character"):
+        act(state, player="p2", type="night_choice", character="poisoner")
+    state = act(state, player="p2", type="night_choice", character="goblin").state
+    assert mad_of(lock(state).state, "p4") == "being the Goblin (the Cerenovus)"
+    with pytest.raises(IllegalAction, match="Choose a good character"):  # no jinx on Sects & Violets
+        act(choose(begun(), "p7", "p5"), player="p7", type="night_choice", character="goblin")
 
 
 def test_the_cerenovus_marks_its_choice_mad_as_the_character_and_wakes_them_to_learn_it():
