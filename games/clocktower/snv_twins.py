@@ -29,7 +29,7 @@ def _good(evil: Seat, other: Seat) -> Seat | None:
     return evil if evil.alignment == "good" else other
 
 
-def _working(state: ClocktowerState, evil: Seat, what: str) -> bool:
+def _working(state: ClocktowerState, evil: Seat, what: str = "") -> bool:
     """The Evil Twin has its ability: alive and sober (a drunk or poisoned one goes in the ledger).
     Executed itself (a good player holding the card), it is read as it was at its execution."""
     executed = evil.player == state.executed and (state.execution_killed or evil.alive)
@@ -37,7 +37,8 @@ def _working(state: ClocktowerState, evil: Seat, what: str) -> bool:
         return False
     why = state.executed_impaired if executed else impaired(state, evil.player)
     if why:
-        state.note_abnormal(evil.player, f"the Evil Twin, {why}: {what}")
+        if what:  # (``what`` "": only asking, nothing noted)
+            state.note_abnormal(evil.player, f"the Evil Twin, {why}: {what}")
         return False
     return True
 
@@ -57,12 +58,13 @@ def twin_end(state: ClocktowerState) -> PendingEnd | None:
     return None
 
 
-def good_blocked(state: ClocktowerState) -> str:
-    """Why good cannot win now ("" when it may): both twins live and the Evil Twin has its ability."""
+def good_blocked(state: ClocktowerState, *, note: bool = True) -> str:
+    """Why good cannot win now ("" when it may): both twins live and the Evil Twin has its ability
+    (``note``: a drunk or poisoned Evil Twin goes in the ledger)."""
     for evil, other in _pairs(state):
         if _good(evil, other) is None or not (lives(state, evil) and lives(state, other)):
             continue
-        if _working(state, evil, "both twins live and good was not stopped from winning"):
+        if _working(state, evil, "both twins live and good was not stopped from winning" if note else ""):
             return (f"both twins live ({state.label(evil.player)}, the Evil Twin, and {state.label(other.player)}): "
                     "good can't win while they do")
     return ""
