@@ -86,9 +86,12 @@ def demons_dead_twins_live(state: ClocktowerState, demon: Seat) -> list[Event]:
 
 
 def twin_notes(state: ClocktowerState) -> list[str]:
-    """The Storytellers' line at dawn for a pair of one alignment (a Pit-Hag or a Storyteller's change):
-    "the Storyteller chooses a new Twin" (the wiki)."""
-    return [f"• {state.label(evil.player)}, the Evil Twin, and {state.label(other.player)} are both "
+    """The Storytellers' lines at dawn: every Demon dead while both twins live (the game goes on), and a
+    pair of one alignment (a Pit-Hag or a Storyteller's change): "the Storyteller chooses a new Twin" (the wiki)."""
+    demons = any(s.alive and not s.traveller and chars(state)[s.character].team == "demon" for s in state.seats)
+    why = "" if demons else good_blocked(state, note=False)
+    going_on = [f"• Every Demon is dead, but {why}: the game goes on until one of the twins dies."] if why else []
+    return going_on + [f"• {state.label(evil.player)}, the Evil Twin, and {state.label(other.player)} are both "
             f"{evil.alignment}: choose a new twin of the opposing alignment (move the Twin token with "
             "`/st reminder`) and tell both twins (`/st tell`)." for evil, other in _pairs(state)
             if _good(evil, other) is None]

@@ -93,8 +93,11 @@ def test_good_cannot_win_while_both_twins_live_the_demons_death_does_not_end_the
 
 
 def test_good_must_kill_the_evil_twin_as_well_as_the_demon_to_win():
-    state = to_dawn(execute_by_vote(day1(), "p1").state).state
-    assert state.pending_end is None  # dawn: still no win for good
+    out = to_dawn(execute_by_vote(day1(), "p1").state)
+    state = out.state
+    assert state.pending_end is None  # dawn: still no win for good, and the Storytellers are reminded why
+    judged = next(e for e in out.events if e.type == "judged_today")
+    assert judged.audience.kind == "storyteller" and "Every Demon is dead, but both twins live" in judged.text
     out = execute_by_vote(state, "p2")
     assert out.state.pending_end is not None and out.state.pending_end.team == "good"
 
