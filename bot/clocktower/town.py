@@ -158,6 +158,12 @@ class Town(commands.Cog):
     async def gossip(self, interaction: discord.Interaction, statement: app_commands.Range[str, 1, 300]) -> None:
         await self._act(interaction, {"type": "gossip_statement", "statement": statement}, with_place=True)
 
+    @announce.command(name="klutz", description="Choose, as the Klutz once dead, 1 alive player: if they are evil, "
+                      "your team loses")
+    @answered()
+    async def klutz(self, interaction: discord.Interaction, player: discord.Member) -> None:
+        await self._act(interaction, {"type": "klutz_choice", "target": str(player.id)}, with_place=True)
+
     @announce.command(name="judge", description="Force, as the Judge (once per game), a nominee's execution to "
                       "pass or fail")
     @app_commands.choices(verdict=[app_commands.Choice(name="pass: executed now", value="pass"),

@@ -114,6 +114,14 @@ class GossipStatement(Action):
     statement: str = Field(min_length=1, max_length=300)
     place: Place = "elsewhere"
 
+class KlutzChoice(Action):
+    """The Klutz: "When you learn that you died, publicly choose 1 alive player": anyone dead may make
+    one (a bluff too), once per game each."""
+
+    type: Literal["klutz_choice"] = "klutz_choice"
+    target: str = Field(max_length=40)
+    place: Place = "elsewhere"
+
 class GunslingerShot(Action):
     """The Gunslinger: "each day, after the 1st vote has been tallied, you may choose a player that voted: they die"."""
 
@@ -324,7 +332,7 @@ ACTIONS: tuple[type[Action], ...] = (
     Continue, Execute, StorytellerNominate, SwapSeats,
     Vote, Unvote,
     DeclareWhisper, NeighbourWhisper, Spoke, AlsaahirGuess, JugglerGuess, GoblinClaim, SlayerShot,
-    GunslingerShot, GiveToken, ExileVote, GossipStatement, JudgeRuling,
+    GunslingerShot, GiveToken, ExileVote, GossipStatement, JudgeRuling, KlutzChoice,
     NightChoice, WaitressAnswer,
     Inform,
     GainAbility, ScapegoatInstead,

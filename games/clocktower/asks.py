@@ -49,6 +49,8 @@ class Ask(BaseModel):
     judged: bool = False
     #: "different to last night" (the Exorcist, the Devil's Advocate)
     not_last_night: bool = False
+    #: the character must be good: a Townsfolk or an Outsider (the Cerenovus)
+    good_character: bool = False
 
 
 class _AskFile(BaseModel):

@@ -18,7 +18,9 @@ from .night import choices_summary, lock_reminders, night_asks, night_sheet, res
 from .rules import chars, hours, illegal, impaired, set_stage, talk_data
 from .snv_day import vortox_end
 from .snv_judged import judged_today
+from .snv_madness import madness_ends, madness_told
 from .snv_night import CURSED
+from .snv_twins import good_blocked, twin_end
 from .stages import next_stage, stages
 from .state import ClocktowerState, PendingEnd
 from .succession import after_the_night
@@ -73,8 +75,9 @@ def phase_timeout(state: ClocktowerState, action: PhaseTimeout, rng: Rng) -> Out
                             text=f"Night {state.night}'s actions are locked; dawn comes in "
                                  f"{hours(state.settings.lock_seconds)}."))
         events.append(choices_summary(state))
+        madness_ends(state)
         events += resolve_night(state)
-        events += after_the_night(state)
+        events += after_the_night(state) + madness_told(state)
     elif following == "voting" and not state.voting_closed:
         events.append(public("nominations_closed", "Nominations are closed: vote on today's nominations"
                              + (" or for no execution." if state.settings.no_execution_after_nominations
@@ -137,13 +140,15 @@ def end_of_day(state: ClocktowerState, early: bool = False) -> Outcome:
 
 # ----- a mechanical end, confirmed or not -----
 
-def pending_end(state: ClocktowerState, *, resume: str) -> list[Event]:
+def pending_end(state: ClocktowerState, *, resume: str, found: PendingEnd | None = None) -> list[Event]:
     """When the rules end the game, wait for the Storytellers to confirm (the town hears
-    nothing of it until they do)."""
-    found = goblin_end(state) or mechanical_end(state, chars(state))
+    nothing of it until they do). ``found``: an end the caller found (the Klutz's choice)."""
+    found = found or goblin_end(state) or twin_end(state) or mechanical_end(state, chars(state))
     if found is None and resume == "night":
         found = vortox_end(state) or mayor_end(state) or mastermind_day_end(state)
     if found is None:
+        return []
+    if found.team == "good" and good_blocked(state):  # the Evil Twin: "good can't win if you both live"
         return []
     state.pending_end = found.model_copy(update={"resume": resume})
     set_stage(state, "ending", "")

@@ -29,7 +29,7 @@ from .resolve import lleech_host
 from .rules import after_deal, chars, hours, illegal, impaired, plural, target_seat, who
 from .shots import gunslinger_shot, slayer_shot
 from .snv_day import witch_curse
-from .snv_judged import madness_judged
+from .snv_madness import execute_at_night, madness_at_nomination, madness_judged
 from .state import ClocktowerState, Nomination, Reminder, Seat
 from .talk import exiles_at_close
 from .tally import (
@@ -74,7 +74,7 @@ def vote(state: ClocktowerState, action: Vote, rng: Rng) -> Outcome:
     nominated = bool(events)
     virgin, execute = virgin_nominated(state, seat, nominee) if nominated else ([], False)
     if nominated:
-        virgin += witch_curse(state, seat)
+        virgin += witch_curse(state, seat) + madness_at_nomination(state)
     if state.votes.get(seat.player) == target:
         raise illegal(f"Your vote is already on {option_label(state, target)}.", "same_vote")
     state.votes[seat.player] = target
@@ -247,6 +247,8 @@ def end_voting(state: ClocktowerState, action: EndVoting, rng: Rng) -> Outcome:
 
 
 def execute(state: ClocktowerState, action: Execute, rng: Rng) -> Outcome:
+    if state.phase == "night":  # for madness only (snv_madness)
+        return execute_at_night(state, target_seat(state, action.target))
     if state.phase != "day" or state.pending_end is not None:
         raise illegal("Executions happen by day.", "not_day")
     if state.voting_closed:

@@ -41,7 +41,7 @@ from games.engine import (
     to_thread,
 )
 
-from . import bmr_judge, clock, day, fabled, grimoire, inform, night, talk, travellers
+from . import bmr_judge, clock, day, fabled, grimoire, inform, night, snv_klutz, talk, travellers
 from .actions import (
     ACTIONS,
     MAX_SEAT,
@@ -82,6 +82,7 @@ from .script_text import Sheet, script_sheet, sheet_of_state
 from .setup_tokens import place_red_herring
 from .snv_judged import judged_recap
 from .snv_setup import place_twin
+from .snv_twins import good_blocked
 from .stages import day_ends, night_ends, stage_seconds, stages
 from .state import ClocktowerState, LunaticInfo, Seat
 from .talk import breaks_whisper, spoke_matters, talk_moves, whisper_recap
@@ -299,7 +300,7 @@ class Clocktower(Game):
     #: table of the module of its concern)
     handlers = {"redeal": redeal, "begin": begin, **clock.HANDLERS, **day.HANDLERS, **grimoire.HANDLERS,
                 **night.HANDLERS, **inform.HANDLERS, **talk.HANDLERS, **travellers.HANDLERS, **fabled.HANDLERS,
-                **bmr_judge.HANDLERS}
+                **bmr_judge.HANDLERS, **snv_klutz.HANDLERS}
 
     def _apply(self, state: ClocktowerState, action: Action, rng: Rng) -> Outcome:
         """Dispatch, then record each character, alignment or gained ability the action changed (the
@@ -543,6 +544,8 @@ class Clocktower(Game):
         numbers = [s.seat for s in state.seats]
         if numbers != sorted(set(numbers)):
             problems.append(f"seat numbers not distinct and in order: {numbers}")
+        if state.pending_end is not None and state.pending_end.team == "good" and good_blocked(state, note=False):
+            problems.append("good's win proposed while both twins live")
         regular = [s.character for s in state.seats if not s.traveller and not copies_allowed(state, s.character)]
         if state.phase == "setup" and len(set(regular)) != len(regular):
             problems.append("two players were dealt the same character")

@@ -26,6 +26,7 @@ from .info import card, deal_message, names
 from .night import wake_to_choose
 from .rules import DEALT_TEAMS, after_deal, character_id, chars, finish, illegal, most_travellers, target_seat
 from .snv_judged import told_by_day
+from .snv_twins import good_blocked
 from .state import ClocktowerState, Reminder, Seat
 from .succession import demon_died
 from .tally import lleech_follows, lleech_spared, mechanical_end, tally_changed
@@ -63,6 +64,8 @@ def set_alive(state: ClocktowerState, player: str, *, alive: bool) -> Outcome:
         if seat.has("thief") and state.negative:  # the Thief's marks stop (or count again) at once
             following += tally_changed(state)
         found = mechanical_end(state, chars(state))
+        if found is not None and found.team == "good" and good_blocked(state):
+            found = None  # the Evil Twin: good can't win while both twins live (the death's own note says so)
         note = (f" By the rules **{found.team}** wins now ({found.reason}): `/st win team:{found.team}` "
                 "to announce it." if found else "")
         return Outcome(state=state, events=[news, *following], reply=f"{said}; the town was told.{note}")

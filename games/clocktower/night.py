@@ -23,6 +23,7 @@ from .inform import information_event, woken_information
 from .resolve import Effect, plan_night
 from .reveal import night_causes, sheet_tokens
 from .rules import NO_ONE_TONIGHT, chars, choice_text, hours, illegal, ruled, target_seat, who
+from .snv_madness import goblin_jinx, mad_character_allowed
 from .snv_night import CURSED, becomes, keeps
 from .state import ClocktowerState, Reminder, Seat
 
@@ -158,20 +159,24 @@ def _ask_prompts(state: ClocktowerState, seat: Seat, ask: Ask, text: str, count:
                                   extra={"targets": [NO_ONE_TONIGHT]}))
     if ask.kind in ("character", "player_and_character"):
         prompts.append(Prompt(action="night_choice", title=f"Night {state.night}: the character", text=text,
-                              any_field=True, fields=_character_fields(state)))
+                              any_field=True, fields=_character_fields(state, ask.good_character)))
     return prompts
 
 
-def _character_fields(state: ClocktowerState) -> list[PromptField]:
-    """The script's characters as selects, one a team (a select holds 25), each filling ``character``."""
+def _character_fields(state: ClocktowerState, good: bool = False) -> list[PromptField]:
+    """The script's characters as selects, one a team (a select holds 25), each filling ``character``
+    (``good``: the Townsfolk and Outsiders only, the Cerenovus's "good character")."""
     known = chars(state)
     fields = []
-    for team in ("townsfolk", "outsider", "minion", "demon", "traveller"):
+    for team in ("townsfolk", "outsider") if good else ("townsfolk", "outsider", "minion", "demon", "traveller"):
         ids = state.script.characters.get(team, ())
         if ids:
             fields.append(PromptField(name=f"character_{team}", into="character",
                                       placeholder=f"A {TEAM_WORDS[team][0]}…",
                                       choices=[Choice(value=c, label=known[c].name[:100]) for c in ids][:25]))
+    if good and goblin_jinx(state):  # the Cerenovus's jinx with the Goblin
+        fields.append(PromptField(name="character_minion", into="character", placeholder="The Goblin (a jinx)…",
+                                  choices=[Choice(value="goblin", label=known["goblin"].name)]))
     return fields[:5]
 
 
@@ -189,6 +194,9 @@ def judged_answer(state: ClocktowerState, seat: Seat, ask: Ask, action: NightCho
         if found is None:
             raise illegal("Choose a character (from the script, or any character the ability allows).",
                           "bad_character")
+        if ask.good_character and not mad_character_allowed(state, found.id, found.team):
+            raise illegal(f"Choose a good character (a Townsfolk or an Outsider): the {found.name} is not.",
+                          "not_good_character")
         answer, said = found.id, f"the {found.name}"
     before = state.night_answers.get(seat.player)
     state.night_answers[seat.player] = answer

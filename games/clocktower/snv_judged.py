@@ -12,6 +12,8 @@ from games.engine import STORYTELLER, Event, public, record
 from .characters import Characters
 from .rules import chars, impaired, who
 from .snv_information import vortox_working
+from .snv_madness import cerenovus_mad
+from .snv_twins import twin_notes
 from .state import ClocktowerState, Seat
 
 #: the cards the Storytellers answer by day with ``/st tell``, whose words are recorded
@@ -52,14 +54,25 @@ def judged_lines(state: ClocktowerState, known: Characters) -> list[str]:
         if seat.character == "mutant" and not impaired(state, seat.player):
             lines.append(f"• {who(state, seat)}: if they are \"mad\" about being an Outsider today, you may execute "
                          "them (`/st execute`); your judgement.")
-    for cerenovus in state.by_character("cerenovus"):
-        chosen = state.night_choices.get(cerenovus.player) or []
-        character = state.night_answers.get(cerenovus.player, "")
-        if len(chosen) == 1 and state.seated(chosen[0]) and character in known:
-            lines.append(f"• {state.label(chosen[0])} was made \"mad\" as the {known[character].name} by "
-                         f"{who(state, cerenovus)} last night: if they break that madness today, you may execute "
-                         "them (`/st execute`); your judgement.")
+    lines += twin_notes(state) + klutz_lines(state)
+    for seat in state.seats:
+        character = cerenovus_mad(state, seat.player)
+        if character is None:
+            continue
+        by = next((who(state, c) for c in state.by_character("cerenovus")
+                   if state.night_choices.get(c.player) == [seat.player]), "the Cerenovus")
+        lines.append(f"• {state.label(seat.player)} was made \"mad\" as the {character or '(unnamed)'} by {by} last night: if they "
+                     "break that madness today (or tonight, until the actions lock), you may execute them "
+                     "(`/st execute`); your judgement.")
     return lines
+
+
+def klutz_lines(state: ClocktowerState) -> list[str]:
+    """At dawn, for the Storytellers: each dead Klutz that has not chosen yet."""
+    return [f"• {state.label(s.player)}, the Klutz, is dead and has not chosen: they must publicly choose 1 alive "
+            "player (`/announce klutz`, in the announcement thread); remind them privately if they have not "
+            "realised (the wiki)." for s in state.seats
+            if s.has("klutz") and not s.alive and not s.traveller and s.player not in state.klutz_chosen]
 
 
 def judged_today(state: ClocktowerState) -> list[Event]:
@@ -77,29 +90,6 @@ def told_by_day(state: ClocktowerState, seat: Seat, text: str) -> list[Event]:
         return []
     return [record("judged", {"day": state.day, "phase": state.phase, "player": seat.player, "card": seat.acting,
                               "text": text, "vortox": bool(vortox_working(state))})]
-
-
-def mad_of(state: ClocktowerState, player: str) -> str:
-    """The madness the Storytellers may execute ``player`` for today ("" when none): the Mutant's, or
-    the character the Cerenovus chose them for last night."""
-    seat = state.seat_of(player)
-    if seat.character == "mutant":
-        return "being an Outsider (the Mutant)"
-    for cerenovus in state.by_character("cerenovus"):
-        character = state.night_answers.get(cerenovus.player, "")
-        if state.night_choices.get(cerenovus.player) == [player] and character in chars(state):
-            return f"being the {chars(state)[character].name} (the Cerenovus)"
-    return ""
-
-
-def madness_judged(state: ClocktowerState, seat: Seat) -> list[Event]:
-    """A Storyteller's execution (``/st execute``) of a player who may be executed for madness is their
-    judgement of it: a ``judged`` row of the record."""
-    mad = mad_of(state, seat.player)
-    if not mad:
-        return []
-    return [record("judged", {"day": state.day, "phase": state.phase, "player": seat.player, "card": seat.character,
-                              "text": f"executed by the Storytellers, judged mad about {mad}", "vortox": False})]
 
 
 def judged_recap(state: ClocktowerState, records: list[Event]) -> list[Event]:

@@ -100,7 +100,7 @@ class Announcement(BaseModel):
     guess or a Goblin claim (anyone may make any of them)."""
 
     model_config = ConfigDict(extra="forbid")
-    kind: Literal["alsaahir", "juggler", "goblin", "slayer", "gossip"]
+    kind: Literal["alsaahir", "juggler", "goblin", "slayer", "gossip", "klutz"]
     by: str
     #: a Slayer's shot: the player chosen
     target: str = ""
@@ -233,6 +233,8 @@ class ClocktowerState(BaseState):
     pending_end: PendingEnd | None = None
     #: the players who made a Slayer's shot (once per game each, the real Slayer or not)
     slayer_shots: list[str] = Field(default_factory=list)
+    #: the players who made a Klutz's choice (once per game each, the real Klutz or not)
+    klutz_chosen: list[str] = Field(default_factory=list)
     #: the day the Gunslinger last shot (once a day)
     gunslinger_day: int = 0
     #: the fiddle contest, once the Storytellers use the Fiddler

@@ -14,6 +14,7 @@ from games.engine import STORYTELLER, Event, private
 from .info import card, names
 from .rules import chars, impaired, lives
 from .snv_night import demon_gone, sweetheart_died
+from .snv_twins import demons_dead_twins_live
 from .state import ClocktowerState, Seat
 
 
@@ -91,7 +92,7 @@ def after_the_night(state: ClocktowerState) -> list[Event]:
     imp = next((s for s in demons if s.character == "imp" and state.killed_tonight[s.player] == "imp"), None)
     if not events and imp is not None:
         events = star_pass(state, imp)
-    return sweet + events
+    return sweet + events + demons_dead_twins_live(state, demons[0])
 
 
 def demon_died(state: ClocktowerState, seat: Seat) -> list[Event]:
@@ -104,4 +105,4 @@ def demon_died(state: ClocktowerState, seat: Seat) -> list[Event]:
     sweet = sweetheart_died(state, seat)
     if not _demon(state, seat):
         return sweet
-    return sweet + scarlet_woman(state, seat, living(state) + 1)
+    return sweet + scarlet_woman(state, seat, living(state) + 1) + demons_dead_twins_live(state, seat)

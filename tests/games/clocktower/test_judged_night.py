@@ -49,7 +49,9 @@ def test_the_night_sheet_lists_each_waking_character_in_its_slot_with_its_remind
     order = ["Snake Charmer", "Cerenovus", "Organ Grinder", "Clockmaker", "Seamstress"]
     assert [n for n in names if n in order] == sorted(order, key=names.index)
     assert "Fang Gu" not in names
-    assert "**Cerenovus**: Name2 (seat 2) · *judged by you*" in sheet.text
+    # (the Cerenovus is ruled since snvmad: on the sheet in its slot, not marked judged)
+    assert "**Cerenovus**: Name2 (seat 2)\n" in sheet.text and "**Organ Grinder**: Name3 (seat 3) · *judged by you*" \
+        in sheet.text
     assert "The Cerenovus chooses a player & a character. 🔖 Put the Cerenovus to sleep." in sheet.text
     assert "**Lantern Keeper**: Name6 (seat 6)" in sheet.text and "Nod if it is in play." in sheet.text
     assert sheet.audience.kind == "storyteller"
@@ -59,7 +61,7 @@ def test_the_night_sheet_lists_each_waking_character_in_its_slot_with_its_remind
 def test_each_judged_character_is_asked_in_the_form_its_ability_takes():
     out = begun()
     asked = {e.audience.id: e.text for e in events_of(out, "player") if e.type == "night_ask"}
-    assert "Cerenovus: choose a player & a good character" in asked["p2"]
+    assert "Choose a player and a good character" in asked["p2"]  # the Cerenovus, ruled (night_asks.json)
     assert "Answer yes or no." in asked["p3"]  # the Organ Grinder: "choose if you are drunk until dusk"
     assert "choose an alive player" in asked["p4"]
     assert "Answer in your own words." in asked["p7"]  # the Oddball's "Run the … ability"
@@ -96,7 +98,7 @@ def test_answers_are_kept_editable_and_refused_in_words_when_malformed():
         choose(state, "p5", targets=["p5", "p1"])
     state = choose(state, "p5", targets=["p1", "p2"]).state
     summary = next(e for e in to_lock(state).events if e.type == "night_choices")
-    assert "Name2 (seat 2), the Cerenovus: Name4 (seat 4) and the Chef · judged by you" in summary.text
+    assert "Name2 (seat 2), the Cerenovus: Name4 (seat 4) and the Chef\n" in summary.text  # ruled
     assert "the Organ Grinder: yes" in summary.text
     assert "the Oddball: answers in their thread" in summary.text
     assert "its once-per-game ability is now used" in summary.text
