@@ -107,6 +107,12 @@ class JudgeRuling(Action):
     target: str = Field(max_length=40)
     verdict: Literal["pass", "fail"]
 
+class ButcherNominate(Action):
+    """The Butcher: "Each day, after the 1st execution, you may nominate again"."""
+
+    type: Literal["butcher_nominate"] = "butcher_nominate"
+    target: str = Field(max_length=40)
+
 class GossipStatement(Action):
     """The Gossip's "public statement" (each day): anyone may make one (a bluff too), once a day each."""
 
@@ -324,7 +330,7 @@ ACTIONS: tuple[type[Action], ...] = (
     Continue, Execute, StorytellerNominate, SwapSeats,
     Vote, Unvote,
     DeclareWhisper, NeighbourWhisper, Spoke, AlsaahirGuess, JugglerGuess, GoblinClaim, SlayerShot,
-    GunslingerShot, GiveToken, ExileVote, GossipStatement, JudgeRuling,
+    GunslingerShot, GiveToken, ExileVote, GossipStatement, JudgeRuling, ButcherNominate,
     NightChoice, WaitressAnswer,
     Inform,
     GainAbility, ScapegoatInstead,

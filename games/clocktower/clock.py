@@ -19,6 +19,7 @@ from .rules import chars, hours, illegal, impaired, set_stage, talk_data
 from .snv_day import vortox_end
 from .snv_judged import judged_today
 from .snv_night import CURSED
+from .snv_travellers import butcher_window
 from .stages import next_stage, stages
 from .state import ClocktowerState, PendingEnd
 from .succession import after_the_night
@@ -131,7 +132,7 @@ def end_of_day(state: ClocktowerState, early: bool = False) -> Outcome:
     events += lleech_follows(state)
     ending = pending_end(state, resume="night")
     if not ending:
-        events += nightfall(state)
+        events += butcher_window(state) or nightfall(state)
     return Outcome(state=state, events=events + ending)
 
 

@@ -41,7 +41,7 @@ from games.engine import (
     to_thread,
 )
 
-from . import bmr_judge, clock, day, fabled, grimoire, inform, night, talk, travellers
+from . import bmr_judge, clock, day, fabled, grimoire, inform, night, snv_travellers, talk, travellers
 from .actions import (
     ACTIONS,
     MAX_SEAT,
@@ -298,7 +298,7 @@ class Clocktower(Game):
     #: table of the module of its concern)
     handlers = {"redeal": redeal, "begin": begin, **clock.HANDLERS, **day.HANDLERS, **grimoire.HANDLERS,
                 **night.HANDLERS, **inform.HANDLERS, **talk.HANDLERS, **travellers.HANDLERS, **fabled.HANDLERS,
-                **bmr_judge.HANDLERS}
+                **bmr_judge.HANDLERS, **snv_travellers.HANDLERS}
 
     def chars_of(self, state: ClocktowerState) -> Characters:
         """The game's characters (the bot's copilot panel reads them from the game)."""

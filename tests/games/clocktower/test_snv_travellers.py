@@ -1,0 +1,173 @@
+"""Sects & Violets' Travellers: the Butcher (a second nomination after the day's execution), the Bone
+Collector (a dead player's ability back until dusk), the Harlot (a visit the chosen player agrees to,
+deaths the Storytellers decide) and the Barista (the Storytellers' choice of player and effect); each
+test named after the rule point the official wiki settles (the readings it leaves open are in the
+README's Interpretations, "Sects & Violets' Travellers")."""
+
+import pytest
+from support.clocktower_pure import act, events_of, new_game, through_night, timeout, vote
+
+from games.clocktower.rules import ruled
+from games.clocktower.tally import NO_EXECUTION
+from games.engine import IllegalAction
+
+SNV = {"script": "Sects & Violets"}
+# seat i holds TABLE[i - 1]: the Fang Gu in seat 1, the Witch in seat 2, the Mutant in seat 5
+TABLE = ["fanggu", "witch", "clockmaker", "dreamer", "mutant", "seamstress", "oracle", "flowergirl"]
+
+
+def day1(characters=TABLE):
+    return through_night(act(new_game(SNV, characters), type="begin").state).state
+
+
+def traveller(state, character, alignment="good", seat=9, target="t9"):
+    return act(state, type="add_traveller", target=target, name="Trav", seat=seat, character=character,
+               alignment=alignment).state
+
+
+def public_texts(out):
+    return " ".join(e.text for e in events_of(out, "public"))
+
+
+def storyteller_texts(out):
+    return " ".join(e.text for e in events_of(out, "storyteller"))
+
+
+def test_the_travellers_are_ruled_on_sects_and_violets():
+    state = day1()
+    assert all(ruled(state, c) for c in ("butcher",))
+
+
+# ----- the Butcher -----
+
+def butcher(state, target, by="t9"):
+    return act(state, player=by, type="butcher_nominate", target=target)
+
+
+def executed_at_days_end(state, nominee="p4", voters=("p2", "p3", "p6")):
+    """Votes on ``nominee``, then the day's stages to its end: the outcome of the execution."""
+    for voter in voters:
+        state = vote(state, voter, nominee).state
+    while True:
+        out = timeout(state)
+        if out.state.stage not in ("nominations", "voting", "final") or out.state.phase != "day":
+            return out
+        state = out.state
+
+
+def test_after_the_days_execution_the_butcher_may_nominate_again_and_a_second_execution_happens():
+    # the wiki: "The Witch is executed and dies. The Butcher then nominates the Sage ... The Sage dies too."
+    out = executed_at_days_end(traveller(day1(), "butcher"))
+    state = out.state
+    assert state.phase == "day" and not state.seat_of("p4").alive
+    assert "Butcher" in public_texts(out)  # the town is told the Butcher may nominate again
+    out = butcher(state, "p6")
+    assert "nominates Name6 (seat 6)" in public_texts(out)
+    state = out.state
+    for voter in ("p3", "p7", "p8"):
+        state = vote(state, voter, "p6").state
+    night = timeout(state).state
+    assert night.phase == "night" and not night.seat_of("p6").alive and not night.seat_of("p4").alive
+
+
+def test_the_butchers_nomination_needs_the_votes_as_normal_but_not_more_than_the_first_execution():
+    # the wiki: "this second nomination does not need to exceed the vote tally of the previous nominations"
+    state = butcher(executed_at_days_end(traveller(day1(), "butcher")).state, "p6").state
+    state = vote(state, "p3", "p6").state  # 1 vote, where the first execution had 3
+    night = timeout(state).state
+    assert not night.seat_of("p6").alive
+    # and as normal, no execution winning the vote means none
+    state = butcher(executed_at_days_end(traveller(day1(), "butcher")).state, "p6").state
+    state = vote(vote(vote(state, "p3", "p6").state, "p7", NO_EXECUTION).state, "p8", NO_EXECUTION).state
+    assert timeout(state).state.seat_of("p6").alive
+
+
+def test_the_butcher_may_nominate_a_player_already_nominated_today_and_after_nominating_today():
+    # the wiki: the Butcher nominates the Town Crier, who is not executed; later "the Butcher nominates the Town
+    # Crier again"
+    state = vote(traveller(day1(), "butcher"), "t9", "p6").state
+    state = executed_at_days_end(state, "p4", ("p2", "p3", "p7")).state
+    state = butcher(state, "p6").state
+    state = vote(vote(state, "p3", "p6").state, "p7", "p6").state
+    assert not timeout(state).state.seat_of("p6").alive
+
+
+def test_a_player_executed_who_does_not_die_still_lets_the_butcher_nominate():
+    # the wiki: "If a player is executed, even if they do not die, then the Butcher may use their ability"
+    state = act(traveller(day1(), "butcher"), type="kill", target="p4").state
+    state = executed_at_days_end(state, "p4").state  # executing the dead
+    assert state.executed == "p4"
+    assert "nominates" in public_texts(butcher(state, "p6"))
+
+
+def test_without_an_execution_today_the_butcher_may_not_nominate_again():
+    # the wiki: "If no execution occurs today, then the Butcher may not use their ability at all today"
+    state = traveller(day1(), "butcher")
+    with pytest.raises(IllegalAction, match="after today's first execution"):
+        butcher(state, "p6")
+    out = executed_at_days_end(state, NO_EXECUTION, ())  # nobody is executed: night falls, no Butcher
+    assert out.state.phase == "night" and "Butcher" not in public_texts(out)
+
+
+def test_exiles_are_not_executions_for_the_butcher():
+    # the wiki: "The Bone Collector is exiled, and then the Harlot is exiled ... exiles are not executions."
+    state = traveller(traveller(day1(), "butcher"), "bonecollector", seat=10, target="t10")
+    for voter in ("p1", "p2", "p3", "p4", "p5", "p6", "p7"):
+        if "t10" not in state.exiled:
+            state = act(state, player=voter, type="exile_vote", target="t10", vote="yes").state
+    assert "t10" in state.exiled and not state.executed
+    with pytest.raises(IllegalAction, match="after today's first execution"):
+        butcher(state, "p6")
+
+
+def test_the_butchers_second_execution_does_not_allow_a_third():
+    # the wiki: "If this second execution succeeds, it does not allow the Butcher to nominate a third player."
+    state = butcher(executed_at_days_end(traveller(day1(), "butcher")).state, "p6").state
+    with pytest.raises(IllegalAction, match="does not allow a third"):
+        butcher(state, "p7")
+
+
+def test_the_butchers_window_passes_if_they_do_not_nominate():
+    state = executed_at_days_end(traveller(day1(), "butcher")).state
+    assert state.phase == "day"
+    assert timeout(state).state.phase == "night"
+
+
+def test_only_the_living_butcher_nominates_again():
+    state = executed_at_days_end(traveller(day1(), "butcher")).state
+    with pytest.raises(IllegalAction, match="Only the living Butcher"):
+        butcher(state, "p6", by="p3")
+    dead = act(traveller(day1(), "butcher"), type="kill", target="t9").state
+    assert executed_at_days_end(dead).state.phase == "night"  # a dead Butcher has no ability: no window
+
+
+def test_a_poisoned_butchers_nomination_is_spent_and_nothing_happens():
+    state = executed_at_days_end(traveller(day1(), "butcher")).state
+    state = act(state, type="add_reminder", target="t9", token="Poisoned", source="").state
+    out = butcher(state, "p6")
+    assert "nothing happens" in storyteller_texts(out)
+    with pytest.raises(IllegalAction):
+        vote(out.state, "p3", "p6")
+    assert timeout(out.state).state.seat_of("p6").alive
+
+
+def test_a_cursed_butcher_who_nominates_again_dies():
+    state = traveller(day1(), "butcher")
+    state = act(state, type="add_reminder", target="t9", token="Cursed", source="witch").state
+    state = executed_at_days_end(state).state
+    out = butcher(state, "p6")
+    assert not out.state.seat_of("t9").alive
+
+
+def test_the_votes_recap_keeps_both_executions_of_a_butchers_day():
+    from games.clocktower.tally import votes_recap
+    records = []
+    out = executed_at_days_end(traveller(day1(), "butcher"))
+    records += [e for e in out.events if e.type == "day"]
+    out = butcher(out.state, "p6")
+    state = vote(vote(out.state, "p3", "p6").state, "p7", "p6").state
+    out = timeout(state)
+    records += [e for e in out.events if e.type == "day"]
+    recap = votes_recap(out.state, records)
+    assert "**Day 1**: Name4 (seat 4) executed" in recap
+    assert "**Day 1, the Butcher's nomination**: Name6 (seat 6) executed" in recap
