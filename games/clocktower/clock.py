@@ -18,7 +18,7 @@ from .night import choices_summary, lock_reminders, night_asks, night_sheet, res
 from .rules import chars, hours, illegal, impaired, set_stage, talk_data
 from .snv_day import vortox_end
 from .snv_judged import judged_today
-from .snv_night import CURSED
+from .snv_night import CURSED, bone_collector_dusk
 from .snv_travellers import butcher_window
 from .stages import next_stage, stages
 from .state import ClocktowerState, PendingEnd
@@ -48,9 +48,11 @@ def nightfall(state: ClocktowerState, opening: str = "") -> list[Event]:
 
 
 def poison_wears_off(state: ClocktowerState) -> None:
-    """Dusk: the Poisoner's poison ("tonight and tomorrow day") and the Witch's curse end."""
+    """Dusk: the Poisoner's poison ("tonight and tomorrow day"), the Witch's curse and the Bone
+    Collector's regained ability end."""
     state.reminders = [r for r in state.reminders if not (r.source == "poisoner" and "poison" in r.token.lower())
                        and not (r.source == "witch" and r.token == CURSED)]
+    bone_collector_dusk(state)
 
 
 def phase_timeout(state: ClocktowerState, action: PhaseTimeout, rng: Rng) -> Outcome:

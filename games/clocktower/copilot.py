@@ -48,6 +48,7 @@ from .snv_information import PROPOSERS as SNV_PROPOSERS
 from .snv_information import TELLS as SNV_TELLS
 from .snv_information import TELLS_ONE as SNV_TELLS_ONE
 from .snv_information import TELLS_YES_NO, falsify, vortox_applies
+from .snv_night import keeps_ability
 from .state import Abnormal, ClocktowerState, Seat
 from .tb_information import PROPOSERS as TB_PROPOSERS
 from .tb_information import TELLS as TB_TELLS
@@ -87,7 +88,8 @@ def proposals(state: ClocktowerState, chars: Characters) -> list[Proposal]:
     for seat in _informants(state, chars):
         # the Ravenkeeper is woken by its death; a Waitress the visit killed still learned the character; the
         # Sage learns as the Demon kills it
-        woken = seat.player in state.dawn_deaths and seat.acting in ("ravenkeeper", "waitress", "sage")
+        woken = seat.player in state.dawn_deaths and seat.acting in ("ravenkeeper", "waitress", "sage") \
+            or keeps_ability(state, seat)  # the Bone Collector's choice: its information is due
         if not seat.alive and not woken:
             continue
         proposer = _PROPOSERS.get(seat.acting, _judged)

@@ -22,7 +22,7 @@ from .copilot import proposals
 from .inform import information_event, woken_information
 from .resolve import Effect, plan_night
 from .rules import NO_ONE_TONIGHT, chars, choice_text, hours, illegal, ruled, target_seat, who
-from .snv_night import CURSED, becomes, keeps
+from .snv_night import CURSED, becomes, bone_collector_chose, keeps
 from .snv_setup import sheet_tokens
 from .state import ClocktowerState, Reminder, Seat
 
@@ -81,6 +81,10 @@ def night_choice(state: ClocktowerState, action: NightChoice, rng: Rng) -> Outco
         events.append(private(targets[0], "waitress_visit", "🌙 The Waitress would visit you tonight: if you "
                               "agree, they learn your character, but you both might die. Answer with **Make my "
                               "choice** before the night's actions lock.", title="A visit"))
+    if seat.has("bonecollector") and targets != before:  # the dead player it chose is asked at once
+        events += bone_collector_chose(state, seat, targets)
+        woken = ask_event(state, state.seat_of(targets[0])) if targets != [NO_ONE_TONIGHT] else None
+        events += [woken] if woken is not None else []
     events += exorcist_news(state, chars(state), was_exorcised)
     if ask.when_killed and state.stage == "locked":  # woken while the night is resolved: its answer now
         events += woken_information(state, seat)

@@ -157,9 +157,57 @@ def nodashii_poison(state: ClocktowerState, player: str) -> str:
 
 
 def keeps_ability(state: ClocktowerState, seat: Seat) -> bool:
-    """A dead Minion the Vigormortis killed keeps its ability while a Vigormortis lives."""
-    return any(r.player == seat.player and r.source == "vigormortis" and r.token == KEEPS for r in state.reminders) \
-        and any(s.character == "vigormortis" and s.alive for s in state.seats)
+    """A dead player with an ability: a Minion the Vigormortis killed, while a Vigormortis lives, or the
+    dead player the Bone Collector chose, until dusk (``regains_ability``)."""
+    return (any(r.player == seat.player and r.source == "vigormortis" and r.token == KEEPS for r in state.reminders)
+            and any(s.character == "vigormortis" and s.alive for s in state.seats)) or regains_ability(state, seat)
+
+
+# ----- the Bone Collector (a Traveller; its day and other Travellers are ``snv_travellers``') -----
+
+#: the Bone Collector's reminders: on the dead player it chose (until dusk), and on itself once used
+REGAINED = "Has Ability"
+SPENT = "No Ability"
+
+
+def _sober(state: ClocktowerState, seat: Seat) -> bool:
+    return not any(r.player == seat.player and ("poison" in r.token.lower() or "drunk" in r.token.lower())
+                   for r in state.reminders)
+
+
+def regains_ability(state: ClocktowerState, seat: Seat) -> bool:
+    """"Choose a dead player: they regain their ability until dusk": the Has Ability reminder is on
+    them, and the Bone Collector lives and is not drunk or poisoned ("If the Bone Collector dies, that
+    player no longer has the ability")."""
+    if not any(r.player == seat.player and r.source == "bonecollector" and r.token == REGAINED
+               for r in state.reminders):
+        return False
+    return any(s.has("bonecollector") and s.alive and _sober(state, s) for s in state.seats)
+
+
+def bone_collector_chose(state: ClocktowerState, seat: Seat, targets: list[str]) -> list[Event]:
+    """The Bone Collector's choice tonight (it may change it until the lock): the Has Ability reminder
+    goes on the dead player it chose and No Ability on it (none for no-one), and the Storytellers are
+    told; the chosen player is woken to act by the night's asks, never told by whom."""
+    state.reminders = [r for r in state.reminders if not (
+        r.source == "bonecollector" and (r.token == REGAINED or (r.token == SPENT and r.player == seat.player)))]
+    if not targets or targets == ["no-one"]:
+        return []
+    chosen = state.seat_of(targets[0])
+    state.reminders += [Reminder(player=chosen.player, token=REGAINED, source="bonecollector"),
+                        Reminder(player=seat.player, token=SPENT, source="bonecollector")]
+    name = characters_for(state.script)[chosen.character].name
+    return [Event(type="bone_collector", audience=STORYTELLER, title="🦴 The Bone Collector",
+                  text=f"The Bone Collector, {state.label(seat.player)}, chose {state.label(chosen.player)} (dead, the "
+                       f"{name}): they regain their ability until dusk (Has Ability), and are asked tonight if their "
+                       "ability chooses at night. A \"you start knowing\" or once-per-game ability works again, even "
+                       "if used: wake them for it, and apply by your commands what the bot does not (a day ability "
+                       "too, until dusk). They are not told who gave it back.")]
+
+
+def bone_collector_dusk(state: ClocktowerState) -> None:
+    """Dusk: the regained ability ends (the Has Ability reminder goes; No Ability stays)."""
+    state.reminders = [r for r in state.reminders if not (r.source == "bonecollector" and r.token == REGAINED)]
 
 
 def demon_gone(state: ClocktowerState, seat: Seat) -> None:

@@ -5,9 +5,21 @@ test named after the rule point the official wiki settles (the readings it leave
 README's Interpretations, "Sects & Violets' Travellers")."""
 
 import pytest
-from support.clocktower_pure import act, events_of, new_game, through_night, timeout, vote
+from support.clocktower_pure import (
+    act,
+    by_player,
+    choose,
+    events_of,
+    lock,
+    new_game,
+    next_night,
+    through_night,
+    timeout,
+    vote,
+)
 
-from games.clocktower.rules import ruled
+from games.clocktower.asks import ask_for
+from games.clocktower.rules import chars, ruled
 from games.clocktower.tally import NO_EXECUTION
 from games.engine import IllegalAction
 
@@ -35,7 +47,7 @@ def storyteller_texts(out):
 
 def test_the_travellers_are_ruled_on_sects_and_violets():
     state = day1()
-    assert all(ruled(state, c) for c in ("butcher",))
+    assert all(ruled(state, c) for c in ("butcher", "bonecollector"))
 
 
 # ----- the Butcher -----
@@ -171,3 +183,73 @@ def test_the_votes_recap_keeps_both_executions_of_a_butchers_day():
     recap = votes_recap(out.state, records)
     assert "**Day 1**: Name4 (seat 4) executed" in recap
     assert "**Day 1, the Butcher's nomination**: Name6 (seat 6) executed" in recap
+
+
+# ----- the Bone Collector -----
+
+def night2_with(characters=TABLE, dead=("p8",), character="bonecollector"):
+    """Night 2 with a Traveller in seat 9 and ``dead`` killed by day."""
+    state = traveller(day1(characters), character)
+    for player in dead:
+        state = act(state, type="kill", target=player).state
+    return next_night(state)
+
+
+def has_ability(state, player):
+    return any(r.player == player and r.source == "bonecollector" and r.token == "Has Ability"
+               for r in state.reminders)
+
+
+def test_the_bone_collector_chooses_only_a_dead_player():
+    state = night2_with()
+    with pytest.raises(IllegalAction, match="choose a dead player"):
+        choose(state, "t9", "p4")
+
+
+def test_the_dead_player_chosen_regains_their_ability_and_is_woken_to_use_it():
+    # the wiki: "The Bone Collector gives the dead Flowergirl her ability back. That night, the Flowergirl learns"
+    state = act(night2_with(characters=[*TABLE[:3], "dreamer", "mutant", "seamstress", "oracle", "flowergirl"],
+                            dead=("p8", "p4")), player="t9", type="night_choice", targets=["p4"]).state
+    assert has_ability(state, "p4") and not state.seat_of("p4").alive
+    assert ask_for(state, state.seat_of("p4"), chars(state)) is not None  # the dead Dreamer is asked tonight
+    state = choose(choose(state, "p4", "p2"), "t9", "p8")  # the Bone Collector changes its mind: the Flowergirl
+    assert has_ability(state, "p8") and not has_ability(state, "p4")
+    state = lock(state).state
+    assert "p8" in by_player(state) and "p4" not in by_player(state)  # the dead Flowergirl's information
+    assert not state.seat_of("p8").alive  # "The chosen player remains dead"
+
+
+def test_the_chosen_player_is_not_told_the_bone_collector_chose_them():
+    out = act(night2_with(dead=("p4",)), player="t9", type="night_choice", targets=["p4"])
+    to_them = [e for e in out.events if e.audience.kind == "player" and e.audience.id == "p4"]
+    assert to_them and not any("Bone Collector" in e.text for e in to_them)  # woken to act, not told why
+    assert "Bone Collector" not in public_texts(out) and "Has Ability" not in public_texts(out)
+    assert "Bone Collector" in storyteller_texts(out)
+
+
+def test_the_regained_ability_ends_at_dusk():
+    state = lock(choose(night2_with(), "t9", "p8")).state
+    state = through_night(state).state
+    assert has_ability(state, "p8")  # until dusk: through the next day
+    state = next_night(state)
+    assert not has_ability(state, "p8")
+    assert "p8" not in by_player(lock(state).state)
+
+
+def test_the_bone_collector_uses_its_ability_once_per_game():
+    state = lock(choose(night2_with(), "t9", "p8")).state
+    assert any(r.player == "t9" and r.token == "No Ability" for r in state.reminders)
+    state = next_night(through_night(state).state)
+    assert ask_for(state, state.seat_of("t9"), chars(state)) is None
+
+
+def test_if_the_bone_collector_dies_the_player_loses_the_regained_ability():
+    state = choose(night2_with(), "t9", "p8")
+    state = act(state, type="kill", target="t9").state
+    assert "p8" not in by_player(lock(state).state)
+
+
+def test_a_poisoned_bone_collectors_choice_regains_nothing():
+    state = act(night2_with(), type="add_reminder", target="t9", token="Poisoned", source="").state
+    state = lock(choose(state, "t9", "p8")).state
+    assert "p8" not in by_player(state)
