@@ -88,7 +88,7 @@ def proposals(state: ClocktowerState, chars: Characters) -> list[Proposal]:
     for seat in _informants(state, chars):
         # the Ravenkeeper is woken by its death; a Waitress the visit killed still learned the character; the
         # Sage learns as the Demon kills it
-        woken = seat.player in state.dawn_deaths and seat.acting in ("ravenkeeper", "waitress", "sage") \
+        woken = seat.player in state.dawn_deaths and seat.acting in ("ravenkeeper", "waitress", "harlot", "sage") \
             or keeps_ability(state, seat)  # the Bone Collector's choice: its information is due
         if not seat.alive and not woken:
             continue
@@ -175,7 +175,7 @@ def _waitress(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal
     chosen = state.night_choices.get(seat.player)
     if not chosen or not state.waitress_answers.get(chosen[0]):
         return None
-    return _character_of(state, chars, seat, chosen[0], "waitress")
+    return _character_of(state, chars, seat, chosen[0], seat.acting)
 
 
 def _knight(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
@@ -387,7 +387,7 @@ def _chambermaid(state: ClocktowerState, chars: Characters, seat: Seat) -> Propo
     return chambermaid(state, chars, seat, lambda other: _woke(state, chars, other))
 
 
-_PROPOSERS = {"spy": _spy, "washerwoman": _washerwoman, "shugenja": _shugenja, "empath": _empath, "undertaker": _undertaker, "ravenkeeper": _ravenkeeper, "waitress": _waitress,
+_PROPOSERS = {"spy": _spy, "washerwoman": _washerwoman, "shugenja": _shugenja, "empath": _empath, "undertaker": _undertaker, "ravenkeeper": _ravenkeeper, "waitress": _waitress, "harlot": _waitress,
               "knight": _knight, "juggler": _juggler, "highpriestess": _high_priestess,
               "mathematician": _mathematician, **TB_PROPOSERS, **SNV_PROPOSERS,
               "chambermaid": _chambermaid, **BMR_PROPOSERS}
@@ -402,6 +402,7 @@ TELLS = {
     "undertaker": "The player who died by execution on day {day} was the {answer}.",
     "ravenkeeper": "{about} is the {answer}.",
     "waitress": "{about} is the {answer}.",
+    "harlot": "{about} is the {answer}.",
     "knight": "{answer} are not the Demon.",
     "juggler": "{answer} of your guesses were correct.",
     "highpriestess": "The player you should talk to most: {answer}.",

@@ -102,7 +102,30 @@ def _witch(night: _Night, seat: Seat, step: Step) -> None:
     night.add(step, "cursed", chose[0], "witch")
 
 
-SNV_ACTS = {"witch": _witch, "fanggu": _fanggu, "vigormortis": _vigormortis, "nodashii": _kills("No Dashii"),
+def _harlot(night: _Night, seat: Seat, step: Step) -> None:
+    """"If they agree, you learn their character, but you both might die": the deaths are the
+    Storytellers' call, flagged; a Demon who agreed should not be killed to end the game (the wiki)."""
+    chose = night.chosen(step)
+    if chose is None:
+        return
+    state = night.state
+    target = chose[0]
+    answer = state.waitress_answers.get(target)
+    if not answer:
+        step.notes.append(f"{night.label(target)} {'refused' if answer is False else 'did not answer'}: nothing "
+                          "happens.")
+        return
+    character = state.seat_of(target).character
+    note = (f"{night.label(target)} agreed: the Harlot learns their character ({night.chars[character].name}); "
+            "you may kill either or both (`/st kill`).")
+    if night.chars[character].team == "demon":
+        note += " They are the Demon: you should not end the game by killing them (the wiki)."
+    if night.stops(seat, step, "its visit kills nobody (its information is yours to choose)."):
+        return
+    step.notes.append(note)
+
+
+SNV_ACTS = {"harlot": _harlot, "witch": _witch, "fanggu": _fanggu, "vigormortis": _vigormortis, "nodashii": _kills("No Dashii"),
             "vortox": _kills("Vortox")}
 
 

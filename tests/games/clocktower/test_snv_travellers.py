@@ -7,18 +7,22 @@ README's Interpretations, "Sects & Violets' Travellers")."""
 import pytest
 from support.clocktower_pure import (
     act,
+    allows,
     by_player,
     choose,
     events_of,
     lock,
     new_game,
     next_night,
+    refuses,
     through_night,
     timeout,
     vote,
 )
 
 from games.clocktower.asks import ask_for
+from games.clocktower.copilot import read_answer, told
+from games.clocktower.night import night_prompts
 from games.clocktower.rules import chars, ruled
 from games.clocktower.tally import NO_EXECUTION
 from games.engine import IllegalAction
@@ -47,7 +51,7 @@ def storyteller_texts(out):
 
 def test_the_travellers_are_ruled_on_sects_and_violets():
     state = day1()
-    assert all(ruled(state, c) for c in ("butcher", "bonecollector"))
+    assert all(ruled(state, c) for c in ("butcher", "bonecollector", "harlot"))
 
 
 # ----- the Butcher -----
@@ -253,3 +257,68 @@ def test_a_poisoned_bone_collectors_choice_regains_nothing():
     state = act(night2_with(), type="add_reminder", target="t9", token="Poisoned", source="").state
     state = lock(choose(state, "t9", "p8")).state
     assert "p8" not in by_player(state)
+
+
+# ----- the Harlot -----
+
+def plan(out):
+    return next(e for e in events_of(out, "storyteller") if e.type == "night_plan").text
+
+
+def visited(agree=True, target="p6"):
+    """Night 2: the Harlot chose ``target``, who answered."""
+    state = choose(night2_with(dead=(), character="harlot"), "t9", target)
+    return act(state, player=target, type="waitress_answer", agree=agree).state
+
+
+def test_the_harlot_chooses_a_living_player_each_night():
+    state = night2_with(dead=("p8",), character="harlot")
+    assert ask_for(state, state.seat_of("t9"), chars(state)) is not None
+    with pytest.raises(IllegalAction, match="choose a living player"):
+        choose(state, "t9", "p8")
+
+
+def test_the_chosen_player_is_asked_privately_whether_they_agree():
+    out = act(night2_with(dead=(), character="harlot"), player="t9", type="night_choice", targets=["p6"])
+    asked = [e for e in out.events if e.audience.kind == "player" and e.audience.id == "p6"]
+    assert asked and "Harlot" in asked[0].text and "agree" in asked[0].text
+    assert not events_of(out, "public")
+    assert [p.action for p in night_prompts(out.state, "p6")].count("waitress_answer") == 2  # agree or refuse
+
+
+def test_if_they_agree_the_harlot_learns_their_character():
+    # the wiki: "The good Harlot wakes and chooses the Philosopher, who chooses to reveal."
+    state = lock(visited(agree=True)).state
+    proposal = by_player(state)["t9"]
+    assert proposal.answer == "Seamstress" and allows(proposal, "Seamstress")
+    refuses(proposal, "Oracle")
+
+
+def test_if_they_refuse_the_harlot_learns_nothing():
+    # the wiki: "The next night, the Harlot chooses the No Dashii, who chooses not to reveal."
+    state = lock(visited(agree=False)).state
+    assert "t9" not in by_player(state)
+
+
+def test_the_harlot_learns_the_character_not_the_alignment():
+    state = lock(visited(agree=True)).state
+    text = told(by_player(state)["t9"], read_answer(by_player(state)["t9"], "Seamstress"))
+    assert "Seamstress" in text and "good" not in text.lower() and "evil" not in text.lower()
+
+
+def test_the_storytellers_decide_whether_both_die_and_nobody_dies_unless_they_do():
+    out = lock(visited(agree=True))
+    assert "you may kill either or both" in plan(out)
+    assert out.state.seat_of("p6").alive and out.state.seat_of("t9").alive
+
+
+def test_a_demon_who_agrees_is_flagged_not_to_be_killed_to_end_the_game():
+    # the wiki: "If the Demon reveals to the Harlot, you should not end the game by killing them."
+    out = lock(visited(agree=True, target="p1"))
+    assert "should not end the game" in plan(out)
+
+
+def test_the_harlots_visit_is_never_told_to_the_town():
+    state = visited(agree=True)
+    out = through_night(state)
+    assert "Harlot" not in public_texts(out) and "Seamstress" not in public_texts(out)
