@@ -294,6 +294,14 @@ class GainAbility(StorytellerAction):
     target: str
     character: str = Field(max_length=50)
 
+class BaristaCup(StorytellerAction):
+    """The Barista: "Each night, until dusk, 1) a player becomes sober, healthy & gets true info, or 2)
+    their ability works twice. They learn which." The Storytellers choose the player and which."""
+
+    type: Literal["barista"] = "barista"
+    target: str
+    effect: Literal["sober", "twice"]
+
 class ScapegoatInstead(StorytellerAction):
     """The Scapegoat is executed instead of today's executed player."""
 
@@ -333,5 +341,5 @@ ACTIONS: tuple[type[Action], ...] = (
     GunslingerShot, GiveToken, ExileVote, GossipStatement, JudgeRuling, ButcherNominate,
     NightChoice, WaitressAnswer,
     Inform,
-    GainAbility, ScapegoatInstead,
+    GainAbility, ScapegoatInstead, BaristaCup,
     StartFiddle, FiddleChallenge, FiddleVote, Silence)

@@ -19,7 +19,7 @@ from .rules import chars, hours, illegal, impaired, set_stage, talk_data
 from .snv_day import vortox_end
 from .snv_judged import judged_today
 from .snv_night import CURSED, bone_collector_dusk
-from .snv_travellers import butcher_window
+from .snv_travellers import barista_due, butcher_window
 from .stages import next_stage, stages
 from .state import ClocktowerState, PendingEnd
 from .succession import after_the_night
@@ -44,7 +44,7 @@ def nightfall(state: ClocktowerState, opening: str = "") -> list[Event]:
             + (f"; night actions lock {hours(lock)} before dawn." if lock else "."))
     return [*events, public("night", text, title=f"🌙 Night {state.night} falls", opens_phase=True,
                             data=talk_data(state, "closed")), night_sheet(state), *night_asks(state),
-            *apprentices_due(state)]
+            *apprentices_due(state), *barista_due(state)]
 
 
 def poison_wears_off(state: ClocktowerState) -> None:

@@ -48,7 +48,7 @@ from .snv_information import PROPOSERS as SNV_PROPOSERS
 from .snv_information import TELLS as SNV_TELLS
 from .snv_information import TELLS_ONE as SNV_TELLS_ONE
 from .snv_information import TELLS_YES_NO, falsify, vortox_applies
-from .snv_night import keeps_ability
+from .snv_night import barista_sober, keeps_ability
 from .state import Abnormal, ClocktowerState, Seat
 from .tb_information import PROPOSERS as TB_PROPOSERS
 from .tb_information import TELLS as TB_TELLS
@@ -104,7 +104,8 @@ def proposals(state: ClocktowerState, chars: Characters) -> list[Proposal]:
             if woken and state.killed_tonight.get(seat.player) == "pukka" and \
                     state.settings.pukka_ravenkeeper == "poisoned":
                 why = "killed by the Pukka, so poisoned when woken"
-            if vortox_applies(state, chars, seat):  # false "even if they are drunk or poisoned" (the wiki)
+            # false "even if they are drunk or poisoned" (the wiki); true for the Barista's sober & healthy one
+            if vortox_applies(state, chars, seat) and not barista_sober(state, seat.player):
                 falsify(state, chars, seat, proposal)
                 if why:
                     proposal.flags.insert(1, f"drunk or poisoned ({why}): false all the same, under the Vortox")

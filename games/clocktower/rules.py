@@ -16,7 +16,7 @@ from .characters import load as load_hrh
 from .info import reveal_text
 from .options import HOUR
 from .script_characters import characters_for
-from .snv_night import nodashii_poison
+from .snv_night import barista_sober, nodashii_poison
 from .state import ClocktowerState, Seat
 
 #: the value of "no-one" in a night choice (the Po)
@@ -44,7 +44,7 @@ RULED_OFFICIAL: frozenset[str] = frozenset({
     # Sects & Violets: its mechanics (snv_night.py, snv_day.py)
     "fanggu", "vigormortis", "nodashii", "vortox", "witch", "sweetheart",
     # Sects & Violets' Travellers (snv_travellers.py)
-    "butcher", "bonecollector", "harlot"})
+    "butcher", "bonecollector", "harlot", "barista"})
 
 
 def ruled(state: ClocktowerState, character: str) -> bool:
@@ -106,8 +106,8 @@ def character_id(state: ClocktowerState, raw: str, teams: tuple[str, ...]) -> st
 def impaired(state: ClocktowerState, player: str) -> str:
     """Why the grimoire says this player's ability does not work ("" when nothing does), and by
     whom: "poisoned by the Pukka" from a Poisoned or Drunk reminder token on them. The Beggar is
-    "sober & healthy": no token impairs it."""
-    if any(s.player == player and s.character == "beggar" for s in state.seats):
+    "sober & healthy": no token impairs it, nor a player the Barista made sober & healthy."""
+    if any(s.player == player and s.character == "beggar" for s in state.seats) or barista_sober(state, player):
         return ""
     for reminder in state.reminders:
         if reminder.player == player and any(w in reminder.token.lower() for w in ("poison", "drunk")):

@@ -228,9 +228,26 @@ def bone_collector_chose(state: ClocktowerState, seat: Seat, targets: list[str])
                        "too, until dusk). They are not told who gave it back.")]
 
 
+# ----- the Barista's cup (its choice is the Storytellers': ``snv_travellers``) -----
+
+#: the Barista's reminders on the player the Storytellers chose tonight, until dusk
+SOBER = "Sober & Healthy"
+TWICE = "Acts Twice"
+
+
+def barista_sober(state: ClocktowerState, player: str) -> bool:
+    """"A player becomes sober, healthy & gets true info" until dusk: the Sober & Healthy reminder is on
+    them and a Barista lives, not drunk or poisoned itself."""
+    if not any(r.player == player and r.source == "barista" and r.token == SOBER for r in state.reminders):
+        return False
+    return any(s.has("barista") and s.alive and _sober(state, s) for s in state.seats)
+
+
 def bone_collector_dusk(state: ClocktowerState) -> None:
-    """Dusk: the regained ability ends (the Has Ability reminder goes; No Ability stays)."""
-    state.reminders = [r for r in state.reminders if not (r.source == "bonecollector" and r.token == REGAINED)]
+    """Dusk: the Bone Collector's regained ability ends (the Has Ability reminder goes; No Ability stays),
+    and the Barista's cup."""
+    state.reminders = [r for r in state.reminders if not (r.source == "bonecollector" and r.token == REGAINED)
+                       and r.source != "barista"]
 
 
 def demon_gone(state: ClocktowerState, seat: Seat) -> None:

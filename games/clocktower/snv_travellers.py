@@ -10,18 +10,27 @@ Storytellers' call at an exile, in ``talk.py``).
   (as long as the nominations stage) before night falls; a second execution allows no third.
   Exiles are not executions. A drunk or poisoned Butcher's nomination is spent and nothing happens.
 
-The bottom of the Travellers' modules with ``tally`` (which it calls): it imports only the rules,
-the tally and the state.
+- The Barista: "Each night, until dusk, 1) a player becomes sober, healthy & gets true info, or 2)
+  their ability works twice. They learn which." The Storytellers choose the player and which (the
+  wiki): asked at dusk, they give it with `/st traveller barista` before the night's actions lock
+  (again to change it). The player is told which; the Barista nothing. Sober & healthy: no drunkenness
+  or poisoning reaches them until dusk (``rules.impaired``), and the copilot's answers for them are the
+  true ones, the Vortox's too. Twice: a spent once-per-game night ability is asked again; a second use
+  of any other ability is the Storytellers' to run (they are told).
+
+It imports the rules, the tally, the night's asks and the state; the day and the clock call it.
 """
 
 from __future__ import annotations
 
-from games.engine import STORYTELLER, Event, Handler, Outcome, Rng, public
+from games.engine import STORYTELLER, Event, Handler, Outcome, Rng, private, public, record
 
-from .actions import ButcherNominate
+from .actions import BaristaCup, ButcherNominate
+from .night import ask_event
 from .rules import hours, illegal, impaired, set_stage, target_seat
 from .snv_day import witch_curse
-from .state import ClocktowerState, Nomination, Seat
+from .snv_night import SOBER, TWICE
+from .state import ClocktowerState, Nomination, Reminder, Seat
 from .tally import tally_event
 
 #: the day's stage after an execution at its end, while the Butcher may nominate again
@@ -85,4 +94,61 @@ def butcher_nominate(state: ClocktowerState, action: ButcherNominate, rng: Rng) 
     return Outcome(state=state, events=events, reply=f"You nominated {state.label(nominee.player)}.")
 
 
-HANDLERS: dict[str, Handler] = {"butcher_nominate": butcher_nominate}
+# ----- the Barista -----
+
+def _barista(state: ClocktowerState) -> Seat | None:
+    return next((s for s in state.seats if s.has("barista") and s.alive), None)
+
+
+def barista_due(state: ClocktowerState) -> list[Event]:
+    """At dusk: the living Barista's cup tonight is the Storytellers' to serve."""
+    seat = _barista(state)
+    if seat is None:
+        return []
+    return [Event(type="barista_due", audience=STORYTELLER, title="☕ The Barista",
+                  text=f"The Barista, {state.label(seat.player)}, is in play: choose tonight's player and whether "
+                       "they become sober, healthy & get true information, or their ability works twice, until "
+                       "dusk: `/st traveller barista player:@p effect:sober|twice` before the night's actions "
+                       "lock. They learn which; the Barista learns nothing.")]
+
+
+def barista_cup(state: ClocktowerState, action: BaristaCup, rng: Rng) -> Outcome:
+    if state.phase != "night" or state.stage == "locked":
+        raise illegal("The Barista's cup is served at night, before the night's actions lock.", "not_night")
+    seat = _barista(state)
+    if seat is None:
+        raise illegal("No living Barista is in play.", "no_barista")
+    target = target_seat(state, action.target)
+    state.reminders = [r for r in state.reminders if r.source != "barista"]  # one player a night
+    why = impaired(state, seat.player)
+    if why:
+        state.note_abnormal(seat.player, f"the Barista, {why}: nothing happened to {state.label(target.player)}")
+        return Outcome(state=state, events=[Event(
+            type="barista", audience=STORYTELLER, title="☕ The Barista",
+            text=f"The Barista, {state.label(seat.player)}, is {why}: nothing happens to "
+                 f"{state.label(target.player)} (`/st tell` them something if you wish).")],
+            reply="The Barista is drunk or poisoned: nothing happens.")
+    sober = action.effect == "sober"
+    state.reminders.append(Reminder(player=target.player, token=SOBER if sober else TWICE, source="barista"))
+    told = ("until dusk, you are sober and healthy, and your information is true." if sober else
+            "until dusk, your ability works twice.")
+    events: list[Event] = [private(target.player, "barista", f"☕ The Barista: {told}", title="The Barista"),
+                           record("barista", {"night": state.night, "player": target.player,
+                                              "effect": action.effect})]
+    note = "they are sober & healthy and their information true until dusk (the copilot proposes the truth)."
+    if not sober:
+        note = ("their ability works twice until dusk: wake them a second time for a night ability and apply "
+                "its second use with your commands (the bot asks them once)")
+        if target.player in state.used_once:  # "If they have already used a 'once per game' ability, they may
+            state.used_once.remove(target.player)  # use that ability again"
+            asked = ask_event(state, target)
+            events += [asked] if asked is not None else []
+            note += "; their spent once-per-game ability is theirs again tonight (they are asked)."
+        else:
+            note += "."
+    events.append(Event(type="barista", audience=STORYTELLER, title="☕ The Barista",
+                        text=f"The Barista's cup: {state.label(target.player)}: {note} They were told which."))
+    return Outcome(state=state, events=events, reply=f"{state.label(target.player)}: {note}")
+
+
+HANDLERS: dict[str, Handler] = {"butcher_nominate": butcher_nominate, "barista": barista_cup}

@@ -23,7 +23,7 @@ from support.clocktower_pure import (
 from games.clocktower.asks import ask_for
 from games.clocktower.copilot import read_answer, told
 from games.clocktower.night import night_prompts
-from games.clocktower.rules import chars, ruled
+from games.clocktower.rules import chars, impaired, ruled
 from games.clocktower.tally import NO_EXECUTION
 from games.engine import IllegalAction
 
@@ -51,7 +51,7 @@ def storyteller_texts(out):
 
 def test_the_travellers_are_ruled_on_sects_and_violets():
     state = day1()
-    assert all(ruled(state, c) for c in ("butcher", "bonecollector", "harlot"))
+    assert all(ruled(state, c) for c in ("butcher", "bonecollector", "harlot", "barista"))
 
 
 # ----- the Butcher -----
@@ -322,3 +322,85 @@ def test_the_harlots_visit_is_never_told_to_the_town():
     state = visited(agree=True)
     out = through_night(state)
     assert "Harlot" not in public_texts(out) and "Seamstress" not in public_texts(out)
+
+
+# ----- the Barista -----
+
+def cup(state, target, effect):
+    return act(state, type="barista", target=target, effect=effect)
+
+
+def test_the_storytellers_are_asked_each_night_whom_the_barista_serves_and_how():
+    # the wiki: "The Storyteller chooses which player the Barista affects each night, and which one"
+    state = traveller(day1(), "barista")
+    out = timeout(state)
+    while out.state.phase != "night":
+        out = timeout(out.state)
+    told = [e for e in events_of(out, "storyteller") if e.type == "barista_due"]
+    assert len(told) == 1 and "/st traveller barista" in told[0].text
+
+
+def test_the_affected_player_learns_which_and_the_barista_learns_nothing():
+    # the wiki: "The Barista does not know who or what the Storyteller chooses, but the affected player does."
+    out = cup(night2_with(dead=(), character="barista"), "p6", "sober")
+    to_them = [e for e in out.events if e.audience.kind == "player" and e.audience.id == "p6"]
+    assert to_them and "sober" in to_them[0].text and "true" in to_them[0].text
+    assert not [e for e in out.events if e.audience.kind == "player" and e.audience.id == "t9"]
+    assert not events_of(out, "public")
+    out = cup(out.state, "p7", "twice")
+    assert any("twice" in e.text for e in out.events if e.audience.kind == "player" and e.audience.id == "p7")
+    assert not any(r.player == "p6" and r.source == "barista" for r in out.state.reminders)  # one a night
+
+
+NODASHII = ["nodashii", *TABLE[1:]]
+
+
+def test_a_player_made_sober_and_healthy_is_neither_drunk_nor_poisoned_until_dusk():
+    state = night2_with(characters=NODASHII, dead=(), character="barista")
+    assert impaired(state, "p8")  # the No Dashii's neighbour (seat 8, the Flowergirl)
+    state = cup(state, "p8", "sober").state
+    assert not impaired(state, "p8")
+    state = through_night(state).state
+    assert not impaired(state, "p8")  # until dusk
+    assert impaired(next_night(state), "p8")
+
+
+def test_a_sober_and_healthy_townsfolk_gets_true_information_even_under_the_vortox():
+    # the ability: "becomes sober, healthy & gets true info"
+    state = act(traveller(day1(["vortox", *TABLE[1:]]), "barista"), type="kill", target="p3").state
+    for voter in ("p2", "p5", "p6"):  # an execution today: no Vortox win
+        state = vote(state, voter, "p4").state
+    state = next_night(state)
+    oracle = by_player(lock(state).state)["p7"]
+    assert not allows(oracle, "0")  # under the Vortox, the Oracle's true count (no dead evil) is refused
+    state = cup(state, "p7", "sober").state
+    oracle = by_player(lock(state).state)["p7"]
+    assert oracle.answer == "0" and allows(oracle, "0") and not allows(oracle, "1")
+
+
+def test_acting_twice_lets_a_spent_once_per_game_ability_be_used_again():
+    # the wiki: "If they have already used a 'once per game' ability, they may use that ability again."
+    state = act(new_game(SNV, TABLE), type="begin").state
+    state = choose(state, "p6", "p3", "p4")  # the Seamstress uses hers on night 1
+    state = traveller(through_night(state).state, "barista")
+    state = next_night(state)
+    assert ask_for(state, state.seat_of("p6"), chars(state)) is None
+    out = cup(state, "p6", "twice")
+    assert ask_for(out.state, out.state.seat_of("p6"), chars(out.state)) is not None
+    assert any(e.type == "night_ask" for e in out.events if e.audience.kind == "player" and e.audience.id == "p6")
+    assert "a second time" in storyteller_texts(out)  # the second use of a night ability is theirs to run
+
+
+def test_a_poisoned_barista_serves_nobody():
+    state = act(night2_with(characters=NODASHII, dead=(), character="barista"), type="add_reminder", target="t9",
+                token="Poisoned", source="").state
+    out = cup(state, "p8", "sober")
+    assert impaired(out.state, "p8") and "nothing happens" in storyteller_texts(out)
+    assert not [e for e in out.events if e.audience.kind == "player"]
+
+
+def test_only_a_living_barista_is_served_at_night():
+    with pytest.raises(IllegalAction, match="living Barista"):
+        cup(night2_with(dead=()), "p6", "sober")
+    with pytest.raises(IllegalAction, match="at night"):
+        cup(traveller(day1(), "barista"), "p6", "sober")
