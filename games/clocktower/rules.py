@@ -16,7 +16,7 @@ from .characters import load as load_hrh
 from .info import reveal_text
 from .options import HOUR
 from .script_characters import characters_for
-from .snv_night import barista_sober, nodashii_poison
+from .snv_night import barista_sober, nodashii_poison, vigormortis_poison_holds
 from .state import ClocktowerState, Seat
 
 #: the value of "no-one" in a night choice (the Po)
@@ -111,6 +111,8 @@ def impaired(state: ClocktowerState, player: str) -> str:
         return ""
     for reminder in state.reminders:
         if reminder.player == player and any(w in reminder.token.lower() for w in ("poison", "drunk")):
+            if reminder.source == "vigormortis" and not vigormortis_poison_holds(state, player):
+                continue
             by = f" by the {reminder.source.capitalize()}" if reminder.source else ": your own token"
             return f"{reminder.token.lower()}{by}"
     return nodashii_poison(state, player)

@@ -182,8 +182,35 @@ def nodashii_poison(state: ClocktowerState, player: str) -> str:
 def keeps_ability(state: ClocktowerState, seat: Seat) -> bool:
     """A dead player with an ability: a Minion the Vigormortis killed, while a Vigormortis lives, or the
     dead player the Bone Collector chose, until dusk (``regains_ability``)."""
-    return (any(r.player == seat.player and r.source == "vigormortis" and r.token == KEEPS for r in state.reminders)
-            and any(s.character == "vigormortis" and s.alive for s in state.seats)) or regains_ability(state, seat)
+    return (seat in kept_minions(state) and vigormortis_working(state)) or regains_ability(state, seat)
+
+
+def asked_dead(state: ClocktowerState, seat: Seat) -> bool:
+    """A dead player asked at night: one with an ability (``keeps_ability``), and a kept Minion while its
+    Vigormortis lives but is drunk or poisoned (asked as any impaired player, its choice does nothing: asking
+    only the working ones would tell them)."""
+    return keeps_ability(state, seat) or (seat in kept_minions(state)
+                                          and any(s.character == "vigormortis" and s.alive for s in state.seats))
+
+
+def vigormortis_working(state: ClocktowerState) -> bool:
+    """A Vigormortis lives and is not drunk or poisoned: "If the Vigormortis dies or otherwise loses their
+    ability, then those players become healthy again" (the wiki), and its Minions lose their ability."""
+    return any(s.character == "vigormortis" and s.alive and _sober(state, s) for s in state.seats)
+
+
+def kept_minions(state: ClocktowerState) -> list[Seat]:
+    """The Minions the Vigormortis killed that are still Minions ("If a dead Minion becomes a non-Minion
+    character, they no longer poison a Townsfolk and have no ability", the wiki)."""
+    kept = {r.player for r in state.reminders if r.source == "vigormortis" and r.token == KEEPS}
+    return [s for s in state.seats if s.player in kept and _team(state, s) == "minion"]
+
+
+def vigormortis_poison_holds(state: ClocktowerState, player: str) -> bool:
+    """A Poisoned token of the Vigormortis's on ``player`` works: a working Vigormortis, and a kept Minion
+    whose Townsfolk neighbour they are (the Storytellers may move the token to its other one)."""
+    return vigormortis_working(state) and any(player in townsfolk_neighbours(state, m.player)
+                                              for m in kept_minions(state))
 
 
 # ----- the Bone Collector (a Traveller; its day and other Travellers are ``snv_travellers``') -----
