@@ -48,7 +48,7 @@ from .snv_information import PROPOSERS as SNV_PROPOSERS
 from .snv_information import TELLS as SNV_TELLS
 from .snv_information import TELLS_ONE as SNV_TELLS_ONE
 from .snv_information import TELLS_YES_NO, falsify, vortox_applies
-from .snv_night import barista_sober, keeps_ability
+from .snv_night import barista_sober, keeps_ability, regains_ability
 from .state import Abnormal, ClocktowerState, Seat
 from .tb_information import PROPOSERS as TB_PROPOSERS
 from .tb_information import TELLS as TB_TELLS
@@ -59,8 +59,21 @@ from .tb_information import fortune
 
 def _informants(state: ClocktowerState, chars: Characters) -> list[Seat]:
     seats = [s for s in state.seats if (s.acting in _PROPOSERS or judged_informant(state, chars, s))
-             and s.acting in order_for(state, s, chars)]
-    return sorted(seats, key=lambda s: order_for(state, s, chars).index(s.acting))
+             and _order(state, s, chars) is not None]
+    return sorted(seats, key=lambda s: _order(state, s, chars) or ())
+
+
+def _order(state: ClocktowerState, seat: Seat, chars: Characters) -> tuple[int, int] | None:
+    """Where this informant learns tonight (None: not tonight): its place in tonight's order, or, for the
+    dead player the Bone Collector chose, its first night's ("you start knowing" works again, the wiki), after
+    the others."""
+    order = order_for(state, seat, chars)
+    if seat.acting in order:
+        return (0, order.index(seat.acting))
+    first = chars.night_order.first_night
+    if regains_ability(state, seat) and seat.acting in first:
+        return (1, first.index(seat.acting))
+    return None
 
 
 #: an ability (or its night reminder) that gives its player information

@@ -404,3 +404,13 @@ def test_only_a_living_barista_is_served_at_night():
         cup(night2_with(dead=()), "p6", "sober")
     with pytest.raises(IllegalAction, match="at night"):
         cup(traveller(day1(), "barista"), "p6", "sober")
+
+
+def test_a_you_start_knowing_ability_regained_works_again():
+    # the wiki: "If their ability was a 'you start knowing' ... ability—such as the ... Clockmaker ... they may use
+    # it again"
+    state = night2_with(dead=("p3",))
+    assert "p3" not in by_player(lock(state).state)
+    state = lock(choose(state, "t9", "p3")).state
+    proposal = by_player(state)["p3"]
+    assert proposal.character == "clockmaker" and proposal.answer == "1"  # the Fang Gu beside the Witch
