@@ -81,6 +81,7 @@ from .script_text import Sheet, script_sheet, sheet_of_state
 from .setup_tokens import place_red_herring
 from .snv_judged import judged_recap
 from .snv_setup import place_twin
+from .snv_travellers import snv_traveller_moves
 from .stages import day_ends, night_ends, stage_seconds, stages
 from .state import ClocktowerState, LunaticInfo, Seat
 from .talk import breaks_whisper, spoke_matters, talk_moves, whisper_recap
@@ -494,7 +495,7 @@ class Clocktower(Game):
                         and not state.dawn_deaths:
                     moves.append(Kill(player=st, target=seat.player))
                 moves.append(Tell(player=st, target=seat.player, text="You learn 2."))
-            moves += traveller_moves(state)
+            moves += traveller_moves(state) + snv_traveller_moves(state)
             for found in proposals(state, chars(state)) if state.stage == "locked" else []:  # accepted or edited
                 if found.ready:
                     moves.append(Inform(player=st, target=found.player))
@@ -514,7 +515,7 @@ class Clocktower(Game):
             n = state.seats[-1].seat + 1
             moves.append(AddTraveller(player=st, target=f"traveller{n}", name=f"Traveller{n}", seat=n,
                                       character=free[n % len(free)], alignment="good" if n % 2 else "evil"))
-        moves += talk_moves(state)
+        moves += talk_moves(state) + snv_traveller_moves(state)
         for prompt_owner in state.seats:
             for prompt in self.prompts(state, prompt_owner.player):
                 if prompt.action == "unvote":

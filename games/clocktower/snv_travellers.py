@@ -23,7 +23,7 @@ It imports the rules, the tally, the night's asks and the state; the day and the
 
 from __future__ import annotations
 
-from games.engine import STORYTELLER, Event, Handler, Outcome, Rng, private, public, record
+from games.engine import STORYTELLER, Action, Event, Handler, Outcome, Rng, private, public, record
 
 from .actions import BaristaCup, ButcherNominate
 from .night import ask_event
@@ -149,6 +149,23 @@ def barista_cup(state: ClocktowerState, action: BaristaCup, rng: Rng) -> Outcome
     events.append(Event(type="barista", audience=STORYTELLER, title="☕ The Barista",
                         text=f"The Barista's cup: {state.label(target.player)}: {note} They were told which."))
     return Outcome(state=state, events=events, reply=f"{state.label(target.player)}: {note}")
+
+
+def snv_traveller_moves(state: ClocktowerState) -> list[Action]:
+    """For random play-throughs: a Barista's cup by night, a Butcher's second nomination by day."""
+    moves: list[Action] = []
+    living = [s for s in state.seats if s.alive and not s.traveller]
+    if not living:
+        return moves
+    barista = _barista(state)
+    if state.phase == "night" and state.stage != "locked" and barista is not None:
+        moves.append(BaristaCup(player="storyteller", target=living[state.night % len(living)].player,
+                                effect="sober" if state.night % 2 else "twice"))
+    butcher = _butcher(state)
+    if state.phase == "day" and butcher is not None and state.executed and state.voting_closed \
+            and (state.butcher_day != state.day or state.stage == BUTCHER_STAGE):
+        moves.append(ButcherNominate(player=butcher.player, target=living[state.day % len(living)].player))
+    return moves
 
 
 HANDLERS: dict[str, Handler] = {"butcher_nominate": butcher_nominate, "barista": barista_cup}
