@@ -1,6 +1,8 @@
-"""Sects & Violets' Travellers: the Butcher's second nomination, the Bone Collector's dead player who
-regains their ability until dusk, the Harlot's visit and the Barista's cup (the Deviant is the
-Storytellers' call at an exile, in ``talk.py``).
+"""Sects & Violets' Travellers: the Butcher's second nomination and the Barista's cup. The Bone
+Collector's dead player who regains their ability until dusk is read by the night (``snv_night``:
+``regains_ability``, its reminders moved by its choice in ``night.py``); the Harlot's visit is the
+Waitress's (``night.py``, its step in ``snv_night``); the Deviant is the Storytellers' call at an
+exile (``talk.py``).
 
 - The Butcher: "Each day, after the 1st execution, you may nominate again." Once today's execution
   has happened (at the day's end, or before it: the Virgin, the Judge, `/st execute`), a living
