@@ -309,6 +309,13 @@ class Storyteller(commands.Cog):
         await self._act(interaction, {
             "type": "apprentice", "target": str(player.id), "character": character})
 
+    @traveller.command(name="barista", description="Tonight's Barista cup: a player sober & healthy, or acting twice")
+    @app_commands.choices(effect=[app_commands.Choice(name="sober, healthy & true information", value="sober"),
+                                  app_commands.Choice(name="their ability works twice", value="twice")])
+    @answered()
+    async def traveller_barista(self, interaction: discord.Interaction, player: discord.Member, effect: str) -> None:
+        await self._act(interaction, {"type": "barista", "target": str(player.id), "effect": effect})
+
     @traveller.command(name="scapegoat", description="The Scapegoat is executed instead of today's executed player")
     @answered()
     async def traveller_scapegoat(self, interaction: discord.Interaction) -> None:

@@ -173,6 +173,11 @@ class Town(commands.Cog):
         await self._act(interaction, {"type": "judge_ruling", "target": str(player.id), "verdict": verdict},
                         with_place=False)
 
+    @announce.command(name="butcher", description="Nominate again, as the Butcher, after today's execution")
+    @answered()
+    async def butcher(self, interaction: discord.Interaction, player: discord.Member) -> None:
+        await self._act(interaction, {"type": "butcher_nominate", "target": str(player.id)}, with_place=False)
+
     @announce.command(name="gunslinger", description="Shoot, as the Gunslinger (once a day), a player that voted "
                       "today: they die")
     @answered()

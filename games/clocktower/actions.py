@@ -107,6 +107,12 @@ class JudgeRuling(Action):
     target: str = Field(max_length=40)
     verdict: Literal["pass", "fail"]
 
+class ButcherNominate(Action):
+    """The Butcher: "Each day, after the 1st execution, you may nominate again"."""
+
+    type: Literal["butcher_nominate"] = "butcher_nominate"
+    target: str = Field(max_length=40)
+
 class GossipStatement(Action):
     """The Gossip's "public statement" (each day): anyone may make one (a bluff too), once a day each."""
 
@@ -296,6 +302,14 @@ class GainAbility(StorytellerAction):
     target: str
     character: str = Field(max_length=50)
 
+class BaristaCup(StorytellerAction):
+    """The Barista: "Each night, until dusk, 1) a player becomes sober, healthy & gets true info, or 2)
+    their ability works twice. They learn which." The Storytellers choose the player and which."""
+
+    type: Literal["barista"] = "barista"
+    target: str
+    effect: Literal["sober", "twice"]
+
 class ScapegoatInstead(StorytellerAction):
     """The Scapegoat is executed instead of today's executed player."""
 
@@ -332,8 +346,8 @@ ACTIONS: tuple[type[Action], ...] = (
     Continue, Execute, StorytellerNominate, SwapSeats,
     Vote, Unvote,
     DeclareWhisper, NeighbourWhisper, Spoke, AlsaahirGuess, JugglerGuess, GoblinClaim, SlayerShot,
-    GunslingerShot, GiveToken, ExileVote, GossipStatement, JudgeRuling, KlutzChoice,
+    GunslingerShot, GiveToken, ExileVote, GossipStatement, JudgeRuling, KlutzChoice, ButcherNominate,
     NightChoice, WaitressAnswer,
     Inform,
-    GainAbility, ScapegoatInstead,
+    GainAbility, ScapegoatInstead, BaristaCup,
     StartFiddle, FiddleChallenge, FiddleVote, Silence)

@@ -16,7 +16,7 @@ from .bmr_night import wakes
 from .characters import DATA, Character, Characters, ClocktowerDataError, read_data
 from .judged import judged_ask, question
 from .rules import NO_ONE_TONIGHT, lives, ruled
-from .snv_night import keeps_ability
+from .snv_night import asked_dead
 from .state import ClocktowerState, Seat
 
 
@@ -94,7 +94,7 @@ def ask_for(state: ClocktowerState, seat: Seat, chars: Characters) -> tuple[Ask,
         return None
     if seat.player in exorcised(state, chars):  # the Exorcist chose this Demon: it does not wake tonight
         return None
-    if not ask.when_killed and not lives(state, seat) and not keeps_ability(state, seat):
+    if not ask.when_killed and not lives(state, seat) and not asked_dead(state, seat):
         return None
     if ask.charged_count and charged(state, seat.player):
         return ask, ask.charged_text, ask.charged_count

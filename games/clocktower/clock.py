@@ -19,7 +19,8 @@ from .rules import chars, hours, illegal, impaired, set_stage, talk_data
 from .snv_day import vortox_end
 from .snv_judged import judged_today
 from .snv_madness import madness_ends, madness_told
-from .snv_night import CURSED
+from .snv_night import CURSED, bone_collector_dusk
+from .snv_travellers import barista_due, butcher_window
 from .snv_twins import good_blocked, twin_end
 from .stages import next_stage, stages
 from .state import ClocktowerState, PendingEnd
@@ -45,13 +46,15 @@ def nightfall(state: ClocktowerState, opening: str = "") -> list[Event]:
             + (f"; night actions lock {hours(lock)} before dawn." if lock else "."))
     return [*events, public("night", text, title=f"🌙 Night {state.night} falls", opens_phase=True,
                             data=talk_data(state, "closed")), night_sheet(state), *night_asks(state),
-            *apprentices_due(state)]
+            *apprentices_due(state), *barista_due(state)]
 
 
 def poison_wears_off(state: ClocktowerState) -> None:
-    """Dusk: the Poisoner's poison ("tonight and tomorrow day") and the Witch's curse end."""
+    """Dusk: the Poisoner's poison ("tonight and tomorrow day"), the Witch's curse and the Bone
+    Collector's regained ability end."""
     state.reminders = [r for r in state.reminders if not (r.source == "poisoner" and "poison" in r.token.lower())
                        and not (r.source == "witch" and r.token == CURSED)]
+    bone_collector_dusk(state)
 
 
 def phase_timeout(state: ClocktowerState, action: PhaseTimeout, rng: Rng) -> Outcome:
@@ -134,7 +137,7 @@ def end_of_day(state: ClocktowerState, early: bool = False) -> Outcome:
     events += lleech_follows(state)
     ending = pending_end(state, resume="night")
     if not ending:
-        events += nightfall(state)
+        events += butcher_window(state) or nightfall(state)
     return Outcome(state=state, events=events + ending)
 
 

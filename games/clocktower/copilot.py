@@ -48,6 +48,7 @@ from .snv_information import PROPOSERS as SNV_PROPOSERS
 from .snv_information import TELLS as SNV_TELLS
 from .snv_information import TELLS_ONE as SNV_TELLS_ONE
 from .snv_information import TELLS_YES_NO, falsify, vortox_applies
+from .snv_night import barista_sober, keeps_ability, regains_ability
 from .state import Abnormal, ClocktowerState, Seat
 from .tb_information import PROPOSERS as TB_PROPOSERS
 from .tb_information import TELLS as TB_TELLS
@@ -58,8 +59,21 @@ from .tb_information import fortune
 
 def _informants(state: ClocktowerState, chars: Characters) -> list[Seat]:
     seats = [s for s in state.seats if (s.acting in _PROPOSERS or judged_informant(state, chars, s))
-             and s.acting in order_for(state, s, chars)]
-    return sorted(seats, key=lambda s: order_for(state, s, chars).index(s.acting))
+             and _order(state, s, chars) is not None]
+    return sorted(seats, key=lambda s: _order(state, s, chars) or ())
+
+
+def _order(state: ClocktowerState, seat: Seat, chars: Characters) -> tuple[int, int] | None:
+    """Where this informant learns tonight (None: not tonight): its place in tonight's order, or, for the
+    dead player the Bone Collector chose, its first night's ("you start knowing" works again, the wiki), after
+    the others."""
+    order = order_for(state, seat, chars)
+    if seat.acting in order:
+        return (0, order.index(seat.acting))
+    first = chars.night_order.first_night
+    if regains_ability(state, seat) and seat.acting in first:
+        return (1, first.index(seat.acting))
+    return None
 
 
 #: an ability (or its night reminder) that gives its player information
@@ -87,7 +101,8 @@ def proposals(state: ClocktowerState, chars: Characters) -> list[Proposal]:
     for seat in _informants(state, chars):
         # the Ravenkeeper is woken by its death; a Waitress the visit killed still learned the character; the
         # Sage learns as the Demon kills it
-        woken = seat.player in state.dawn_deaths and seat.acting in ("ravenkeeper", "waitress", "sage")
+        woken = seat.player in state.dawn_deaths and seat.acting in ("ravenkeeper", "waitress", "harlot", "sage") \
+            or keeps_ability(state, seat)  # the Bone Collector's choice: its information is due
         if not seat.alive and not woken:
             continue
         proposer = _PROPOSERS.get(seat.acting, _judged)
@@ -102,7 +117,8 @@ def proposals(state: ClocktowerState, chars: Characters) -> list[Proposal]:
             if woken and state.killed_tonight.get(seat.player) == "pukka" and \
                     state.settings.pukka_ravenkeeper == "poisoned":
                 why = "killed by the Pukka, so poisoned when woken"
-            if vortox_applies(state, chars, seat):  # false "even if they are drunk or poisoned" (the wiki)
+            # false "even if they are drunk or poisoned" (the wiki); true for the Barista's sober & healthy one
+            if vortox_applies(state, chars, seat) and not barista_sober(state, seat.player):
                 falsify(state, chars, seat, proposal)
                 if why:
                     proposal.flags.insert(1, f"drunk or poisoned ({why}): false all the same, under the Vortox")
@@ -173,7 +189,7 @@ def _waitress(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal
     chosen = state.night_choices.get(seat.player)
     if not chosen or not state.waitress_answers.get(chosen[0]):
         return None
-    return _character_of(state, chars, seat, chosen[0], "waitress")
+    return _character_of(state, chars, seat, chosen[0], seat.acting)
 
 
 def _knight(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
@@ -385,7 +401,7 @@ def _chambermaid(state: ClocktowerState, chars: Characters, seat: Seat) -> Propo
     return chambermaid(state, chars, seat, lambda other: _woke(state, chars, other))
 
 
-_PROPOSERS = {"spy": _spy, "washerwoman": _washerwoman, "shugenja": _shugenja, "empath": _empath, "undertaker": _undertaker, "ravenkeeper": _ravenkeeper, "waitress": _waitress,
+_PROPOSERS = {"spy": _spy, "washerwoman": _washerwoman, "shugenja": _shugenja, "empath": _empath, "undertaker": _undertaker, "ravenkeeper": _ravenkeeper, "waitress": _waitress, "harlot": _waitress,
               "knight": _knight, "juggler": _juggler, "highpriestess": _high_priestess,
               "mathematician": _mathematician, **TB_PROPOSERS, **SNV_PROPOSERS,
               "chambermaid": _chambermaid, **BMR_PROPOSERS}
@@ -400,6 +416,7 @@ TELLS = {
     "undertaker": "The player who died by execution on day {day} was the {answer}.",
     "ravenkeeper": "{about} is the {answer}.",
     "waitress": "{about} is the {answer}.",
+    "harlot": "{about} is the {answer}.",
     "knight": "{answer} are not the Demon.",
     "juggler": "{answer} of your guesses were correct.",
     "highpriestess": "The player you should talk to most: {answer}.",

@@ -30,6 +30,7 @@ from .rules import after_deal, chars, hours, illegal, impaired, plural, target_s
 from .shots import gunslinger_shot, slayer_shot
 from .snv_day import witch_curse
 from .snv_madness import execute_at_night, madness_at_nomination, madness_judged
+from .snv_travellers import BUTCHER_STAGE, butcher_window
 from .state import ClocktowerState, Nomination, Reminder, Seat
 from .talk import exiles_at_close
 from .tally import (
@@ -62,7 +63,7 @@ def vote(state: ClocktowerState, action: Vote, rng: Rng) -> Outcome:
     target = action.target
     events: list[Event] = []
     if target == NO_EXECUTION:
-        if state.stage != "nominations" and not settings.no_execution_after_nominations:
+        if state.stage not in ("nominations", BUTCHER_STAGE) and not settings.no_execution_after_nominations:
             raise illegal("No execution can be voted only while nominations are open.", "closed")
     else:
         nominee = target_seat(state, target)
@@ -277,7 +278,7 @@ def execute_now(state: ClocktowerState, seat: Seat, by: str) -> list[Event]:
               day_record(state, t, seat.player, at_once=by), *lleech_follows(state), *told]
     ending = pending_end(state, resume="night")
     if not ending and not quiet:
-        events += exiles_at_close(state) + nightfall(state)
+        events += exiles_at_close(state) + (butcher_window(state) or nightfall(state))
     return events + ending
 
 
@@ -339,7 +340,7 @@ def vote_prompts(state: ClocktowerState, player_id: str) -> list[Prompt]:
                  if s.player in nominated else "not nominated: your vote nominates them")
         choices.append(Choice(value=s.player, label=state.label(s.player)[:100],
                               description=("your vote · " if mine == s.player else "") + about))
-    if state.stage == "nominations" or state.settings.no_execution_after_nominations:
+    if state.stage in ("nominations", BUTCHER_STAGE) or state.settings.no_execution_after_nominations:
         choices.append(Choice(value=NO_EXECUTION, label="No execution",
                               description=("your vote · " if mine == NO_EXECUTION else "")
                               + plural(t.count[NO_EXECUTION], "vote")))

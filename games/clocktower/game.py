@@ -41,7 +41,19 @@ from games.engine import (
     to_thread,
 )
 
-from . import bmr_judge, clock, day, fabled, grimoire, inform, night, snv_klutz, talk, travellers
+from . import (
+    bmr_judge,
+    clock,
+    day,
+    fabled,
+    grimoire,
+    inform,
+    night,
+    snv_klutz,
+    snv_travellers,
+    talk,
+    travellers,
+)
 from .actions import (
     ACTIONS,
     MAX_SEAT,
@@ -82,6 +94,7 @@ from .script_text import Sheet, script_sheet, sheet_of_state
 from .setup_tokens import place_red_herring
 from .snv_judged import judged_recap
 from .snv_setup import place_twin
+from .snv_travellers import snv_traveller_moves
 from .snv_twins import good_blocked
 from .stages import day_ends, night_ends, stage_seconds, stages
 from .state import ClocktowerState, LunaticInfo, Seat
@@ -300,7 +313,8 @@ class Clocktower(Game):
     #: table of the module of its concern)
     handlers = {"redeal": redeal, "begin": begin, **clock.HANDLERS, **day.HANDLERS, **grimoire.HANDLERS,
                 **night.HANDLERS, **inform.HANDLERS, **talk.HANDLERS, **travellers.HANDLERS, **fabled.HANDLERS,
-                **bmr_judge.HANDLERS, **snv_klutz.HANDLERS}
+                **bmr_judge.HANDLERS, **snv_klutz.HANDLERS,
+                **snv_travellers.HANDLERS}
 
     def _apply(self, state: ClocktowerState, action: Action, rng: Rng) -> Outcome:
         """Dispatch, then record each character, alignment or gained ability the action changed (the
@@ -506,7 +520,7 @@ class Clocktower(Game):
                         and not state.dawn_deaths:
                     moves.append(Kill(player=st, target=seat.player))
                 moves.append(Tell(player=st, target=seat.player, text="You learn 2."))
-            moves += traveller_moves(state)
+            moves += traveller_moves(state) + snv_traveller_moves(state)
             for found in proposals(state, chars(state)) if state.stage == "locked" else []:  # accepted or edited
                 if found.ready:
                     moves.append(Inform(player=st, target=found.player))
@@ -526,7 +540,7 @@ class Clocktower(Game):
             n = state.seats[-1].seat + 1
             moves.append(AddTraveller(player=st, target=f"traveller{n}", name=f"Traveller{n}", seat=n,
                                       character=free[n % len(free)], alignment="good" if n % 2 else "evil"))
-        moves += talk_moves(state)
+        moves += talk_moves(state) + snv_traveller_moves(state)
         for prompt_owner in state.seats:
             for prompt in self.prompts(state, prompt_owner.player):
                 if prompt.action == "unvote":

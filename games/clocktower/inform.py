@@ -28,7 +28,7 @@ from .rules import chars, illegal, target_seat, who
 from .state import Accepted, ClocktowerState, Seat
 
 #: the cards whose proposal is the truth: an answer that differs is false information
-TRUTHFUL = frozenset({"empath", "undertaker", "ravenkeeper", "waitress", "juggler", "shugenja", "chambermaid"})
+TRUTHFUL = frozenset({"empath", "undertaker", "ravenkeeper", "waitress", "harlot", "juggler", "shugenja", "chambermaid"})
 
 
 def is_false(seat: Seat, proposal: Proposal, answer: Answer) -> bool | None:

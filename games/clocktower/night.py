@@ -24,7 +24,7 @@ from .resolve import Effect, plan_night
 from .reveal import night_causes, sheet_tokens
 from .rules import NO_ONE_TONIGHT, chars, choice_text, hours, illegal, ruled, target_seat, who
 from .snv_madness import goblin_jinx, mad_character_allowed
-from .snv_night import CURSED, becomes, keeps
+from .snv_night import CURSED, becomes, bone_collector_chose, keeps
 from .state import ClocktowerState, Reminder, Seat
 
 # ----- the players' choices -----
@@ -76,12 +76,16 @@ def night_choice(state: ClocktowerState, action: NightChoice, rng: Rng) -> Outco
             if chars(state)[demon.character].team == "demon":
                 events.append(private(demon.player, "lunatic_choice", f"🌙 The Lunatic, {state.label(seat.player)}, "
                                       f"chose {said} tonight.", title="The Lunatic"))
-    if seat.shown == "waitress" and targets != before:
+    if seat.shown in VISITORS and targets != before:
         if before:
             state.waitress_answers.pop(before[0], None)
-        events.append(private(targets[0], "waitress_visit", "🌙 The Waitress would visit you tonight: if you "
-                              "agree, they learn your character, but you both might die. Answer with **Make my "
-                              "choice** before the night's actions lock.", title="A visit"))
+        events.append(private(targets[0], "waitress_visit", f"🌙 The {chars(state)[seat.shown].name} would visit you "
+                              "tonight: if you agree, they learn your character, but you both might die. Answer "
+                              "with **Make my choice** before the night's actions lock.", title="A visit"))
+    if seat.has("bonecollector") and targets != before:  # the dead player it chose is asked at once
+        events += bone_collector_chose(state, seat, targets)
+        woken = ask_event(state, state.seat_of(targets[0])) if targets != [NO_ONE_TONIGHT] else None
+        events += [woken] if woken is not None else []
     events += exorcist_news(state, chars(state), was_exorcised)
     if ask.when_killed and state.stage == "locked":  # woken while the night is resolved: its answer now
         events += woken_information(state, seat)
@@ -89,10 +93,15 @@ def night_choice(state: ClocktowerState, action: NightChoice, rng: Rng) -> Outco
     return Outcome(state=state, events=events, reply=f"Your choice tonight: {said}.{lock}")
 
 
+#: the cards whose chosen player agrees to the visit, or not: Her Royal Highness Register's Waitress, the
+#: official Harlot
+VISITORS = ("waitress", "harlot")
+
+
 def waitress_of(state: ClocktowerState, player: str) -> Seat | None:
-    """The Waitress who chose ``player`` tonight, if any."""
+    """The Waitress (or Harlot) who chose ``player`` tonight, if any."""
     for seat in state.seats:
-        if seat.shown == "waitress" and state.night_choices.get(seat.player) == [player]:
+        if seat.shown in VISITORS and state.night_choices.get(seat.player) == [player]:
             return seat
     return None
 
@@ -106,7 +115,8 @@ def waitress_answer(state: ClocktowerState, action: WaitressAnswer, rng: Rng) ->
     state.waitress_answers[action.player] = action.agree
     answer = "agrees" if action.agree else "refuses"
     return Outcome(state=state, events=[
-        Event(type="waitress_answer", audience=STORYTELLER, title=f"🌙 Night {state.night}: the Waitress",
+        Event(type="waitress_answer", audience=STORYTELLER,
+              title=f"🌙 Night {state.night}: the {chars(state)[waitress.shown].name}",
               text=f"{state.label(action.player)} {answer} the visit of {who(state, waitress)}.")],
         reply="You agree to the visit." if action.agree else "You refuse the visit.")
 
@@ -122,7 +132,8 @@ def night_prompts(state: ClocktowerState, player: str) -> list[Prompt]:
     waitress = waitress_of(state, player)
     if waitress is not None and state.stage != "locked":
         for agree, label in ((True, "Agree to the visit"), (False, "Refuse the visit")):
-            prompts.append(Prompt(action="waitress_answer", title="The Waitress's visit", submit_label=label,
+            prompts.append(Prompt(action="waitress_answer", title=f"The {chars(state)[waitress.shown].name}'s visit",
+                                  submit_label=label,
                                   extra={"agree": agree}))
     return prompts
 
@@ -286,11 +297,12 @@ def lock_reminders(state: ClocktowerState) -> list[Event]:
     events = []
     for seat in state.seats:
         got = ask_for(state, seat, chars(state))
-        visited = (waitress_of(state, seat.player) is not None
-                   and seat.player not in state.waitress_answers)
+        visitor = waitress_of(state, seat.player)
+        visited = visitor is not None and seat.player not in state.waitress_answers
         if got is None and not visited:
             continue
-        what = "Make your choice" if got is not None else "Answer the Waitress's visit"
+        what = "Make your choice" if got is not None or visitor is None else \
+            f"Answer the {chars(state)[visitor.shown].name}'s visit"
         events.append(private(seat.player, "reminder", f"⏰ Night actions lock in "
                               f"{hours(state.settings.reminder_seconds)} ({lock} before dawn). {what} "
                               "with **Make my choice** before then; until the lock you can still change it.",
@@ -328,7 +340,7 @@ def choices_summary(state: ClocktowerState) -> Event:
         if ask.once_per_game and chosen and chosen != [NO_ONE_TONIGHT] and seat.player not in state.used_once:
             state.used_once.append(seat.player)  # once per game: spent by a choice that stood at the lock
             line += " (its once-per-game ability is now used)"
-        if seat.shown == "waitress" and chosen:
+        if seat.shown in VISITORS and chosen:
             answer = state.waitress_answers.get(chosen[0])
             line += " · " + ("agreed" if answer else "refused" if answer is False else "no answer")
         lines.append(line)

@@ -17,7 +17,7 @@ from .info import reveal_text
 from .options import HOUR
 from .reveal import grimoire_marks
 from .script_characters import characters_for
-from .snv_night import nodashii_poison
+from .snv_night import barista_sober, nodashii_poison, vigormortis_poison_holds
 from .state import ClocktowerState, Seat
 
 #: the value of "no-one" in a night choice (the Po)
@@ -45,7 +45,9 @@ RULED_OFFICIAL: frozenset[str] = frozenset({
     # Sects & Violets: its mechanics (snv_night.py, snv_day.py)
     "fanggu", "vigormortis", "nodashii", "vortox", "witch", "sweetheart",
     # Sects & Violets: madness, the twins, the Klutz (snv_twins.py, snv_madness.py, snv_judged.py)
-    "eviltwin", "cerenovus", "mutant", "klutz", "savant", "artist"})
+    "eviltwin", "cerenovus", "mutant", "klutz", "savant", "artist",
+    # Sects & Violets' Travellers (snv_travellers.py)
+    "butcher", "bonecollector", "harlot", "barista"})
 
 
 def ruled(state: ClocktowerState, character: str) -> bool:
@@ -107,11 +109,13 @@ def character_id(state: ClocktowerState, raw: str, teams: tuple[str, ...]) -> st
 def impaired(state: ClocktowerState, player: str) -> str:
     """Why the grimoire says this player's ability does not work ("" when nothing does), and by
     whom: "poisoned by the Pukka" from a Poisoned or Drunk reminder token on them. The Beggar is
-    "sober & healthy": no token impairs it."""
-    if any(s.player == player and s.character == "beggar" for s in state.seats):
+    "sober & healthy": no token impairs it, nor a player the Barista made sober & healthy."""
+    if any(s.player == player and s.character == "beggar" for s in state.seats) or barista_sober(state, player):
         return ""
     for reminder in state.reminders:
         if reminder.player == player and any(w in reminder.token.lower() for w in ("poison", "drunk")):
+            if reminder.source == "vigormortis" and not vigormortis_poison_holds(state, player):
+                continue
             by = f" by the {reminder.source.capitalize()}" if reminder.source else ": your own token"
             return f"{reminder.token.lower()}{by}"
     return nodashii_poison(state, player)

@@ -102,7 +102,30 @@ def _witch(night: _Night, seat: Seat, step: Step) -> None:
     night.add(step, "cursed", chose[0], "witch")
 
 
-SNV_ACTS = {"witch": _witch, "fanggu": _fanggu, "vigormortis": _vigormortis, "nodashii": _kills("No Dashii"),
+def _harlot(night: _Night, seat: Seat, step: Step) -> None:
+    """"If they agree, you learn their character, but you both might die": the deaths are the
+    Storytellers' call, flagged; a Demon who agreed should not be killed to end the game (the wiki)."""
+    chose = night.chosen(step)
+    if chose is None:
+        return
+    state = night.state
+    target = chose[0]
+    answer = state.waitress_answers.get(target)
+    if not answer:
+        step.notes.append(f"{night.label(target)} {'refused' if answer is False else 'did not answer'}: nothing "
+                          "happens.")
+        return
+    character = state.seat_of(target).character
+    note = (f"{night.label(target)} agreed: the Harlot learns their character ({night.chars[character].name}); "
+            "you may kill either or both (`/st kill`).")
+    if night.chars[character].team == "demon":
+        note += " They are the Demon: you should not end the game by killing them (the wiki)."
+    if night.stops(seat, step, "its visit kills nobody (its information is yours to choose)."):
+        return
+    step.notes.append(note)
+
+
+SNV_ACTS = {"harlot": _harlot, "witch": _witch, "fanggu": _fanggu, "vigormortis": _vigormortis, "nodashii": _kills("No Dashii"),
             "vortox": _kills("Vortox")}
 
 
@@ -157,9 +180,101 @@ def nodashii_poison(state: ClocktowerState, player: str) -> str:
 
 
 def keeps_ability(state: ClocktowerState, seat: Seat) -> bool:
-    """A dead Minion the Vigormortis killed keeps its ability while a Vigormortis lives."""
-    return any(r.player == seat.player and r.source == "vigormortis" and r.token == KEEPS for r in state.reminders) \
-        and any(s.character == "vigormortis" and s.alive for s in state.seats)
+    """A dead player with an ability: a Minion the Vigormortis killed, while a Vigormortis lives, or the
+    dead player the Bone Collector chose, until dusk (``regains_ability``)."""
+    return (seat in kept_minions(state) and vigormortis_working(state)) or regains_ability(state, seat)
+
+
+def asked_dead(state: ClocktowerState, seat: Seat) -> bool:
+    """A dead player asked at night: one with an ability (``keeps_ability``), and a kept Minion while its
+    Vigormortis lives but is drunk or poisoned (asked as any impaired player, its choice does nothing: asking
+    only the working ones would tell them)."""
+    return keeps_ability(state, seat) or (seat in kept_minions(state)
+                                          and any(s.character == "vigormortis" and s.alive for s in state.seats))
+
+
+def vigormortis_working(state: ClocktowerState) -> bool:
+    """A Vigormortis lives and is not drunk or poisoned: "If the Vigormortis dies or otherwise loses their
+    ability, then those players become healthy again" (the wiki), and its Minions lose their ability."""
+    return any(s.character == "vigormortis" and s.alive and _sober(state, s) for s in state.seats)
+
+
+def kept_minions(state: ClocktowerState) -> list[Seat]:
+    """The Minions the Vigormortis killed that are still Minions ("If a dead Minion becomes a non-Minion
+    character, they no longer poison a Townsfolk and have no ability", the wiki)."""
+    kept = {r.player for r in state.reminders if r.source == "vigormortis" and r.token == KEEPS}
+    return [s for s in state.seats if s.player in kept and _team(state, s) == "minion"]
+
+
+def vigormortis_poison_holds(state: ClocktowerState, player: str) -> bool:
+    """A Poisoned token of the Vigormortis's on ``player`` works: a working Vigormortis, and a kept Minion
+    whose Townsfolk neighbour they are (the Storytellers may move the token to its other one)."""
+    return vigormortis_working(state) and any(player in townsfolk_neighbours(state, m.player)
+                                              for m in kept_minions(state))
+
+
+# ----- the Bone Collector (a Traveller; its day and other Travellers are ``snv_travellers``') -----
+
+#: the Bone Collector's reminders: on the dead player it chose (until dusk), and on itself once used
+REGAINED = "Has Ability"
+SPENT = "No Ability"
+
+
+def _sober(state: ClocktowerState, seat: Seat) -> bool:
+    return not any(r.player == seat.player and ("poison" in r.token.lower() or "drunk" in r.token.lower())
+                   for r in state.reminders)
+
+
+def regains_ability(state: ClocktowerState, seat: Seat) -> bool:
+    """"Choose a dead player: they regain their ability until dusk": the Has Ability reminder is on
+    them, and the Bone Collector lives and is not drunk or poisoned ("If the Bone Collector dies, that
+    player no longer has the ability")."""
+    if not any(r.player == seat.player and r.source == "bonecollector" and r.token == REGAINED
+               for r in state.reminders):
+        return False
+    return any(s.has("bonecollector") and s.alive and _sober(state, s) for s in state.seats)
+
+
+def bone_collector_chose(state: ClocktowerState, seat: Seat, targets: list[str]) -> list[Event]:
+    """The Bone Collector's choice tonight (it may change it until the lock): the Has Ability reminder
+    goes on the dead player it chose and No Ability on it (none for no-one), and the Storytellers are
+    told; the chosen player is woken to act by the night's asks, never told by whom."""
+    state.reminders = [r for r in state.reminders if not (
+        r.source == "bonecollector" and (r.token == REGAINED or (r.token == SPENT and r.player == seat.player)))]
+    if not targets or targets == ["no-one"]:
+        return []
+    chosen = state.seat_of(targets[0])
+    state.reminders += [Reminder(player=chosen.player, token=REGAINED, source="bonecollector"),
+                        Reminder(player=seat.player, token=SPENT, source="bonecollector")]
+    name = characters_for(state.script)[chosen.character].name
+    return [Event(type="bone_collector", audience=STORYTELLER, title="🦴 The Bone Collector",
+                  text=f"The Bone Collector, {state.label(seat.player)}, chose {state.label(chosen.player)} (dead, the "
+                       f"{name}): they regain their ability until dusk (Has Ability), and are asked tonight if their "
+                       "ability chooses at night. A \"you start knowing\" or once-per-game ability works again, even "
+                       "if used: wake them for it, and apply by your commands what the bot does not (a day ability "
+                       "too, until dusk). They are not told who gave it back.")]
+
+
+# ----- the Barista's cup (its choice is the Storytellers': ``snv_travellers``) -----
+
+#: the Barista's reminders on the player the Storytellers chose tonight, until dusk
+SOBER = "Sober & Healthy"
+TWICE = "Acts Twice"
+
+
+def barista_sober(state: ClocktowerState, player: str) -> bool:
+    """"A player becomes sober, healthy & gets true info" until dusk: the Sober & Healthy reminder is on
+    them and a Barista lives, not drunk or poisoned itself."""
+    if not any(r.player == player and r.source == "barista" and r.token == SOBER for r in state.reminders):
+        return False
+    return any(s.has("barista") and s.alive and _sober(state, s) for s in state.seats)
+
+
+def bone_collector_dusk(state: ClocktowerState) -> None:
+    """Dusk: the Bone Collector's regained ability ends (the Has Ability reminder goes; No Ability stays),
+    and the Barista's cup."""
+    state.reminders = [r for r in state.reminders if not (r.source == "bonecollector" and r.token == REGAINED)
+                       and r.source != "barista"]
 
 
 def demon_gone(state: ClocktowerState, seat: Seat) -> None:

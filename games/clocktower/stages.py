@@ -27,6 +27,8 @@ def stages(settings: Settings, phase: str) -> list[tuple[str, float]]:
 
 
 def stage_seconds(state: ClocktowerState) -> float | None:
+    if state.phase == "day" and state.stage == "butcher":  # the Butcher's second nomination (snv_travellers)
+        return state.settings.nomination_seconds
     return dict(stages(state.settings, state.phase)).get(state.stage)
 
 

@@ -251,6 +251,8 @@ class ClocktowerState(BaseState):
     judged_by: list[str] = Field(default_factory=list)
     #: today's nominee whose execution the Judge forced to fail ("" for none; cleared at dawn)
     judge_failed: str = ""
+    #: the day the Butcher's second nomination was offered or made (once a day)
+    butcher_day: int = 0
     #: the players dead at today's dawn (who died today: the Zombuul, the Godfather read it at night)
     dead_at_dawn: list[str] = Field(default_factory=list)
 

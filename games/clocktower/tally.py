@@ -152,7 +152,9 @@ def tally(state: ClocktowerState) -> Tally:
     eligible = [o for o in options if o != state.judge_failed]
     top = max(count[o] for o in eligible)
     tied = [o for o in eligible if count[o] == top] if top > 0 else []
-    leader = state.executed or (tied[0] if len(tied) == 1 else "")
+    # (the Butcher's second vote is open after today's execution: it counts as a day's vote)
+    leader = (state.executed if state.voting_closed or state.butcher_day != state.day else "") \
+        or (tied[0] if len(tied) == 1 else "")
     return Tally(options, count, voters, not_voted, leader, top, tied, negative, void, triple)
 
 
@@ -279,6 +281,8 @@ def spend_tokens(state: ClocktowerState) -> None:
 
 
 def day_record(state: ClocktowerState, t: Tally, executed: str, **extra: Any) -> Event:
+    if state.butcher_day == state.day:  # the Butcher's second vote: a row of its own
+        extra["butcher"] = True
     return record("day", {"day": state.day, "nominations": [n.model_dump() for n in state.nominations],
                           "votes": dict(state.votes),
                           "negative": [p for p in state.negative if t.weight(p) < 0],
@@ -468,14 +472,16 @@ def votes_recap(state: ClocktowerState, records: list[Event]) -> str:
     for rec in records:
         if rec.type == "vote":
             moves[rec.data["day"]] = moves.get(rec.data["day"], 0) + 1
-    by_day: dict[int, dict[str, Any]] = {}
+    by_day: dict[tuple[int, bool], dict[str, Any]] = {}
     for rec in records:  # a later record of a day corrects it (the Scapegoat executed instead)
         if rec.type == "day":
-            by_day[rec.data["day"]] = by_day.get(rec.data["day"], {}) | rec.data
+            key = (rec.data["day"], bool(rec.data.get("butcher")))
+            by_day[key] = by_day.get(key, {}) | rec.data
     days = []
     for data in by_day.values():
         instead = f" instead of {state.label(data['instead_of'])}" if data.get("instead_of") else ""
-        lines = [f"**Day {data['day']}**: " + (f"{state.label(data['executed'])} executed{instead}"
+        butcher = ", the Butcher's nomination" if data.get("butcher") else ""
+        lines = [f"**Day {data['day']}{butcher}**: " + (f"{state.label(data['executed'])} executed{instead}"
                                                if data["executed"] else "no execution")
                  + (" (voting ended early)" if data.get("early") else "")
                  + (" at once, before voting closed" if data.get("at_once") else "")]

@@ -293,3 +293,118 @@ def test_a_poisoned_sweetheart_that_dies_makes_nobody_drunk():
     state = act(day1(SWEET), type="add_reminder", target="p5", token="Poisoned", source="").state
     out = act(state, type="kill", target="p5")
     assert not any(r.source == "sweetheart" for r in out.state.reminders)
+
+
+# ----- the official wiki's pages, checked (issue 40, snvtrav): each test names the page's point -----
+
+def test_the_sweetheart_the_fang_gu_jumps_to_does_not_die_so_makes_nobody_drunk():
+    # Fang Gu: "the Fang Gu attacks the Sweetheart, who becomes the Fang Gu while the old Fang Gu dies. The
+    # Sweetheart does not make a player drunk, because they did not die."
+    out = lock(choose(night2(SWEET), "p1", "p5"))
+    assert out.state.seat_of("p5").character == "fanggu" and out.state.seat_of("p5").alive
+    assert not any(r.source == "sweetheart" for r in out.state.reminders)
+    assert not [p for p in ("p3", "p4", "p6", "p7") if impaired(out.state, p)]
+
+
+def test_the_witch_may_curse_the_same_player_again_and_again():
+    # Witch: "the Witch may curse the same player again and again each night"
+    state = end_day(cursed_day(), ("p3", "p6"), ("p5", "p6"), ("p7", "p6")).state
+    state = through_night(choose(state, "p2", "p4")).state
+    assert not vote(state, "p4", "p8").state.seat_of("p4").alive
+
+
+def test_the_witch_may_curse_itself_and_dies_if_it_nominates():
+    # Witch: "The Witch curses themself. During the next day, the Witch nominates the Demon, and dies."
+    out = vote(cursed_day("p2"), "p2", "p1")
+    assert not out.state.seat_of("p2").alive and any(n.nominee == "p1" for n in out.state.nominations)
+
+
+def test_the_cursed_outsider_the_fang_gu_jumps_to_stays_cursed_and_dies_nominating_so_good_wins():
+    # Witch: "The Witch curses the Klutz. The Fang Gu attacks the Klutz, so the Klutz becomes the Fang Gu. The new
+    # Fang Gu is now cursed by the Witch, and they nominate. The new Fang Gu dies, and good wins."
+    state = choose(choose(night2(WITCH), "p2", "p8"), "p1", "p8")
+    state = through_night(state).state
+    assert state.seat_of("p8").character == "fanggu" and not state.seat_of("p1").alive
+    out = vote(state, "p8", "p3")
+    assert not out.state.seat_of("p8").alive
+    assert out.state.pending_end is not None and out.state.pending_end.team == "good"
+
+
+def test_a_cursed_player_who_calls_for_an_exile_does_not_die():
+    # Witch: the cursed Juggler "calls for the exile of a Traveller" (an exile call is not a nomination)
+    state = act(cursed_day(), type="add_traveller", target="t9", name="Trav", seat=9, character="harlot",
+                alignment="good").state
+    out = act(state, player="p4", type="exile_vote", target="t9", vote="yes")
+    assert out.state.seat_of("p4").alive
+
+
+def test_with_the_vortox_exiling_a_traveller_is_not_an_execution_and_evil_wins():
+    # Vortox: "When night falls, if nobody was executed today, evil wins. Exiling a Traveller does not count."
+    state = act(day1(table("vortox")), type="add_traveller", target="t9", name="Trav", seat=9, character="harlot",
+                alignment="good").state
+    for voter in ("p2", "p3", "p4", "p5", "p6", "p7"):
+        if "t9" not in state.exiled:
+            state = act(state, player=voter, type="exile_vote", target="t9", vote="yes").state
+    assert "t9" in state.exiled
+    out = end_day(state)
+    assert out.state.pending_end is not None and out.state.pending_end.team == "evil"
+
+
+def test_with_the_vortox_nominations_that_execute_nobody_are_an_evil_win():
+    # Vortox: "5 nominations happened, but nobody was executed. Evil wins."
+    out = end_day(day1(table("vortox")), ("p2", "p4"), ("p3", "p5"))  # a tie: nobody is executed
+    assert out.state.pending_end is not None and out.state.pending_end.team == "evil"
+
+
+def test_every_minion_the_vigormortis_kills_keeps_its_ability_and_poisons_a_townsfolk():
+    # Vigormortis: "All Minions killed by the Vigormortis keep their ability and poison a Townsfolk, not just the
+    # most recent."
+    characters = ["vigormortis", "cerenovus", "clockmaker", "dreamer", "witch", "seamstress", "oracle", "klutz"]
+    state = lock(choose(night2(characters), "p1", "p2")).state
+    state = next_night(through_night(state).state)
+    state = lock(choose(state, "p1", "p5")).state
+    kept = {r.player for r in state.reminders if r.source == "vigormortis" and r.token == "Has ability"}
+    poisoned = {r.player for r in state.reminders if r.source == "vigormortis" and "oison" in r.token}
+    assert kept == {"p2", "p5"} and len(poisoned) == 2
+
+
+def test_the_vigormortiss_poison_ends_while_it_is_drunk_or_poisoned():
+    # Vigormortis: "If the Vigormortis dies or otherwise loses their ability, then those players become healthy"
+    state = lock(choose(night2(table("vigormortis")), "p1", "p2")).state
+    assert impaired(state, "p3")
+    state = act(state, type="add_reminder", target="p1", token="Poisoned", source="").state
+    assert not impaired(state, "p3")
+
+
+def test_a_kept_minion_that_becomes_a_non_minion_has_no_ability_and_poisons_nobody():
+    # Vigormortis: "If a dead Minion becomes a non-Minion character, they no longer poison a Townsfolk and have no
+    # ability."
+    state = lock(choose(night2(table("vigormortis")), "p1", "p2")).state
+    state = act(state, type="set_character", target="p2", character="mutant", tell=False).state
+    assert not impaired(state, "p3")
+    state = next_night(through_night(state).state)
+    from games.clocktower.asks import ask_for
+    from games.clocktower.rules import chars
+    assert ask_for(state, state.seat_of("p2"), chars(state)) is None
+
+
+def test_a_kept_minion_that_is_drunk_or_poisoned_loses_its_ability_until_sober():
+    # Vigormortis: "If a dead Minion becomes drunk or poisoned, they lose their ability until they become sober"
+    characters = ["vigormortis", "witch", "clockmaker", "dreamer", "mutant", "seamstress", "oracle", "klutz"]
+    state = lock(choose(night2(characters), "p1", "p2")).state
+    state = next_night(through_night(state).state)
+    state = act(choose(state, "p2", "p4"), type="add_reminder", target="p2", token="Poisoned", source="").state
+    state = through_night(state).state
+    assert vote(state, "p4", "p6").state.seat_of("p4").alive
+
+
+def test_a_poisoned_vigormortiss_kept_minion_is_still_asked_and_its_choice_does_nothing():
+    characters = ["vigormortis", "witch", "clockmaker", "dreamer", "mutant", "seamstress", "oracle", "klutz"]
+    state = lock(choose(night2(characters), "p1", "p2")).state
+    state = act(through_night(state).state, type="add_reminder", target="p1", token="Poisoned", source="").state
+    state = next_night(state)
+    from games.clocktower.asks import ask_for
+    from games.clocktower.rules import chars
+    assert ask_for(state, state.seat_of("p2"), chars(state)) is not None  # not told by silence
+    state = through_night(choose(state, "p2", "p4")).state
+    assert vote(state, "p4", "p6").state.seat_of("p4").alive
