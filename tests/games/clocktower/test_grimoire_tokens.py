@@ -348,13 +348,14 @@ def secrets_game():
     """S&V with the Evil Twin's pair dealt, a Mad token, a gained ability, a Fang Gu jump and a
     Storytellers' change; and BMR's grandchild on another table."""
     log = begun("Sects & Violets")
-    log.do(type="add_reminder", target="p4", token="Mad", source="cerenovus")
     log.do(type="add_reminder", target="p8", token="Is The Philosopher", source="philosopher")
     log.to_phase("day")
     log.to_phase("night")
     log.state = choose(log.state, "p1", "p5")
     while log.state.phase == "night":
         log.tick()
+    # (placed after the lock: the Cerenovus's mark ends at the next lock, snv_madness.madness_ends)
+    log.do(type="add_reminder", target="p4", token="Mad", source="cerenovus")
     log.do(type="set_character", target="p3", character="savant", tell=False)
     return log
 
