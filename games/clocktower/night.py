@@ -24,6 +24,7 @@ from .resolve import Effect, plan_night
 from .rules import NO_ONE_TONIGHT, chars, choice_text, hours, illegal, ruled, target_seat, who
 from .snv_night import CURSED, becomes, keeps
 from .snv_setup import sheet_tokens
+from .snv_swaps import apply_swap
 from .state import ClocktowerState, Reminder, Seat
 
 # ----- the players' choices -----
@@ -361,6 +362,10 @@ def resolve_night(state: ClocktowerState) -> list[Event]:
             elif effect.kind == "cursed":
                 state.reminders.append(Reminder(player=effect.player, token=CURSED, source="witch"))
                 said.append(f"{label} is cursed: if they nominate tomorrow, they die")
+            elif effect.kind == "swap":
+                told, done = apply_swap(state, effect)
+                events += told
+                said += done
             elif effect.kind == "keeps":
                 keeps(state, effect.player)
                 said.append(f"{label} keeps their ability")

@@ -16,6 +16,7 @@ from . import bmr_night
 from .characters import Characters
 from .rules import NO_ONE_TONIGHT
 from .snv_night import SNV_ACTS, keeps_ability
+from .snv_swaps import SWAP_ACTS
 from .state import Abnormal, ClocktowerState, Seat
 from .walk import Effect, EffectKind, Night, Step
 from .walk import impaired_note as _impaired
@@ -245,4 +246,4 @@ def _bureaucrat(night: Night, seat: Seat, step: Step) -> None:
 _ACTS: dict[str, Callable[[_Night, Seat, Step], None]] = {
     **bmr_night.acts(_kill), "imp": _imp, "bureaucrat": _bureaucrat, "poisoner": _poisoner, "monk": _monk,
     "pukka": _pukka, "lleech": _lleech, "po": _po, "thief": _thief, "waitress": _waitress, "lunatic": _lunatic,
-    **SNV_ACTS}
+    **SNV_ACTS, **SWAP_ACTS}

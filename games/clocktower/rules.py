@@ -42,7 +42,9 @@ RULED_OFFICIAL: frozenset[str] = frozenset({
     "zombuul", "shabaloth", "innkeeper", "sailor", "tealady", "fool", "exorcist", "assassin", "godfather",
     "devilsadvocate", "professor", "tinker", "minstrel", "goon", "courtier", "moonchild",
     # Sects & Violets: its mechanics (snv_night.py, snv_day.py)
-    "fanggu", "vigormortis", "nodashii", "vortox", "witch", "sweetheart"})
+    "fanggu", "vigormortis", "nodashii", "vortox", "witch", "sweetheart",
+    # Sects & Violets: the character changers (snv_swaps.py)
+    "snakecharmer"})
 
 
 def ruled(state: ClocktowerState, character: str) -> bool:

@@ -20,9 +20,10 @@ from .state import Abnormal, ClocktowerState, Seat
 #: a reminder token (``Effect.token``) put on or taken off; "spent": a once-per-game ability used;
 #: "revive": resurrected (the Professor); "align": turns to the alignment ``Effect.token`` (the Goon);
 #: "becomes": the player becomes the source's character, evil (the Fang Gu's jump); "keeps": a dead
-#: Minion keeps its ability (the Vigormortis's); "cursed": the Witch's curse for tomorrow
+#: Minion keeps its ability (the Vigormortis's); "cursed": the Witch's curse for tomorrow; "swap": the player
+#: and the player ``Effect.token`` swap characters (the Snake Charmer's, the Barber's: ``snv_swaps``)
 EffectKind = Literal["dies", "poison", "heal", "negative", "safe", "protect", "skip", "drunk", "token",
-                     "untoken", "spent", "revive", "align", "becomes", "keeps", "cursed"]
+                     "untoken", "spent", "revive", "align", "becomes", "keeps", "cursed", "swap"]
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,145 @@
+"""Sects & Violets' character changers, pure, on a forced deal of the official script: the Snake
+Charmer, the Barber, the Pit-Hag and the Philosopher. Each test is named after the rule point the
+official wiki settles (the readings it leaves open are in the README's Interpretations, "Sects &
+Violets' mechanics")."""
+
+import pytest
+from support.clocktower_pure import act, choose, events_of, lock, new_game, next_night, through_night, timeout
+
+from games.clocktower.rules import impaired, ruled
+from games.engine import IllegalAction
+
+SNV = {"script": "Sects & Violets"}
+# seat i holds TABLE[i - 1]: the Fang Gu in seat 1, the Snake Charmer in seat 3, the Mutant in seat 5
+TABLE = ["fanggu", "witch", "snakecharmer", "dreamer", "mutant", "seamstress", "oracle", "klutz"]
+
+
+def table(**at):
+    """TABLE with seat n's character replaced (``p1="nodashii"``)."""
+    return [at.get(f"p{i + 1}", c) for i, c in enumerate(TABLE)]
+
+
+def begun(characters=TABLE):
+    return act(new_game(SNV, characters), type="begin").state
+
+
+def night2(characters=TABLE):
+    return next_night(through_night(begun(characters)).state)
+
+
+def plan(out):
+    return next(e for e in events_of(out, "storyteller") if e.type == "night_plan").text
+
+
+def told(out, player):
+    return [e for e in out.events if e.audience.kind == "player" and e.audience.id == player]
+
+
+def public_texts(out):
+    return " ".join(e.text for e in events_of(out, "public"))
+
+
+# ----- the Snake Charmer -----
+
+def test_the_snake_charmer_is_ruled_and_asked_each_night_for_an_alive_player():
+    out = act(new_game(SNV, TABLE), type="begin")
+    assert ruled(out.state, "snakecharmer")
+    assert any(e.type == "night_ask" and "alive player" in e.text for e in told(out, "p3"))
+    state = out.state
+    while state.phase != "night" or state.night != 2:
+        out = timeout(state)
+        state = out.state
+    assert any(e.type == "night_ask" for e in told(out, "p3"))
+
+
+def test_the_snake_charmer_cannot_choose_a_dead_player():
+    state = through_night(begun()).state
+    state = act(state, type="kill", target="p4").state
+    state = next_night(state)
+    with pytest.raises(IllegalAction, match="dead"):
+        choose(state, "p3", "p4")
+
+
+def test_the_snake_charmer_choosing_the_demon_swaps_characters_and_alignments():
+    out = lock(choose(begun(), "p3", "p1"))
+    charmer, demon = out.state.seat_of("p3"), out.state.seat_of("p1")
+    assert (charmer.character, charmer.shown, charmer.alignment) == ("fanggu", "fanggu", "evil")
+    assert (demon.character, demon.shown, demon.alignment) == ("snakecharmer", "snakecharmer", "good")
+    assert "Snake Charmer" in plan(out) and "swap" in plan(out)
+
+
+def test_the_new_snake_charmer_the_old_demon_is_poisoned_from_now_on():
+    out = lock(choose(begun(), "p3", "p1"))
+    assert "poisoned" in impaired(out.state, "p1")
+    state = next_night(through_night(out.state).state)
+    state = through_night(state).state
+    assert "poisoned" in impaired(state, "p1") and impaired(state, "p3") == ""
+
+
+def test_both_swapped_players_are_told_their_new_character_and_alignment_never_the_poison():
+    out = lock(choose(begun(), "p3", "p1"))
+    new_demon = " ".join(e.text for e in told(out, "p3") if e.type == "character")
+    new_charmer = " ".join(e.text for e in told(out, "p1") if e.type == "character")
+    assert "Fang Gu" in new_demon and "**evil**" in new_demon
+    assert "Snake Charmer" in new_charmer and "**good**" in new_charmer
+    said = [line for line in (new_demon + "\n" + new_charmer).splitlines() if not line.startswith(">")]
+    assert not any("poison" in line.lower() for line in said)  # the ability's own words aside
+
+
+def test_the_snake_charmers_swap_is_never_told_to_the_town():
+    out = lock(choose(begun(), "p3", "p1"))
+    dawn = through_night(out.state)
+    for text in (public_texts(out), public_texts(dawn)):
+        assert "Snake Charmer" not in text and "Fang Gu" not in text and "swap" not in text
+    assert not any(e.audience.kind == "player" and e.audience.id not in ("p1", "p3") and e.type == "character"
+                   for e in out.events)
+
+
+def test_the_snake_charmer_choosing_a_player_who_is_not_the_demon_changes_nothing():
+    out = lock(choose(begun(), "p3", "p2"))
+    assert out.state.seat_of("p3").character == "snakecharmer" and out.state.seat_of("p2").character == "witch"
+    assert not any(e.type == "character" for e in out.events)
+
+
+def test_a_poisoned_snake_charmer_does_not_swap():
+    state = act(begun(), type="add_reminder", target="p3", token="Poisoned", source="").state
+    out = lock(choose(state, "p3", "p1"))
+    assert out.state.seat_of("p3").character == "snakecharmer" and out.state.seat_of("p1").character == "fanggu"
+    assert "no swap" in plan(out)
+    assert any("Snake Charmer" in a.why for a in out.state.abnormal)
+
+
+def test_on_the_night_of_the_swap_the_old_demons_kill_does_nothing_and_the_new_demons_is_the_storytellers():
+    state = choose(choose(night2(), "p1", "p4"), "p3", "p1")
+    out = lock(state)
+    assert out.state.seat_of("p4").alive and out.state.seat_of("p1").alive
+    assert "yours to judge" in plan(out)
+
+
+def test_the_new_fang_gu_still_jumps_to_the_first_outsider_it_kills():
+    state = lock(choose(begun(), "p3", "p1")).state
+    state = next_night(through_night(state).state)
+    out = lock(choose(state, "p3", "p5"))
+    assert out.state.seat_of("p5").character == "fanggu" and out.state.seat_of("p5").alignment == "evil"
+    assert not out.state.seat_of("p3").alive
+
+
+def test_the_no_dashiis_poisoned_neighbours_follow_the_swap():
+    state = begun(table(p1="nodashii", p3="clockmaker", p6="snakecharmer"))
+    assert impaired(state, "p3") == "poisoned by the No Dashii"  # p2 the Witch skipped: p3 the Clockmaker
+    out = lock(choose(state, "p6", "p1"))
+    assert out.state.seat_of("p6").character == "nodashii"
+    assert impaired(out.state, "p4") == "poisoned by the No Dashii"  # p5 the Mutant skipped
+    assert impaired(out.state, "p3") == ""
+
+
+def test_a_snake_charmer_beside_the_no_dashii_is_poisoned_and_does_not_swap():
+    out = lock(choose(begun(table(p1="nodashii")), "p3", "p1"))
+    assert out.state.seat_of("p3").character == "snakecharmer" and "No Dashii" in plan(out)
+
+
+def test_a_player_who_might_register_as_the_demon_is_the_storytellers_call_no_swap_proposed():
+    state = begun(table(p5="recluse"))
+    out = lock(choose(state, "p3", "p5"))
+    assert out.state.seat_of("p5").character == "recluse" and out.state.seat_of("p3").character == "snakecharmer"
+    assert "might register as the Demon" in plan(out) and "your call" in plan(out)
