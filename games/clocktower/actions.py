@@ -49,6 +49,8 @@ class NightChoice(Action):
     targets: list[str] = Field(default_factory=list, max_length=3)
     character: str = Field("", max_length=50)
     answer: Literal["", "yes", "no"] = ""
+    #: the Demon's choice of the Barber's haircuts (2 players), not its own ask
+    haircut: bool = False
 
     @field_validator("targets", mode="before")
     @classmethod

@@ -486,7 +486,8 @@ class Clocktower(Game):
                         picks = [c.value for c in field.choices if c.value != state.night_choices.get(
                             prompt_owner.player, [""])[0]][:field.max_values]
                         if len(picks) == field.max_values:
-                            moves.append(NightChoice(player=prompt_owner.player, targets=picks))
+                            moves.append(NightChoice(player=prompt_owner.player, targets=picks,
+                                                     haircut=prompt.extra.get("haircut", False)))
                     else:
                         moves.append(WaitressAnswer(player=prompt_owner.player, agree=prompt.extra["agree"]))
             for seat in state.seats:  # (one Demon's kill a night: the Demon itself lives)

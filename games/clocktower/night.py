@@ -24,7 +24,7 @@ from .resolve import Effect, plan_night
 from .rules import NO_ONE_TONIGHT, chars, choice_text, hours, illegal, ruled, target_seat, who
 from .snv_night import CURSED, becomes, keeps
 from .snv_setup import sheet_tokens
-from .snv_swaps import apply_swap
+from .snv_swaps import apply_swap, haircut_asks, haircut_choice, haircut_line, haircut_prompts
 from .state import ClocktowerState, Reminder, Seat
 
 # ----- the players' choices -----
@@ -32,6 +32,8 @@ from .state import ClocktowerState, Reminder, Seat
 def night_choice(state: ClocktowerState, action: NightChoice, rng: Rng) -> Outcome:
     if state.phase != "night":
         raise illegal("Night choices are made at night.", "not_night")
+    if action.haircut:
+        return haircut_choice(state, action.player, action.targets)
     seat = target_seat(state, action.player)
     got = ask_for(state, seat, chars(state))
     if got is None:
@@ -119,6 +121,7 @@ def night_prompts(state: ClocktowerState, player: str) -> list[Prompt]:
     got = ask_for(state, seat, chars(state))
     if got is not None and (state.stage != "locked" or got[0].when_killed):
         prompts += _ask_prompts(state, seat, *got)
+    prompts += haircut_prompts(state, player)
     waitress = waitress_of(state, player)
     if waitress is not None and state.stage != "locked":
         for agree, label in ((True, "Agree to the visit"), (False, "Refuse the visit")):
@@ -249,7 +252,7 @@ def tonight_order(state: ClocktowerState) -> tuple[str, ...]:
 
 def night_asks(state: ClocktowerState) -> list[Event]:
     """At dusk, each player asked to choose tonight is told what, in their thread."""
-    return [e for e in (ask_event(state, seat) for seat in state.seats) if e is not None]
+    return [e for e in (ask_event(state, seat) for seat in state.seats) if e is not None] + haircut_asks(state)
 
 
 def ask_event(state: ClocktowerState, seat: Seat, *, woken: bool = False) -> Event | None:
@@ -295,6 +298,7 @@ def roll_choices(state: ClocktowerState) -> None:
     """Dusk: last night's choices become the previous ones (the Po's charge)."""
     state.last_choices, state.night_choices, state.waitress_answers = state.night_choices, {}, {}
     state.killed_tonight, state.accepted, state.night_answers = {}, {}, {}
+    state.haircut = []
 
 
 # ----- the lock -----
@@ -325,6 +329,7 @@ def choices_summary(state: ClocktowerState) -> Event:
             answer = state.waitress_answers.get(chosen[0])
             line += " · " + ("agreed" if answer else "refused" if answer is False else "no answer")
         lines.append(line)
+    lines += haircut_line(state)
     for demon, exorcist in exorcised(state, chars(state)).items():
         lines.append(f"• {who(state, state.seat_of(demon))}: does not wake tonight: the Exorcist, "
                      f"{state.label(exorcist)}, chose them (they were told).")

@@ -16,7 +16,7 @@ from . import bmr_night
 from .characters import Characters
 from .rules import NO_ONE_TONIGHT
 from .snv_night import SNV_ACTS, keeps_ability
-from .snv_swaps import SWAP_ACTS
+from .snv_swaps import SWAP_ACTS, haircut_steps
 from .state import Abnormal, ClocktowerState, Seat
 from .walk import Effect, EffectKind, Night, Step
 from .walk import impaired_note as _impaired
@@ -80,7 +80,7 @@ def plan_night(state: ClocktowerState, chars: Characters) -> list[Step]:
     for lleech in (s for s in state.seats if s.character == "lleech"):
         if host and not night.alive(host) and night.alive(lleech.player):
             steps.append(_lleech_link(night, lleech, host))
-    return steps
+    return steps + haircut_steps(night)
 
 
 def _lleech_link(night: Night, lleech: Seat, host: str) -> Step:

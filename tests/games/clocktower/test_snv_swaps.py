@@ -4,7 +4,17 @@ official wiki settles (the readings it leaves open are in the README's Interpret
 Violets' mechanics")."""
 
 import pytest
-from support.clocktower_pure import act, choose, events_of, lock, new_game, next_night, through_night, timeout
+from support.clocktower_pure import (
+    GAME,
+    act,
+    choose,
+    events_of,
+    lock,
+    new_game,
+    next_night,
+    through_night,
+    timeout,
+)
 
 from games.clocktower.rules import impaired, ruled
 from games.engine import IllegalAction
@@ -143,3 +153,113 @@ def test_a_player_who_might_register_as_the_demon_is_the_storytellers_call_no_sw
     out = lock(choose(state, "p3", "p5"))
     assert out.state.seat_of("p5").character == "recluse" and out.state.seat_of("p3").character == "snakecharmer"
     assert "might register as the Demon" in plan(out) and "your call" in plan(out)
+
+
+# ----- the Barber -----
+
+# seat i holds BARBER[i - 1]: the Vigormortis in seat 1, the Barber in seat 5
+BARBER = ["vigormortis", "witch", "snakecharmer", "dreamer", "barber", "seamstress", "oracle", "klutz"]
+
+
+def barber_died_today(characters=BARBER):
+    """Day 1 with the Barber killed by day, then nightfall: the outcome of the dusk."""
+    state = through_night(begun(characters)).state
+    state = act(state, type="kill", target="p5").state
+    out = None
+    while state.phase != "night":
+        out = timeout(state)
+        state = out.state
+    return out
+
+
+def haircut(state, demon, *targets):
+    return act(state, player=demon, type="night_choice", targets=list(targets), haircut=True).state
+
+
+def test_the_barber_is_ruled_and_the_demon_is_asked_for_haircuts_the_night_the_barber_died_today():
+    out = barber_died_today()
+    assert ruled(out.state, "barber")
+    asks = [e for e in told(out, "p1") if e.type == "night_ask"]
+    assert any("Barber" in e.text and "2 players" in e.text for e in asks)
+    assert any(p.extra.get("haircut") for p in GAME.prompts(out.state, "p1"))
+    assert not any("Barber" in e.text for p in ("p2", "p3", "p4") for e in told(out, p))
+
+
+def test_the_demon_is_not_asked_for_haircuts_while_the_barber_lives():
+    state = next_night(through_night(begun(BARBER)).state)
+    assert not any(p.extra.get("haircut") for p in GAME.prompts(state, "p1"))
+    with pytest.raises(IllegalAction, match="no haircuts"):
+        haircut(state, "p1", "p3", "p4")
+
+
+def test_the_2_players_the_demon_chose_swap_characters_not_alignments_at_the_lock():
+    state = haircut(barber_died_today().state, "p1", "p3", "p2")
+    assert state.seat_of("p3").character == "snakecharmer"  # nothing before the lock
+    out = lock(state)
+    three, two = out.state.seat_of("p3"), out.state.seat_of("p2")
+    assert (three.character, three.shown, three.alignment) == ("witch", "witch", "good")
+    assert (two.character, two.shown, two.alignment) == ("snakecharmer", "snakecharmer", "evil")
+    assert "swap characters" in plan(out)
+
+
+def test_the_demon_may_swap_itself_making_a_good_demon():
+    out = lock(haircut(barber_died_today().state, "p1", "p1", "p4"))
+    one, four = out.state.seat_of("p1"), out.state.seat_of("p4")
+    assert (one.character, one.alignment) == ("dreamer", "evil")
+    assert (four.character, four.alignment) == ("vigormortis", "good")
+    new_demon = " ".join(e.text for e in told(out, "p4") if e.type == "character")
+    assert "Vigormortis" in new_demon and "**good**" in new_demon
+    dusk = dusk_after(out.state)
+    assert any(e.type == "night_ask" and "they die" in e.text for e in told(dusk, "p4"))  # it kills now
+
+
+def dusk_after(state):
+    """From a night to the next dusk: the outcome of the dusk."""
+    state = through_night(state).state
+    while True:
+        out = timeout(state)
+        if out.state.phase == "night":
+            return out
+        state = out.state
+
+
+def test_the_demon_may_not_choose_another_demon():
+    out = barber_died_today(["vigormortis", "nodashii", *BARBER[2:]])
+    with pytest.raises(IllegalAction, match="another Demon"):
+        haircut(out.state, "p1", "p2", "p3")
+    with pytest.raises(IllegalAction, match="2 different players"):
+        haircut(out.state, "p1", "p3")
+
+
+def test_the_demon_may_choose_no_haircuts():
+    out = lock(haircut(barber_died_today().state, "p1", "no-one"))
+    assert [s.character for s in out.state.seats] == BARBER
+    assert not any(e.type == "character" for e in out.events)
+
+
+def test_both_swapped_players_are_told_and_the_town_never_is():
+    out = lock(haircut(barber_died_today().state, "p1", "p3", "p4"))
+    assert any("Dreamer" in e.text for e in told(out, "p3") if e.type == "character")
+    assert any("Snake Charmer" in e.text for e in told(out, "p4") if e.type == "character")
+    dawn = through_night(out.state)
+    for text in (public_texts(out), public_texts(dawn)):
+        assert "Dreamer" not in text and "Snake Charmer" not in text and "Barber" not in text
+
+
+def test_a_poisoned_barber_makes_no_swap():
+    state = act(haircut(barber_died_today().state, "p1", "p3", "p4"), type="add_reminder", target="p5",
+                token="Poisoned", source="").state
+    out = lock(state)
+    assert out.state.seat_of("p3").character == "snakecharmer" and "no swap" in plan(out)
+
+
+def test_the_haircuts_are_once_the_night_after_the_barber_died():
+    state = lock(haircut(barber_died_today().state, "p1", "no-one")).state
+    state = next_night(through_night(state).state)
+    assert not any(p.extra.get("haircut") for p in GAME.prompts(state, "p1"))
+
+
+def test_the_barber_killed_tonight_is_flagged_to_the_storytellers():
+    out = lock(choose(night2(BARBER), "p1", "p5"))
+    assert not out.state.seat_of("p5").alive
+    assert "the Barber died tonight" in plan(out)
