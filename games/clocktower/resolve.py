@@ -63,6 +63,9 @@ def plan_night(state: ClocktowerState, chars: Characters) -> list[Step]:
             step = Step(player=seat.player, character=character, chose=state.night_choices.get(seat.player))
             if not night.alive(seat.player) and not keeps_ability(state, seat):
                 step.notes.append("dead before their step: does not act.")
+            elif night.changed.get(seat.player, character) != character:
+                step.notes.append(f"became the {chars[night.changed[seat.player]].name} earlier tonight: does not "
+                                  "act as before.")
             elif seat.player in night.asleep:
                 step.notes.append(f"does not wake tonight: the Exorcist, {night.label(night.asleep[seat.player])}, "
                                   "chose them.")

@@ -44,7 +44,7 @@ RULED_OFFICIAL: frozenset[str] = frozenset({
     # Sects & Violets: its mechanics (snv_night.py, snv_day.py)
     "fanggu", "vigormortis", "nodashii", "vortox", "witch", "sweetheart",
     # Sects & Violets: the character changers (snv_swaps.py)
-    "snakecharmer", "barber"})
+    "snakecharmer", "barber", "pithag"})
 
 
 def ruled(state: ClocktowerState, character: str) -> bool:

@@ -1,5 +1,6 @@
 """Sects & Violets' character changers at night: the Snake Charmer's swap with the Demon, and the
-Barber's haircuts (the Demon's swap of 2 players' characters the night the Barber died today).
+Barber's haircuts (the Demon's swap of 2 players' characters the night the Barber died today), and
+the Pit-Hag's new characters.
 
 Each is a step of the night's walk (``resolve.plan_night`` dispatches to ``SWAP_ACTS``) that puts a
 "swap" effect in the plan; the lock applies it (``apply_swap``, called by ``night.resolve_night``)
@@ -60,7 +61,49 @@ def _snakecharmer(night: _Night, seat: Seat, step: Step) -> None:
                       "thread and `/st kill` if so.")
 
 
-SWAP_ACTS = {"snakecharmer": _snakecharmer}
+# ----- the Pit-Hag -----
+
+def _pithag(night: _Night, seat: Seat, step: Step) -> None:
+    """"Each night*, choose a player & a character they become (if not in play). If a Demon is made,
+    deaths tonight are arbitrary": the change is applied at the lock (alignment kept, told); tonight's
+    later steps see the new character (``Night.changed``); a Demon made, the night's deaths are the
+    Storytellers', and the new character's first-night ability or set-up is theirs to judge."""
+    state, known = night.state, characters_for(night.state.script)
+    chose = night.chosen(step)
+    character = state.night_answers.get(seat.player, "")
+    if chose is None or not chose:
+        return
+    if not character:
+        step.notes.append("chose no character: nothing happens.")
+        return
+    if night.stops(seat, step, "nobody changes."):
+        return
+    target, made = state.seat_of(chose[0]), known[character]
+    if target.traveller or made.team not in ("townsfolk", "outsider", "minion", "demon"):
+        step.notes.append(f"the {made.name} is not a character a player can become here: nothing happens.")
+        return
+    if any(s.character == character for s in state.seats) or character in night.changed.values():
+        step.notes.append(f"the {made.name} is in play: nothing happens.")
+        return
+    step.effects.append(Effect("made", target.player, "pithag", character))
+    night.changed[target.player] = character
+    step.notes.append(f"{night.label(target.player)} becomes the {made.name}, {target.alignment} as before (told).")
+    if character not in state.script.all_ids():
+        step.notes.append(f"the {made.name} is not on the script: the official sheet's Pit-Hag points at its own "
+                          "character sheet. Your call (undo with `/st character`).")
+    if made.team == "demon":
+        step.notes.append("a Demon is made: deaths tonight are arbitrary. Who dies tonight is yours to choose: the "
+                          "kills below are only proposals (`/st kill`, `/st revive` before dawn).")
+    elif _team(state, target) == "demon":
+        step.notes.append(f"{night.label(target.player)} was the Demon: it does not kill tonight. If no Demon lives, "
+                          "good wins at dawn unless you rule otherwise.")
+    if made.first_night_reminder or made.setup or made.false_card or "[" in made.ability:
+        step.notes.append(f"the {made.name}'s first-night ability or set-up (its reminder: "
+                          f"\"{' '.join(made.first_night_reminder.split())[:160]}\") is yours to judge: a player made "
+                          "it mid-game learns or changes nothing unless you give it (`/st tell`).")
+
+
+SWAP_ACTS = {"snakecharmer": _snakecharmer, "pithag": _pithag}
 
 
 # ----- the Barber -----
@@ -229,4 +272,12 @@ def apply_swap(state: ClocktowerState, effect: Effect) -> tuple[list[Event], lis
         return ([_told(state, s, "✂️ Your character has changed tonight.") for s in (one, other)],
                 [f"{state.label(one.player)} becomes the {known[one.character].name} and {state.label(other.player)}"
                  f" the {known[other.character].name}, alignments kept{flag}"])
+    if effect.kind == "made":
+        seat = state.seat_of(effect.player)
+        if any(s.character == effect.token for s in state.seats):
+            return [], [f"{state.label(seat.player)} is not changed: the {known[effect.token].name} is in play now"]
+        was = known[seat.character].name
+        seat.character = seat.shown = effect.token
+        return ([_told(state, seat, "🧪 Your character has changed tonight.")],
+                [f"{state.label(seat.player)} ({was}) becomes the {known[effect.token].name}, {seat.alignment}"])
     return [], []

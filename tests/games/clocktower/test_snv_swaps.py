@@ -263,3 +263,84 @@ def test_the_barber_killed_tonight_is_flagged_to_the_storytellers():
     out = lock(choose(night2(BARBER), "p1", "p5"))
     assert not out.state.seat_of("p5").alive
     assert "the Barber died tonight" in plan(out)
+
+
+# ----- the Pit-Hag -----
+
+# seat i holds HAG[i - 1]: the Fang Gu in seat 1, the Pit-Hag in seat 2, the Mutant in seat 5
+HAG = ["fanggu", "pithag", "snakecharmer", "dreamer", "mutant", "seamstress", "oracle", "klutz"]
+
+
+def brew(state, target, character):
+    """The Pit-Hag's choice tonight: a player, then a character."""
+    state = choose(state, "p2", target)
+    return act(state, player="p2", type="night_choice", character=character).state
+
+
+def test_the_pit_hag_is_ruled_and_asked_for_a_player_and_a_character_each_night_but_the_first():
+    out = act(new_game(SNV, HAG), type="begin")
+    assert ruled(out.state, "pithag")
+    assert not any(e.type == "night_ask" for e in told(out, "p2"))
+    state = next_night(through_night(out.state).state)
+    prompts = GAME.prompts(state, "p2")
+    assert prompts[0].fields[0].name == "targets" and any(f.into == "character" for f in prompts[1].fields)
+
+
+def test_the_chosen_player_becomes_a_character_not_in_play_their_alignment_unchanged_and_is_told():
+    out = lock(brew(night2(HAG), "p4", "clockmaker"))
+    seat = out.state.seat_of("p4")
+    assert (seat.character, seat.shown, seat.alignment) == ("clockmaker", "clockmaker", "good")
+    assert any("Clockmaker" in e.text and "**good**" in e.text for e in told(out, "p4") if e.type == "character")
+
+
+def test_a_character_in_play_changes_nothing():
+    out = lock(brew(night2(HAG), "p4", "seamstress"))
+    assert out.state.seat_of("p4").character == "dreamer" and "in play: nothing happens" in plan(out)
+    assert not any(e.type == "character" for e in out.events)
+
+
+def test_a_good_player_made_a_demon_stays_good_and_deaths_tonight_are_the_storytellers():
+    out = lock(brew(night2(HAG), "p4", "vortox"))
+    seat = out.state.seat_of("p4")
+    assert (seat.character, seat.alignment) == ("vortox", "good")
+    assert "deaths tonight are arbitrary" in plan(out) and "only proposals" in plan(out)
+    assert any("Vortox" in e.text and "**good**" in e.text for e in told(out, "p4") if e.type == "character")
+
+
+def test_the_new_characters_first_night_ability_is_flagged_for_the_storytellers():
+    out = lock(brew(night2(HAG), "p4", "clockmaker"))
+    assert "first-night ability or set-up" in plan(out) and "yours to judge" in plan(out)
+
+
+def test_a_poisoned_pit_hag_changes_nobody():
+    state = act(brew(night2(HAG), "p4", "clockmaker"), type="add_reminder", target="p2", token="Poisoned",
+                source="").state
+    out = lock(state)
+    assert out.state.seat_of("p4").character == "dreamer" and "nobody changes" in plan(out)
+
+
+def test_the_pit_hags_change_is_never_told_to_the_town():
+    out = lock(brew(night2(HAG), "p4", "clockmaker"))
+    dawn = through_night(out.state)
+    for text in (public_texts(out), public_texts(dawn)):
+        assert "Clockmaker" not in text and "Pit-Hag" not in text and "Dreamer" not in text
+
+
+def test_the_demon_the_pit_hag_changes_into_a_townsfolk_does_not_kill_that_night():
+    state = choose(brew(night2(HAG), "p1", "clockmaker"), "p1", "p4")
+    out = lock(state)
+    assert out.state.seat_of("p1").character == "clockmaker" and out.state.seat_of("p4").alive
+    assert "does not act as before" in plan(out)
+
+
+def test_an_outsider_the_pit_hag_makes_tonight_is_the_fang_gus_outsider_at_its_later_step():
+    state = choose(brew(night2(HAG), "p4", "sweetheart"), "p1", "p4")
+    out = lock(state)
+    four = out.state.seat_of("p4")
+    assert (four.character, four.alignment, four.alive) == ("fanggu", "evil", True)
+    assert not out.state.seat_of("p1").alive
+
+
+def test_the_pit_hag_may_choose_itself():
+    out = lock(brew(night2(HAG), "p2", "cerenovus"))
+    assert out.state.seat_of("p2").character == "cerenovus" and out.state.seat_of("p2").alignment == "evil"
