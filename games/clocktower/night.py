@@ -367,7 +367,7 @@ def resolve_night(state: ClocktowerState) -> list[Event]:
             elif effect.kind == "cursed":
                 state.reminders.append(Reminder(player=effect.player, token=CURSED, source="witch"))
                 said.append(f"{label} is cursed: if they nominate tomorrow, they die")
-            elif effect.kind in ("swap", "made"):
+            elif effect.kind in ("swap", "made", "gains"):
                 told, done = apply_swap(state, effect)
                 events += told
                 said += done

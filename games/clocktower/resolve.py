@@ -56,7 +56,8 @@ def plan_night(state: ClocktowerState, chars: Characters) -> list[Step]:
     order = chars.night_order.first_night if state.night == 1 else chars.night_order.other_night
     steps: list[Step] = []
     for character in order:
-        for seat in [s for s in state.seats if s.character == character]:
+        for seat in [s for s in state.seats if s.character == character
+                     or (s.character == "philosopher" and s.ability == character)]:  # its gained ability
             act = _ACTS.get(character)
             if act is None:
                 continue

@@ -17,6 +17,7 @@ from .info import reveal_text
 from .options import HOUR
 from .script_characters import characters_for
 from .snv_night import nodashii_poison
+from .snv_philosopher import philosopher_drunk
 from .state import ClocktowerState, Seat
 
 #: the value of "no-one" in a night choice (the Po)
@@ -44,7 +45,7 @@ RULED_OFFICIAL: frozenset[str] = frozenset({
     # Sects & Violets: its mechanics (snv_night.py, snv_day.py)
     "fanggu", "vigormortis", "nodashii", "vortox", "witch", "sweetheart",
     # Sects & Violets: the character changers (snv_swaps.py)
-    "snakecharmer", "barber", "pithag"})
+    "snakecharmer", "barber", "pithag", "philosopher"})
 
 
 def ruled(state: ClocktowerState, character: str) -> bool:
@@ -113,7 +114,7 @@ def impaired(state: ClocktowerState, player: str) -> str:
         if reminder.player == player and any(w in reminder.token.lower() for w in ("poison", "drunk")):
             by = f" by the {reminder.source.capitalize()}" if reminder.source else ": your own token"
             return f"{reminder.token.lower()}{by}"
-    return nodashii_poison(state, player)
+    return nodashii_poison(state, player) or philosopher_drunk(state, player)
 
 
 #: the Zombuul's first death: it lives, but registers as dead (its seat shows dead to the town)

@@ -1,6 +1,7 @@
 """Sects & Violets' character changers at night: the Snake Charmer's swap with the Demon, and the
 Barber's haircuts (the Demon's swap of 2 players' characters the night the Barber died today), and
-the Pit-Hag's new characters.
+the Pit-Hag's new characters; and the Philosopher's gained ability (its lasting drunkenness is
+``snv_philosopher``'s).
 
 Each is a step of the night's walk (``resolve.plan_night`` dispatches to ``SWAP_ACTS``) that puts a
 "swap" effect in the plan; the lock applies it (``apply_swap``, called by ``night.resolve_night``)
@@ -20,7 +21,8 @@ from .info import card
 from .registration import working
 from .rules import NO_ONE_TONIGHT, choice_text, lives
 from .script_characters import characters_for
-from .state import ClocktowerState, Seat
+from .snv_philosopher import IS_THE
+from .state import ClocktowerState, Reminder, Seat
 from .walk import Effect, Night, Step
 
 if TYPE_CHECKING:  # the walk's types only: resolve imports this module
@@ -103,7 +105,41 @@ def _pithag(night: _Night, seat: Seat, step: Step) -> None:
                           "it mid-game learns or changes nothing unless you give it (`/st tell`).")
 
 
-SWAP_ACTS = {"snakecharmer": _snakecharmer, "pithag": _pithag}
+# ----- the Philosopher -----
+
+def _philosopher(night: _Night, seat: Seat, step: Step) -> None:
+    """"Once per game, at night, choose a good character: gain that ability. If this character is in
+    play, they are drunk": the gain is applied at the lock (the seat's ``ability``: woken as it from
+    then on); the player holding it is drunk at once for the rest of tonight's walk."""
+    state, known = night.state, characters_for(night.state.script)
+    character = state.night_answers.get(seat.player, "")
+    if not character:
+        return  # "they either shake their head no or point": not choosing tonight is allowed
+    gained = known[character]
+    if gained.team not in ("townsfolk", "outsider") or character == "philosopher":
+        step.notes.append(f"the {gained.name} is not a good character it can gain: nothing happens (asked again).")
+        return
+    why = night.impaired(seat.player)
+    if why:
+        step.effects.append(Effect("spent", seat.player, "philosopher"))
+        step.notes.append(f"impaired ({why}): its once-per-game choice of the {gained.name} gains nothing and "
+                          "makes nobody drunk (used). They believe they have it: what they learn as it is yours.")
+        step.abnormal = f"impaired ({why}): gained nothing"
+        return
+    step.effects.append(Effect("gains", seat.player, "philosopher", character))
+    holders = [s for s in state.seats if s.character == character and s.player != seat.player]
+    for holder in holders:
+        night.drunk[holder.player] = "philosopher"
+    drunk = f"; {', '.join(night.label(h.player) for h in holders)}, the {gained.name}, is drunk while the " \
+        "Philosopher lives and is sober" if holders else "; it is not in play (whoever becomes it is drunk)"
+    step.notes.append(f"gains the {gained.name}'s ability{drunk}. From tomorrow night it is asked as the {gained.name}; "
+                      "tonight's use of it (a choice it was not asked, a first-night-only ability) is yours.")
+    if character not in state.script.all_ids():
+        step.notes.append(f"the {gained.name} is not on the script: the official sheet's Philosopher points at its "
+                          "own character sheet. Your call.")
+
+
+SWAP_ACTS = {"snakecharmer": _snakecharmer, "pithag": _pithag, "philosopher": _philosopher}
 
 
 # ----- the Barber -----
@@ -244,8 +280,14 @@ def _told(state: ClocktowerState, seat: Seat, why: str) -> Event:
 
 
 def _swap(state: ClocktowerState, one: Seat, other: Seat, *, alignments: bool) -> None:
+    """Two seats swap characters (and a Philosopher's gained ability and its reminder go with its character)."""
     one.character, other.character = other.character, one.character
     one.shown, other.shown = one.character, other.character
+    one.ability, other.ability = other.ability, one.ability
+    moved = {one.player: other.player, other.player: one.player}
+    state.reminders = [r.model_copy(update={"player": moved[r.player]})
+                       if r.source == "philosopher" and r.token.startswith(IS_THE) and r.player in moved else r
+                       for r in state.reminders]
     if alignments:
         one.alignment, other.alignment = other.alignment, one.alignment
 
@@ -256,7 +298,7 @@ def apply_swap(state: ClocktowerState, effect: Effect) -> tuple[list[Event], lis
     known = characters_for(state.script)
     if effect.kind == "swap" and effect.source == "snakecharmer":
         demon, charmer = state.seat_of(effect.player), state.seat_of(effect.token)
-        if known[demon.character].team != "demon" or charmer.character != "snakecharmer":
+        if known[demon.character].team != "demon" or not charmer.has("snakecharmer"):
             return [], ["no swap (the grimoire changed since)"]
         _swap(state, demon, charmer, alignments=True)
         return ([_told(state, charmer, "🐍 You chose the Demon: you swap characters and alignments with them."),
@@ -272,6 +314,13 @@ def apply_swap(state: ClocktowerState, effect: Effect) -> tuple[list[Event], lis
         return ([_told(state, s, "✂️ Your character has changed tonight.") for s in (one, other)],
                 [f"{state.label(one.player)} becomes the {known[one.character].name} and {state.label(other.player)}"
                  f" the {known[other.character].name}, alignments kept{flag}"])
+    if effect.kind == "gains":
+        seat, gained = state.seat_of(effect.player), known[effect.token]
+        seat.ability = effect.token
+        state.reminders.append(Reminder(player=seat.player, token=f"{IS_THE}{gained.name}", source="philosopher"))
+        return ([private(seat.player, "character", f"🍺 You gain the {gained.name}'s ability:\n> {gained.ability}",
+                         title="🕯️ Your ability")],
+                [f"{state.label(seat.player)} gains the {gained.name}'s ability"])
     if effect.kind == "made":
         seat = state.seat_of(effect.player)
         if any(s.character == effect.token for s in state.seats):

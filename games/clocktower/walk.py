@@ -22,9 +22,10 @@ from .state import Abnormal, ClocktowerState, Seat
 #: "becomes": the player becomes the source's character, evil (the Fang Gu's jump); "keeps": a dead
 #: Minion keeps its ability (the Vigormortis's); "cursed": the Witch's curse for tomorrow; "swap": the player
 #: and the player ``Effect.token`` swap characters (the Snake Charmer's, the Barber's: ``snv_swaps``); "made":
-#: the player becomes the character ``Effect.token`` (the Pit-Hag's)
+#: the player becomes the character ``Effect.token`` (the Pit-Hag's); "gains": the player gains the ability of
+#: the character ``Effect.token`` (the Philosopher's)
 EffectKind = Literal["dies", "poison", "heal", "negative", "safe", "protect", "skip", "drunk", "token",
-                     "untoken", "spent", "revive", "align", "becomes", "keeps", "cursed", "swap", "made"]
+                     "untoken", "spent", "revive", "align", "becomes", "keeps", "cursed", "swap", "made", "gains"]
 
 
 @dataclass(frozen=True)

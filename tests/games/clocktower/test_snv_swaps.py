@@ -7,6 +7,7 @@ import pytest
 from support.clocktower_pure import (
     GAME,
     act,
+    by_player,
     choose,
     events_of,
     lock,
@@ -344,3 +345,117 @@ def test_an_outsider_the_pit_hag_makes_tonight_is_the_fang_gus_outsider_at_its_l
 def test_the_pit_hag_may_choose_itself():
     out = lock(brew(night2(HAG), "p2", "cerenovus"))
     assert out.state.seat_of("p2").character == "cerenovus" and out.state.seat_of("p2").alignment == "evil"
+
+
+# ----- the Philosopher -----
+
+# seat i holds PHILO[i - 1]: the Fang Gu in seat 1, the Philosopher in seat 3, the Dreamer in seat 4
+PHILO = ["fanggu", "witch", "philosopher", "dreamer", "mutant", "seamstress", "oracle", "klutz"]
+
+
+def ponder(state, character):
+    return act(state, player="p3", type="night_choice", character=character).state
+
+
+def test_the_philosopher_is_ruled_and_asked_for_a_good_character_on_the_first_night():
+    out = act(new_game(SNV, PHILO), type="begin")
+    assert ruled(out.state, "philosopher")
+    assert any(e.type == "night_ask" and "good character" in e.text for e in told(out, "p3"))
+    assert any(f.into == "character" for p in GAME.prompts(out.state, "p3") for f in p.fields)
+
+
+def test_the_philosopher_gains_the_chosen_ability_and_is_woken_as_it_from_then_on():
+    out = lock(ponder(begun(PHILO), "seamstress"))
+    seat = out.state.seat_of("p3")
+    assert (seat.character, seat.ability) == ("philosopher", "seamstress")  # it does not become the character
+    assert any("Seamstress" in e.text for e in told(out, "p3"))
+    dusk = dusk_after(out.state)
+    asked = " ".join(e.text for e in told(dusk, "p3") if e.type == "night_ask")
+    assert "2 players" in asked and "good character" not in asked  # the Seamstress's ask, not its own
+    assert GAME.prompts(dusk.state, "p3")[0].fields[0].max_values == 2
+
+
+def test_the_philosopher_learns_as_the_information_character_it_gained_that_night():
+    out = lock(ponder(begun(PHILO), "clockmaker"))
+    assert by_player(out.state)["p3"].character == "clockmaker"
+
+
+def test_the_grimoire_shows_is_the_character_on_the_philosopher_and_the_reveal_says_it():
+    from games.clocktower.info import grimoire_text, reveal_text
+    out = lock(ponder(begun(PHILO), "clockmaker"))
+    known = GAME.chars_of(out.state)
+    assert "Is the Clockmaker (Philosopher)" in grimoire_text(out.state, known)
+    line = next(x for x in reveal_text(out.state, known).splitlines() if "Name3" in x)
+    assert "Philosopher" in line and "Clockmaker" in line
+
+
+def test_a_character_in_play_that_the_philosopher_chose_is_drunk():
+    out = lock(ponder(begun(PHILO), "dreamer"))
+    assert impaired(out.state, "p4") == "drunk by the Philosopher"
+
+
+def test_the_drunk_player_is_sober_again_when_the_philosopher_dies():
+    state = lock(ponder(begun(PHILO), "dreamer")).state
+    state = through_night(state).state
+    state = act(state, type="kill", target="p3").state
+    assert impaired(state, "p4") == ""
+
+
+def test_the_drunk_player_is_sober_while_the_philosopher_is_poisoned():
+    state = lock(ponder(begun(PHILO), "dreamer")).state
+    state = act(state, type="add_reminder", target="p3", token="Poisoned", source="").state
+    assert impaired(state, "p4") == ""
+
+
+def test_a_character_not_in_play_then_that_comes_into_play_is_drunk():
+    state = lock(ponder(begun(PHILO + ["pithag"]), "clockmaker")).state
+    state = next_night(through_night(state).state)
+    state = choose(state, "p9", "p6")
+    state = act(state, player="p9", type="night_choice", character="clockmaker").state
+    out = lock(state)
+    assert out.state.seat_of("p6").character == "clockmaker"
+    assert impaired(out.state, "p6") == "drunk by the Philosopher"
+
+
+def test_the_philosopher_chooses_once_per_game():
+    state = lock(ponder(begun(PHILO), "oracle")).state
+    state = next_night(through_night(state).state)
+    assert not any(f.into == "character" for p in GAME.prompts(state, "p3") for f in p.fields)
+
+
+def test_the_philosopher_may_wait_and_choose_a_later_night():
+    state = lock(begun(PHILO)).state
+    state = next_night(through_night(state).state)
+    assert any(f.into == "character" for p in GAME.prompts(state, "p3") for f in p.fields)
+
+
+def test_an_evil_character_is_not_gained():
+    out = lock(ponder(begun(PHILO), "witch"))
+    assert out.state.seat_of("p3").ability == "" and "not a good character" in plan(out)
+
+
+def test_a_poisoned_philosopher_gains_nothing_and_its_choice_is_used():
+    state = act(ponder(begun(PHILO), "dreamer"), type="add_reminder", target="p3", token="Poisoned", source="").state
+    out = lock(state)
+    assert out.state.seat_of("p3").ability == "" and impaired(out.state, "p4") == ""
+    state = next_night(through_night(out.state).state)
+    assert not any(f.into == "character" for p in GAME.prompts(state, "p3") for f in p.fields)
+
+
+def test_the_philosophers_gained_ability_is_never_told_to_the_town():
+    out = lock(ponder(begun(PHILO), "dreamer"))
+    dawn = through_night(out.state)
+    for text in (public_texts(out), public_texts(dawn)):
+        assert "Philosopher" not in text and "Dreamer" not in text
+    assert not any(e.audience.kind == "player" and e.audience.id == "p4" and "Philosopher" in e.text
+                   for e in out.events + dawn.events)
+
+
+def test_a_philosopher_with_the_snake_charmers_ability_swaps_with_the_demon_and_takes_it_along():
+    state = lock(ponder(begun(PHILO), "snakecharmer")).state
+    state = next_night(through_night(state).state)
+    out = lock(choose(state, "p3", "p1"))
+    three, one = out.state.seat_of("p3"), out.state.seat_of("p1")
+    assert (three.character, three.alignment, three.ability) == ("fanggu", "evil", "")
+    assert (one.character, one.alignment, one.ability) == ("philosopher", "good", "snakecharmer")
+    assert any(r.player == "p1" and r.token == "Is the Snake Charmer" for r in out.state.reminders)
