@@ -22,9 +22,10 @@ from .copilot import proposals
 from .inform import information_event, woken_information
 from .resolve import Effect, plan_night
 from .rules import NO_ONE_TONIGHT, chars, choice_text, hours, illegal, ruled, target_seat, who
+from .snv_barber import haircut_asks, haircut_choice, haircut_line, haircut_prompts
 from .snv_night import CURSED, becomes, keeps
 from .snv_setup import sheet_tokens
-from .snv_swaps import apply_swap, haircut_asks, haircut_choice, haircut_line, haircut_prompts
+from .snv_swaps import apply_swap
 from .state import ClocktowerState, Reminder, Seat
 
 # ----- the players' choices -----

@@ -15,8 +15,9 @@ from collections.abc import Callable
 from . import bmr_night
 from .characters import Characters
 from .rules import NO_ONE_TONIGHT
+from .snv_barber import haircut_steps
 from .snv_night import SNV_ACTS, keeps_ability
-from .snv_swaps import SWAP_ACTS, haircut_steps
+from .snv_swaps import SWAP_ACTS
 from .state import Abnormal, ClocktowerState, Seat
 from .walk import Effect, EffectKind, Night, Step
 from .walk import impaired_note as _impaired

@@ -459,3 +459,33 @@ def test_a_philosopher_with_the_snake_charmers_ability_swaps_with_the_demon_and_
     assert (three.character, three.alignment, three.ability) == ("fanggu", "evil", "")
     assert (one.character, one.alignment, one.ability) == ("philosopher", "good", "snakecharmer")
     assert any(r.player == "p1" and r.token == "Is the Snake Charmer" for r in out.state.reminders)
+
+
+# ----- where a change of character meets the other rules -----
+
+def end_day(state):
+    """From a day to its end with no votes: the outcome that leaves the day."""
+    while True:
+        out = timeout(state)
+        if out.state.phase != "day":
+            return out
+        state = out.state
+
+
+def test_the_new_vortox_the_snake_charmer_became_wins_by_a_day_without_execution():
+    out = lock(choose(begun(table(p1="vortox")), "p3", "p1"))
+    out = end_day(through_night(out.state).state)
+    assert out.state.pending_end is not None and out.state.pending_end.team == "evil"
+
+
+def test_the_demon_the_pit_hag_turns_into_a_townsfolk_leaves_no_demon_and_good_wins_at_dawn():
+    state = lock(brew(night2(HAG), "p1", "clockmaker")).state
+    dawn = through_night(state)
+    assert dawn.state.pending_end is not None and dawn.state.pending_end.team == "good"
+
+
+def test_a_haircut_taking_the_evil_twin_is_flagged_for_the_storytellers():
+    out = barber_died_today(["vigormortis", "eviltwin", *BARBER[2:]])
+    out = lock(haircut(out.state, "p1", "p2", "p4"))
+    assert out.state.seat_of("p4").character == "eviltwin" and out.state.seat_of("p4").alignment == "good"
+    assert "Evil Twin's pair" in plan(out)
