@@ -49,13 +49,24 @@ class NightChoice(Action):
     targets: list[str] = Field(default_factory=list, max_length=3)
     character: str = Field("", max_length=50)
     answer: Literal["", "yes", "no"] = ""
-    #: the Demon's choice of the Barber's haircuts (2 players), not its own ask
-    haircut: bool = False
 
     @field_validator("targets", mode="before")
     @classmethod
     def _one(cls, value: Any) -> Any:
         return [value] if isinstance(value, str) else value
+
+class NightCharacter(Action):
+    """The character part of a night choice of a player and a character (the Pit-Hag, the Cerenovus):
+    its own action, so the prompt that asks it is found apart from the players' one."""
+
+    type: Literal["night_character"] = "night_character"
+    character: str = Field(max_length=50)
+
+class Haircut(Action):
+    """The Demon's choice of the Barber's haircuts: 2 players to swap characters, or ["no-one"]."""
+
+    type: Literal["haircut"] = "haircut"
+    targets: list[str] = Field(default_factory=list, max_length=2)
 
 class WaitressAnswer(Action):
     """The Waitress's target agrees (or refuses) to be visited."""
@@ -327,7 +338,7 @@ ACTIONS: tuple[type[Action], ...] = (
     Vote, Unvote,
     DeclareWhisper, NeighbourWhisper, Spoke, AlsaahirGuess, JugglerGuess, GoblinClaim, SlayerShot,
     GunslingerShot, GiveToken, ExileVote, GossipStatement, JudgeRuling,
-    NightChoice, WaitressAnswer,
+    NightChoice, WaitressAnswer, NightCharacter, Haircut,
     Inform,
     GainAbility, ScapegoatInstead,
     StartFiddle, FiddleChallenge, FiddleVote, Silence)

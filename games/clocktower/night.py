@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from games.engine import STORYTELLER, Choice, Event, Handler, Outcome, Prompt, PromptField, Rng, private
 
-from .actions import NightChoice, WaitressAnswer
+from .actions import Haircut, NightCharacter, NightChoice, WaitressAnswer
 from .asks import Ask, ask_for
 from .bmr_day import mastermind_notes
 from .bmr_exorcist import exorcised, exorcist_news
@@ -25,7 +25,7 @@ from .rules import NO_ONE_TONIGHT, chars, choice_text, hours, illegal, ruled, ta
 from .snv_barber import haircut_asks, haircut_choice, haircut_line, haircut_prompts
 from .snv_night import CURSED, becomes, keeps
 from .snv_setup import sheet_tokens
-from .snv_swaps import apply_swap
+from .snv_swaps import CHARACTER_TEAMS, apply_swap
 from .state import ClocktowerState, Reminder, Seat
 
 # ----- the players' choices -----
@@ -33,8 +33,6 @@ from .state import ClocktowerState, Reminder, Seat
 def night_choice(state: ClocktowerState, action: NightChoice, rng: Rng) -> Outcome:
     if state.phase != "night":
         raise illegal("Night choices are made at night.", "not_night")
-    if action.haircut:
-        return haircut_choice(state, action.player, action.targets)
     seat = target_seat(state, action.player)
     got = ask_for(state, seat, chars(state))
     if got is None:
@@ -162,16 +160,18 @@ def _ask_prompts(state: ClocktowerState, seat: Seat, ask: Ask, text: str, count:
             prompts.append(Prompt(action="night_choice", title=title, submit_label="No-one tonight",
                                   extra={"targets": [NO_ONE_TONIGHT]}))
     if ask.kind in ("character", "player_and_character"):
-        prompts.append(Prompt(action="night_choice", title=f"Night {state.night}: the character", text=text,
-                              any_field=True, fields=_character_fields(state)))
+        action = "night_character" if ask.kind == "player_and_character" else "night_choice"  # apart from the players'
+        prompts.append(Prompt(action=action, title=f"Night {state.night}: the character", text=text,
+                              any_field=True, fields=_character_fields(state, CHARACTER_TEAMS.get(seat.acting))))
     return prompts
 
 
-def _character_fields(state: ClocktowerState) -> list[PromptField]:
-    """The script's characters as selects, one a team (a select holds 25), each filling ``character``."""
+def _character_fields(state: ClocktowerState, teams: tuple[str, ...] | None = None) -> list[PromptField]:
+    """The script's characters as selects, one a team (a select holds 25), each filling ``character``;
+    ``teams``: only those a ruled ability may choose (the Pit-Hag's four leave room for the players')."""
     known = chars(state)
     fields = []
-    for team in ("townsfolk", "outsider", "minion", "demon", "traveller"):
+    for team in teams or ("townsfolk", "outsider", "minion", "demon", "traveller"):
         ids = state.script.characters.get(team, ())
         if ids:
             fields.append(PromptField(name=f"character_{team}", into="character",
@@ -427,4 +427,16 @@ def bmr_effect(state: ClocktowerState, effect: Effect) -> list[str]:
     return []
 
 
-HANDLERS: dict[str, Handler] = {"night_choice": night_choice, "waitress_answer": waitress_answer}
+def night_character(state: ClocktowerState, action: NightCharacter, rng: Rng) -> Outcome:
+    """The character part of a player-and-character night choice: a night choice of that character."""
+    return night_choice(state, NightChoice(player=action.player, character=action.character), rng)
+
+
+def haircut(state: ClocktowerState, action: Haircut, rng: Rng) -> Outcome:
+    if state.phase != "night":
+        raise illegal("Night choices are made at night.", "not_night")
+    return haircut_choice(state, action.player, action.targets)
+
+
+HANDLERS: dict[str, Handler] = {"night_choice": night_choice, "waitress_answer": waitress_answer,
+                                "night_character": night_character, "haircut": haircut}

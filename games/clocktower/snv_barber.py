@@ -60,11 +60,10 @@ def haircut_prompts(state: ClocktowerState, player: str) -> list[Prompt]:
     now = f"\nYour choice: {choice_text(state, state.haircut)}." if state.haircut else "\nYou have not chosen yet."
     choices = [Choice(value=s.player, label=state.label(s.player)[:100]) for s in state.seats
                if not s.traveller and not (_demon(state, s) and s.player != player)][:25]
-    return [Prompt(action="night_choice", title=title, text=HAIRCUT_ASK + now, extra={"haircut": True},
+    return [Prompt(action="haircut", title=title, text=HAIRCUT_ASK + now,
                    fields=[PromptField(name="targets", placeholder="Choose 2…", choices=choices,
                                        min_values=2, max_values=2)]),
-            Prompt(action="night_choice", title=title, submit_label="No haircuts", extra={"haircut": True,
-                                                                                          "targets": [NO_ONE_TONIGHT]})]
+            Prompt(action="haircut", title=title, submit_label="No haircuts", extra={"targets": [NO_ONE_TONIGHT]})]
 
 
 def _refuse(text: str, code: str) -> IllegalAction:

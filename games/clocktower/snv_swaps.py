@@ -137,6 +137,9 @@ def _philosopher(night: _Night, seat: Seat, step: Step) -> None:
 
 
 SWAP_ACTS = {"snakecharmer": _snakecharmer, "pithag": _pithag, "philosopher": _philosopher}
+#: the character types each one's night select offers (a message holds 5 rows: the Pit-Hag's player
+#: and these four)
+CHARACTER_TEAMS = {"pithag": ("townsfolk", "outsider", "minion", "demon"), "philosopher": ("townsfolk", "outsider")}
 
 
 # ----- what the lock applies -----

@@ -174,7 +174,7 @@ def barber_died_today(characters=BARBER):
 
 
 def haircut(state, demon, *targets):
-    return act(state, player=demon, type="night_choice", targets=list(targets), haircut=True).state
+    return act(state, player=demon, type="haircut", targets=list(targets)).state
 
 
 def test_the_barber_is_ruled_and_the_demon_is_asked_for_haircuts_the_night_the_barber_died_today():
@@ -182,13 +182,13 @@ def test_the_barber_is_ruled_and_the_demon_is_asked_for_haircuts_the_night_the_b
     assert ruled(out.state, "barber")
     asks = [e for e in told(out, "p1") if e.type == "night_ask"]
     assert any("Barber" in e.text and "2 players" in e.text for e in asks)
-    assert any(p.extra.get("haircut") for p in GAME.prompts(out.state, "p1"))
+    assert any(p.action == "haircut" for p in GAME.prompts(out.state, "p1"))
     assert not any("Barber" in e.text for p in ("p2", "p3", "p4") for e in told(out, p))
 
 
 def test_the_demon_is_not_asked_for_haircuts_while_the_barber_lives():
     state = next_night(through_night(begun(BARBER)).state)
-    assert not any(p.extra.get("haircut") for p in GAME.prompts(state, "p1"))
+    assert not any(p.action == "haircut" for p in GAME.prompts(state, "p1"))
     with pytest.raises(IllegalAction, match="no haircuts"):
         haircut(state, "p1", "p3", "p4")
 
@@ -257,7 +257,7 @@ def test_a_poisoned_barber_makes_no_swap():
 def test_the_haircuts_are_once_the_night_after_the_barber_died():
     state = lock(haircut(barber_died_today().state, "p1", "no-one")).state
     state = next_night(through_night(state).state)
-    assert not any(p.extra.get("haircut") for p in GAME.prompts(state, "p1"))
+    assert not any(p.action == "haircut" for p in GAME.prompts(state, "p1"))
 
 
 def test_the_barber_killed_tonight_is_flagged_to_the_storytellers():
@@ -275,7 +275,7 @@ HAG = ["fanggu", "pithag", "snakecharmer", "dreamer", "mutant", "seamstress", "o
 def brew(state, target, character):
     """The Pit-Hag's choice tonight: a player, then a character."""
     state = choose(state, "p2", target)
-    return act(state, player="p2", type="night_choice", character=character).state
+    return act(state, player="p2", type="night_character", character=character).state
 
 
 def test_the_pit_hag_is_ruled_and_asked_for_a_player_and_a_character_each_night_but_the_first():
@@ -285,6 +285,7 @@ def test_the_pit_hag_is_ruled_and_asked_for_a_player_and_a_character_each_night_
     state = next_night(through_night(out.state).state)
     prompts = GAME.prompts(state, "p2")
     assert prompts[0].fields[0].name == "targets" and any(f.into == "character" for f in prompts[1].fields)
+    assert [p.action for p in prompts] == ["night_choice", "night_character"]  # each part found by its action
 
 
 def test_the_chosen_player_becomes_a_character_not_in_play_their_alignment_unchanged_and_is_told():
