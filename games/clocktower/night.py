@@ -384,6 +384,7 @@ def resolve_night(state: ClocktowerState) -> list[Event]:
         line = f"• {who(state, seat)}{chose}" + (": " + "; ".join(said) + "." if said else ".")
         lines += [line, *(f"  ↳ {note}" for note in step.notes)]
     state.killed_tonight |= {e.player: e.source for step in steps for e in step.effects if e.kind == "dies"}
+    events += haircut_asks(state)  # the Barber died of the lock: the Demon is woken to choose now
     for step in steps:
         if step.abnormal:
             state.note_abnormal(step.player, f"the {chars(state)[step.character].name}: {step.abnormal}")

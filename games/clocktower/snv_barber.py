@@ -13,8 +13,9 @@ from __future__ import annotations
 from games.engine import STORYTELLER, Choice, Event, IllegalAction, Outcome, Prompt, PromptField, private
 
 from .bmr_night import died_today
-from .rules import NO_ONE_TONIGHT, choice_text, lives
+from .rules import NO_ONE_TONIGHT, choice_text, impaired, lives
 from .script_characters import characters_for
+from .snv_swaps import apply_swap
 from .state import ClocktowerState, Seat
 from .walk import Effect, Night, Step
 
@@ -25,9 +26,16 @@ def _team(state: ClocktowerState, seat: Seat) -> str:
 
 def barber_due(state: ClocktowerState) -> Seat | None:
     """"If you died today or tonight, the Demon may choose 2 players (not another Demon) to swap
-    characters": the Barber who died today (since dawn, not tonight), whose haircuts are tonight."""
-    today = died_today(state)
+    characters": the Barber who died today (since dawn) or tonight, whose haircuts are tonight."""
+    today = died_today(state) + (state.dawn_deaths if state.phase == "night" else [])
     return next((s for s in state.seats if s.character == "barber" and not s.traveller and s.player in today), None)
+
+
+def _woken(state: ClocktowerState) -> bool:
+    """The Barber died of the night's lock itself: the Demon is woken to choose now, once."""
+    barber = barber_due(state)
+    return (state.stage == "locked" and barber is not None and barber.player in state.killed_tonight
+            and not state.haircut)
 
 
 def _demon(state: ClocktowerState, seat: Seat) -> bool:
@@ -41,20 +49,29 @@ def haircut_demons(state: ClocktowerState) -> list[Seat]:
     return [s for s in state.seats if _demon(state, s) and lives(state, s)]
 
 
-HAIRCUT_ASK = ("✂️ The Barber died today: you may choose 2 players (not another Demon; yourself allowed) to swap "
+HAIRCUT_ASK = ("✂️ The Barber died: you may choose 2 players (not another Demon; yourself allowed) to swap "
                "characters (not alignments). Choose them with **The Barber's haircuts**, or choose no-one, before "
                "the night's actions lock.")
 
 
+WOKEN_ASK = ("✂️ The Barber died tonight: you are woken. You may choose 2 players (not another Demon; yourself "
+             "allowed) to swap characters (not alignments), with **Make my choice**: it happens at once, before "
+             "dawn. Or choose no-one.")
+
+
 def haircut_asks(state: ClocktowerState) -> list[Event]:
-    """At dusk, the Demon's second question of the night, in its thread."""
-    return [private(s.player, "night_ask", HAIRCUT_ASK, title=f"Night {state.night}: the Barber")
+    """At dusk, the Demon's second question of the night, in its thread; at the lock that killed the
+    Barber, the Demon woken to choose now."""
+    if state.stage == "locked" and not _woken(state):
+        return []
+    text, title = (WOKEN_ASK, "you are woken") if state.stage == "locked" else (HAIRCUT_ASK, "your choice")
+    return [private(s.player, "night_ask", text, title=f"Night {state.night}: {title}")
             for s in haircut_demons(state)]
 
 
 def haircut_prompts(state: ClocktowerState, player: str) -> list[Prompt]:
     """The Demon's select of 2 players for the haircuts, and a button for no-one."""
-    if state.stage == "locked" or player not in [s.player for s in haircut_demons(state)]:
+    if (state.stage == "locked" and not _woken(state)) or player not in [s.player for s in haircut_demons(state)]:
         return []
     title = f"Night {state.night}: the Barber's haircuts"
     now = f"\nYour choice: {choice_text(state, state.haircut)}." if state.haircut else "\nYou have not chosen yet."
@@ -75,7 +92,7 @@ def haircut_choice(state: ClocktowerState, player: str, targets: list[str]) -> O
     the lock, kept for the Storytellers."""
     if player not in [s.player for s in haircut_demons(state)]:
         raise _refuse("You have no haircuts to choose tonight.", "nothing_to_choose")
-    if state.stage == "locked":
+    if state.stage == "locked" and not _woken(state):
         raise _refuse("Night actions are locked: tell the Storytellers in your thread if something went wrong.",
                       "locked")
     targets = list(dict.fromkeys(targets))
@@ -90,14 +107,36 @@ def haircut_choice(state: ClocktowerState, player: str, targets: list[str]) -> O
                 raise _refuse(f"{state.label(target)} is a Traveller: choose another player.", "traveller")
             if _demon(state, seat) and target != player:
                 raise _refuse(f"{state.label(target)} is another Demon: choose another player.", "another_demon")
-    state.haircut = targets
     said = "no-one" if targets == [NO_ONE_TONIGHT] else choice_text(state, targets)
+    if state.stage == "locked":
+        return _at_once(state, player, targets, said)
+    state.haircut = targets
     demon = state.seat_of(player)
     return Outcome(state=state, events=[Event(
         type="night_choice", audience=STORYTELLER, title=f"🌙 Night {state.night}: the Barber's haircuts",
         text=f"The Demon, {state.label(player)} ({characters_for(state.script)[demon.character].name}), chose "
              f"{said} to swap characters.")],
         reply=f"Your haircuts tonight: {said}. You may change it until the night's actions lock.")
+
+
+def _at_once(state: ClocktowerState, player: str, targets: list[str], said: str) -> Outcome:
+    """The woken Demon's haircuts, after the lock: applied now (the Barber sober), told, kept."""
+    state.haircut = targets
+    barber = barber_due(state)
+    why = impaired(state, barber.player) if barber is not None else ""
+    events: list[Event] = []
+    done = "no swap (no-one chosen)"
+    if targets != [NO_ONE_TONIGHT] and why:
+        state.note_abnormal(barber.player if barber else player, f"the Barber: impaired ({why}): no swap")
+        done = f"no swap: the Barber is impaired ({why})"
+    elif targets != [NO_ONE_TONIGHT]:
+        told, lines = apply_swap(state, Effect("swap", targets[0], "barber", targets[1]))
+        events += told
+        done = "; ".join(lines) + " (each told)"
+    events.append(Event(type="night_choice", audience=STORYTELLER, title=f"🌙 Night {state.night}: the Barber's haircuts",
+                        text=f"The Demon, woken as the Barber died tonight, chose {said}: {done}. Overrule with "
+                             "`/st character` before dawn."))
+    return Outcome(state=state, events=events, reply=f"Your haircuts: {said}. Done.")
 
 
 def haircut_line(state: ClocktowerState) -> list[str]:
@@ -137,9 +176,9 @@ def haircut_steps(night: Night) -> list[Step]:
         steps.append(step)
     for seat in state.seats:
         if seat.character == "barber" and not seat.traveller and seat.player in night.dying \
-                and seat.player not in died_today(state):
+                and seat.player not in died_today(state) + state.dawn_deaths:
             step = Step(player=seat.player, character="barber", chose=None)
-            step.notes.append("the Barber died tonight: the Demon may choose 2 players (not another Demon) to swap "
-                              "characters. Ask them in their thread, then `/st character` each (tell:True).")
+            step.notes.append("the Barber died tonight: the Demon is woken to choose 2 players (not another Demon) "
+                              "to swap characters; its choice applies at once, before dawn (you are told).")
             steps.append(step)
     return steps

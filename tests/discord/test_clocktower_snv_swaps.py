@@ -37,7 +37,7 @@ async def test_the_barbers_haircuts_and_the_pit_hags_brew_from_the_threads_to_th
     state = await state_of(w)
     assert (state.phase, state.night) == ("night", 2)
     asked = " ".join(texts(thread_of(w, demon), viewer=demon))
-    assert "The Barber died today" in asked
+    assert "The Barber died" in asked and "The Barber's haircuts" in asked
 
     # the Demon: its haircuts, apart from its kill (the two selects are found by their actions)
     prompt = await prompt_of(demon, thread_of(w, demon))

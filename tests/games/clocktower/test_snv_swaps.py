@@ -260,10 +260,30 @@ def test_the_haircuts_are_once_the_night_after_the_barber_died():
     assert not any(p.action == "haircut" for p in GAME.prompts(state, "p1"))
 
 
-def test_the_barber_killed_tonight_is_flagged_to_the_storytellers():
+def test_the_barber_killed_tonight_wakes_the_demon_whose_haircuts_apply_at_once():
     out = lock(choose(night2(BARBER), "p1", "p5"))
-    assert not out.state.seat_of("p5").alive
-    assert "the Barber died tonight" in plan(out)
+    assert not out.state.seat_of("p5").alive and "the Barber died tonight" in plan(out)
+    assert any(e.type == "night_ask" and "woken" in e.text for e in told(out, "p1"))
+    assert any(p.action == "haircut" for p in GAME.prompts(out.state, "p1"))
+    after = act(out.state, player="p1", type="haircut", targets=["p3", "p4"])
+    assert after.state.seat_of("p3").character == "dreamer" and after.state.seat_of("p4").character == "snakecharmer"
+    assert any(e.type == "character" for e in told(after, "p3")) and any(e.type == "character" for e in told(after, "p4"))
+    assert not events_of(after, "public")
+    with pytest.raises(IllegalAction, match="locked"):  # once
+        haircut(after.state, "p1", "p3", "p4")
+
+
+def test_the_demon_is_not_woken_for_haircuts_when_nobody_killed_the_barber_tonight():
+    out = lock(choose(night2(BARBER), "p1", "p4"))
+    assert not any(p.action == "haircut" for p in GAME.prompts(out.state, "p1"))
+    assert not any("Barber" in e.text for e in told(out, "p1"))
+
+
+def test_a_barber_the_storytellers_kill_at_night_before_the_lock_gives_haircuts_at_the_lock():
+    state = act(night2(BARBER), type="kill", target="p5").state
+    assert any(p.action == "haircut" for p in GAME.prompts(state, "p1"))
+    out = lock(haircut(state, "p1", "p3", "p4"))
+    assert out.state.seat_of("p3").character == "dreamer"
 
 
 # ----- the Pit-Hag -----
