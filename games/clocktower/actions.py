@@ -55,6 +55,19 @@ class NightChoice(Action):
     def _one(cls, value: Any) -> Any:
         return [value] if isinstance(value, str) else value
 
+class NightCharacter(Action):
+    """The character part of a night choice of a player and a character (the Pit-Hag, the Cerenovus):
+    its own action, so the prompt that asks it is found apart from the players' one."""
+
+    type: Literal["night_character"] = "night_character"
+    character: str = Field(max_length=50)
+
+class Haircut(Action):
+    """The Demon's choice of the Barber's haircuts: 2 players to swap characters, or ["no-one"]."""
+
+    type: Literal["haircut"] = "haircut"
+    targets: list[str] = Field(default_factory=list, max_length=2)
+
 class WaitressAnswer(Action):
     """The Waitress's target agrees (or refuses) to be visited."""
 
@@ -347,7 +360,7 @@ ACTIONS: tuple[type[Action], ...] = (
     Vote, Unvote,
     DeclareWhisper, NeighbourWhisper, Spoke, AlsaahirGuess, JugglerGuess, GoblinClaim, SlayerShot,
     GunslingerShot, GiveToken, ExileVote, GossipStatement, JudgeRuling, KlutzChoice, ButcherNominate,
-    NightChoice, WaitressAnswer,
+    NightChoice, WaitressAnswer, NightCharacter, Haircut,
     Inform,
     GainAbility, ScapegoatInstead, BaristaCup,
     StartFiddle, FiddleChallenge, FiddleVote, Silence)

@@ -64,6 +64,7 @@ from .actions import (
     Continue,
     DeclareWinner,
     EndVoting,
+    Haircut,
     Inform,
     Kill,
     NightChoice,
@@ -501,18 +502,19 @@ class Clocktower(Game):
         if state.phase == "night":
             for prompt_owner in state.seats:
                 for prompt in self.prompts(state, prompt_owner.player):
-                    if prompt.action == "night_choice" and not prompt.fields:  # yes, no, or no-one
-                        moves.append(NightChoice(player=prompt_owner.player, **prompt.extra))
-                    elif prompt.action == "night_choice" and prompt.fields[0].into == "character":
+                    kind = Haircut if prompt.action == "haircut" else NightChoice
+                    if prompt.action in ("night_choice", "haircut") and not prompt.fields:  # yes, no, or no-one
+                        moves.append(kind(player=prompt_owner.player, **prompt.extra))
+                    elif prompt.action in ("night_choice", "night_character") and prompt.fields[0].into == "character":
                         field = prompt.fields[state.night % len(prompt.fields)]
                         pick = field.choices[(state.night + prompt_owner.seat) % len(field.choices)]
                         moves.append(NightChoice(player=prompt_owner.player, character=pick.value))
-                    elif prompt.action == "night_choice":
+                    elif prompt.action in ("night_choice", "haircut"):
                         field = prompt.fields[0]
                         picks = [c.value for c in field.choices if c.value != state.night_choices.get(
                             prompt_owner.player, [""])[0]][:field.max_values]
                         if len(picks) == field.max_values:
-                            moves.append(NightChoice(player=prompt_owner.player, targets=picks))
+                            moves.append(kind(player=prompt_owner.player, targets=picks))
                     else:
                         moves.append(WaitressAnswer(player=prompt_owner.player, agree=prompt.extra["agree"]))
             for seat in state.seats:  # (one Demon's kill a night: the Demon itself lives)

@@ -194,6 +194,8 @@ def reveal_text(state: ClocktowerState, chars: Characters, marks: Marks | None =
     for seat in state.seats:
         character = chars[seat.character]
         line = f"{seat.seat} · {state.name(seat.player)}: **{character.name}** ({seat.alignment})"
+        if seat.ability and seat.ability in chars:  # an Apprentice's or a Philosopher's gained ability
+            line += f", with the {chars[seat.ability].name}'s ability"
         if seat.shown != seat.character:
             line += f", who thought they were the {chars[seat.shown].name}"
         if not seat.alive:

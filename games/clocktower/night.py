@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from games.engine import STORYTELLER, Choice, Event, Handler, Outcome, Prompt, PromptField, Rng, private
 
-from .actions import NightChoice, WaitressAnswer
+from .actions import Haircut, NightCharacter, NightChoice, WaitressAnswer
 from .asks import Ask, ask_for
 from .bmr_day import mastermind_notes
 from .bmr_exorcist import exorcised, exorcist_news
@@ -23,8 +23,10 @@ from .inform import information_event, woken_information
 from .resolve import Effect, plan_night
 from .reveal import night_causes, sheet_tokens
 from .rules import NO_ONE_TONIGHT, chars, choice_text, hours, illegal, ruled, target_seat, who
+from .snv_barber import haircut_asks, haircut_choice, haircut_line, haircut_prompts
 from .snv_madness import goblin_jinx, mad_character_allowed
 from .snv_night import CURSED, becomes, bone_collector_chose, keeps
+from .snv_swaps import CHARACTER_TEAMS, apply_swap
 from .state import ClocktowerState, Reminder, Seat
 
 # ----- the players' choices -----
@@ -129,6 +131,7 @@ def night_prompts(state: ClocktowerState, player: str) -> list[Prompt]:
     got = ask_for(state, seat, chars(state))
     if got is not None and (state.stage != "locked" or got[0].when_killed):
         prompts += _ask_prompts(state, seat, *got)
+    prompts += haircut_prompts(state, player)
     waitress = waitress_of(state, player)
     if waitress is not None and state.stage != "locked":
         for agree, label in ((True, "Agree to the visit"), (False, "Refuse the visit")):
@@ -169,23 +172,31 @@ def _ask_prompts(state: ClocktowerState, seat: Seat, ask: Ask, text: str, count:
             prompts.append(Prompt(action="night_choice", title=title, submit_label="No-one tonight",
                                   extra={"targets": [NO_ONE_TONIGHT]}))
     if ask.kind in ("character", "player_and_character"):
-        prompts.append(Prompt(action="night_choice", title=f"Night {state.night}: the character", text=text,
-                              any_field=True, fields=_character_fields(state, ask.good_character)))
+        action = "night_character" if ask.kind == "player_and_character" else "night_choice"  # apart from the players'
+        teams = CHARACTER_TEAMS.get(seat.acting) or (GOOD_TEAMS if ask.good_character else None)
+        prompts.append(Prompt(action=action, title=f"Night {state.night}: the character", text=text,
+                              any_field=True, fields=_character_fields(state, teams, goblin=ask.good_character)))
     return prompts
 
 
-def _character_fields(state: ClocktowerState, good: bool = False) -> list[PromptField]:
-    """The script's characters as selects, one a team (a select holds 25), each filling ``character``
-    (``good``: the Townsfolk and Outsiders only, the Cerenovus's "good character")."""
+#: the teams of a "good character" (the Cerenovus's choice)
+GOOD_TEAMS = ("townsfolk", "outsider")
+
+
+def _character_fields(state: ClocktowerState, teams: tuple[str, ...] | None = None, *,
+                      goblin: bool = False) -> list[PromptField]:
+    """The script's characters as selects, one a team (a select holds 25), each filling ``character``;
+    ``teams``: only those a ruled ability may choose (the Pit-Hag's four leave room for the players');
+    ``goblin``: the Goblin too, where the Cerenovus's jinx with it is on the script."""
     known = chars(state)
     fields = []
-    for team in ("townsfolk", "outsider") if good else ("townsfolk", "outsider", "minion", "demon", "traveller"):
+    for team in teams or ("townsfolk", "outsider", "minion", "demon", "traveller"):
         ids = state.script.characters.get(team, ())
         if ids:
             fields.append(PromptField(name=f"character_{team}", into="character",
                                       placeholder=f"A {TEAM_WORDS[team][0]}…",
                                       choices=[Choice(value=c, label=known[c].name[:100]) for c in ids][:25]))
-    if good and goblin_jinx(state):  # the Cerenovus's jinx with the Goblin
+    if goblin and goblin_jinx(state):  # the Cerenovus's jinx with the Goblin
         fields.append(PromptField(name="character_minion", into="character", placeholder="The Goblin (a jinx)…",
                                   choices=[Choice(value="goblin", label=known["goblin"].name)]))
     return fields[:5]
@@ -267,7 +278,7 @@ def tonight_order(state: ClocktowerState) -> tuple[str, ...]:
 
 def night_asks(state: ClocktowerState) -> list[Event]:
     """At dusk, each player asked to choose tonight is told what, in their thread."""
-    return [e for e in (ask_event(state, seat) for seat in state.seats) if e is not None]
+    return [e for e in (ask_event(state, seat) for seat in state.seats) if e is not None] + haircut_asks(state)
 
 
 def ask_event(state: ClocktowerState, seat: Seat, *, woken: bool = False) -> Event | None:
@@ -314,6 +325,7 @@ def roll_choices(state: ClocktowerState) -> None:
     """Dusk: last night's choices become the previous ones (the Po's charge)."""
     state.last_choices, state.night_choices, state.waitress_answers = state.night_choices, {}, {}
     state.killed_tonight, state.accepted, state.night_answers = {}, {}, {}
+    state.haircut = []
 
 
 # ----- the lock -----
@@ -344,6 +356,7 @@ def choices_summary(state: ClocktowerState) -> Event:
             answer = state.waitress_answers.get(chosen[0])
             line += " · " + ("agreed" if answer else "refused" if answer is False else "no answer")
         lines.append(line)
+    lines += haircut_line(state)
     for demon, exorcist in exorcised(state, chars(state)).items():
         lines.append(f"• {who(state, state.seat_of(demon))}: does not wake tonight: the Exorcist, "
                      f"{state.label(exorcist)}, chose them (they were told).")
@@ -381,6 +394,10 @@ def resolve_night(state: ClocktowerState) -> list[Event]:
             elif effect.kind == "cursed":
                 state.reminders.append(Reminder(player=effect.player, token=CURSED, source="witch"))
                 said.append(f"{label} is cursed: if they nominate tomorrow, they die")
+            elif effect.kind in ("swap", "made", "gains"):
+                told, done = apply_swap(state, effect)
+                events += told
+                said += done
             elif effect.kind == "keeps":
                 keeps(state, effect.player)
                 said.append(f"{label} keeps their ability")
@@ -393,6 +410,7 @@ def resolve_night(state: ClocktowerState) -> list[Event]:
         line = f"• {who(state, seat)}{chose}" + (": " + "; ".join(said) + "." if said else ".")
         lines += [line, *(f"  ↳ {note}" for note in step.notes)]
     state.killed_tonight |= {e.player: e.source for step in steps for e in step.effects if e.kind == "dies"}
+    events += haircut_asks(state)  # the Barber died of the lock: the Demon is woken to choose now
     for step in steps:
         if step.abnormal:
             state.note_abnormal(step.player, f"the {chars(state)[step.character].name}: {step.abnormal}")
@@ -437,4 +455,16 @@ def bmr_effect(state: ClocktowerState, effect: Effect) -> list[str]:
     return []
 
 
-HANDLERS: dict[str, Handler] = {"night_choice": night_choice, "waitress_answer": waitress_answer}
+def night_character(state: ClocktowerState, action: NightCharacter, rng: Rng) -> Outcome:
+    """The character part of a player-and-character night choice: a night choice of that character."""
+    return night_choice(state, NightChoice(player=action.player, character=action.character), rng)
+
+
+def haircut(state: ClocktowerState, action: Haircut, rng: Rng) -> Outcome:
+    if state.phase != "night":
+        raise illegal("Night choices are made at night.", "not_night")
+    return haircut_choice(state, action.player, action.targets)
+
+
+HANDLERS: dict[str, Handler] = {"night_choice": night_choice, "waitress_answer": waitress_answer,
+                                "night_character": night_character, "haircut": haircut}

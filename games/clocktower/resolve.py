@@ -15,8 +15,10 @@ from collections.abc import Callable
 from . import bmr_night
 from .characters import Characters
 from .rules import NO_ONE_TONIGHT
+from .snv_barber import haircut_steps
 from .snv_madness import MADNESS_ACTS
 from .snv_night import SNV_ACTS, keeps_ability
+from .snv_swaps import SWAP_ACTS
 from .state import Abnormal, ClocktowerState, Seat
 from .walk import Effect, EffectKind, Night, Step
 from .walk import impaired_note as _impaired
@@ -56,13 +58,17 @@ def plan_night(state: ClocktowerState, chars: Characters) -> list[Step]:
     order = chars.night_order.first_night if state.night == 1 else chars.night_order.other_night
     steps: list[Step] = []
     for character in order:
-        for seat in [s for s in state.seats if s.character == character]:
+        for seat in [s for s in state.seats if s.character == character
+                     or (s.character == "philosopher" and s.ability == character)]:  # its gained ability
             act = _ACTS.get(character)
             if act is None:
                 continue
             step = Step(player=seat.player, character=character, chose=state.night_choices.get(seat.player))
             if not night.alive(seat.player) and not keeps_ability(state, seat):
                 step.notes.append("dead before their step: does not act.")
+            elif night.changed.get(seat.player, character) != character:
+                step.notes.append(f"became the {chars[night.changed[seat.player]].name} earlier tonight: does not "
+                                  "act as before.")
             elif seat.player in night.asleep:
                 step.notes.append(f"does not wake tonight: the Exorcist, {night.label(night.asleep[seat.player])}, "
                                   "chose them.")
@@ -80,7 +86,7 @@ def plan_night(state: ClocktowerState, chars: Characters) -> list[Step]:
     for lleech in (s for s in state.seats if s.character == "lleech"):
         if host and not night.alive(host) and night.alive(lleech.player):
             steps.append(_lleech_link(night, lleech, host))
-    return steps
+    return steps + haircut_steps(night)
 
 
 def _lleech_link(night: Night, lleech: Seat, host: str) -> Step:
@@ -246,4 +252,4 @@ def _bureaucrat(night: Night, seat: Seat, step: Step) -> None:
 _ACTS: dict[str, Callable[[_Night, Seat, Step], None]] = {
     **bmr_night.acts(_kill), "imp": _imp, "bureaucrat": _bureaucrat, "poisoner": _poisoner, "monk": _monk,
     "pukka": _pukka, "lleech": _lleech, "po": _po, "thief": _thief, "waitress": _waitress, "lunatic": _lunatic,
-    **SNV_ACTS, **MADNESS_ACTS}
+    **SNV_ACTS, **MADNESS_ACTS, **SWAP_ACTS}

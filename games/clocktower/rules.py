@@ -18,6 +18,7 @@ from .options import HOUR
 from .reveal import grimoire_marks
 from .script_characters import characters_for
 from .snv_night import barista_sober, nodashii_poison, vigormortis_poison_holds
+from .snv_philosopher import philosopher_drunk
 from .state import ClocktowerState, Seat
 
 #: the value of "no-one" in a night choice (the Po)
@@ -47,7 +48,10 @@ RULED_OFFICIAL: frozenset[str] = frozenset({
     # Sects & Violets: madness, the twins, the Klutz (snv_twins.py, snv_madness.py, snv_judged.py)
     "eviltwin", "cerenovus", "mutant", "klutz", "savant", "artist",
     # Sects & Violets' Travellers (snv_travellers.py)
-    "butcher", "bonecollector", "harlot", "barista"})
+    "butcher", "bonecollector", "harlot", "barista",
+
+    # Sects & Violets: the character changers (snv_swaps.py)
+    "snakecharmer", "barber", "pithag", "philosopher"})
 
 
 def ruled(state: ClocktowerState, character: str) -> bool:
@@ -118,7 +122,7 @@ def impaired(state: ClocktowerState, player: str) -> str:
                 continue
             by = f" by the {reminder.source.capitalize()}" if reminder.source else ": your own token"
             return f"{reminder.token.lower()}{by}"
-    return nodashii_poison(state, player)
+    return nodashii_poison(state, player) or philosopher_drunk(state, player)
 
 
 #: the Zombuul's first death: it lives, but registers as dead (its seat shows dead to the town)

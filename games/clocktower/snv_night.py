@@ -44,7 +44,8 @@ def _fanggu(night: _Night, seat: Seat, step: Step) -> None:
     target = chose[0]
     state = night.state
     jumped = any(r.source == "fanggu" and r.token == JUMPED for r in state.reminders)
-    outsider = state.seated(target) and _team(state, state.seat_of(target)) == "outsider"
+    now = night.changed.get(target, state.seat_of(target).character) if state.seated(target) else ""
+    outsider = bool(now) and not state.seat_of(target).traveller and characters_for(state.script)[now].team == "outsider"
     if not outsider or jumped or target == seat.player:
         night.kill(step, target, "fanggu")
         return

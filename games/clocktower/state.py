@@ -223,6 +223,8 @@ class ClocktowerState(BaseState):
     accepted: dict[str, Accepted] = Field(default_factory=dict)
     #: abilities that worked abnormally since dawn (the Mathematician's ledger; cleared at dawn)
     abnormal: list[Abnormal] = Field(default_factory=list)
+    #: the Demon's choice of the Barber's haircuts tonight: 2 players, or ["no-one"] (snv_swaps)
+    haircut: list[str] = Field(default_factory=list)
     #: the previous night's choices (the Po's charge reads them)
     last_choices: dict[str, list[str]] = Field(default_factory=dict)
     # ----- across days -----

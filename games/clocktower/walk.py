@@ -20,9 +20,12 @@ from .state import Abnormal, ClocktowerState, Seat
 #: a reminder token (``Effect.token``) put on or taken off; "spent": a once-per-game ability used;
 #: "revive": resurrected (the Professor); "align": turns to the alignment ``Effect.token`` (the Goon);
 #: "becomes": the player becomes the source's character, evil (the Fang Gu's jump); "keeps": a dead
-#: Minion keeps its ability (the Vigormortis's); "cursed": the Witch's curse for tomorrow
+#: Minion keeps its ability (the Vigormortis's); "cursed": the Witch's curse for tomorrow; "swap": the player
+#: and the player ``Effect.token`` swap characters (the Snake Charmer's, the Barber's: ``snv_swaps``); "made":
+#: the player becomes the character ``Effect.token`` (the Pit-Hag's); "gains": the player gains the ability of
+#: the character ``Effect.token`` (the Philosopher's)
 EffectKind = Literal["dies", "poison", "heal", "negative", "safe", "protect", "skip", "drunk", "token",
-                     "untoken", "spent", "revive", "align", "becomes", "keeps", "cursed"]
+                     "untoken", "spent", "revive", "align", "becomes", "keeps", "cursed", "swap", "made", "gains"]
 
 
 @dataclass(frozen=True)
@@ -64,6 +67,8 @@ class Night:
         self.drunk: dict[str, str] = {}
         #: does not wake tonight: player -> the player whose ability put them to sleep (the Exorcist)
         self.asleep: dict[str, str] = {}
+        #: a new character earlier tonight: player -> the character they became (the Pit-Hag's)
+        self.changed: dict[str, str] = {}
 
     def alive(self, player: str) -> bool:
         return lives(self.state, self.state.seat_of(player)) and player not in self.dying

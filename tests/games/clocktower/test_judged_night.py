@@ -63,7 +63,7 @@ def test_each_judged_character_is_asked_in_the_form_its_ability_takes():
     asked = {e.audience.id: e.text for e in events_of(out, "player") if e.type == "night_ask"}
     assert "Choose a player and a good character" in asked["p2"]  # the Cerenovus, ruled (night_asks.json)
     assert "Answer yes or no." in asked["p3"]  # the Organ Grinder: "choose if you are drunk until dusk"
-    assert "choose an alive player" in asked["p4"]
+    assert "Choose an alive player" in asked["p4"]  # the Snake Charmer, ruled since (snv_swaps): its own ask
     assert "Answer in your own words." in asked["p7"]  # the Oddball's "Run the … ability"
     assert "p8" not in asked  # the Clockmaker learns; it chooses nothing
     state = out.state
