@@ -11,7 +11,6 @@ import json
 import logging
 
 import discord
-import pytest
 from discord import app_commands
 from support.clocktower_helpers import CHARS, advance, begun, game_row, sign_up, state_of
 
@@ -20,10 +19,19 @@ from bot.logs import JsonFormatter
 
 #: more than Discord's 3 seconds, on simcord's clock
 SLOW = 5
-#: simcord parks a bot's sleep that ends past its settle deadline, to fire only when a test moves
-#: its clock: with a deadline shorter than the watchdog's wait, neither the watchdog nor a slow
-#: body runs on the real clock, and the test steps over each with ``advance_time``
-PARK_SLEEPS = pytest.mark.simcord(settle_timeout=1.0)
+
+
+async def parked(w, interaction):
+    """Run ``interaction`` (a member's slash or click) with simcord's settle deadline just short of
+    the watchdog's wait. Simcord parks a bot's sleep that ends past that deadline, to fire only when
+    the test moves its clock, so neither the watchdog nor the slow body waits on the real clock,
+    and the test steps over each with ``advance_time``. (Only around the slow interaction: the
+    set-up keeps simcord's usual deadline for its real work on a busy machine.)"""
+    usual, w.env.settle_timeout = w.env.settle_timeout, DEFER_AFTER - 0.1
+    try:
+        return await interaction
+    finally:
+        w.env.settle_timeout = usual
 
 
 async def past_the_watchdog(w):
@@ -180,7 +188,6 @@ async def test_an_unexpected_error_is_the_apology_and_one_log_line_naming_the_ga
 
 # ----- slow answers are deferred in time, as publicly as they answer -----
 
-@PARK_SLEEPS
 async def test_a_slow_public_command_is_deferred_in_the_channel_and_then_answered_there(world, monkeypatch):
     w = world
     await w.host.slash(w.channel, "game new", kind="tally")
@@ -191,7 +198,7 @@ async def test_a_slow_public_command_is_deferred_in_the_channel_and_then_answere
         return await real_join(*args, **kwargs)
 
     monkeypatch.setattr(w.bot.service, "join", slow_join)
-    res = await w.ann.slash(w.channel, "game join")
+    res = await parked(w, w.ann.slash(w.channel, "game join"))
     await past_the_watchdog(w)
     assert res.acknowledged and res.deferred and not res.ephemeral
     await past_the_slow_body(w)
@@ -199,7 +206,6 @@ async def test_a_slow_public_command_is_deferred_in_the_channel_and_then_answere
     assert any("ann joins." in m.content for m in said) and not any(m.ephemeral for m in said)
 
 
-@PARK_SLEEPS
 async def test_a_slow_private_command_is_deferred_privately(world, monkeypatch):
     w = world
     await w.host.slash(w.channel, "game new", kind="tally")
@@ -210,7 +216,7 @@ async def test_a_slow_private_command_is_deferred_privately(world, monkeypatch):
         return await real_status(row)
 
     monkeypatch.setattr(w.bot.play, "status_text", slow_status)
-    res = await w.ann.slash(w.channel, "game status")
+    res = await parked(w, w.ann.slash(w.channel, "game status"))
     await past_the_watchdog(w)
     assert res.acknowledged and res.deferred and res.ephemeral
     await past_the_slow_body(w)
@@ -218,7 +224,6 @@ async def test_a_slow_private_command_is_deferred_privately(world, monkeypatch):
     assert any("gathering players" in m.content for m in said) and all(m.ephemeral for m in said)
 
 
-@PARK_SLEEPS
 async def test_a_slow_script_is_deferred_publicly_for_a_storyteller_and_privately_for_a_player(world, monkeypatch):
     """``/game script public:True`` learns as it runs whether it answers publicly (the asker is a
     Storyteller); a slow sheet's deferral follows what it learnt."""
@@ -234,10 +239,10 @@ async def test_a_slow_script_is_deferred_publicly_for_a_storyteller_and_privatel
         return await real_here(*args, **kwargs)
 
     monkeypatch.setattr(w.bot.service, "game_here", slow_after_the_check)
-    by_storyteller = await w.host.slash(w.channel, "game script", public=True)
+    by_storyteller = await parked(w, w.host.slash(w.channel, "game script", public=True))
     await past_the_watchdog(w)
     assert by_storyteller.deferred and not by_storyteller.ephemeral
-    by_player = await members[0].slash(w.channel, "game script", public=True)
+    by_player = await parked(w, members[0].slash(w.channel, "game script", public=True))
     await past_the_watchdog(w)
     assert by_player.deferred and by_player.ephemeral
     await past_the_slow_body(w)
@@ -247,7 +252,6 @@ async def test_a_slow_script_is_deferred_publicly_for_a_storyteller_and_privatel
         assert all(m.ephemeral == (res is by_player) for m in said)
 
 
-@PARK_SLEEPS
 async def test_a_form_too_slow_to_open_is_refused_in_words_not_left_failing(world, clock, monkeypatch):
     """A form can only be the first answer: when reading the game for its placeholder outlasts the
     watchdog, the click is deferred in time and told, in words, to press again."""
@@ -269,7 +273,7 @@ async def test_a_form_too_slow_to_open_is_refused_in_words_not_left_failing(worl
         return await real_load(*args, **kwargs)
 
     monkeypatch.setattr(w.bot.service, "load", slow_load)
-    res = await w.host.click(edit, label="Write the answer")
+    res = await parked(w, w.host.click(edit, label="Write the answer"))
     await past_the_watchdog(w)
     assert res.acknowledged and res.deferred and res.modal is None
     await past_the_slow_body(w)
@@ -279,7 +283,6 @@ async def test_a_form_too_slow_to_open_is_refused_in_words_not_left_failing(worl
     assert (await w.host.click(edit, label="Write the answer")).modal is not None  # pressed again: it opens
 
 
-@PARK_SLEEPS
 async def test_a_storyteller_check_slower_than_the_watchdog_keeps_the_whole_sheet_private(world, monkeypatch):
     """The deferral went out privately before the asker was known to be a Storyteller: the sheet
     follows it privately, every part of it, and says why, rather than half of it in the channel."""
@@ -293,7 +296,7 @@ async def test_a_storyteller_check_slower_than_the_watchdog_keeps_the_whole_shee
 
     monkeypatch.setattr(w.bot.service, "require_storyteller", slow_check)
     before = len(w.channel.history())
-    res = await w.host.slash(w.channel, "game script", public=True)
+    res = await parked(w, w.host.slash(w.channel, "game script", public=True))
     await past_the_watchdog(w)
     assert res.acknowledged and res.deferred and res.ephemeral
     await past_the_slow_body(w)
