@@ -5,20 +5,19 @@ of it."""
 
 import re
 
-from support.clocktower_helpers import advance, begun_script, select_id, state_of, texts, thread_of
+from support.clocktower_helpers import (
+    advance,
+    begun_script,
+    choice_prompt,
+    select_id,
+    state_of,
+    texts,
+    thread_of,
+)
 
 from games.clocktower.script_characters import characters_for
 
 POOL = "No Dashii, Pit-Hag, Barber, Snake Charmer, Dreamer, Oracle, Seamstress, Flowergirl"
-
-
-async def prompt_of(member, thread):
-    """The member's open choices, opened with Make my choice on their latest night ask."""
-    ask = next(m for m in reversed(thread.history(viewer=member)) if any(
-        "your choice" in (e.title or "") for e in m.embeds))
-    prompt = (await member.click(ask, label="Make my choice")).response
-    assert prompt.ephemeral
-    return prompt
 
 
 async def test_the_barbers_haircuts_and_the_pit_hags_brew_from_the_threads_to_the_lock(world, clock):
@@ -40,17 +39,17 @@ async def test_the_barbers_haircuts_and_the_pit_hags_brew_from_the_threads_to_th
     assert "The Barber died" in asked and "The Barber's haircuts" in asked
 
     # the Demon: its haircuts, apart from its kill (the two selects are found by their actions)
-    prompt = await prompt_of(demon, thread_of(w, demon))
+    prompt = await choice_prompt(demon, thread_of(w, demon))
     await demon.select(prompt, [str(dreamer.id), str(oracle.id)], custom_id=select_id(prompt, "haircut:targets"))
     await w.settle()
     state = await state_of(w)
     assert state.haircut == [str(dreamer.id), str(oracle.id)] and str(demon.id) not in state.night_choices
 
     # the Pit-Hag: the Seamstress, then a Mutant (not in play), each from its own select
-    prompt = await prompt_of(hag, thread_of(w, hag))
+    prompt = await choice_prompt(hag, thread_of(w, hag))
     await hag.select(prompt, [str(seamstress.id)], custom_id=select_id(prompt, "night_choice:targets"))
     await w.settle()
-    prompt = await prompt_of(hag, thread_of(w, hag))
+    prompt = await choice_prompt(hag, thread_of(w, hag))
     await hag.select(prompt, ["mutant"], custom_id=select_id(prompt, "night_character:character_outsider"))
     await w.settle()
     state = await state_of(w)

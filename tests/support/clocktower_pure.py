@@ -43,6 +43,17 @@ def to_day(state=None, options=None, characters=CHARACTERS):
     return state
 
 
+def bounded(state, until, what):
+    """Timeouts until ``until(state)``; the last outcome (never loops for ever)."""
+    out = None
+    for _ in range(12):
+        if until(state):
+            return out, state
+        out = timeout(state)
+        state = out.state
+    raise AssertionError(f"never reached {what}: {state.phase} {state.stage}")
+
+
 def events_of(out, kind):
     return [e for e in out.events if e.audience.kind == kind]
 

@@ -2,7 +2,7 @@
 wiki settles (the readings it leaves open are in the README's Interpretations, "Sects & Violets' mechanics")."""
 
 import pytest
-from support.clocktower_pure import act, choose, events_of, new_game, timeout
+from support.clocktower_pure import act, bounded, choose, events_of, new_game
 
 from games.clocktower.rules import ruled
 from games.engine import IllegalAction
@@ -11,15 +11,6 @@ SNV = {"script": "Sects & Violets"}
 # the No Dashii in seat 1, the Witch in seat 2, the Klutz in seat 5
 TABLE = ["nodashii", "witch", "clockmaker", "dreamer", "klutz", "oracle", "sage"]
 
-
-def bounded(state, until, what):
-    out = None
-    for _ in range(12):
-        if until(state):
-            return out, state
-        out = timeout(state)
-        state = out.state
-    raise AssertionError(f"never reached {what}: {state.phase} {state.stage}")
 
 
 def day1(characters=TABLE):

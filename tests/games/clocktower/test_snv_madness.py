@@ -3,7 +3,7 @@ each test named after the rule point the official wiki settles (the readings it 
 README's Interpretations, "Sects & Violets' mechanics")."""
 
 import pytest
-from support.clocktower_pure import GAME, act, choose, events_of, new_game, timeout, vote
+from support.clocktower_pure import GAME, act, bounded, choose, events_of, new_game, timeout, vote
 
 from games.clocktower.rules import ruled
 from games.clocktower.snv_madness import mad_of
@@ -17,16 +17,6 @@ TABLE = ["nodashii", "savant", "artist", "mutant", "dreamer", "clockmaker", "cer
 def begun(characters=TABLE):
     return act(new_game(SNV, characters), type="begin").state
 
-
-def bounded(state, until, what):
-    """Timeouts until ``until(state)``; the last outcome (never loops for ever)."""
-    out = None
-    for _ in range(12):
-        if until(state):
-            return out, state
-        out = timeout(state)
-        state = out.state
-    raise AssertionError(f"never reached {what}: {state.phase} {state.stage}")
 
 
 def lock(state):
