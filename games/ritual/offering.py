@@ -236,7 +236,6 @@ def visions(state: RitualState, reading: rit.Reading, candidates: list[str],
     return out
 
 
-
 def offer(state: RitualState, action: Offer, rng: Rng) -> Outcome:
     check_acting(state, action)
     events: list[Event] = []
