@@ -26,12 +26,11 @@ from games.engine import (
     Rng,
     View,
     leaks,
-    public,
 )
 
 from . import choices, day, deal, night, removal, voice
 from .data import DATA, HEROES, INGREDIENT_ORDER, INGREDIENTS, MAX_PLAYERS, MIN_PLAYERS
-from .effects import PRIMARIES, SECONDARIES, blocking
+from .effects import PRIMARIES, SECONDARIES
 from .ending import end_game, revealed_counts
 from .models import (
     CauldronOptions,
@@ -42,7 +41,6 @@ from .models import (
     PlayCard,
     YewVote,
 )
-from .night import ruled
 from .phases import PHASES, TIMED, timeout
 from .terms import (
     BLOOD,
@@ -246,23 +244,7 @@ class CauldronGame(Game):
         return [] if prompt is None else [prompt]
 
     def recap(self, s: CauldronState, records: list[Event]) -> list[Event]:
-        """The end screen's chronicle: who cast what, night by night, and what ruled the night."""
-        nights = []
-        for rec in records:
-            if rec.type != "night":
-                continue
-            data = rec.data
-            blocker = data.get("blocked_by")
-            if "blocked_by" not in data:  # a record from before blocked_by was kept
-                blocker = blocking(s.options, data["primary"], data.get("secondaries", []))
-            said = ruled(data["primary"], blocker)
-            lines = [f"• {s.name(pid)}: {ing(card)}" for pid, card in data["cast"].items()]
-            if lines:  # (a night nobody cast says so once, not once per player)
-                lines += [f"• {s.name(pid)}: sat out ({why})" for pid, why in data.get("sat_out", {}).items()]
-            nights.append(f"**Night {data['round']}** · {said}\n" + ("\n".join(lines) or "nobody cast"))
-        if not nights:
-            return []
-        return [public("chronicle", "\n\n".join(nights), title="🌙 Who cast what, night by night")]
+        return night.recap(s, records)
 
     def shared_prompts(self, s: CauldronState) -> list[Prompt]:
         """The day's End discussion button, on the day's message."""

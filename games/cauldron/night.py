@@ -157,6 +157,26 @@ def ruled(primary: str | None, blocker: str | None) -> str:
     return f"{ing(primary)} ruled"
 
 
+def recap(s: CauldronState, records: list[Event]) -> list[Event]:
+    """The end screen's chronicle: who cast what, night by night, and what ruled the night."""
+    nights = []
+    for rec in records:
+        if rec.type != "night":
+            continue
+        data = rec.data
+        blocker = data.get("blocked_by")
+        if "blocked_by" not in data:  # a record from before blocked_by was kept
+            blocker = blocking(s.options, data["primary"], data.get("secondaries", []))
+        said = ruled(data["primary"], blocker)
+        lines = [f"• {s.name(pid)}: {ing(card)}" for pid, card in data["cast"].items()]
+        if lines:  # (a night nobody cast says so once, not once per player)
+            lines += [f"• {s.name(pid)}: sat out ({why})" for pid, why in data.get("sat_out", {}).items()]
+        nights.append(f"**Night {data['round']}** · {said}\n" + ("\n".join(lines) or "nobody cast"))
+    if not nights:
+        return []
+    return [public("chronicle", "\n\n".join(nights), title="🌙 Who cast what, night by night")]
+
+
 def reveal_event(s: CauldronState, counts: Counter[str], struck: int) -> Event:
     if not s.table:
         text = "🫕 Nothing falls into the cauldron tonight."
