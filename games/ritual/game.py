@@ -1,7 +1,9 @@
 """The Ritual: the game a reader opens first. Its declared tables (``handlers``, ``phases``) name
 where each rule lives: the deal (``deal.py``), the Choosing (``choosing.py``), the Offering and the
 ritual it runs (``offering.py``), the Council (``council.py``), the round's end and the wins
-(``ending.py``), a witch leaving (``removal.py``), the voice table (``voice.py``)."""
+(``ending.py``, with the chronicle of the rounds), a witch leaving (``removal.py``), the voice table
+(``voice.py``); each voting phase's prompts and legal actions sit beside its rules. Here: what each
+viewer sees and may do, the result and the invariants."""
 
 from __future__ import annotations
 
