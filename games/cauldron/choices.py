@@ -6,9 +6,13 @@ from __future__ import annotations
 from collections import Counter
 
 from games.engine import (
+    Action,
+    Choice,
     Event,
     IllegalAction,
     Outcome,
+    Prompt,
+    PromptField,
     Rng,
 )
 
@@ -18,12 +22,11 @@ from .effects import effect
 from .ending import check_end, game_over_event
 from .models import CauldronState, GazeChoice, YewVote
 from .night import run_queue
-from .terms import ing
+from .terms import KIND_LABEL, ing
 
 
 def gaze_choice(s: CauldronState, a: GazeChoice, rng: Rng) -> Outcome:
     need_player(a)
-    events: list[Event] = []
     need_phase(s, "gaze", "Deciding a gazed card")
     need_active(s, a.player)
     if a.player not in s.gaze_pending:
@@ -31,9 +34,8 @@ def gaze_choice(s: CauldronState, a: GazeChoice, rng: Rng) -> Outcome:
     s.gaze_choices[a.player] = a.choice
     where = "to the bottom of the deck" if a.choice == "bottom" else "out of the game"
     if all(pid in s.gaze_choices for pid in s.gaze_pending):
-        events += close_gaze(s, rng)
-        return Outcome(state=s, events=events, reply=f"Your card goes {where}.")
-    return Outcome(state=s, events=events,
+        return Outcome(state=s, events=close_gaze(s, rng), reply=f"Your card goes {where}.")
+    return Outcome(state=s, events=[],
                    reply=f"Your card goes {where}; you can change it until every gazer has chosen.")
 
 
@@ -64,8 +66,8 @@ def close_gaze(s: CauldronState, rng: Rng) -> list[Event]:
                 break
     s.gaze_pending, s.gaze_choices = {}, {}
     events.append(effect(s, "gaze", "primary",
-                               f"{bottom} card{'s' if bottom != 1 else ''} sent to the bottom, "
-                               f"{discarded} cast out of the game.", bottom=bottom, discarded=discarded))
+                         f"{bottom} card{'s' if bottom != 1 else ''} sent to the bottom, "
+                         f"{discarded} cast out of the game.", bottom=bottom, discarded=discarded))
     if s.finished:
         events.append(game_over_event(s))
         return events
@@ -75,7 +77,6 @@ def close_gaze(s: CauldronState, rng: Rng) -> list[Event]:
 
 def yew_vote(s: CauldronState, a: YewVote, rng: Rng) -> Outcome:
     need_player(a)
-    events: list[Event] = []
     need_phase(s, "yew", "Voting to poison")
     need_active(s, a.player)
     if a.player not in s.yew_voters:
@@ -85,9 +86,8 @@ def yew_vote(s: CauldronState, a: YewVote, rng: Rng) -> Outcome:
         raise IllegalAction(f"You can poison one of: {names}.", code="bad_target")
     s.yew_votes[a.player] = a.target
     if all(pid in s.yew_votes for pid in s.yew_voters if pid not in s.removed):
-        events += close_yew(s, rng)
-        return Outcome(state=s, events=events, reply=f"Your vote to poison {ing(a.target)} is in.")
-    return Outcome(state=s, events=events,
+        return Outcome(state=s, events=close_yew(s, rng), reply=f"Your vote to poison {ing(a.target)} is in.")
+    return Outcome(state=s, events=[],
                    reply=f"Your vote to poison {ing(a.target)} is in; you can change it until every drinker has voted.")
 
 
@@ -108,8 +108,49 @@ def close_yew(s: CauldronState, rng: Rng) -> list[Event]:
         s.poison_round = s.round + 1
         how = " (drawn at random among the tied)" if len(tied) > 1 else ""
         events.append(effect(s, "yew", "primary",
-                                   f"**{ing(chosen)}** is poisoned{how}. Whoever casts it next night "
-                                   f"cannot cast on night {s.round + 2}.", poisoned=chosen,
-                                   tied=tied if len(tied) > 1 else [], votes=sum(votes.values())))
+                             f"**{ing(chosen)}** is poisoned{how}. Whoever casts it next night "
+                             f"cannot cast on night {s.round + 2}.", poisoned=chosen,
+                             tied=tied if len(tied) > 1 else [], votes=sum(votes.values())))
     events += run_queue(s, rng)
     return events
+
+
+def gaze_prompt(s: CauldronState, player_id: str) -> Prompt | None:
+    """The card the Cailleach showed a gazer, and where it goes."""
+    if player_id not in s.gaze_pending:
+        return None
+    kind = s.kinds[s.gaze_pending[player_id]]
+    return Prompt(action="gaze", title="Cailleach's Gaze",
+                  text=f"You see **{KIND_LABEL[kind]}**. Where does it go?",
+                  fields=[PromptField(name="choice", placeholder="Bottom or out of the game", choices=[
+                      Choice(value="bottom", label="Put it at the bottom of the deck", emoji="⬇️"),
+                      Choice(value="discard", label="Cast it out of the game", emoji="🗑️")])])
+
+
+def gaze_legal_actions(s: CauldronState) -> list[Action]:
+    out: list[Action] = []
+    for pid in s.gaze_pending:
+        if pid in s.removed:
+            continue
+        out += [GazeChoice(player=pid, choice="bottom"), GazeChoice(player=pid, choice="discard")]
+    return out
+
+
+def yew_prompt(s: CauldronState, player_id: str) -> Prompt | None:
+    """The Yew drinkers' vote for the ingredient to poison."""
+    if player_id not in s.yew_voters:
+        return None
+    return Prompt(action="yew_vote", title="Yew's Quiet Draught", vote=True,
+                  text="Vote for the ingredient to poison: whoever casts it next night sits out the "
+                       "night after.",
+                  fields=[PromptField(name="target", placeholder="Ingredient to poison", choices=[
+                      Choice(value=k, label=INGREDIENTS[k].name, description=INGREDIENTS[k].short,
+                             emoji=INGREDIENTS[k].emoji) for k in s.yew_options])])
+
+
+def yew_legal_actions(s: CauldronState) -> list[Action]:
+    out: list[Action] = []
+    for pid in s.yew_voters:
+        if pid not in s.removed:
+            out += [YewVote(player=pid, target=k) for k in s.yew_options]
+    return out

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from games.engine import (
-    Event,
+    Action,
     IllegalAction,
     Outcome,
+    Prompt,
     Rng,
     public,
 )
@@ -17,7 +18,6 @@ from .night import open_night
 
 def end_discussion(s: CauldronState, a: EndDiscussion, rng: Rng) -> Outcome:
     need_player(a)
-    events: list[Event] = []
     need_phase(s, "day", "Ending the discussion")
     need_active(s, a.player)
     if a.player in s.ended_discussion:
@@ -27,11 +27,27 @@ def end_discussion(s: CauldronState, a: EndDiscussion, rng: Rng) -> Outcome:
     ready = sum(1 for pid in active if pid in s.ended_discussion)
     # a living line shown on the day's own message, under its End discussion button (data
     # "on_phase"), so the count does not scroll away from the button as the table talks
-    events.append(public("ready", f"✋ {ready} of {len(active)} ready for the night"
-                         + (": night falls." if ready == len(active) else "."), slot=f"ready:{s.round}",
-                         data={"on_phase": s.phase_seq, "ready": ready, "of": len(active)}))
+    line = public("ready", f"✋ {ready} of {len(active)} ready for the night"
+                  + (": night falls." if ready == len(active) else "."), slot=f"ready:{s.round}",
+                  data={"on_phase": s.phase_seq, "ready": ready, "of": len(active)})
     if ready == len(active):
-        events += open_night(s, rng)
-        return Outcome(state=s, events=events, reply="Everyone is ready: night falls.")
-    return Outcome(state=s, events=events,
+        return Outcome(state=s, events=[line, *open_night(s, rng)], reply="Everyone is ready: night falls.")
+    return Outcome(state=s, events=[line],
                    reply=f"You are ready for the night; waiting for {len(active) - ready} more.")
+
+
+def prompt(s: CauldronState, player_id: str) -> Prompt | None:
+    """The End discussion button, for each player who has not pressed it."""
+    if player_id in s.ended_discussion:
+        return None
+    return Prompt(action="end_discussion", title=f"Day {s.round}",
+                  text="Press when you are ready for the night.", submit_label="End discussion")
+
+
+def shared_prompt(s: CauldronState) -> Prompt:
+    """The End discussion button on the day's message."""
+    return Prompt(action="end_discussion", title=f"Day {s.round}", submit_label="End discussion")
+
+
+def legal_actions(s: CauldronState) -> list[Action]:
+    return [EndDiscussion(player=pid) for pid in s.active() if pid not in s.ended_discussion]

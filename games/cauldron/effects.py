@@ -18,12 +18,12 @@ from .terms import BLOOD, KIND_LABEL, MILK, ing, ing_list, thistle_threshold
 def blocked(s: CauldronState) -> bool:
     return blocking(s.options, s.primary, s.secondaries) is not None
 
+
 def blocking(options: CauldronOptions, primary: str | None, secondaries: list[str]) -> str | None:
     """The secondary that blocks this primary (option ``blocker``), if one does."""
     blockers = {"wolfbane": {"wolfbane"}, "thistle": {"thistle"},
                 "both": {"wolfbane", "thistle"}}[options.blocker]
     return next((k for k in secondaries if k in blockers), None) if primary else None
-
 
 
 def effect(s: CauldronState, key: str, role: str, text: str, **data: Any) -> Event:
@@ -33,10 +33,12 @@ def effect(s: CauldronState, key: str, role: str, text: str, **data: Any) -> Eve
                         "deck": len(s.deck), "revealed": revealed_counts(s),
                         "remaining": s.remaining()})
 
+
 def casters_of(s: CauldronState, key: str) -> list[str]:
     return [pid for pid in s.active() if s.played_by.get(pid) == key]
 
 # ----- secondaries
+
 
 def secondary_brigid(s: CauldronState, rng: Rng) -> list[Event]:
     events: list[Event] = []
@@ -51,12 +53,13 @@ def secondary_brigid(s: CauldronState, rng: Rng) -> list[Event]:
     events.append(effect(s, "brigid", "secondary", text))
     return events
 
+
 def secondary_gaze(s: CauldronState, rng: Rng) -> list[Event]:
     events: list[Event] = []
     casters = casters_of(s, "gaze")
     if not s.deck or not casters:
         events.append(effect(s, "gaze", "secondary", "no one can peek: the deck is empty."
-                                   if not s.deck else "no one is left to peek."))
+                             if not s.deck else "no one is left to peek."))
         return events
     top = s.deck[0]
     for pid in casters:
@@ -66,14 +69,16 @@ def secondary_gaze(s: CauldronState, rng: Rng) -> list[Event]:
                               data={"kind": s.kinds[top]}))
     n = len(casters)
     events.append(effect(s, "gaze", "secondary",
-                               f"{n} gaze{'s' if n != 1 else ''} fall on the top card; it stays where it is.",
-                               peeks=n))
+                         f"{n} gaze{'s' if n != 1 else ''} fall on the top card; it stays where it is.",
+                         peeks=n))
     return events
+
 
 def secondary_ceol(s: CauldronState, rng: Rng) -> list[Event]:
     events: list[Event] = []
     events.append(effect(s, "ceol", "secondary", "the music fades; nothing happens."))
     return events
+
 
 def secondary_thistle(s: CauldronState, rng: Rng) -> list[Event]:
     events: list[Event] = []
@@ -84,9 +89,10 @@ def secondary_thistle(s: CauldronState, rng: Rng) -> list[Event]:
     card = s.deck.pop(0)
     s.out.append(card)
     events.append(effect(s, "thistle", "secondary",
-                               "the top card is cast out of the game unseen." + block, discarded=1))
+                         "the top card is cast out of the game unseen." + block, discarded=1))
     events += check_end(s)
     return events
+
 
 def secondary_wolfbane(s: CauldronState, rng: Rng) -> list[Event]:
     events: list[Event] = []
@@ -96,6 +102,7 @@ def secondary_wolfbane(s: CauldronState, rng: Rng) -> list[Event]:
         text = "there is no primary to block." if not s.primary else "the root does nothing."
     events.append(effect(s, "wolfbane", "secondary", text, blocked=bool(s.primary) and blocked(s)))
     return events
+
 
 def secondary_yew(s: CauldronState, rng: Rng) -> list[Event]:
     events: list[Event] = []
@@ -115,10 +122,11 @@ def secondary_yew(s: CauldronState, rng: Rng) -> list[Event]:
     else:
         text = f"the top card is **{MILK}**: the Yew drinkers are safe. The card stays on top."
     events.append(effect(s, "yew", "secondary", text, top=kind,
-                               poisoned=len(casters) if kind == "blood" else 0))
+                         poisoned=len(casters) if kind == "blood" else 0))
     return events
 
 # ----- primaries
+
 
 def primary_brigid(s: CauldronState, step: Step, rng: Rng) -> list[Event]:
     events: list[Event] = []
@@ -135,6 +143,7 @@ def primary_brigid(s: CauldronState, step: Step, rng: Rng) -> list[Event]:
         text = f"the top cards are {shown}: they return to the bottom of the deck."
     events.append(effect(s, "brigid", "primary", text, shown=kinds, rep=step.rep))
     return events
+
 
 def primary_gaze(s: CauldronState, step: Step, rng: Rng) -> list[Event]:
     events: list[Event] = []
@@ -164,6 +173,7 @@ def primary_gaze(s: CauldronState, step: Step, rng: Rng) -> list[Event]:
                                       "of the game.", title="Cailleach's Gaze", opens_phase=True,
                          data={"choosing": n, "rep": step.rep}))
     return events
+
 
 def primary_ceol(s: CauldronState, step: Step, rng: Rng) -> list[Event]:
     events: list[Event] = []
@@ -205,6 +215,7 @@ def primary_ceol(s: CauldronState, step: Step, rng: Rng) -> list[Event]:
     events.append(effect(s, "ceol", "primary", text, singers=n, spare=drew))
     return events
 
+
 def primary_thistle(s: CauldronState, step: Step, rng: Rng) -> list[Event]:
     events: list[Event] = []
     cards = s.deck[:2]
@@ -231,10 +242,11 @@ def primary_thistle(s: CauldronState, step: Step, rng: Rng) -> list[Event]:
             if many else f"{thistles} Thistle{'s' if thistles != 1 else ''}, not more than {limit}: "
                          "the Blood is discarded, the Milk shuffled back")
     events.append(effect(s, "thistle", "primary", f"revealed {shown}. {rule}.", shown=kinds,
-                               thistles=thistles, threshold=limit, discarded=gone, rep=step.rep))
+                         thistles=thistles, threshold=limit, discarded=gone, rep=step.rep))
     if s.finished:
         events.append(game_over_event(s))
     return events
+
 
 def primary_wolfbane(s: CauldronState, step: Step, rng: Rng) -> list[Event]:
     events: list[Event] = []
@@ -251,9 +263,10 @@ def primary_wolfbane(s: CauldronState, step: Step, rng: Rng) -> list[Event]:
                               data={"card": card}))
     rng.shuffle(lost)
     events.append(effect(s, "wolfbane", "primary",
-                               f"every player discards a random card: {ing_list(lost)}.",
-                               lost=lost, rep=step.rep))
+                         f"every player discards a random card: {ing_list(lost)}.",
+                         lost=lost, rep=step.rep))
     return events
+
 
 def primary_yew(s: CauldronState, step: Step, rng: Rng) -> list[Event]:
     events: list[Event] = []
@@ -273,7 +286,6 @@ def primary_yew(s: CauldronState, step: Step, rng: Rng) -> list[Event]:
                          title="Yew's Quiet Draught", opens_phase=True,
                          data={"voters": n, "options": list(s.yew_options), "rep": step.rep}))
     return events
-
 
 
 SECONDARIES: dict[str, Callable[[CauldronState, Rng], list[Event]]] = {

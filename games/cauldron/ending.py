@@ -13,17 +13,17 @@ from .terms import BLOOD, MILK, TEAM_LABEL, outcome_for
 def check_end(s: CauldronState, announce: bool = True) -> list[Event]:
     """Checked after every center discard. The game ends at exactly ``end_remaining`` cards, or when
     the deck is empty (face-up cards alone exceed ``end_remaining``, so the count can fall no more)."""
-    events: list[Event] = []
     if s.finished or (s.remaining() != s.options.end_remaining and s.deck):
-        return events
+        return []
     milk = sum(s.kinds[c] == "milk" for c in s.deck + s.revealed)
     blood = s.remaining() - milk
-    events += finish(s, outcome_for(milk, blood), announce=announce)
-    return events
+    return finish(s, outcome_for(milk, blood), announce=announce)
 
-def finish(s: CauldronState, outcome: str, reason: str = "",
-            announce: bool = True) -> list[Event]:
-    events: list[Event] = []
+
+def finish(s: CauldronState, outcome: str, reason: str = "", announce: bool = True) -> list[Event]:
+    """The game ends with ``outcome``; the final reveal unless ``announce`` is off (a card discarded
+    mid-effect, by the Gaze's close or the Thistle, ends it: the effect announces the end after its
+    own line)."""
     s.finished = True
     s.outcome = outcome
     s.queue = []
@@ -32,9 +32,8 @@ def finish(s: CauldronState, outcome: str, reason: str = "",
         s.winners = [p.id for p in s.players if HEROES[s.heroes[p.id]].team == outcome]
     else:
         s.winners = []
-    if announce:
-        events.append(game_over_event(s, reason))
-    return events
+    return [game_over_event(s, reason)] if announce else []
+
 
 def game_over_event(s: CauldronState, reason: str = "") -> Event:
     milk = sum(s.kinds[c] == "milk" for c in s.deck + s.revealed)
@@ -65,11 +64,9 @@ def game_over_event(s: CauldronState, reason: str = "") -> Event:
                   say=voice.SAY_END.get(s.outcome, "The game is over."))
 
 
-
 def revealed_counts(s: CauldronState) -> dict[str, int]:
     milk = sum(s.kinds[c] == "milk" for c in s.revealed)
     return {"milk": milk, "blood": len(s.revealed) - milk}
-
 
 
 def end_game(s: CauldronState, a: EndGame, rng: Rng) -> Outcome:

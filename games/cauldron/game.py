@@ -1,16 +1,19 @@
-"""Ireland Cauldron: the game a reader opens first (the deal, what each player sees and may do, the
-invariants) and its declared tables; the rules of each phase live in their own modules. See
-README.md for the interpretations of the rulebook."""
+"""Ireland Cauldron: the game a reader opens first. Its declared tables (``handlers``, ``phases``,
+``secondaries``, ``primaries``) name where each rule lives: the deal (``deal.py``), the night and the
+resolution queue it runs (``night.py``, over the effects in ``effects.py``), the Gaze and Yew choices
+(``choices.py``), the day (``day.py``), a player leaving (``removal.py``), the end (``ending.py``);
+each phase's prompt and legal actions sit beside its rules. Here: what each viewer sees and may do,
+the result and the invariants. See README.md for the interpretations of the rulebook."""
 
 from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from games.engine import (
     Action,
-    Choice,
     Event,
     Game,
     Handler,
@@ -19,20 +22,15 @@ from games.engine import (
     Player,
     PlayerResult,
     Prompt,
-    PromptField,
     Result,
     Rng,
-    SetupError,
     View,
     leaks,
-    private,
-    public,
 )
 
-from . import choices, day, night, removal, voice
-from .checks import eligible_players
-from .data import DATA, HEROES, INGREDIENT_ORDER, INGREDIENTS, MAX_PLAYERS, MIN_PLAYERS, evil_count
-from .effects import PRIMARIES, SECONDARIES, blocking
+from . import choices, day, deal, night, removal, voice
+from .data import DATA, HEROES, INGREDIENT_ORDER, INGREDIENTS, MAX_PLAYERS, MIN_PLAYERS
+from .effects import PRIMARIES, SECONDARIES
 from .ending import end_game, revealed_counts
 from .models import (
     CauldronOptions,
@@ -43,8 +41,7 @@ from .models import (
     PlayCard,
     YewVote,
 )
-from .night import open_night, ruled
-from .phases import PHASES, timeout
+from .phases import PHASES, TIMED, timeout
 from .terms import (
     BLOOD,
     KIND_LABEL,
@@ -55,6 +52,19 @@ from .terms import (
     outcome_for,
     thistle_threshold,
 )
+
+#: a view's text is cut to this many characters
+VIEW_LIMIT = 1800
+#: each phase's prompt for a player (None when the phase asks nothing of them), its shared prompt (on
+#: the phase message) and its legal actions, beside the phase's rules
+_PROMPTS: dict[str, Callable[[CauldronState, str], Prompt | None]] = {
+    "night": night.prompt, "gaze": choices.gaze_prompt, "yew": choices.yew_prompt, "day": day.prompt,
+}
+_SHARED = {"day": day.shared_prompt}
+_LEGAL: dict[str, Callable[[CauldronState], list[Action]]] = {
+    "night": night.legal_actions, "gaze": choices.gaze_legal_actions, "yew": choices.yew_legal_actions,
+    "day": day.legal_actions,
+}
 
 
 class CauldronGame(Game):
@@ -67,112 +77,9 @@ class CauldronGame(Game):
     State = CauldronState
     actions = (PlayCard, GazeChoice, YewVote, EndDiscussion)
 
-    # ================================================================== setup
-
     def _setup(self, players: list[Player], options: CauldronOptions, rng: Rng,
                forced: CauldronSetup) -> Outcome:
-        ids = [p.id for p in players]
-        s = CauldronState(players=players, phase="setup", options=options)
-        self._deal_heroes(s, ids, rng, forced)
-        self._build_center(s, rng, forced)
-        self._deal_ingredients(s, ids, rng, forced)
-        s.knowledge = {pid: [] for pid in ids}
-        s.hero_changes = {pid: [] for pid in ids}
-        n = len(ids)
-        events: list[Event] = [public(
-            "game_start",
-            f"**Ireland Cauldron** begins. {n} heroes gather round the cauldron: "
-            f"{evil_count(n)} of them {'serves' if evil_count(n) == 1 else 'serve'} the dark. Sixteen cards lie in it, "
-            f"8 {MILK} and 8 {BLOOD}. When only {options.end_remaining} remain in the deck and face up, "
-            "more Milk saves Ireland; more Blood dooms it.",
-            title="Ireland Cauldron",
-            data={"players": n, "evil": evil_count(n), "center": 16,
-                  "end_remaining": options.end_remaining,
-                  "thistle_threshold": thistle_threshold(n)},
-        )]
-        for pid in ids:
-            hero = HEROES[s.heroes[pid]]
-            text = (f"Your hero is **{hero.name}** ({'Good' if hero.team == 'good' else 'Evil'}). "
-                    f"_{hero.legend}_")
-            if hero.team == "evil" and options.evil_know_each_other:
-                allies = s.evil_allies.get(pid, [])
-                text += ("\nYour allies in the dark: " + ", ".join(
-                    f"**{s.name(a)}** ({HEROES[s.heroes[a]].name})" for a in allies)
-                    if allies else "\nYou stand alone in the dark.")
-            events.append(private(pid, "hero", text, title="Your hero",
-                                  data={"hero": hero.key, "team": hero.team,
-                                        "allies": s.evil_allies.get(pid, [])}))
-        events += open_night(s, rng)
-        return Outcome(state=s, events=events)
-
-    def _deal_heroes(self, s: CauldronState, ids: list[str], rng: Rng, forced: CauldronSetup) -> None:
-        for pid, key in forced.heroes.items():
-            if pid not in ids:
-                raise SetupError(f"Forced hero for {pid!r}, who is not at the table.", code="bad_setup")
-            if key not in HEROES:
-                raise SetupError(f"There is no hero {key!r}.", code="bad_setup")
-        taken = list(forced.heroes.values()) + list(forced.hero_deck)
-        for key in forced.hero_deck:
-            if key not in HEROES:
-                raise SetupError(f"There is no hero {key!r}.", code="bad_setup")
-        if len(set(taken)) != len(taken):
-            raise SetupError("Each hero can be dealt only once.", code="bad_setup")
-        heroes = dict(forced.heroes)
-        free = [pid for pid in ids if pid not in heroes]
-        rng.shuffle(free)
-        evil_needed = max(0, evil_count(len(ids)) - sum(HEROES[k].team == "evil" for k in heroes.values()))
-        pool = {team: [h.key for h in DATA.heroes if h.team == team and h.key not in taken]
-                for team in ("good", "evil")}
-        for team_pool in pool.values():
-            rng.shuffle(team_pool)
-        for i, pid in enumerate(free):
-            team = "evil" if i < evil_needed else "good"
-            if not pool[team]:
-                raise SetupError(f"Not enough {team} heroes left to deal.", code="bad_setup")
-            heroes[pid] = pool[team].pop()
-        s.heroes = {pid: heroes[pid] for pid in ids}
-        s.starting_heroes = dict(s.heroes)
-        rest = pool["good"] + pool["evil"]
-        rng.shuffle(rest)
-        s.hero_deck = list(forced.hero_deck) + rest
-        if not s.hero_deck:
-            raise SetupError("Ceol needs at least one spare hero.", code="bad_setup")
-        if s.options.evil_know_each_other:
-            evil = [pid for pid in ids if HEROES[s.heroes[pid]].team == "evil"]
-            s.evil_allies = {pid: [o for o in evil if o != pid] for pid in evil}
-
-    def _build_center(self, s: CauldronState, rng: Rng, forced: CauldronSetup) -> None:
-        top = list(forced.center)
-        if top.count("milk") > 8 or top.count("blood") > 8:
-            raise SetupError("The cauldron holds only 8 Milk and 8 Blood.", code="bad_setup")
-        rest = ["milk"] * (8 - top.count("milk")) + ["blood"] * (8 - top.count("blood"))
-        rng.shuffle(rest)
-        order = top + rest
-        s.deck = [f"cc{i + 1:02d}" for i in range(16)]
-        s.kinds = {cid: kind for cid, kind in zip(s.deck, order, strict=True)}  # type: ignore[misc]
-
-    def _deal_ingredients(self, s: CauldronState, ids: list[str], rng: Rng, forced: CauldronSetup) -> None:
-        pool = Counter({i.key: i.copies for i in DATA.ingredients})
-        for pid, hand in forced.hands.items():
-            if pid not in ids:
-                raise SetupError(f"Forced hand for {pid!r}, who is not at the table.", code="bad_setup")
-            if len(hand) != 3:
-                raise SetupError("A forced hand holds exactly 3 ingredients.", code="bad_setup")
-        for key in [k for h in forced.hands.values() for k in h] + list(forced.draw):
-            if key not in INGREDIENTS:
-                raise SetupError(f"There is no ingredient {key!r}.", code="bad_setup")
-            if pool[key] <= 0:
-                raise SetupError(f"There are only 10 cards of {INGREDIENTS[key].name}.", code="bad_setup")
-            pool[key] -= 1
-        rest = list(pool.elements())
-        rng.shuffle(rest)
-        s.hands = {}
-        for pid in ids:
-            if pid in forced.hands:
-                s.hands[pid] = list(forced.hands[pid])
-            else:
-                s.hands[pid] = [rest.pop() for _ in range(3)]
-        s.draw = list(forced.draw) + rest
+        return deal.setup(players, options, rng, forced)
 
     # ================================================================== apply
     #: every action -> its handler, in the module of its phase: the night (``night.py``, with the
@@ -266,7 +173,7 @@ class CauldronGame(Game):
             me = self._my_view(s, viewer)
             data["me"] = me
             lines = self._my_lines(s, viewer, me) + [""] + lines
-        return View(text="\n".join(lines)[:1800], data=data)
+        return View(text="\n".join(lines)[:VIEW_LIMIT], data=data)
 
     def _my_view(self, s: CauldronState, pid: str) -> dict[str, Any]:
         hero = HEROES[s.heroes[pid]]
@@ -332,83 +239,21 @@ class CauldronGame(Game):
     def prompts(self, s: CauldronState, player_id: str) -> list[Prompt]:
         if s.finished or player_id in s.removed or player_id not in s.heroes:
             return []
-        if s.phase == "night" and player_id in eligible_players(s):
-            counts = Counter(s.hands[player_id])
-            choices = []
-            for k in INGREDIENT_ORDER:
-                if counts[k]:
-                    i = INGREDIENTS[k]
-                    label = i.name + (f" ×{counts[k]}" if counts[k] > 1 else "")
-                    choices.append(Choice(value=k, label=label, description=i.short, emoji=i.emoji))
-            current = s.chosen.get(player_id)
-            text = "Cast one ingredient into the cauldron. No one will know it was yours."
-            if current:
-                text += f" Now: {ing(current)} (you can change it)."
-            return [Prompt(action="play", title=f"Night {s.round}: your ingredient", text=text,
-                           fields=[PromptField(name="card", placeholder="Choose an ingredient", choices=choices)])]
-        if s.phase == "gaze" and player_id in s.gaze_pending:
-            kind = s.kinds[s.gaze_pending[player_id]]
-            return [Prompt(action="gaze", title="Cailleach's Gaze",
-                           text=f"You see **{KIND_LABEL[kind]}**. Where does it go?",
-                           fields=[PromptField(name="choice", placeholder="Bottom or out of the game", choices=[
-                               Choice(value="bottom", label="Put it at the bottom of the deck", emoji="⬇️"),
-                               Choice(value="discard", label="Cast it out of the game", emoji="🗑️")])])]
-        if s.phase == "yew" and player_id in s.yew_voters:
-            return [Prompt(action="yew_vote", title="Yew's Quiet Draught", vote=True,
-                           text="Vote for the ingredient to poison: whoever casts it next night sits out the "
-                                "night after.",
-                           fields=[PromptField(name="target", placeholder="Ingredient to poison", choices=[
-                               Choice(value=k, label=INGREDIENTS[k].name, description=INGREDIENTS[k].short,
-                                      emoji=INGREDIENTS[k].emoji) for k in s.yew_options])])]
-        if s.phase == "day" and player_id not in s.ended_discussion:
-            return [Prompt(action="end_discussion", title=f"Day {s.round}",
-                           text="Press when you are ready for the night.", submit_label="End discussion")]
-        return []
+        ask = _PROMPTS.get(s.phase)
+        prompt = None if ask is None else ask(s, player_id)
+        return [] if prompt is None else [prompt]
 
     def recap(self, s: CauldronState, records: list[Event]) -> list[Event]:
-        """The end screen's chronicle: who cast what, night by night, and what ruled the night."""
-        nights = []
-        for rec in records:
-            if rec.type != "night":
-                continue
-            data = rec.data
-            blocker = data.get("blocked_by")
-            if "blocked_by" not in data:  # a record from before blocked_by was kept
-                blocker = blocking(s.options, data["primary"], data.get("secondaries", []))
-            said = ruled(data["primary"], blocker)
-            lines = [f"• {s.name(pid)}: {ing(card)}" for pid, card in data["cast"].items()]
-            if lines:  # (a night nobody cast says so once, not once per player)
-                lines += [f"• {s.name(pid)}: sat out ({why})" for pid, why in data.get("sat_out", {}).items()]
-            nights.append(f"**Night {data['round']}** · {said}\n" + ("\n".join(lines) or "nobody cast"))
-        if not nights:
-            return []
-        return [public("chronicle", "\n\n".join(nights), title="🌙 Who cast what, night by night")]
+        return night.recap(s, records)
 
     def shared_prompts(self, s: CauldronState) -> list[Prompt]:
         """The day's End discussion button, on the day's message."""
-        if s.phase == "day" and not s.finished:
-            return [Prompt(action="end_discussion", title=f"Day {s.round}", submit_label="End discussion")]
-        return []
+        shared = _SHARED.get(s.phase)
+        return [] if s.finished or shared is None else [shared(s)]
 
     def legal_actions(self, s: CauldronState) -> list[Action]:
-        if s.finished:
-            return []
-        out: list[Action] = []
-        if s.phase == "night":
-            for pid in eligible_players(s):
-                out += [PlayCard(player=pid, card=k) for k in sorted(set(s.hands[pid]), key=INGREDIENT_ORDER.index)]
-        elif s.phase == "gaze":
-            for pid in s.gaze_pending:
-                if pid in s.removed:
-                    continue
-                out += [GazeChoice(player=pid, choice="bottom"), GazeChoice(player=pid, choice="discard")]
-        elif s.phase == "yew":
-            for pid in s.yew_voters:
-                if pid not in s.removed:
-                    out += [YewVote(player=pid, target=k) for k in s.yew_options]
-        elif s.phase == "day":
-            out += [EndDiscussion(player=pid) for pid in s.active() if pid not in s.ended_discussion]
-        return out
+        legal = _LEGAL.get(s.phase)
+        return [] if s.finished or legal is None else legal(s)
 
     # ================================================================== invariants
 
@@ -454,7 +299,7 @@ class CauldronGame(Game):
             milk = sum(s.kinds[c] == "milk" for c in s.deck + s.revealed)
             if outcome_for(milk, s.remaining() - milk) != s.outcome:
                 problems.append("wrong winner for the final count")
-        if not s.finished and s.phase not in ("night", "gaze", "yew", "day"):
+        if not s.finished and s.phase not in TIMED:
             problems.append(f"unknown phase {s.phase}")
         # secrets in public events (the final reveal may name everything)
         shown = [e for e in events if e.audience.kind == "public" and e.type not in REVEAL_EVENTS]

@@ -6,9 +6,13 @@ from __future__ import annotations
 from collections import Counter
 
 from games.engine import (
+    Action,
+    Choice,
     Event,
     IllegalAction,
     Outcome,
+    Prompt,
+    PromptField,
     Rng,
     private,
     public,
@@ -26,7 +30,6 @@ from .terms import BLOOD, MILK, ing, ing_list, rank
 
 def play(s: CauldronState, a: PlayCard, rng: Rng) -> Outcome:
     need_player(a)
-    events: list[Event] = []
     need_phase(s, "night", "Casting an ingredient")
     need_active(s, a.player)
     if s.sit_out.get(a.player) == s.round:
@@ -38,12 +41,10 @@ def play(s: CauldronState, a: PlayCard, rng: Rng) -> Outcome:
     changed = a.player in s.chosen
     s.chosen[a.player] = a.card
     if all(pid in s.chosen for pid in eligible_players(s)):
-        events += close_night(s, rng, timed_out=False)
-        return Outcome(state=s, events=events,
+        return Outcome(state=s, events=close_night(s, rng, timed_out=False),
                        reply=f"You cast {ing(a.card)} into the cauldron. The night closes.")
     verb = "You changed your casting to" if changed else "You cast"
-    return Outcome(state=s, events=events,
-                   reply=f"{verb} {ing(a.card)}; you can change it until the night closes.")
+    return Outcome(state=s, events=[], reply=f"{verb} {ing(a.card)}; you can change it until the night closes.")
 
 
 def open_night(s: CauldronState, rng: Rng) -> list[Event]:
@@ -156,6 +157,26 @@ def ruled(primary: str | None, blocker: str | None) -> str:
     return f"{ing(primary)} ruled"
 
 
+def recap(s: CauldronState, records: list[Event]) -> list[Event]:
+    """The end screen's chronicle: who cast what, night by night, and what ruled the night."""
+    nights = []
+    for rec in records:
+        if rec.type != "night":
+            continue
+        data = rec.data
+        blocker = data.get("blocked_by")
+        if "blocked_by" not in data:  # a record from before blocked_by was kept
+            blocker = blocking(s.options, data["primary"], data.get("secondaries", []))
+        said = ruled(data["primary"], blocker)
+        lines = [f"• {s.name(pid)}: {ing(card)}" for pid, card in data["cast"].items()]
+        if lines:  # (a night nobody cast says so once, not once per player)
+            lines += [f"• {s.name(pid)}: sat out ({why})" for pid, why in data.get("sat_out", {}).items()]
+        nights.append(f"**Night {data['round']}** · {said}\n" + ("\n".join(lines) or "nobody cast"))
+    if not nights:
+        return []
+    return [public("chronicle", "\n\n".join(nights), title="🌙 Who cast what, night by night")]
+
+
 def reveal_event(s: CauldronState, counts: Counter[str], struck: int) -> Event:
     if not s.table:
         text = "🫕 Nothing falls into the cauldron tonight."
@@ -206,7 +227,6 @@ def do_step(s: CauldronState, step: Step, rng: Rng) -> list[Event]:
 
 
 def open_day(s: CauldronState) -> list[Event]:
-    events: list[Event] = []
     s.next_phase("day")
     s.ended_discussion = []
     rc = revealed_counts(s)
@@ -216,9 +236,34 @@ def open_day(s: CauldronState) -> list[Event]:
     if s.poison and s.poison_round == s.round + 1:
         text += f"\n☠️ Poisoned for night {s.round + 1}: {ing_list(s.poison)}."
     text += "\nTalk it over, then press **End discussion** below when you are ready."
-    events.append(public("day", text, title=f"Day {s.round}", opens_phase=True,
-                         data={"round": s.round, "table": list(s.table), "deck": len(s.deck),
-                               "revealed": rc, "remaining": s.remaining(),
-                               "poisoned_next": list(s.poison) if s.poison_round == s.round + 1 else []},
-                         say=voice.say_day(s)))
-    return events
+    return [public("day", text, title=f"Day {s.round}", opens_phase=True,
+                   data={"round": s.round, "table": list(s.table), "deck": len(s.deck),
+                         "revealed": rc, "remaining": s.remaining(),
+                         "poisoned_next": list(s.poison) if s.poison_round == s.round + 1 else []},
+                   say=voice.say_day(s))]
+
+
+def prompt(s: CauldronState, player_id: str) -> Prompt | None:
+    """The night's choice of an ingredient, for each player who may cast tonight."""
+    if player_id not in eligible_players(s):
+        return None
+    counts = Counter(s.hands[player_id])
+    choices = []
+    for k in INGREDIENT_ORDER:
+        if counts[k]:
+            i = INGREDIENTS[k]
+            label = i.name + (f" ×{counts[k]}" if counts[k] > 1 else "")
+            choices.append(Choice(value=k, label=label, description=i.short, emoji=i.emoji))
+    current = s.chosen.get(player_id)
+    text = "Cast one ingredient into the cauldron. No one will know it was yours."
+    if current:
+        text += f" Now: {ing(current)} (you can change it)."
+    return Prompt(action="play", title=f"Night {s.round}: your ingredient", text=text,
+                  fields=[PromptField(name="card", placeholder="Choose an ingredient", choices=choices)])
+
+
+def legal_actions(s: CauldronState) -> list[Action]:
+    out: list[Action] = []
+    for pid in eligible_players(s):
+        out += [PlayCard(player=pid, card=k) for k in sorted(set(s.hands[pid]), key=INGREDIENT_ORDER.index)]
+    return out

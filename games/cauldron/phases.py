@@ -12,9 +12,7 @@ from .terms import PHASE_LABEL
 
 
 def night_timeout(s: CauldronState, rng: Rng) -> list[Event]:
-    events: list[Event] = []
-    events += close_night(s, rng, timed_out=True)
-    return events
+    return close_night(s, rng, timed_out=True)
 
 
 def gaze_timeout(s: CauldronState, rng: Rng) -> list[Event]:
@@ -46,6 +44,8 @@ PHASES: dict[str, Phase] = {
                  prompts=("end_discussion",), on_timeout=day_timeout),
     "game_over": Phase(PHASE_LABEL["game_over"]),
 }
+#: the phases of a running game (each closes at its deadline)
+TIMED = tuple(name for name, phase in PHASES.items() if phase.on_timeout is not None)
 
 
 def timeout(s: CauldronState, a: PhaseTimeout, rng: Rng) -> Outcome:

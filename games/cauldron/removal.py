@@ -20,7 +20,6 @@ from .night import close_night, open_night
 
 def remove(s: CauldronState, a: RemovePlayer, rng: Rng) -> Outcome:
     target = a.target
-    events: list[Event] = []
     if target not in {p.id for p in s.players}:
         raise IllegalAction("That player is not in this game.", code="not_a_player")
     if target in s.removed:
@@ -29,23 +28,29 @@ def remove(s: CauldronState, a: RemovePlayer, rng: Rng) -> Outcome:
     s.discard.extend(s.hands[target])
     s.hands[target] = []
     s.chosen.pop(target, None)
-    events.append(public("player_removed", f"🚪 **{s.name(target)}** leaves the cauldron's side. Their hand "
-                                           "is discarded; their hero stays secret until the end.",
-                         data={"player": target}))
+    left = public("player_removed", f"🚪 **{s.name(target)}** leaves the cauldron's side. Their hand "
+                                    "is discarded; their hero stays secret until the end.",
+                  data={"player": target})
     if not s.active():
-        events += finish(s, "ended", reason="everyone left")
-        return Outcome(state=s, events=events, reply=f"{s.name(target)} was removed; no one is left.")
+        return Outcome(state=s, events=[left, *finish(s, "ended", reason="everyone left")],
+                       reply=f"{s.name(target)} was removed; no one is left.")
+    return Outcome(state=s, events=[left, *_phase_after_removal(s, target, rng)],
+                   reply=f"{s.name(target)} was removed from the game.")
+
+
+def _phase_after_removal(s: CauldronState, target: str, rng: Rng) -> list[Event]:
+    """The phase goes on without the player who left: it closes if everyone left has acted (a
+    gazer's undecided card goes to the bottom; a drinker's vote is withdrawn)."""
     if s.phase == "night" and all(pid in s.chosen for pid in eligible_players(s)):
-        events += close_night(s, rng, timed_out=False)
-    elif s.phase == "gaze" and target in s.gaze_pending:
+        return close_night(s, rng, timed_out=False)
+    if s.phase == "gaze" and target in s.gaze_pending:
         s.gaze_choices.pop(target, None)
         s.gaze_choices[target] = "bottom"
-        if all(pid in s.gaze_choices for pid in s.gaze_pending):
-            events += close_gaze(s, rng)
-    elif s.phase == "yew" and target in s.yew_voters:
+        return close_gaze(s, rng) if all(pid in s.gaze_choices for pid in s.gaze_pending) else []
+    if s.phase == "yew" and target in s.yew_voters:
         s.yew_votes.pop(target, None)
-        if all(pid in s.yew_votes for pid in s.yew_voters if pid not in s.removed):
-            events += close_yew(s, rng)
-    elif s.phase == "day" and all(pid in s.ended_discussion for pid in s.active()):
-        events += open_night(s, rng)
-    return Outcome(state=s, events=events, reply=f"{s.name(target)} was removed from the game.")
+        voters = [pid for pid in s.yew_voters if pid not in s.removed]
+        return close_yew(s, rng) if all(pid in s.yew_votes for pid in voters) else []
+    if s.phase == "day" and all(pid in s.ended_discussion for pid in s.active()):
+        return open_night(s, rng)
+    return []

@@ -64,6 +64,7 @@ def ing(key: str) -> str:
 def ing_list(keys: list[str]) -> str:
     return ", ".join(ing(k) for k in keys) if keys else "nothing"
 
+
 #: each phase in words (the phase table's labels, and a refusal's "it is the night")
 PHASE_LABEL = {"night": "the night", "gaze": "the Cailleach's Gaze choice", "yew": "the Yew vote",
                "day": "the day", "game_over": "the end of the game"}

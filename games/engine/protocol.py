@@ -287,8 +287,9 @@ class Game(ABC):
     #: the command that shows a Storyteller the whole truth (a game with Storytellers; "" for none)
     truth_command: ClassVar[str] = ""
     #: every action type the game takes (its ``actions`` and ``COMMON_ACTIONS``) -> its handler: a
-    #: class attribute, or a cached property where the handlers need the game's data. The default
-    #: ``_apply`` dispatches through it, and a test fails for an action type without a handler.
+    #: class attribute naming plain functions ``(state, action, rng) -> Outcome`` in the modules of
+    #: their rules (never the game's methods). The default ``_apply`` dispatches through it, and a
+    #: test fails for an action type without a handler.
     handlers: Mapping[str, Handler] = {}
     #: every phase a game can be in -> its ``Phase`` (label, length, what closes it, its prompts, its
     #: timeout). The default ``phase_seconds``, ``phase_label`` and ``close_on_timeout`` read it;

@@ -3,7 +3,18 @@ speaking turns, ``voice.py``), and the Offering it opens."""
 
 from __future__ import annotations
 
-from games.engine import Choice, Event, IllegalAction, Outcome, Prompt, PromptField, Rng, TurnOver, public
+from games.engine import (
+    Action,
+    Choice,
+    Event,
+    IllegalAction,
+    Outcome,
+    Prompt,
+    PromptField,
+    Rng,
+    TurnOver,
+    public,
+)
 
 from . import voice
 from .circle import alive, all_acted, check_acting, living_target
@@ -145,3 +156,11 @@ def shared_prompt(state: RitualState) -> Prompt:
     return Prompt(action="vote_performer", title="Choose the Performer", vote=True,
                   fields=[PromptField(name="target", placeholder="Vote for the Performer (secret)",
                                       choices=performer_choices(state, ""))])
+
+
+def legal_actions(state: RitualState, living: list[str]) -> list[Action]:
+    """Every vote the living may cast in the Choosing (themselves included)."""
+    acts: list[Action] = []
+    for p in living:
+        acts.extend(VotePerformer.model_construct(player=p, target=t) for t in living)
+    return acts

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.engine import Choice, Event, IllegalAction, Outcome, Prompt, PromptField, Rng, public
+from games.engine import Action, Choice, Event, IllegalAction, Outcome, Prompt, PromptField, Rng, public
 
 from . import records, voice
 from .circle import NONE, alive, all_acted, check_acting, kill, living_target, role_reveal
@@ -115,3 +115,14 @@ def shared_prompt(state: RitualState) -> Prompt:
     return Prompt(action="vote_burn", title="Vote to burn", vote=True,
                   fields=[PromptField(name="target", placeholder="Vote to burn (secret)",
                                       choices=burn_choices(state, ""))])
+
+
+def legal_actions(state: RitualState, living: list[str]) -> list[Action]:
+    """Every vote the living may cast in the Council: not themselves, not the warded."""
+    acts: list[Action] = []
+    for p in living:
+        targets = [t for t in living if t != p and t != state.warded]
+        if state.options.allow_spare:
+            targets.append(NONE)
+        acts.extend(VoteBurn.model_construct(player=p, target=t) for t in targets)
+    return acts

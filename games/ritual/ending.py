@@ -1,4 +1,5 @@
-"""The end of a round (Phase 5, Infection Spread), the wins, and the final reveal with its chronicle."""
+"""The end of a round (Phase 5, Infection Spread), the wins, the chronicle of the rounds (a line each on
+the table's view) and the final reveal with its full chronicle."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ from games.engine import EndGame, Event, Outcome, Rng, private, public
 from . import records, voice
 from . import ritual as rit
 from .choosing import open_choosing
-from .circle import alive, team
+from .circle import alive, ingredient_label, team
 from .data import load
 from .models import RitualState
+from .words import round_word
 
 
 def end_round(state: RitualState, rng: Rng) -> list[Event]:
@@ -112,6 +114,24 @@ def end_game(state: RitualState, action: EndGame, rng: Rng) -> Outcome:
 def all_records(state: RitualState) -> list[dict[str, Any]]:
     """The hidden record of every ritual so far, decoded (see records.py)."""
     return [records.decode(r) for r in state.history]
+
+
+def chronicle(state: RitualState) -> list[str]:
+    """What the table saw of each round, one line each (no attribution, no numbers)."""
+    lines = []
+    for rec in all_records(state):
+        ings = ", ".join(ingredient_label(i) for i in sorted(rec["offerings"].values())) or "nothing"
+        line = (f"**Round {round_word(rec['round'])}**: {state.name(rec['performer'])} performed; "
+                f"{ings}; **{rec['quality']}**")
+        if rec["deaths"]:
+            line += "; died: " + ", ".join(state.name(d) for d in rec["deaths"])
+        for v in rec["visions"]:
+            if v["shown"]:
+                line += f"; vision: {' & '.join(state.name(t) for t in v['targets'])} showed {v['shown']}"
+        if rec["burned"]:
+            line += f"; burned: {state.name(rec['burned'])}"
+        lines.append(line)
+    return lines
 
 
 def reveal(state: RitualState, text: str) -> list[Event]:

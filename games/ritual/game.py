@@ -1,7 +1,9 @@
 """The Ritual: the game a reader opens first. Its declared tables (``handlers``, ``phases``) name
 where each rule lives: the deal (``deal.py``), the Choosing (``choosing.py``), the Offering and the
 ritual it runs (``offering.py``), the Council (``council.py``), the round's end and the wins
-(``ending.py``), a witch leaving (``removal.py``), the voice table (``voice.py``)."""
+(``ending.py``, with the chronicle of the rounds), a witch leaving (``removal.py``), the voice table
+(``voice.py``); each voting phase's prompts and legal actions sit beside its rules. Here: what each
+viewer sees and may do, the result and the invariants."""
 
 from __future__ import annotations
 
@@ -25,9 +27,9 @@ from games.engine import (
     leaks,
 )
 
-from . import choosing, council, deal, ending, offering, records, removal, voice
+from . import choosing, circle, council, deal, ending, offering, records, removal, voice
 from . import ritual as rit
-from .circle import NONE, alive, ingredient_label, living_corrupted, team
+from .circle import NONE, alive, ingredient_label, team
 from .data import Data, load
 from .models import (
     Offer,
@@ -38,11 +40,94 @@ from .models import (
     VotePerformer,
 )
 from .phases import PHASES, TIMED, timeout
-from .words import round_word
 
+#: a player's view is cut to this many characters (the table's and the storyteller's are not)
+VIEW_LIMIT = 1900
 _LEGAL_CACHE: dict[tuple, list[Action]] = {}
+#: each voting phase's prompt, its shared prompt (on the phase message) and its legal actions, beside
+#: the phase's rules
 _PROMPTS = {"choosing": choosing.prompt, "offering": offering.prompt, "council": council.prompt}
 _SHARED = {"choosing": choosing.shared_prompt, "council": council.shared_prompt}
+_LEGAL = {"choosing": choosing.legal_actions, "offering": offering.legal_actions,
+          "council": council.legal_actions}
+
+
+def _table(state: RitualState) -> dict[str, Any]:
+    """What everyone may see, as data (the roles and the history once the game is over)."""
+    living = alive(state)
+    table: dict[str, Any] = {
+        "phase": state.phase, "round": state.round, "performer": state.performer,
+        "alive": living, "dead": list(state.dead), "removed": list(state.removed),
+        "pure_rituals": state.pure, "backfired_rituals": state.backfired,
+        "purging_moon": state.moon, "warded": state.warded, "chronicle": ending.chronicle(state),
+        "finished": state.finished, "outcome": state.outcome, "winners": list(state.winners),
+    }
+    acted = state.offerings if state.phase == "offering" else state.votes
+    table["acted"] = [p for p in living if p in acted]
+    if state.finished:
+        table["roles"] = dict(state.roles)
+        table["history"] = ending.all_records(state)
+        table["infection"] = state.infection
+    return table
+
+
+def _table_lines(state: RitualState) -> list[str]:
+    lines = [f"**The Ritual**, round {state.round}, {state.phase.replace('_', ' ')}"]
+    if state.performer:
+        lines.append(f"🪑 Performer: **{state.name(state.performer)}**")
+    lines.append("Alive: " + ", ".join(state.name(p) for p in alive(state)))
+    if state.dead:
+        lines.append("Dead: " + ", ".join(state.name(p) for p in state.dead))
+    lines.append(f"Pure rituals: {state.pure} of 5 · Backfires: {state.backfired} of 3")
+    return lines
+
+
+def _storyteller_data(state: RitualState) -> dict[str, Any]:
+    return {"roles": dict(state.roles), "offerings": dict(state.offerings), "votes": dict(state.votes),
+            "infection": state.infection, "history": ending.all_records(state),
+            "revenant_won": state.revenant_won, "moon_risen": state.moon_risen, "hunger": state.hunger}
+
+
+def _storyteller_lines(state: RitualState) -> list[str]:
+    roles = load().roles
+    lines = [f"Infection: {state.infection}"]
+    for p in state.players:
+        lines.append(f"• {p.name}: {roles[state.roles[p.id]].name}"
+                     + (f", offers {ingredient_label(state.offerings[p.id])}" if p.id in state.offerings else ""))
+    return lines
+
+
+def _seat(state: RitualState, viewer: str) -> tuple[dict[str, Any], list[str], list[str]]:
+    """A witch's own part of the view: its data, the lines under the title (role and pool) and the
+    lines after the table's (this phase's choice, the fellow Corrupted, the Hollow's whisper)."""
+    data = load()
+    role = data.roles[state.roles[viewer]]
+    side = data.teams[role.team]
+    me: dict[str, Any] = {"role": role.id, "team": role.team, "pool": list(role.pool),
+                          "alive": state.is_alive(viewer)}
+    head = [f"🎴 You are the **{role.name}** {role.icon} ({side.name}). Goal: {side.goal}",
+            "Your ingredients: " + ", ".join(ingredient_label(i) for i in role.pool)]
+    tail = []
+    if state.phase == "offering" and viewer in state.offerings:
+        me["offering"] = state.offerings[viewer]
+        tail.append(f"Your offering: {ingredient_label(state.offerings[viewer])}")
+    if state.phase in ("choosing", "council") and viewer in state.votes:
+        me["vote"] = state.votes[viewer]
+        tail.append(f"Your vote: {'no one' if state.votes[viewer] == NONE else state.name(state.votes[viewer])}")
+    if role.team == "corrupted":
+        mates = [p for p in state.roles if p != viewer and team(state, p) == "corrupted"]
+        if state.options.corrupted_know_each_other:
+            me["teammates"] = mates
+            if mates:
+                tail.append("Fellow Corrupted: " + ", ".join(state.name(m) for m in mates))
+        if state.phase == "offering" and viewer in state.offerings and state.is_alive(viewer):
+            ev = offering.whisper(state, viewer)
+            if ev is not None:
+                me["whisper"] = ev.data
+                tail.append(ev.text)
+    if role.team == "neutral":
+        me["revenant_won"] = state.revenant_won
+    return me, head, tail
 
 
 class RitualGame(Game):
@@ -69,48 +154,8 @@ class RitualGame(Game):
     def data(self) -> Data:
         return load()
 
-    # ------------------------------------------------------------------ helpers
-    def team(self, state: RitualState, pid: str) -> str:
-        return team(state, pid)
-
-    @staticmethod
-    def alive(state: RitualState) -> list[str]:
-        return alive(state)
-
-    @staticmethod
-    def is_alive(state: RitualState, pid: str) -> bool:
-        return state.is_alive(pid)
-
-    def living_corrupted(self, state: RitualState) -> list[str]:
-        return living_corrupted(state)
-
-    def ingredient_label(self, iid: str) -> str:
-        return ingredient_label(iid)
-
     def _setup(self, players: list[Player], options: RitualOptions, rng: Rng, forced: RitualSetup) -> Outcome:
         return deal.setup(players, options, rng, forced)
-
-    def chronicle(self, state: RitualState) -> list[str]:
-        """What the table saw of each round, one line each (no attribution, no numbers)."""
-        lines = []
-        for rec in self.records(state):
-            ings = ", ".join(self.ingredient_label(i) for i in sorted(rec["offerings"].values())) or "nothing"
-            line = (f"**Round {round_word(rec['round'])}**: {state.name(rec['performer'])} performed; "
-                    f"{ings}; **{rec['quality']}**")
-            if rec["deaths"]:
-                line += "; died: " + ", ".join(state.name(d) for d in rec["deaths"])
-            for v in rec["visions"]:
-                if v["shown"]:
-                    line += f"; vision: {' & '.join(state.name(t) for t in v['targets'])} showed {v['shown']}"
-            if rec["burned"]:
-                line += f"; burned: {state.name(rec['burned'])}"
-            lines.append(line)
-        return lines
-
-    @staticmethod
-    def records(state: RitualState) -> list[dict[str, Any]]:
-        """The hidden record of every ritual so far, decoded (see records.py)."""
-        return ending.all_records(state)
 
     # ------------------------------------------------------------------ protocol
     def silenced(self, state: RitualState) -> list[str]:
@@ -139,102 +184,36 @@ class RitualGame(Game):
         the options, never on the votes cast, so it is cached (the simulator asks at every step)."""
         if state.finished:
             return []
-        living = self.alive(state)
+        living = alive(state)
         key = (state.phase, tuple(living), state.warded, state.options.allow_spare,
                tuple(state.roles[p] for p in living) if state.phase == "offering" else ())
         cached = _LEGAL_CACHE.get(key)
         if cached is None:
             if len(_LEGAL_CACHE) > 512:
                 _LEGAL_CACHE.clear()
-            cached = _LEGAL_CACHE[key] = self._legal_actions(state, living)
+            legal = _LEGAL.get(state.phase)
+            cached = _LEGAL_CACHE[key] = [] if legal is None else legal(state, living)
         turn = voice.speaking_turn(state)
         if turn is None:
             return list(cached)
         return [*cached, TurnOver(phase_seq=state.phase_seq, turn=turn.index)]
 
-    def _legal_actions(self, state: RitualState, living: list[str]) -> list[Action]:
-        acts: list[Action] = []
-        if state.phase == "choosing":
-            for p in living:
-                acts.extend(VotePerformer.model_construct(player=p, target=t) for t in living)
-        elif state.phase == "offering":
-            for p in living:
-                acts.extend(Offer.model_construct(player=p, ingredient=i) for i in self.data.roles[state.roles[p]].pool)
-        elif state.phase == "council":
-            for p in living:
-                targets = [t for t in living if t != p and t != state.warded]
-                if state.options.allow_spare:
-                    targets.append(NONE)
-                acts.extend(VoteBurn.model_construct(player=p, target=t) for t in targets)
-        return acts
-
     def team_members(self, state: RitualState, team: str) -> list[str]:
-        return [p for p in state.roles if self.team(state, p) == team.lower()]
+        return [p for p in state.roles if circle.team(state, p) == team.lower()]
 
     def view(self, state: RitualState, viewer: str | None) -> View:
-        data = self.data
-        living = self.alive(state)
-        table: dict[str, Any] = {
-            "phase": state.phase, "round": state.round, "performer": state.performer,
-            "alive": living, "dead": list(state.dead), "removed": list(state.removed),
-            "pure_rituals": state.pure, "backfired_rituals": state.backfired,
-            "purging_moon": state.moon, "warded": state.warded, "chronicle": self.chronicle(state),
-            "finished": state.finished, "outcome": state.outcome, "winners": list(state.winners),
-        }
-        acted = state.offerings if state.phase == "offering" else state.votes
-        table["acted"] = [p for p in living if p in acted]
-        lines = [f"**The Ritual**, round {state.round}, {state.phase.replace('_', ' ')}"]
-        if state.performer:
-            lines.append(f"🪑 Performer: **{state.name(state.performer)}**")
-        lines.append("Alive: " + ", ".join(state.name(p) for p in living))
-        if state.dead:
-            lines.append("Dead: " + ", ".join(state.name(p) for p in state.dead))
-        lines.append(f"Pure rituals: {state.pure} of 5 · Backfires: {state.backfired} of 3")
-        if state.finished:
-            table["roles"] = dict(state.roles)
-            table["history"] = self.records(state)
-            table["infection"] = state.infection
+        """The table's view: what everyone sees, then the storyteller's or the viewer's own part;
+        the last three lines of the chronicle close it."""
+        table = _table(state)
+        lines = _table_lines(state)
         if viewer == "storyteller":
-            table.update(roles=dict(state.roles), offerings=dict(state.offerings), votes=dict(state.votes),
-                         infection=state.infection, history=self.records(state),
-                         revenant_won=state.revenant_won, moon_risen=state.moon_risen, hunger=state.hunger)
-            lines.append(f"Infection: {state.infection}")
-            for p in state.players:
-                lines.append(f"• {p.name}: {data.roles[state.roles[p.id]].name}"
-                             + (f", offers {self.ingredient_label(state.offerings[p.id])}"
-                                if p.id in state.offerings else ""))
-            return View(text="\n".join(lines), data=table)
+            table.update(_storyteller_data(state))
+            return View(text="\n".join(lines + _storyteller_lines(state)), data=table)
         if viewer is None or viewer not in state.roles:
-            lines.extend(table["chronicle"][-3:])
-            return View(text="\n".join(lines), data=table)
-        role = data.roles[state.roles[viewer]]
-        team = data.teams[role.team]
-        me: dict[str, Any] = {"role": role.id, "team": role.team, "pool": list(role.pool),
-                              "alive": self.is_alive(state, viewer)}
-        lines.insert(1, f"🎴 You are the **{role.name}** {role.icon} ({team.name}). Goal: {team.goal}")
-        lines.insert(2, "Your ingredients: " + ", ".join(self.ingredient_label(i) for i in role.pool))
-        if state.phase == "offering" and viewer in state.offerings:
-            me["offering"] = state.offerings[viewer]
-            lines.append(f"Your offering: {self.ingredient_label(state.offerings[viewer])}")
-        if state.phase in ("choosing", "council") and viewer in state.votes:
-            me["vote"] = state.votes[viewer]
-            lines.append(f"Your vote: {'no one' if state.votes[viewer] == NONE else state.name(state.votes[viewer])}")
-        if role.team == "corrupted":
-            mates = [p for p in state.roles if p != viewer and self.team(state, p) == "corrupted"]
-            if state.options.corrupted_know_each_other:
-                me["teammates"] = mates
-                if mates:
-                    lines.append("Fellow Corrupted: " + ", ".join(state.name(m) for m in mates))
-            if state.phase == "offering" and viewer in state.offerings and self.is_alive(state, viewer):
-                ev = offering.whisper(state, viewer)
-                if ev is not None:
-                    me["whisper"] = ev.data
-                    lines.append(ev.text)
-        if role.team == "neutral":
-            me["revenant_won"] = state.revenant_won
-        table["me"] = me
-        lines.extend(table["chronicle"][-3:])
-        return View(text="\n".join(lines)[:1900], data=table)
+            return View(text="\n".join(lines + table["chronicle"][-3:]), data=table)
+        table["me"], head, tail = _seat(state, viewer)
+        lines = [lines[0], *head, *lines[1:], *tail, *table["chronicle"][-3:]]
+        return View(text="\n".join(lines)[:VIEW_LIMIT], data=table)
 
     def result(self, state: RitualState) -> Result:
         data = self.data
@@ -242,7 +221,7 @@ class RitualGame(Game):
         for p in state.players:
             role = data.roles[state.roles[p.id]]
             players.append(PlayerResult(id=p.id, name=p.name, role=role.name, team=data.teams[role.team].name,
-                                        alive=self.is_alive(state, p.id)))
+                                        alive=state.is_alive(p.id)))
         return Result(finished=state.finished, phase=state.phase, round=state.round, outcome=state.outcome,
                       winners=list(state.winners), players=players)
 
@@ -258,7 +237,7 @@ class RitualGame(Game):
             role = data.roles[state.roles[p.id]].name
             out += [f"{p.name} is the {role}", f"{p.name} was the {role}", f"{p.name}, the {role}",
                     f"**{p.name}**, the {role}"]
-        for rec in self.records(state):
+        for rec in ending.all_records(state):
             for pid, iid in rec["offerings"].items():
                 out.append(ending.offer_line(state, pid, iid))
             out.append(f"corruption {rec['corruption']}%")
@@ -290,7 +269,7 @@ class RitualGame(Game):
             if i not in data.roles[state.roles[p]].pool:
                 problems.append(f"{p} offered an ingredient outside their pool")
         if not state.finished:
-            living = self.alive(state)
+            living = alive(state)
             for voter, target in state.votes.items():
                 if voter not in living or (target != NONE and target not in living):
                     problems.append("a vote by or for someone out of the circle")
@@ -317,7 +296,7 @@ class RitualGame(Game):
         # private events reach only their owner's own secrets (plus teammates for the Corrupted)
         for e in events:
             if e.audience.kind == "player" and e.type == "hollow_whisper" and \
-                    self.team(state, e.audience.id) != "corrupted":
+                    team(state, e.audience.id) != "corrupted":
                 problems.append("a whisper reached a witch outside the Corrupted")
         return problems
 

@@ -5,7 +5,18 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from games.engine import Choice, Event, IllegalAction, Outcome, Prompt, PromptField, Rng, private, public
+from games.engine import (
+    Action,
+    Choice,
+    Event,
+    IllegalAction,
+    Outcome,
+    Prompt,
+    PromptField,
+    Rng,
+    private,
+    public,
+)
 
 from . import records, voice
 from . import ritual as rit
@@ -225,7 +236,6 @@ def visions(state: RitualState, reading: rit.Reading, candidates: list[str],
     return out
 
 
-
 def offer(state: RitualState, action: Offer, rng: Rng) -> Outcome:
     check_acting(state, action)
     events: list[Event] = []
@@ -308,3 +318,12 @@ def prompt(state: RitualState, player_id: str) -> Prompt:
                    emoji=data.ingredients[i].icon)
             for i in data.roles[state.roles[player_id]].pool])],
     )
+
+
+def legal_actions(state: RitualState, living: list[str]) -> list[Action]:
+    """Every ingredient each living witch may offer (their role's pool)."""
+    roles = load().roles
+    acts: list[Action] = []
+    for p in living:
+        acts.extend(Offer.model_construct(player=p, ingredient=i) for i in roles[state.roles[p]].pool)
+    return acts

@@ -7,6 +7,7 @@ from typing import Any
 
 from games import get
 from games.engine import Event, Player
+from games.ritual.circle import alive
 
 GAME = get("ritual")
 IDS = ["a", "b", "c", "d", "e", "f", "g", "h", "i"]
@@ -40,7 +41,7 @@ class Table:
 
     @property
     def alive(self) -> list[str]:
-        return GAME.alive(self.state)
+        return alive(self.state)
 
     def each(self, phase: str, action: str, field: str, choices: dict[str, str],
              rng: random.Random | None = None) -> list[Event]:

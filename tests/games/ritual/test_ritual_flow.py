@@ -7,6 +7,8 @@ import pytest
 import support.ritual_helpers as H
 
 from games.engine import IllegalAction, Player, ScriptedRng, SetupError
+from games.ritual.circle import team
+from games.ritual.ending import all_records
 
 GAME = H.GAME
 Table = H.Table
@@ -197,19 +199,19 @@ def test_offering_timeout_offers_at_random_or_nothing():
     t.elect("a")
     t.offer({"a": "mandrake_root", "b": "crystal_salt", "c": "shadow_ash"})
     t.timeout()
-    rec = GAME.records(t.state)[-1]
+    rec = all_records(t.state)[-1]
     assert rec["offerings"]["d"] == "ink_of_secrets" and rec["idle"] == ["d"]
     assert len(public(t.events, "ingredient_revealed")) == 4
     t2 = Table(["guardian", "seer", "hollow_servant", "chronicler"], idle_offering="none")
     t2.elect("a")
     t2.offer({"a": "mandrake_root"})
     t2.timeout()
-    assert GAME.records(t2.state)[-1]["offerings"] == {"a": "mandrake_root"}
+    assert all_records(t2.state)[-1]["offerings"] == {"a": "mandrake_root"}
     assert len(public(t2.events, "ingredient_revealed")) == 1
     t3 = Table(["guardian", "seer", "hollow_servant", "chronicler"], idle_offering="none")
     t3.elect("a")
     events = t3.timeout()
-    assert GAME.records(t3.state)[-1]["quality"] == "TAINTED"
+    assert all_records(t3.state)[-1]["quality"] == "TAINTED"
     assert "stays cold" in public(events, "cauldron_reaction")[0].text
 
 
@@ -322,7 +324,7 @@ def test_suppressed_pure_divination_gives_a_weaker_pair_clue():
     t.elect("a")
     events = t.offer({"a": "crystal_salt", "b": "crystal_salt", "c": "ink_of_secrets", "d": "moonstone_dust",
                       "e": "shadow_ash"})  # 0 + 0 + 3 - 5 + 22 = 20: TAINTED, muted
-    assert GAME.records(t.state)[-1]["quality"] == "TAINTED"
+    assert all_records(t.state)[-1]["quality"] == "TAINTED"
     assert "closed" in public(events, "vision")[0].text  # a muted TAINTED vision shows nothing
     t = Table(["seer", "seer", "chronicler", "guardian", "hollow_servant"], rng=ScriptedRng(choices=[3, 0]))
     t.elect("a")
@@ -344,7 +346,7 @@ def test_misdirection_scrambles_a_pure_vision(mode, floats, shown):
                       "e": "mirror_glass"})  # -8: PURE, Divination dominant, a Misdirection ingredient
     (vision,) = public(events, "vision")
     assert vision.data["targets"] == ["e"] and f"**{shown}**" in vision.text
-    assert GAME.records(t.state)[-1]["visions"][0]["true"] == "shadow"
+    assert all_records(t.state)[-1]["visions"][0]["true"] == "shadow"
 
 
 def test_tainted_divination_is_uncertain():
@@ -362,7 +364,7 @@ def test_misdirection_dominant_pure_reflects_nothing_and_tainted_lies():
     t.elect("a")
     events = t.offer({"a": "eye_of_newt", "b": "silver_thread", "c": "raven_feather", "d": "fools_gold",
                       "e": "fools_gold"})  # 17: PURE; Misdirection 2 = Divination 2, Misdirection first
-    assert GAME.records(t.state)[-1]["dominant"] == "misdirection" and GAME.records(t.state)[-1]["quality"] == "PURE"
+    assert all_records(t.state)[-1]["dominant"] == "misdirection" and all_records(t.state)[-1]["quality"] == "PURE"
     assert public(events, "vision") == []
     t = Table(["seer", "seer", "chronicler", "revenant", "deceiver", "deceiver"],
               rng=ScriptedRng(floats=[0.3], choices=[3]))
@@ -371,7 +373,7 @@ def test_misdirection_dominant_pure_reflects_nothing_and_tainted_lies():
                       "e": "fools_gold", "f": "fools_gold"})  # 37: TAINTED, Misdirection 3 = Divination 3
     (vision,) = public(events, "vision")
     assert vision.data["targets"] == ["e"] and "**light**" in vision.text  # a coin flip, here false
-    assert GAME.records(t.state)[-1]["visions"][0]["true"] == "shadow"
+    assert all_records(t.state)[-1]["visions"][0]["true"] == "shadow"
 
 
 # ----------------------------------------------------------------- deaths
@@ -384,7 +386,7 @@ def test_backfire_kills_the_performer_and_skips_the_council():
     t = Table([*ROLES_5[:3], "seer", "hollow_servant", "hollow_servant"], rng=ScriptedRng(floats=[0.9]))
     t.elect("a")
     events = t.offer({**BACKFIRE_5, "f": "void_essence", "d": "eye_of_newt", "e": "blood_of_the_innocent"})
-    assert GAME.records(t.state)[-1]["quality"] == "BACKFIRED" and t.state.dead == ["a"]
+    assert all_records(t.state)[-1]["quality"] == "BACKFIRED" and t.state.dead == ["a"]
     deaths = public(events, "death")
     assert len(deaths) == 1 and "**Ava**" in deaths[0].text and deaths[0].data["cause"] == "ritual"
     assert "Seer" not in deaths[0].text  # roles stay hidden by default
@@ -407,7 +409,7 @@ def test_spite_death_at_a_quarter_when_corruption_dominates():
     t = Table(ROLES_5, rng=ScriptedRng(floats=[0.25]))
     t.elect("a")
     t.offer(BACKFIRE_5)
-    assert t.state.dead == ["a"] and GAME.records(t.state)[-1]["spite"] == ""
+    assert t.state.dead == ["a"] and all_records(t.state)[-1]["spite"] == ""
 
 
 def test_spite_death_at_half_from_round_four_with_infection_five():
@@ -422,7 +424,7 @@ def test_spite_death_at_half_from_round_four_with_infection_five():
     t.state.round, t.state.infection = 4, 5
     t.elect("a")
     t.offer(offers)
-    assert t.state.dead == ["a", "b"] and GAME.records(t.state)[-1]["spite"] == "b"
+    assert t.state.dead == ["a", "b"] and all_records(t.state)[-1]["spite"] == "b"
     t = Table(roles, rng=ScriptedRng(floats=[0.5], choices=[0]))
     t.state.round, t.state.infection = 4, 5
     t.elect("a")
@@ -435,7 +437,7 @@ def test_spite_never_takes_the_corrupted():
         t = Table(ROLES_5, rng=ScriptedRng(floats=[0.0], choices=[k]))
         t.elect("d")
         t.offer(BACKFIRE_5)
-        assert t.state.dead[0] == "d" and GAME.team(t.state, t.state.dead[1]) != "corrupted"
+        assert t.state.dead[0] == "d" and team(t.state, t.state.dead[1]) != "corrupted"
 
 
 def test_misdirection_backfire_strikes_at_random():
@@ -445,7 +447,7 @@ def test_misdirection_backfire_strikes_at_random():
     t = Table(roles, rng=ScriptedRng(floats=[0.9], choices=[3]))
     t.elect("a")
     events = t.offer(offers)
-    assert GAME.records(t.state)[-1]["dominant"] == "misdirection" and GAME.records(t.state)[-1]["quality"] == "BACKFIRED"
+    assert all_records(t.state)[-1]["dominant"] == "misdirection" and all_records(t.state)[-1]["quality"] == "BACKFIRED"
     assert t.state.dead == ["d"] and "**Dax**" in public(events, "death")[0].text
     t = Table(roles, rng=ScriptedRng(floats=[0.9], choices=[0]))
     t.elect("a")
@@ -555,7 +557,7 @@ def test_infection_spreads_and_the_purging_moon_rises():
     t.elect("a")
     events = t.offer(TAINTED_3)  # the same offering, now with doubled Protection
     assert "Purging Moon" in public(events, "ritual_started")[0].text
-    rec = GAME.records(t.state)[-1]
+    rec = all_records(t.state)[-1]
     assert rec["moon"] and rec["quality"] == "PURE" and rec["dominant"] == "protection"
     assert not t.state.moon  # one ritual only
     t.spare_all()
@@ -590,11 +592,11 @@ def test_three_backfires_win_for_the_corrupted():
     for performer in ("a", "g", "b"):
         t.elect(performer)
         t.offer({p: ing for p, ing in full.items() if p in t.alive})
-        assert GAME.records(t.state)[-1]["quality"] == "BACKFIRED"
+        assert all_records(t.state)[-1]["quality"] == "BACKFIRED"
     assert t.state.dead == ["a", "g", "b"]
     assert t.state.outcome == "Corrupted" and sorted(t.state.winners) == ["g", "h", "i"]
     assert "Three rituals have backfired" in public(t.events, "game_over")[0].text
-    false = [v for rec in GAME.records(t.state) for v in rec["visions"]]
+    false = [v for rec in all_records(t.state) for v in rec["visions"]]
     assert len(false) == 3 and all(v["shown"] != v["true"] for v in false)  # backfired visions lie
 
 
@@ -612,7 +614,7 @@ def test_the_draw_when_the_last_corrupted_dies_in_the_third_backfire():
     for performer in ("a", "b", "e"):
         t.elect(performer, rng=ScriptedRng(floats=[0.9]))
         t.offer({p: i for p, i in amplified.items() if p in t.alive}, rng=ScriptedRng(floats=[0.9]))
-        assert GAME.records(t.state)[-1]["quality"] == "BACKFIRED"
+        assert all_records(t.state)[-1]["quality"] == "BACKFIRED"
         if performer == "b":  # after round three: Infection 1 + 2 + 2
             (spread,) = public(t.last_events, "infection")
             assert "Purging Moon rises" in spread.text and "grown hungry" in spread.text
@@ -799,7 +801,7 @@ def test_the_wards_break_a_backfire_on_the_tv():
                       "d": "serpent_scale", "e": "raven_feather", "f": "eye_of_newt"})
     # Protection 4 under the moon, weight -32 + 30 + 15 + 5 + 2 = 20: TAINTED, amplified to BACKFIRED,
     # and the wards turn it back to TAINTED
-    rec = GAME.records(t.state)[-1]
+    rec = all_records(t.state)[-1]
     assert rec["dominant"] == "protection" and rec["base"] == "TAINTED" and rec["warded"]
     assert rec["quality"] == "TAINTED" and t.state.dead == [] and t.state.backfired == 0
     outcome = public(events, "ritual_outcome")[0].text

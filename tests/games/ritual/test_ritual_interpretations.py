@@ -9,7 +9,9 @@ import support.ritual_helpers as H
 from games.engine import IllegalAction, PhaseTimeout, Player, ScriptedRng
 from games.engine.run import start, step
 from games.ritual import ritual as rit
+from games.ritual.circle import team
 from games.ritual.data import load
+from games.ritual.ending import all_records
 
 GAME = H.GAME
 Table = H.Table
@@ -90,7 +92,7 @@ def test_muted_pure_protection_does_not_ward():
     t = Table(roles)
     t.elect("a")
     t.offer({"a": "mandrake_root", "b": "tears_of_the_moon", "c": "ink_of_secrets", "d": "mirror_glass"})
-    rec = GAME.records(t.state)[-1]
+    rec = all_records(t.state)[-1]
     assert (rec["quality"], rec["dominant"], rec["intensity"]) == ("PURE", "protection", "muted")
     assert t.state.warded == "" and "shield" not in public(t.events, "council_opened")[-1].text
     t.do(type="vote_burn", player="d", target="a")  # allowed: no ward
@@ -109,7 +111,7 @@ def test_a_misdirection_backfire_on_another_witch_skips_the_council():
     t.elect("a")
     events = t.offer(offers)
     assert t.state.dead == ["e"]  # the darkness strikes a Deceiver
-    assert GAME.is_alive(t.state, "a")  # the Performer survived...
+    assert t.state.is_alive("a")  # the Performer survived...
     assert public(events, "council_opened") == [] and t.state.phase == "choosing"  # ...but no Council
     assert t.state.round == 2
 
@@ -136,7 +138,7 @@ def test_a_backfire_in_an_empty_chair_kills_no_one_and_the_council_sits():
     t.do(type="remove_player", target="a")
     events = t.offer({"b": "silver_thread", "c": "raven_feather", "d": "blood_of_the_innocent",
                       "e": "void_essence", "f": "eye_of_newt"})  # 57, Corruption dominant
-    assert GAME.records(t.state)[-1]["quality"] == "BACKFIRED" and t.state.backfired == 1
+    assert all_records(t.state)[-1]["quality"] == "BACKFIRED" and t.state.backfired == 1
     assert t.state.dead == [] and public(events, "no_death")
     council = public(events, "council_opened")[0].text
     assert t.state.phase == "council" and "Performer survived" not in council
@@ -260,7 +262,7 @@ def test_private_messages_hold_no_one_elses_secret(know):
                 continue
             me = e.audience.id
             blob = e.text + json.dumps(e.data)
-            mine = GAME.team(state, me)
+            mine = team(state, me)
             others = [p for p in state.players if p.id != me]
             if mine != "corrupted" or not know:
                 for p in others:  # no other witch is named, with or without a role
@@ -273,7 +275,7 @@ def test_private_messages_hold_no_one_elses_secret(know):
                         assert name not in e.text and f'"{iid}"' not in blob, (e.type, e.text)
             else:
                 for p in others:  # a Corrupted witch learns only about the Corrupted
-                    if GAME.team(state, p.id) != "corrupted":
+                    if team(state, p.id) != "corrupted":
                         assert p.name not in blob and f'"{p.id}"' not in blob, (e.type, e.text)
             seen += 1
     assert seen > 50

@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 from games.__main__ import main as cli
 from games.engine import GameError, PhaseTimeout, Player, rng_for
 from games.engine.run import play_random, simulate, start, step
+from games.ritual.circle import team
+from games.ritual.ending import all_records
 
 GAME = H.GAME
 ROLE_NAMES = ["Guardian", "Seer", "Chronicler", "Hollow Servant", "Harbinger", "Deceiver", "Revenant"]
@@ -55,9 +57,9 @@ def test_no_secret_reaches_the_table_before_the_end(n):
         if over:
             final = [e for e in events if e.type in ("game_over", "recap")]
             assert final and all(e.audience.kind == "public" for e in final)
-            if GAME.records(state):
+            if all_records(state):
                 recap = "".join(e.text for e in final if e.type == "recap")
-                rec = GAME.records(state)[0]
+                rec = all_records(state)[0]
                 pid, iid = next(iter(rec["offerings"].items()))
                 assert f"{state.name(pid)} offered" in recap and GAME.data.ingredients[iid].name in recap
                 assert f"corruption {rec['corruption']}%" in recap
@@ -71,7 +73,7 @@ def test_views_hold_no_other_secret():
             data = GAME.view(state, viewer).data
             blob = json.dumps(data)
             assert "roles" not in data and "history" not in data and "infection" not in data
-            mine = GAME.team(state, viewer)
+            mine = team(state, viewer)
             mates = set(data["me"].get("teammates", []))
             if mine != "corrupted":
                 assert not mates

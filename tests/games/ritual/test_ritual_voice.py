@@ -10,6 +10,7 @@ import support.ritual_helpers as H
 from games.engine import GameError, IllegalAction, PhaseTimeout, Player, TurnOver, to_thread
 from games.engine.run import start, step
 from games.ritual import voice
+from games.ritual.circle import alive
 
 GAME = H.GAME
 Table = H.Table
@@ -74,7 +75,7 @@ def test_seat_order_skips_the_dead_at_the_opening_seat():
     t.state.dead.append("b")  # as if b died in round 1
     t.state.deaths += 1
     t.state.round = 2
-    voice.open_turns(t.state, GAME.alive(t.state), random.Random(0))
+    voice.open_turns(t.state, alive(t.state), random.Random(0))
     assert t.state.speakers == ["c", "d", "e", "f", "g", "a"]
 
 
