@@ -73,10 +73,18 @@ def open_phase(d: Deadlines, seconds: float | None, *, start: float, waits_for_o
     (``waits_for_opener``), its seconds wait (``start_clock``), so narration queued before it never
     eats the players' time."""
     if d.paused:
-        return replace(d, close=None, remaining=seconds or None, waiting=None)
+        return _with(d, close=None, remaining=seconds or None, waiting=None)
     if seconds and waits_for_opener:
-        return replace(d, close=None, waiting=seconds)
-    return replace(d, close=start + seconds if seconds else None, waiting=None)
+        return _with(d, close=None, waiting=seconds)
+    return _with(d, close=start + seconds if seconds else None, waiting=None)
+
+
+def _with(d: Deadlines, **changes: float | None) -> Deadlines:
+    """``d`` with ``changes``; ``d`` itself when none changes a value (a phase with no timer opens
+    on every turn of a game with none: no copy made for it; issue 38)."""
+    if all(getattr(d, name) == value for name, value in changes.items()):
+        return d
+    return replace(d, **changes)
 
 
 def start_clock(d: Deadlines, at: float, *, turn: float | None = None) -> Deadlines | None:

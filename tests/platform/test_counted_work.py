@@ -317,3 +317,13 @@ async def test_a_step_seeded_at_its_first_draw_draws_what_the_engine_draws(tmp_p
         assert replayed.model_dump_json() == outcome.state.model_dump_json()
     finally:
         await store.close()
+
+
+async def test_a_castle_turn_with_no_timer_copies_no_clocks(tmp_path, monkeypatch):
+    """Each Castle turn is a phase; with no turn timer its opening changes no clock, and the
+    clocks' rules then give back the same value, copying nothing (issue 38: a ``dataclasses.replace``
+    every turn)."""
+    from bot import deadlines
+
+    copied, _timeouts = await counted_over_castle_actions(tmp_path, monkeypatch, deadlines, "replace")
+    assert copied == 0, f"the clocks copied {copied} times over 80 Castle actions"
