@@ -73,10 +73,18 @@ def open_phase(d: Deadlines, seconds: float | None, *, start: float, waits_for_o
     (``waits_for_opener``), its seconds wait (``start_clock``), so narration queued before it never
     eats the players' time."""
     if d.paused:
-        return replace(d, close=None, remaining=seconds or None, waiting=None)
+        return _moved(d, close=None, remaining=seconds or None, waiting=None)
     if seconds and waits_for_opener:
-        return replace(d, close=None, waiting=seconds)
-    return replace(d, close=start + seconds if seconds else None, waiting=None)
+        return _moved(d, close=None, remaining=d.remaining, waiting=seconds)
+    return _moved(d, close=start + seconds if seconds else None, remaining=d.remaining, waiting=None)
+
+
+def _moved(d: Deadlines, *, close: float | None, remaining: float | None, waiting: float | None) -> Deadlines:
+    """``d`` with its phase's clock so; ``d`` itself when nothing changes (a phase with no timer
+    opens on every turn of a game with none: no copy made for it; issue 38)."""
+    if (d.close, d.remaining, d.waiting) == (close, remaining, waiting):
+        return d
+    return replace(d, close=close, remaining=remaining, waiting=waiting)
 
 
 def start_clock(d: Deadlines, at: float, *, turn: float | None = None) -> Deadlines | None:

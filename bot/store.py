@@ -24,7 +24,7 @@ import logging
 import re
 import sqlite3
 from collections.abc import Callable, Generator, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Self, cast
 
@@ -183,15 +183,24 @@ class GameRow:
 
     def timed(self, deadlines: Deadlines, **changes: Any) -> GameRow:
         """This row with its clocks as ``deadlines`` say (as the store writes them), and any other
-        ``changes`` (one copy, not two: the service makes one per action)."""
-        return replace(self, deadline=deadlines.close, paused=deadlines.paused,
-                       paused_remaining=deadlines.remaining, waiting_seconds=deadlines.waiting,
-                       remind_at=deadlines.remind_at, turn_deadline=deadlines.turn_ends, **changes)
+        ``changes`` of its fields (one copy, not two: the service makes one per action). Copied
+        field by field, not with ``dataclasses.replace``, which re-runs ``__init__`` over all 22
+        fields: 10 µs of every action, against 1 (issue 38)."""
+        if not _GAME_ROW_FIELDS.issuperset(changes):
+            raise TypeError(f"GameRow has no field {sorted(changes.keys() - _GAME_ROW_FIELDS)[0]!r}")
+        copy = object.__new__(GameRow)
+        copy.__dict__.update(self.__dict__, deadline=deadlines.close, paused=deadlines.paused,
+                             paused_remaining=deadlines.remaining, waiting_seconds=deadlines.waiting,
+                             remind_at=deadlines.remind_at, turn_deadline=deadlines.turn_ends, **changes)
+        return copy
 
     @property
     def threads_under(self) -> int:
         """The text channel private threads are made under."""
         return self.thread_channel_id or self.channel_id
+
+
+_GAME_ROW_FIELDS = frozenset(f.name for f in fields(GameRow))
 
 
 @dataclass(frozen=True)

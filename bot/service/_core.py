@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import games
-from games.engine import RECORD, SUBSTITUTE, Event, Game, GameError, Outcome, StorytellerAction, rng_for
+from games.engine import RECORD, SUBSTITUTE, Event, Game, GameError, Outcome, StorytellerAction
+from games.engine.rng import SeededWhenDrawn
 
 from .. import deadlines, logs, metrics
 from ..actor import Actor
@@ -280,7 +281,7 @@ class ServiceCore:
         before_voice = voice_now(table.game, table.state)
         # in place: the state is this writer's own copy, out of the cache; after an error it is
         # simply dropped, and the next reader reads the committed row again
-        outcome = table.game.apply(table.state, parsed, rng_for(table.row.seed, table.state.step + 1),
+        outcome = table.game.apply(table.state, parsed, SeededWhenDrawn(table.row.seed, table.state.step + 1),
                                    in_place=True)
         await self._commit(table.row, table.game, before_seq, outcome, actor_id=actor_id,
                            action=parsed.model_dump_json(exclude_defaults=False), anchor=anchor,

@@ -5,8 +5,9 @@ Pure: no store, no lock; the core writes these rows in the commit that made them
 
 from __future__ import annotations
 
-import json
 from typing import Any
+
+from pydantic_core import to_json
 
 from games.engine import Event, Game, to_group
 
@@ -46,6 +47,12 @@ def opens_in_channel(events: list[Event]) -> bool:
     return any(e.opens_phase and e.audience.kind == "public" for e in events)
 
 
+def picture_json(data: dict[str, Any]) -> str:
+    """A picture's data as the JSON its outbox row keeps (read back with ``json.loads``).
+    pydantic-core's encoder: the stdlib's took a quarter of a Castle turn's hand-off (a tableau's
+    1.2 KB of nested lists, 22 µs against 6; issue 38)."""
+    return to_json(data).decode()
+
 
 def messages_of(row: GameRow, game: Game, state: Any, events: list[Event]) -> list[NewMessage]:
     """A step's events as outbox rows, by audience (a public event to the channel, a private one
@@ -62,7 +69,7 @@ def messages_of(row: GameRow, game: Game, state: Any, events: list[Event]) -> li
         if event.image:
             if event.image not in pictures:
                 data = game.picture(state, event.image)
-                pictures[event.image] = json.dumps(data) if data is not None else None
+                pictures[event.image] = picture_json(data) if data is not None else None
             picture = pictures[event.image]
         kind = event.audience.kind
         if kind == "public" and event.slot:

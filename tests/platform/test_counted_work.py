@@ -220,3 +220,110 @@ async def test_a_step_names_only_the_clock_columns_it_changes(tmp_path, kind, pl
         assert named_unchanged == []
     finally:
         await store.close()
+
+
+async def counted_over_castle_actions(tmp_path, monkeypatch, owner, name: str, actions: int = 80) -> tuple[int, int]:
+    """How many times ``owner.name`` is called over ``actions`` seeded Castle actions (the service's
+    path only: the set-up of each table is not counted), and how many of the actions were timeouts."""
+    calls = {"n": 0, "counting": False}
+    original = getattr(owner, name)
+
+    def counted(*args, **kwargs):
+        if calls["counting"]:
+            calls["n"] += 1
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, counted)
+    store = await open_store(tmp_path / "counted.db")
+    timeouts = 0
+    try:
+        service = GameService(store, ManualClock())
+        original_act = service.act
+
+        async def act(*args, **kwargs):
+            calls["counting"] = True
+            try:
+                return await original_act(*args, **kwargs)
+            finally:
+                calls["counting"] = False
+
+        service.act = act  # type: ignore[method-assign]
+        async for data, _statements, _before, _after in traced_actions(store, service, "castle", 4, actions):
+            timeouts += data["type"] == "phase_timeout"
+    finally:
+        await store.close()
+    return calls["n"], timeouts
+
+
+async def test_a_castle_action_that_draws_nothing_seeds_no_random_source(tmp_path, monkeypatch):
+    """Seeding a step's random source hashes its seed string (about 9 µs, a few percent of an action):
+    only a step that draws pays it (issue 38: every action did). A Castle move draws nothing; only a
+    turn whose timer ran out may."""
+    seeded, timeouts = await counted_over_castle_actions(tmp_path, monkeypatch, random.Random, "seed")
+    assert seeded <= timeouts, f"{seeded} random sources seeded over 80 Castle actions ({timeouts} timeouts)"
+
+
+async def test_a_castle_action_encodes_no_picture_with_the_stdlib_json(tmp_path, monkeypatch):
+    """A turn's tableau picture (1.2 KB of nested lists) is kept as JSON in its outbox row: the stdlib's
+    encoder took 22 µs of it, pydantic-core's 6 (issue 38). A Castle action writes no record rows, so
+    no ``json.dumps`` at all is left on its path."""
+    import json
+
+    dumped, _timeouts = await counted_over_castle_actions(tmp_path, monkeypatch, json, "dumps")
+    assert dumped == 0, f"json.dumps called {dumped} times over 80 Castle actions"
+
+
+async def test_a_castle_action_builds_no_game_row_through_its_init(tmp_path, monkeypatch):
+    """The cached row of a game is copied once per action with its new clocks (``GameRow.timed``),
+    field by field: ``dataclasses.replace`` re-ran ``__init__`` over its 22 fields (10 µs of every
+    action; issue 38). A click on a cached game reads no row either, so no row is built at all."""
+    from bot.store import GameRow
+
+    built, _timeouts = await counted_over_castle_actions(tmp_path, monkeypatch, GameRow, "__init__")
+    assert built == 0, f"{built} game rows built over 80 Castle actions"
+
+
+async def test_a_step_seeded_at_its_first_draw_draws_what_the_engine_draws(tmp_path):
+    """The service seeds a step's random source only when the step draws (``SeededWhenDrawn``): a
+    Castle played through the service, its timers running out into random moves, ends in the very
+    state the engine's own replay of its action log reaches with ``rng_for``."""
+    from games.engine.run import step
+
+    store = await open_store(tmp_path / "drawn.db")
+    try:
+        service = GameService(store, ManualClock())
+        game = games.get("castle")
+        host = Actor(id=1, name="P1")
+        row = await service.new_game(kind="castle", guild_id=1, channel_id=1, host=host,
+                                     options_text="on_timeout=random")
+        for i in range(2, 6):
+            await service.join(row.id, Actor(id=i, name=f"P{i}"))
+        table = await service.start(row.id, host)
+        replayed = game.load_state(table.state.model_dump_json())
+        chooser = random.Random(3)
+        timeouts = 0
+        while not table.state.finished:
+            legal = game.legal_actions(table.state)
+            action = PhaseTimeout(phase_seq=table.state.phase_seq) if chooser.random() < 0.3 else chooser.choice(legal)
+            timeouts += action.type == "phase_timeout"
+            data = action.model_dump()
+            outcome = await service.act(row.id, int(data.get("player") or 0) or None, data)
+            if outcome.state.finished:
+                break
+            table = await service.load(row.id)
+        for logged in await store.actions(row.id):
+            replayed = step(game, replayed, logged, row.seed).state
+        assert timeouts >= 3  # (each drew: a random move, or the pawns placed at random)
+        assert replayed.model_dump_json() == outcome.state.model_dump_json()
+    finally:
+        await store.close()
+
+
+async def test_a_castle_turn_with_no_timer_copies_no_clocks(tmp_path, monkeypatch):
+    """Each Castle turn is a phase; with no turn timer its opening changes no clock, and the
+    clocks' rules then give back the same value, copying nothing (issue 38: a ``dataclasses.replace``
+    every turn)."""
+    from bot import deadlines
+
+    copied, _timeouts = await counted_over_castle_actions(tmp_path, monkeypatch, deadlines, "replace")
+    assert copied == 0, f"the clocks copied {copied} times over 80 Castle actions"
