@@ -197,6 +197,10 @@ class ClocktowerState(BaseState):
     #: why the executed player was drunk or poisoned when executed ("" when not): a poisoned Recluse
     #: or Spy registers as itself to what reads the execution later (the Undertaker, the Scapegoat)
     executed_impaired: str = ""
+    #: the Butcher's day: the player today's first execution killed, and why they were impaired then
+    #: ("" for none), when a second execution followed (the Undertaker may learn either)
+    first_executed: str = ""
+    first_executed_impaired: str = ""
     #: today's execution has happened before the day's end (the Virgin, `/st execute`): no more votes
     voting_closed: bool = False
     #: whether the Storytellers were last told that voting may end early today: a vote's notice
