@@ -106,6 +106,8 @@ class Announcement(BaseModel):
     target: str = ""
     minions: list[str] = Field(default_factory=list)
     demons: list[str] = Field(default_factory=list)
+    #: a Gossip's statement made dead, with the ability the Bone Collector gave back until dusk
+    regained: bool = False
     #: the Juggler's guesses: player -> character id
     guesses: dict[str, str] = Field(default_factory=dict)
     #: the guessed players who were drunk or poisoned when guessed (a poisoned Recluse or Spy

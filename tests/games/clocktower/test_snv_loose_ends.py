@@ -4,10 +4,27 @@ Interpretations, "Sects & Violets' Travellers")."""
 
 import json
 
-from support.clocktower_pure import act, allows, by_player, new_game, refuses, through_night, timeout, vote
+import pytest
+from support.clocktower_pure import (
+    act,
+    allows,
+    by_player,
+    events_of,
+    new_game,
+    refuses,
+    through_night,
+    timeout,
+    vote,
+)
+
+from games.engine import IllegalAction
 
 TB_BUTCHER = ["imp", "undertaker", "chef", "empath", "soldier", "monk", "poisoner", "virgin"]
 BUTCHER_SCRIPT = {"script": json.dumps([{"id": "_meta", "name": "Undertaker and Butcher"}, *TB_BUTCHER, "butcher"])}
+
+
+def public_texts(out):
+    return " ".join(e.text for e in out.events if e.audience.kind in ("public", "thread"))
 
 
 def day1_with_butcher(characters=TB_BUTCHER):
@@ -78,3 +95,90 @@ def test_the_first_execution_is_forgotten_at_dawn():
         state = timeout(state).state
     found = by_player(state)["p2"]
     assert found.answer == "Soldier" and found.allowed == ["Soldier"]
+
+
+# ----- the Bone Collector's regained day abilities -----
+
+DAY_ABILITIES = ["imp", "slayer", "gossip", "chef", "empath", "soldier", "poisoner", "virgin"]
+BONES_SCRIPT = {"script": json.dumps([{"id": "_meta", "name": "Bones by day"}, *DAY_ABILITIES, "bonecollector",
+                                      "gunslinger"])}
+
+
+def collected_day(dead, chosen, poisoned_collector=False):
+    """Day 2, with ``dead`` killed on day 1 and the Bone Collector (seat 9) having chosen ``chosen``."""
+    state = through_night(act(new_game(BONES_SCRIPT, DAY_ABILITIES), type="begin").state).state
+    state = act(state, type="add_traveller", target="t9", name="Trav", seat=9, character="bonecollector",
+                alignment="good").state
+    for player in dead:
+        state = act(state, type="kill", target=player).state
+    if poisoned_collector:
+        state = act(state, type="add_reminder", target="t9", token="Poisoned", source="").state
+    while state.phase != "night":
+        state = timeout(state).state
+    if chosen:
+        state = act(state, player="t9", type="night_choice", targets=[chosen]).state
+    return through_night(state).state
+
+
+def shot(state, by, target):
+    return act(state, player=by, type="slayer_shot", target=target, place="announcements")
+
+
+def test_a_dead_slayer_given_back_their_ability_shoots_until_dusk_and_kills_the_demon():
+    out = shot(collected_day(("p2",), "p2"), "p2", "p1")
+    assert not out.state.seat_of("p1").alive
+    assert "chooses Name1 (seat 1), as the Slayer: Name1 (seat 1) dies." in public_texts(out)
+    assert "Bone Collector" not in public_texts(out)  # the town learns nothing of why
+
+
+def test_a_dead_slayer_not_chosen_still_has_no_shot():
+    with pytest.raises(IllegalAction, match="You are dead"):
+        shot(collected_day(("p2", "p3"), "p3"), "p2", "p1")
+
+
+def test_a_dead_slayer_chosen_by_a_poisoned_bone_collector_shoots_and_nothing_happens():
+    # accepted alike (a refusal would tell them the Bone Collector is poisoned): the shot is spent, nothing happens
+    out = shot(collected_day(("p2",), "p2", poisoned_collector=True), "p2", "p1")
+    assert out.state.seat_of("p1").alive and "nothing happens" in public_texts(out)
+
+
+def test_the_slayers_regained_shot_ends_at_dusk():
+    state = collected_day(("p2",), "p2")
+    while state.phase != "night":
+        state = timeout(state).state
+    state = through_night(state).state
+    with pytest.raises(IllegalAction, match="You are dead"):
+        shot(state, "p2", "p1")
+
+
+def test_a_dead_gossip_given_back_their_ability_makes_a_statement_the_storytellers_judge():
+    state = collected_day(("p3",), "p3")
+    out = act(state, player="p3", type="gossip_statement", statement="The Imp is in seat 1",
+              place="announcements")
+    assert "states, as the Gossip" in public_texts(out)
+    state = out.state
+    while state.phase != "night":
+        out = timeout(state)
+        state = out.state
+    sheet = " ".join(e.text for e in events_of(out, "storyteller"))
+    assert "Bone Collector" in sheet and "The Imp is in seat 1" in sheet and "Was it true?" in sheet
+
+
+def test_a_dead_gossip_not_chosen_still_makes_no_statement():
+    with pytest.raises(IllegalAction, match="You are dead"):
+        act(collected_day(("p3", "p2"), "p2"), player="p3", type="gossip_statement", statement="x",
+            place="announcements")
+
+
+def test_a_dead_gunslinger_given_back_their_ability_shoots_a_voter():
+    state = through_night(act(new_game(BONES_SCRIPT, DAY_ABILITIES), type="begin").state).state
+    for seat, character in ((9, "bonecollector"), (10, "gunslinger")):
+        state = act(state, type="add_traveller", target=f"t{seat}", name="Trav", seat=seat, character=character,
+                    alignment="good").state
+    state = act(state, type="kill", target="t10").state
+    while state.phase != "night":
+        state = timeout(state).state
+    state = through_night(act(state, player="t9", type="night_choice", targets=["t10"]).state).state
+    state = vote(state, "p4", "p5").state
+    out = act(state, player="t10", type="gunslinger_shot", target="p4")
+    assert not out.state.seat_of("p4").alive
