@@ -1,11 +1,13 @@
-"""Issue 40's loose ends between the editions' characters: the Butcher's second execution and the
-Undertaker; each test named after the rule point it checks (the readings are in the README's
-Interpretations, "Sects & Violets' Travellers")."""
+"""Issue 40's loose ends between the editions' characters: the Undertaker on the Butcher's day, the
+Bone Collector's regained day abilities, the Lunatic's false information in the grimoire picture; each
+test named after the rule point it checks (the readings are in the README's Interpretations, "Sects &
+Violets' Travellers")."""
 
 import json
 
 import pytest
 from support.clocktower_pure import (
+    GAME,
     act,
     allows,
     by_player,
@@ -17,6 +19,9 @@ from support.clocktower_pure import (
     vote,
 )
 
+from games.clocktower.info import grimoire_picture, grimoire_text
+from games.clocktower.picture import centre_lines, centre_radius, draw_grimoire
+from games.clocktower.state import LunaticInfo
 from games.engine import IllegalAction
 
 TB_BUTCHER = ["imp", "undertaker", "chef", "empath", "soldier", "monk", "poisoner", "virgin"]
@@ -182,3 +187,24 @@ def test_a_dead_gunslinger_given_back_their_ability_shoots_a_voter():
     state = vote(state, "p4", "p5").state
     out = act(state, player="t10", type="gunslinger_shot", target="p4")
     assert not out.state.seat_of("p4").alive
+
+
+# ----- the Lunatic's false information in the grimoire picture -----
+
+def test_the_grimoire_picture_shows_the_lunatics_false_minions_and_bluffs_as_the_text_does():
+    state = new_game({"script": "Bad Moon Rising"},
+                     ["zombuul", "godfather", "lunatic", "grandmother", "sailor", "chambermaid", "exorcist"],
+                     shown={"p3": "pukka"})
+    state.lunatic = LunaticInfo(minions=("p5", "p6"), bluffs=("tealady", "gambler", "fool"))
+    chars = GAME.chars_of(state)
+    assert "The Lunatic is shown as Minions: Name5 (seat 5), Name6 (seat 6)" in grimoire_text(state, chars)
+    data = grimoire_picture(state, chars)
+    assert data["lunatic_minions"] == ["5 Name5", "6 Name6"]
+    assert data["lunatic_bluffs"] == ["Tea Lady", "Gambler", "Fool"]
+    lines = [line for line, _, _ in centre_lines(data, centre_radius(len(state.seats)))]
+    centre = " ".join(lines)  # (wrapped to the centre's width)
+    assert "Bluffs: Shugenja, Juggler, Alsaahir Lunatic's Minions: 5 Name5, 6 Name6 Lunatic's bluffs: Tea Lady, " \
+           "Gambler, Fool" in centre
+    assert draw_grimoire(data)
+    state.lunatic = None
+    assert "lunatic_minions" not in grimoire_picture(state, chars) or not grimoire_picture(state, chars)["lunatic_minions"]
