@@ -49,7 +49,7 @@ from .snv_information import PROPOSERS as SNV_PROPOSERS
 from .snv_information import TELLS as SNV_TELLS
 from .snv_information import TELLS_ONE as SNV_TELLS_ONE
 from .snv_information import TELLS_YES_NO, falsify, vortox_applies
-from .snv_night import barista_sober, keeps_ability, regains_ability
+from .snv_night import barista_sober, barista_twice, keeps_ability, regains_ability
 from .state import Abnormal, ClocktowerState, Seat
 from .tb_information import PROPOSERS as TB_PROPOSERS
 from .tb_information import TELLS as TB_TELLS
@@ -126,6 +126,9 @@ def proposals(state: ClocktowerState, chars: Characters) -> list[Proposal]:
             elif why:
                 proposal.flags.insert(0, f"drunk or poisoned ({why}): any answer (your choice)")
                 _free(proposal)
+        if barista_twice(state, seat.player):
+            proposal.flags.append("Acts Twice (the Barista): their ability works twice tonight: accept two answers "
+                                  "(`/st inform` twice; a third corrects the second); both are delivered")
         out.append(proposal)
     return out
 
@@ -261,7 +264,7 @@ def ledger(state: ClocktowerState, chars: Characters, seat: Seat) -> list[Abnorm
     found = [a for a in state.abnormal if a.player != seat.player]
     order = order_for(state, seat, chars)
     mine = order.index(seat.acting) if seat.acting in order else len(order)
-    for player, accepted in state.accepted.items():
+    for player, accepted in [*state.accepted_first.items(), *state.accepted.items()]:  # (Acts Twice: both)
         if accepted.false and accepted.card in order and order.index(accepted.card) < mine:
             # a pair's proposal (the Washerwoman's, the Knight's...) is one true answer of many, not "the truth"
             truth = (", false on the grimoire" if accepted.card in _ONE_OF_MANY else

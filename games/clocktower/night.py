@@ -314,6 +314,7 @@ def roll_choices(state: ClocktowerState) -> None:
     """Dusk: last night's choices become the previous ones (the Po's charge)."""
     state.last_choices, state.night_choices, state.waitress_answers = state.night_choices, {}, {}
     state.killed_tonight, state.accepted, state.night_answers = {}, {}, {}
+    state.accepted_first = {}
 
 
 # ----- the lock -----

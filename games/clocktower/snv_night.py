@@ -279,6 +279,14 @@ def barista_sober(state: ClocktowerState, player: str) -> bool:
     return any(s.has("barista") and s.alive and _sober(state, s) for s in state.seats)
 
 
+def barista_twice(state: ClocktowerState, player: str) -> bool:
+    """"Their ability works twice" until dusk: the Acts Twice reminder is on them and a Barista lives,
+    not drunk or poisoned itself (tonight's information: two answers)."""
+    if not any(r.player == player and r.source == "barista" and r.token == TWICE for r in state.reminders):
+        return False
+    return any(s.has("barista") and s.alive and _sober(state, s) for s in state.seats)
+
+
 def bone_collector_dusk(state: ClocktowerState) -> None:
     """Dusk: the Bone Collector's regained ability ends (the Has Ability reminder goes; No Ability stays),
     and the Barista's cup."""

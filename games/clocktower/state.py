@@ -227,6 +227,8 @@ class ClocktowerState(BaseState):
     killed_tonight: dict[str, str] = Field(default_factory=dict)
     #: tonight's information the Storytellers accepted: player -> what they learn
     accepted: dict[str, Accepted] = Field(default_factory=dict)
+    #: the first of two answers accepted tonight for a player whose ability works twice (the Barista)
+    accepted_first: dict[str, Accepted] = Field(default_factory=dict)
     #: abilities that worked abnormally since dawn (the Mathematician's ledger; cleared at dawn)
     abnormal: list[Abnormal] = Field(default_factory=list)
     #: the previous night's choices (the Po's charge reads them)
@@ -301,7 +303,8 @@ class ClocktowerState(BaseState):
         for choices in (self.night_choices, self.last_choices):
             for chooser in [c for c, targets in choices.items() if c == player or player in targets]:
                 del choices[chooser]
-        for table in (self.waitress_answers, self.night_answers, self.votes, self.accepted, self.killed_tonight, self.exiles):
+        for table in (self.waitress_answers, self.night_answers, self.votes, self.accepted, self.accepted_first,
+                      self.killed_tonight, self.exiles):
             table.pop(player, None)
         self.votes = {voter: target for voter, target in self.votes.items() if target != player}
         for calls in self.exiles.values():

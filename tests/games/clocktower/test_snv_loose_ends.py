@@ -208,3 +208,63 @@ def test_the_grimoire_picture_shows_the_lunatics_false_minions_and_bluffs_as_the
     assert draw_grimoire(data)
     state.lunatic = None
     assert "lunatic_minions" not in grimoire_picture(state, chars) or not grimoire_picture(state, chars)["lunatic_minions"]
+
+
+# ----- the Barista's "acts twice" for the night's information -----
+
+SNV_TABLE = ["fanggu", "witch", "clockmaker", "dreamer", "mutant", "seamstress", "oracle", "flowergirl"]
+
+
+def oracle_night2(effect="twice"):
+    """Night 2, locked, the Barista (seat 9) having served the Oracle (seat 7) ``effect`` (None: no cup);
+    the Oracle poisoned (any number is an answer, so two answers differ; "sober": the cup ends that)."""
+    state = through_night(act(new_game({"script": "Sects & Violets"}, SNV_TABLE), type="begin").state).state
+    state = act(state, type="add_traveller", target="t9", name="Trav", seat=9, character="barista",
+                alignment="good").state
+    state = act(state, type="kill", target="p8").state
+    state = act(state, type="add_reminder", target="p7", token="Poisoned", source="").state
+    while state.phase != "night":
+        state = timeout(state).state
+    if effect:
+        state = act(state, type="barista", target="p7", effect=effect).state
+    while state.stage != "locked":
+        state = timeout(state).state
+    return state
+
+
+def told_to(out, player):
+    return [e.text for e in out.events if e.type == "information" and e.audience.id == player]
+
+
+def test_an_informant_who_acts_twice_is_flagged_and_learns_both_answers_accepted():
+    state = oracle_night2()
+    found = by_player(state)["p7"]
+    assert any("Acts Twice" in f and "two answers" in f for f in found.flags)
+    state = act(state, type="inform", target="p7", answer="0").state
+    out = act(state, type="inform", target="p7", answer="1")
+    assert "second answer" in out.reply
+    dawn = through_night(out.state)
+    told = told_to(dawn, "p7")
+    assert len(told) == 2 and "0" in told[0] and "1" in told[1]
+
+
+def test_an_informant_who_acts_twice_a_third_acceptance_corrects_the_second():
+    state = oracle_night2()
+    for answer in ("0", "1", "2"):
+        state = act(state, type="inform", target="p7", answer=answer).state
+    told = told_to(through_night(state), "p7")
+    assert len(told) == 2 and "0" in told[0] and "2" in told[1]
+
+
+def test_without_the_cup_a_second_acceptance_still_replaces_the_first():
+    state = oracle_night2(effect=None)
+    assert not any("Acts Twice" in f for f in by_player(state)["p7"].flags)
+    state = act(act(state, type="inform", target="p7", answer="0").state, type="inform", target="p7", answer="1").state
+    told = told_to(through_night(state), "p7")
+    assert len(told) == 1 and "1" in told[0]
+
+
+def test_a_sober_cup_does_not_make_two_answers():
+    state = oracle_night2(effect="sober")
+    state = act(act(state, type="inform", target="p7", answer="0").state, type="inform", target="p7", answer="0").state
+    assert len(told_to(through_night(state), "p7")) == 1
