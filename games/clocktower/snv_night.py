@@ -260,8 +260,8 @@ def bone_collector_chose(state: ClocktowerState, seat: Seat, targets: list[str])
                        f"{name}): they regain their ability until dusk (Has Ability), and are asked tonight if their "
                        "ability chooses at night. A \"you start knowing\" or once-per-game ability works again, even "
                        "if used: wake them for it, and apply by your commands what the bot does not. Until dusk they may "
-                       "use a day ability too (the Slayer's shot, the Gossip's statement and the Gunslinger's are "
-                       "taken from them as from the living). They are not told who gave it back.")]
+                       "use a day ability too (the Slayer's shot, the Gossip's statement, the Gunslinger's shot and "
+                       "the Judge's ruling are taken from them as from the living). They are not told who gave it back.")]
 
 
 # ----- the Barista's cup (its choice is the Storytellers': ``snv_travellers``) -----

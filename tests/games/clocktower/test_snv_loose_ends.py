@@ -268,3 +268,19 @@ def test_a_sober_cup_does_not_make_two_answers():
     state = oracle_night2(effect="sober")
     state = act(act(state, type="inform", target="p7", answer="0").state, type="inform", target="p7", answer="0").state
     assert len(told_to(through_night(state), "p7")) == 1
+
+
+def test_a_dead_judge_given_back_their_ability_rules_on_an_execution():
+    script = {"script": json.dumps([{"id": "_meta", "name": "Bones and the Judge"}, *DAY_ABILITIES, "bonecollector",
+                                    "judge"])}
+    state = through_night(act(new_game(script, DAY_ABILITIES), type="begin").state).state
+    for seat, character in ((9, "bonecollector"), (10, "judge")):
+        state = act(state, type="add_traveller", target=f"t{seat}", name="Trav", seat=seat, character=character,
+                    alignment="good").state
+    state = act(state, type="kill", target="t10").state
+    while state.phase != "night":
+        state = timeout(state).state
+    state = through_night(act(state, player="t9", type="night_choice", targets=["t10"]).state).state
+    state = vote(state, "p4", "p5").state  # Name4 nominates Name5
+    out = act(state, player="t10", type="judge_ruling", target="p5", verdict="pass")
+    assert out.state.executed == "p5" and not out.state.seat_of("p5").alive
