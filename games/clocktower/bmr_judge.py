@@ -15,6 +15,7 @@ from games.engine import STORYTELLER, Event, Handler, Outcome, Rng, public, reco
 from .actions import JudgeRuling
 from .day import execute_now
 from .rules import illegal, impaired, target_seat
+from .snv_night import holds_regained, regains_ability
 from .state import ClocktowerState
 from .tally import tally_changed
 
@@ -23,7 +24,7 @@ def judge_ruling(state: ClocktowerState, action: JudgeRuling, rng: Rng) -> Outco
     if state.phase != "day" or state.pending_end is not None or state.voting_closed:
         raise illegal("The Judge rules on today's execution while voting is open.", "not_day")
     seat = target_seat(state, action.player)
-    if not seat.has("judge") or not seat.alive:
+    if not seat.has("judge") or not (seat.alive or holds_regained(state, seat)):  # (the Bone Collector's choice)
         raise illegal("Only the living Judge rules on an execution.", "not_judge")
     if seat.player in state.judged_by:
         raise illegal("You have used the Judge's ruling: it is once per game.", "spent")
@@ -38,7 +39,8 @@ def judge_ruling(state: ClocktowerState, action: JudgeRuling, rng: Rng) -> Outco
             f"to {action.verdict}."
     events: list[Event] = [record("judge", {"day": state.day, "by": seat.player, "target": nominee.player,
                                            "verdict": action.verdict})]
-    why = impaired(state, seat.player)
+    why = impaired(state, seat.player) or ("" if seat.alive or regains_ability(state, seat) else
+                                           "dead, and the Bone Collector that gave the ability back is drunk or poisoned")
     if why:
         state.note_abnormal(seat.player, f"the Judge, {why}, ruled on {state.label(nominee.player)}: nothing happened")
         events += [public("judge", ruled), Event(

@@ -21,7 +21,7 @@ from .snv_judged import judged_today
 from .snv_madness import madness_ends, madness_told
 from .snv_night import CURSED, bone_collector_dusk
 from .snv_travellers import barista_due, butcher_window
-from .snv_twins import good_blocked, twin_end
+from .snv_twins import good_blocked, good_win_held, twin_end
 from .stages import next_stage, stages
 from .state import ClocktowerState, PendingEnd
 from .succession import after_the_night
@@ -104,6 +104,7 @@ def dawn(state: ClocktowerState) -> Outcome:
     state.nominations, state.votes = [], {}
     state.negative, state.negative_tomorrow = state.negative_tomorrow, []
     state.executed, state.executed_impaired, state.execution_killed, state.voting_closed = "", "", False, False
+    state.first_executed, state.first_executed_impaired = "", ""
     state.early_end_told = False
     state.exiles, state.exiled, state.announcements, state.judge_failed = {}, [], [], ""
     state.dead_at_dawn = [s.player for s in state.seats if not s.alive]
@@ -114,8 +115,8 @@ def dawn(state: ClocktowerState) -> Outcome:
     lines = [f"💀 {names(state, died)} died in the night." if died else "Nobody died in the night."]
     if revived:
         lines.append(f"✨ {names(state, revived)} {'lives' if len(revived) == 1 else 'live'} again.")
-    ending = pending_end(state, resume="day")
-    if ending:  # the deaths only: the day opens when the Storytellers go on (``/st continue``)
+    ending = pending_end(state, resume="day")  # (or the Storytellers' note that the twins hold good's win)
+    if state.pending_end is not None:  # the deaths only: the day opens when the Storytellers go on (``/st continue``)
         return Outcome(state=state, events=[public("dawn", "\n".join(lines), title=f"☀️ Day {state.day} dawns",
                                                    data=talk_data(state, "open")),
                                             *information, *judged_today(state), *ending])
@@ -125,7 +126,7 @@ def dawn(state: ClocktowerState) -> Outcome:
     return Outcome(state=state, events=[
         public("dawn", "\n".join(lines), title=f"☀️ Day {state.day} dawns", opens_phase=True,
                data=talk_data(state, "open")),
-        tally_event(state), *information, *judged_today(state), *bishop_due(state)])
+        tally_event(state), *information, *judged_today(state), *bishop_due(state), *ending])
 
 
 def end_of_day(state: ClocktowerState, early: bool = False) -> Outcome:
@@ -136,7 +137,7 @@ def end_of_day(state: ClocktowerState, early: bool = False) -> Outcome:
         events += execution(state, early)
     events += lleech_follows(state)
     ending = pending_end(state, resume="night")
-    if not ending:
+    if state.pending_end is None:
         events += butcher_window(state) or nightfall(state)
     return Outcome(state=state, events=events + ending)
 
@@ -145,14 +146,17 @@ def end_of_day(state: ClocktowerState, early: bool = False) -> Outcome:
 
 def pending_end(state: ClocktowerState, *, resume: str, found: PendingEnd | None = None) -> list[Event]:
     """When the rules end the game, wait for the Storytellers to confirm (the town hears
-    nothing of it until they do). ``found``: an end the caller found (the Klutz's choice)."""
+    nothing of it until they do). ``found``: an end the caller found (the Klutz's choice).
+    Callers test ``state.pending_end``, not the events: good's win held back by the twins is said
+    to the Storytellers and the game goes on."""
     found = found or goblin_end(state) or twin_end(state) or mechanical_end(state, chars(state))
     if found is None and resume == "night":
         found = vortox_end(state) or mayor_end(state) or mastermind_day_end(state)
     if found is None:
         return []
-    if found.team == "good" and good_blocked(state):  # the Evil Twin: "good can't win if you both live"
-        return []
+    blocked = good_blocked(state) if found.team == "good" else ""
+    if blocked:  # the Evil Twin: "good can't win if you both live"
+        return good_win_held(state, found, blocked)
     state.pending_end = found.model_copy(update={"resume": resume})
     set_stage(state, "ending", "")
     politicians = [s for s in state.seats if s.character == "politician" and s.alignment != found.team]

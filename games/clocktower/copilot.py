@@ -41,6 +41,7 @@ from .bmr_information import TELLS as BMR_TELLS
 from .bmr_information import TELLS_ONE as BMR_TELLS_ONE
 from .bmr_information import chambermaid
 from .characters import Characters
+from .info import names
 from .registration import alignments, characters_as, evil_count, teams
 from .rules import circle_neighbours, impaired, ruled
 from .snv_information import ONE_OF_MANY as SNV_ONE_OF_MANY
@@ -48,7 +49,7 @@ from .snv_information import PROPOSERS as SNV_PROPOSERS
 from .snv_information import TELLS as SNV_TELLS
 from .snv_information import TELLS_ONE as SNV_TELLS_ONE
 from .snv_information import TELLS_YES_NO, falsify, vortox_applies
-from .snv_night import barista_sober, keeps_ability, regains_ability
+from .snv_night import barista_sober, barista_twice, keeps_ability, regains_ability
 from .state import Abnormal, ClocktowerState, Seat
 from .tb_information import PROPOSERS as TB_PROPOSERS
 from .tb_information import TELLS as TB_TELLS
@@ -125,6 +126,9 @@ def proposals(state: ClocktowerState, chars: Characters) -> list[Proposal]:
             elif why:
                 proposal.flags.insert(0, f"drunk or poisoned ({why}): any answer (your choice)")
                 _free(proposal)
+        if barista_twice(state, seat.player):
+            proposal.flags.append("Acts Twice (the Barista): their ability works twice tonight: accept two answers "
+                                  "(`/st inform` twice; a third corrects the second); both are delivered")
         out.append(proposal)
     return out
 
@@ -146,19 +150,30 @@ def _empath(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal:
 
 def _undertaker(state: ClocktowerState, chars: Characters, seat: Seat) -> Proposal | None:
     """"Which character died by execution today": nothing when nobody was executed, or the executed
-    player did not die of it (already dead; the Lleech whose host lives)."""
+    player did not die of it (already dead; the Lleech whose host lives). On the Butcher's day two
+    may have: either is allowed (the Storytellers choose), the last proposed."""
     form = _character_form(state, chars, "Undertaker", nothing=True)
-    if not state.executed or not state.execution_killed:
+    died = [(p, why) for p, why in ((state.first_executed, state.first_executed_impaired),
+                                    (state.executed if state.execution_killed else "", state.executed_impaired)) if p]
+    if not died:
         why = (f"{state.label(state.executed)} was executed but did not die" if state.executed else
                "there was none")
         return Proposal(seat.player, "undertaker", "nothing", ["nothing"], about=f"day {state.day}'s execution ({why})",
                         form=form, day=state.day)
-    executed = state.seat_of(state.executed)
-    # as they registered when executed: a Recluse poisoned then is the Recluse, even if healthy now
-    options = characters_as(state, chars, executed, sober=not state.executed_impaired)
-    flags = [f"{state.label(executed.player)} may misregister"] if len(options) > 1 else []
-    return Proposal(seat.player, "undertaker", chars[executed.character].name, [chars[c].name for c in options],
-                    flags=flags, about=state.label(executed.player), form=form, day=state.day)
+    options: list[str] = []
+    flags: list[str] = []
+    for player, impaired_then in died:
+        executed = state.seat_of(player)
+        # as they registered when executed: a Recluse poisoned then is the Recluse, even if healthy now
+        found = characters_as(state, chars, executed, sober=not impaired_then)
+        options += [chars[c].name for c in found if chars[c].name not in options]
+        flags += [f"{state.label(player)} may misregister"] if len(found) > 1 else []
+    if len(died) > 1:
+        flags.insert(0, f"two players died by execution today (the Butcher's day): {names(state, [p for p, _ in died])}; "
+                        "the Undertaker learns one character, your choice")
+    last = state.seat_of(died[-1][0])
+    return Proposal(seat.player, "undertaker", chars[last.character].name, options, flags=flags,
+                    about=names(state, [p for p, _ in died]), form=form, day=state.day)
 
 
 def _character_of(state: ClocktowerState, chars: Characters, seat: Seat, target: str, card: str) -> Proposal:
@@ -249,7 +264,7 @@ def ledger(state: ClocktowerState, chars: Characters, seat: Seat) -> list[Abnorm
     found = [a for a in state.abnormal if a.player != seat.player]
     order = order_for(state, seat, chars)
     mine = order.index(seat.acting) if seat.acting in order else len(order)
-    for player, accepted in state.accepted.items():
+    for player, accepted in [*state.accepted_first.items(), *state.accepted.items()]:  # (Acts Twice: both)
         if accepted.false and accepted.card in order and order.index(accepted.card) < mine:
             # a pair's proposal (the Washerwoman's, the Knight's...) is one true answer of many, not "the truth"
             truth = (", false on the grimoire" if accepted.card in _ONE_OF_MANY else

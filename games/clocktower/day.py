@@ -277,7 +277,7 @@ def execute_now(state: ClocktowerState, seat: Seat, by: str) -> list[Event]:
                      title=f"🌆 Day {state.day}: an execution"),
               day_record(state, t, seat.player, at_once=by), *lleech_follows(state), *told]
     ending = pending_end(state, resume="night")
-    if not ending and not quiet:
+    if state.pending_end is None and not quiet:
         events += exiles_at_close(state) + (butcher_window(state) or nightfall(state))
     return events + ending
 
@@ -310,7 +310,7 @@ def scapegoat_instead(state: ClocktowerState, action: ScapegoatInstead, rng: Rng
     if ending:
         state.pending_end = None
         found = pending_end(state, resume="night")
-        events += found or nightfall(state)
+        events += found if state.pending_end is not None else found + nightfall(state)
     return Outcome(state=state, events=events,
                    reply=f"{state.label(goat.player)} is executed instead of {state.label(executed.player)}. "
                          "Anyone who died because of the first execution (the Lleech with its host) is "

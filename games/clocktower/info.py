@@ -184,6 +184,10 @@ def grimoire_picture(state: ClocktowerState, chars: Characters, game_title: str 
         "fabled": [chars[f].name for f in state.fabled],
         "loric": [chars[c].name for c in state.script.characters.get("loric", ()) if c in chars],
         "bluffs": [chars[b].name for b in state.bluffs],
+        # the Lunatic's false Demon information, as the grimoire text gives it
+        "lunatic_minions": [f"{state.seat_of(p).seat} {state.name(p)}" for p in state.lunatic.minions
+                            if state.seated(p)] if state.lunatic else [],
+        "lunatic_bluffs": [chars[b].name for b in state.lunatic.bluffs if b in chars] if state.lunatic else [],
     }
 
 

@@ -25,6 +25,7 @@ from .copilot import (
 )
 from .info import names
 from .rules import chars, illegal, target_seat, who
+from .snv_night import barista_twice
 from .state import Accepted, ClocktowerState, Seat
 
 #: the cards whose proposal is the truth: an answer that differs is false information
@@ -69,6 +70,10 @@ def inform(state: ClocktowerState, action: Inform, rng: Rng) -> Outcome:
     # the Spy's grimoire is drawn when it is delivered, as it stands then
     text = "" if found.character == "spy" and answer.text == "the grimoire" else told(found, answer)
     before = state.accepted.get(seat.player)
+    if before is not None and barista_twice(state, seat.player) and seat.player not in state.accepted_first:
+        state.accepted_first[seat.player] = before  # the Barista's Acts Twice: this is the second answer
+        before = None
+    second = " (their second answer: the Barista's Acts Twice)" if seat.player in state.accepted_first else ""
     accepted = Accepted(card=found.character, answer=answer.text, text=text, proposed=found.answer,
                         flags=list(found.flags), false=is_false(seat, found, answer))
     state.accepted[seat.player] = accepted
@@ -80,12 +85,12 @@ def inform(state: ClocktowerState, action: Inform, rng: Rng) -> Outcome:
     # the co-Storytellers see each other's work either way
     events = [Event(type="information_accepted", audience=STORYTELLER, title=f"🌙 Night {state.night}: accepted",
                     text=f"✓ {who(state, seat)} " + ("was sent" if at_once else "learns at dawn")
-                         + f": {shown}.{again}")]
+                         + f"{second}: {shown}.{again}")]
     if at_once:  # a second acceptance is sent too: the player reads it as the Storytellers' correction
         return Outcome(state=state, events=events + deliver(state, seat.player, accepted),
-                       reply=f"Sent to {state.label(seat.player)}: {shown}.")
+                       reply=f"Sent to {state.label(seat.player)}{second}: {shown}.")
     return Outcome(state=state, events=events,
-                   reply=f"Accepted: {state.label(seat.player)} learns at dawn: {shown}. Accept again to "
+                   reply=f"Accepted: {state.label(seat.player)} learns at dawn{second}: {shown}. Accept again to "
                          "change it until then.")
 
 
@@ -104,9 +109,11 @@ def information_at_dawn(state: ClocktowerState) -> list[Event]:
     delivered = 0
     for player, accepted in state.accepted.items():
         if state.seated(player):
-            delivered += 1
+            answers = [a for a in (state.accepted_first.get(player), accepted) if a is not None]
+            delivered += len(answers)
             if state.settings.inform_at == "dawn":  # else it was sent when accepted
-                events += deliver(state, player, accepted)
+                for answer in answers:  # (two: the Barista's Acts Twice)
+                    events += deliver(state, player, answer)
     unsent = []
     for found in proposals(state, chars(state)):
         if found.player in state.accepted:

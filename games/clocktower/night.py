@@ -326,6 +326,7 @@ def roll_choices(state: ClocktowerState) -> None:
     state.last_choices, state.night_choices, state.waitress_answers = state.night_choices, {}, {}
     state.killed_tonight, state.accepted, state.night_answers = {}, {}, {}
     state.haircut = []
+    state.accepted_first = {}
 
 
 # ----- the lock -----

@@ -512,11 +512,12 @@ def _listed(head: str, names: list[str], size: int, width: float) -> list[str]:
 
 def centre_lines(data: dict[str, Any], rho: float) -> list[tuple[str, int, tuple[int, int, int]]]:
     """The centre's lines (text, size, colour): the title, the bluffs (the Storytellers' secret,
-    first), the Fabled and the Loric, in the biggest type at which they fit ``rho``'s room; else
+    first), the Lunatic's false Minions and bluffs, the Fabled and the Loric, in the biggest type at which they fit ``rho``'s room; else
     taller, up to half as tall again; else cut to the lines that fit with "…" last."""
     title = str(data.get("title") or "Grimoire")
     lists = [(head, [str(x) for x in data.get(key) or []])
-             for head, key in (("Bluffs", "bluffs"), ("Fabled", "fabled"), ("Loric", "loric"))]
+             for head, key in (("Bluffs", "bluffs"), ("Lunatic's Minions", "lunatic_minions"),
+                               ("Lunatic's bluffs", "lunatic_bluffs"), ("Fabled", "fabled"), ("Loric", "loric"))]
     width = rho * 1.6
     block: list[tuple[str, int, tuple[int, int, int]]] = []
     for room in (rho * 1.2, rho * 1.8):
@@ -571,8 +572,8 @@ def draw_grimoire(data: dict[str, Any]) -> bytes:
     ``seat``, ``name``, ``character`` (any name: it is fitted to its token), ``team`` (townsfolk,
     outsider, minion, demon, traveller, fabled, loric; another word is drawn in grey),
     ``alignment`` (good, evil), ``alive``, ``vote_token``, ``traveller``, ``shown`` (the false card,
-    or "") and ``reminders`` (short strings); ``fabled``, ``loric`` and ``bluffs`` (character
-    names). Every key but the seats' names and characters may be left out. Nothing here reads a
+    or "") and ``reminders`` (short strings); ``fabled``, ``loric``, ``bluffs`` and ``lunatic_bluffs``
+    (character names); ``lunatic_minions`` (the seats the Lunatic was shown as Minions, "5 Name"). Every key but the seats' names and characters may be left out. Nothing here reads a
     character catalogue: the names and teams are the caller's, from whatever script the game has.
     """
     buf = io.BytesIO()

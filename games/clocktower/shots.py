@@ -14,6 +14,7 @@ from games.engine import STORYTELLER, Event, Outcome, Rng, public, record
 from .actions import GunslingerShot, SlayerShot
 from .clock import pending_end
 from .rules import chars, illegal, impaired, target_seat
+from .snv_night import holds_regained, regains_ability
 from .state import Announcement, ClocktowerState, Seat
 from .succession import demon_died
 from .talk import announced, announcing
@@ -23,7 +24,7 @@ def slayer_shot(state: ClocktowerState, action: SlayerShot, rng: Rng) -> Outcome
     if state.phase != "day":
         raise illegal("The Slayer chooses by day only, publicly.", "not_day")
     seat = announcing(state, action, action.place)
-    if not seat.alive:
+    if not seat.alive and not holds_regained(state, seat):  # (the Bone Collector's choice: until dusk)
         raise illegal("You are dead: the dead have no Slayer's shot.", "dead")
     if seat.player in state.slayer_shots:
         raise illegal("You have already made your Slayer's shot: it is once per game.", "spent")
@@ -47,7 +48,8 @@ def _works(state: ClocktowerState, seat: Seat, target: Seat) -> tuple[bool, list
     """Whether the shot kills, and what the Storytellers are told."""
     if not seat.has("slayer") or seat.traveller:
         return False, []
-    why = impaired(state, seat.player)
+    why = impaired(state, seat.player) or ("" if seat.alive or regains_ability(state, seat) else
+                                           "dead, and the Bone Collector that gave the ability back is drunk or poisoned")
     if why:
         state.note_abnormal(seat.player, f"the Slayer, {why}, shot {state.label(target.player)}: nothing happened")
         return False, [_tell(f"{state.label(seat.player)}, the Slayer, is {why}: the shot at "
@@ -73,7 +75,7 @@ def gunslinger_shot(state: ClocktowerState, action: GunslingerShot, rng: Rng) ->
     if state.phase != "day" or state.pending_end is not None:
         raise illegal("The Gunslinger shoots by day only.", "not_day")
     seat = target_seat(state, action.player)
-    if not seat.has("gunslinger") or not seat.alive:
+    if not seat.has("gunslinger") or not (seat.alive or holds_regained(state, seat)):
         raise illegal("Only the living Gunslinger shoots.", "not_gunslinger")
     if state.gunslinger_day == state.day:
         raise illegal("You have already shot today: the Gunslinger shoots once a day.", "spent")
@@ -84,7 +86,8 @@ def gunslinger_shot(state: ClocktowerState, action: GunslingerShot, rng: Rng) ->
         raise illegal(f"{state.label(target.player)} did not vote (no vote of theirs stands today): the "
                       "Gunslinger shoots a player that voted.", "not_a_voter")
     state.gunslinger_day = state.day
-    why = impaired(state, seat.player)
+    why = impaired(state, seat.player) or ("" if seat.alive or regains_ability(state, seat) else
+                                           "dead, and the Bone Collector that gave the ability back is drunk or poisoned")
     events: list[Event] = []
     kills = not why and target.alive
     if not kills:

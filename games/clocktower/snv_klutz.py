@@ -17,7 +17,6 @@ from .actions import KlutzChoice
 from .clock import pending_end
 from .registration import alignments
 from .rules import illegal, impaired, target_seat
-from .snv_twins import good_blocked
 from .state import Announcement, ClocktowerState, PendingEnd, Seat
 from .talk import announced, announcing
 
@@ -57,12 +56,9 @@ def _works(state: ClocktowerState, seat: Seat, target: Seat) -> tuple[PendingEnd
                 if "evil" in registers else "")
         return None, [_tell(f"The Klutz, {klutz}, chose {chosen}, who is good: nothing happens.{flag}")]
     flag = (f" {chosen} might register as good: if you rule they do, `/st continue`." if "good" in registers else "")
-    blocked = good_blocked(state) if winner == "good" else ""
-    if blocked:
-        return None, [_tell(f"The Klutz, {klutz}, chose {chosen}, who is evil, but {blocked}: the game goes on.")]
     return (PendingEnd(team=winner, reason=f"the Klutz, {klutz}, publicly chose {chosen}, who is evil: the Klutz's "
                                            f"team ({loser}) loses.{flag}".rstrip(".")),
-            [])
+            [])  # (good's win while both twins live is held back, and said, by ``pending_end``)
 
 
 def _tell(text: str) -> Event:

@@ -236,6 +236,14 @@ def regains_ability(state: ClocktowerState, seat: Seat) -> bool:
     return any(s.has("bonecollector") and s.alive and _sober(state, s) for s in state.seats)
 
 
+def holds_regained(state: ClocktowerState, seat: Seat) -> bool:
+    """A dead player with the Has Ability reminder (the Bone Collector chose them): their day ability
+    (the Slayer's shot, the Gossip's statement) is accepted until dusk whether or not it works
+    (``regains_ability``), so that a refusal tells them nothing of the Bone Collector's state."""
+    return not seat.alive and any(r.player == seat.player and r.source == "bonecollector" and r.token == REGAINED
+                                  for r in state.reminders)
+
+
 def bone_collector_chose(state: ClocktowerState, seat: Seat, targets: list[str]) -> list[Event]:
     """The Bone Collector's choice tonight (it may change it until the lock): the Has Ability reminder
     goes on the dead player it chose and No Ability on it (none for no-one), and the Storytellers are
@@ -252,8 +260,9 @@ def bone_collector_chose(state: ClocktowerState, seat: Seat, targets: list[str])
                   text=f"The Bone Collector, {state.label(seat.player)}, chose {state.label(chosen.player)} (dead, the "
                        f"{name}): they regain their ability until dusk (Has Ability), and are asked tonight if their "
                        "ability chooses at night. A \"you start knowing\" or once-per-game ability works again, even "
-                       "if used: wake them for it, and apply by your commands what the bot does not (a day ability "
-                       "too, until dusk). They are not told who gave it back.")]
+                       "if used: wake them for it, and apply by your commands what the bot does not. Until dusk they may "
+                       "use a day ability too (the Slayer's shot, the Gossip's statement, the Gunslinger's shot and "
+                       "the Judge's ruling are taken from them as from the living). They are not told who gave it back.")]
 
 
 # ----- the Barista's cup (its choice is the Storytellers': ``snv_travellers``) -----
@@ -267,6 +276,14 @@ def barista_sober(state: ClocktowerState, player: str) -> bool:
     """"A player becomes sober, healthy & gets true info" until dusk: the Sober & Healthy reminder is on
     them and a Barista lives, not drunk or poisoned itself."""
     if not any(r.player == player and r.source == "barista" and r.token == SOBER for r in state.reminders):
+        return False
+    return any(s.has("barista") and s.alive and _sober(state, s) for s in state.seats)
+
+
+def barista_twice(state: ClocktowerState, player: str) -> bool:
+    """"Their ability works twice" until dusk: the Acts Twice reminder is on them and a Barista lives,
+    not drunk or poisoned itself (tonight's information: two answers)."""
+    if not any(r.player == player and r.source == "barista" and r.token == TWICE for r in state.reminders):
         return False
     return any(s.has("barista") and s.alive and _sober(state, s) for s in state.seats)
 

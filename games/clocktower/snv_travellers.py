@@ -140,7 +140,8 @@ def barista_cup(state: ClocktowerState, action: BaristaCup, rng: Rng) -> Outcome
     note = "they are sober & healthy and their information true until dusk (the copilot proposes the truth)."
     if not sober:
         note = ("their ability works twice until dusk: wake them a second time for a night ability and apply "
-                "its second use with your commands (the bot asks them once)")
+                "its second use with your commands (the bot asks them once; their night's information, if any, takes "
+                "two answers: `/st inform` twice)")
         if target.player in state.used_once:  # "If they have already used a 'once per game' ability, they may
             state.used_once.remove(target.player)  # use that ability again"
             asked = ask_event(state, target)

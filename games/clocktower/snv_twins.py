@@ -16,6 +16,8 @@ from .rules import chars, impaired, lives
 from .snv_setup import twins
 from .state import ClocktowerState, PendingEnd, Seat
 
+EVERY_DEMON_DEAD = "every Demon is dead"
+
 
 def _pairs(state: ClocktowerState) -> list[tuple[Seat, Seat]]:
     """Each (Evil Twin, its twin) seated pair."""
@@ -68,6 +70,17 @@ def good_blocked(state: ClocktowerState, *, note: bool = True) -> str:
             return (f"both twins live ({state.label(evil.player)}, the Evil Twin, and {state.label(other.player)}): "
                     "good can't win while they do")
     return ""
+
+
+def good_win_held(state: ClocktowerState, found: PendingEnd, why: str) -> list[Event]:
+    """Good's win found (the Mayor's, a Klutz's, the Mastermind's day...) but ``why`` (``good_blocked``):
+    the Storytellers are told, privately, that the game goes on. "Every Demon is dead" is told at the
+    Demon's death (``demons_dead_twins_live``) and at each dawn (``twin_notes``), so not again here."""
+    if found.reason == EVERY_DEMON_DEAD:
+        return []
+    return [Event(type="twins_live", audience=STORYTELLER, title="🪞 The Evil Twin",
+                  text=f"By the rules good would win ({found.reason}), but {why}. The game goes on; the town "
+                       "has been told nothing of it.")]
 
 
 def demons_dead_twins_live(state: ClocktowerState, demon: Seat) -> list[Event]:

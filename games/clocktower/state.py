@@ -106,6 +106,8 @@ class Announcement(BaseModel):
     target: str = ""
     minions: list[str] = Field(default_factory=list)
     demons: list[str] = Field(default_factory=list)
+    #: a Gossip's statement made dead, with the ability the Bone Collector gave back until dusk
+    regained: bool = False
     #: the Juggler's guesses: player -> character id
     guesses: dict[str, str] = Field(default_factory=dict)
     #: the guessed players who were drunk or poisoned when guessed (a poisoned Recluse or Spy
@@ -197,6 +199,10 @@ class ClocktowerState(BaseState):
     #: why the executed player was drunk or poisoned when executed ("" when not): a poisoned Recluse
     #: or Spy registers as itself to what reads the execution later (the Undertaker, the Scapegoat)
     executed_impaired: str = ""
+    #: the Butcher's day: the player today's first execution killed, and why they were impaired then
+    #: ("" for none), when a second execution followed (the Undertaker may learn either)
+    first_executed: str = ""
+    first_executed_impaired: str = ""
     #: today's execution has happened before the day's end (the Virgin, `/st execute`): no more votes
     voting_closed: bool = False
     #: whether the Storytellers were last told that voting may end early today: a vote's notice
@@ -221,6 +227,8 @@ class ClocktowerState(BaseState):
     killed_tonight: dict[str, str] = Field(default_factory=dict)
     #: tonight's information the Storytellers accepted: player -> what they learn
     accepted: dict[str, Accepted] = Field(default_factory=dict)
+    #: the first of two answers accepted tonight for a player whose ability works twice (the Barista)
+    accepted_first: dict[str, Accepted] = Field(default_factory=dict)
     #: abilities that worked abnormally since dawn (the Mathematician's ledger; cleared at dawn)
     abnormal: list[Abnormal] = Field(default_factory=list)
     #: the Demon's choice of the Barber's haircuts tonight: 2 players, or ["no-one"] (snv_swaps)
@@ -297,7 +305,8 @@ class ClocktowerState(BaseState):
         for choices in (self.night_choices, self.last_choices):
             for chooser in [c for c, targets in choices.items() if c == player or player in targets]:
                 del choices[chooser]
-        for table in (self.waitress_answers, self.night_answers, self.votes, self.accepted, self.killed_tonight, self.exiles):
+        for table in (self.waitress_answers, self.night_answers, self.votes, self.accepted, self.accepted_first,
+                      self.killed_tonight, self.exiles):
             table.pop(player, None)
         self.votes = {voter: target for voter, target in self.votes.items() if target != player}
         for calls in self.exiles.values():

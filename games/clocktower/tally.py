@@ -20,6 +20,7 @@ from .info import names
 from .registration import alignments
 from .resolve import lleech_host
 from .rules import chars, impaired, lives, plural
+from .snv_twins import EVERY_DEMON_DEAD
 from .stages import day_ends
 from .state import ClocktowerState, PendingEnd, Seat
 from .succession import demon_died
@@ -311,6 +312,8 @@ def execution(state: ClocktowerState, early: bool) -> list[Event]:
 def executes(state: ClocktowerState, seat: Seat) -> tuple[str, list[Event]]:
     """Execute ``seat``: the words after "is executed", and what the Storytellers are told.
     The Lleech "die[s] if & only if" its host is dead: executed while its host lives, it lives."""
+    if state.executed and state.execution_killed:  # the Butcher's second: the first death by execution is kept
+        state.first_executed, state.first_executed_impaired = state.executed, state.executed_impaired
     state.executed = seat.player
     state.execution_killed = False
     state.executed_impaired = impaired(state, seat.player)
@@ -426,7 +429,7 @@ def mechanical_end(state: ClocktowerState, chars: Characters) -> PendingEnd | No
         extra = mastermind_end(state, chars)  # Bad Moon Rising: the Mastermind's extra day
         if extra is not False:
             return extra if isinstance(extra, PendingEnd) else None
-        return PendingEnd(team="good", reason="every Demon is dead")
+        return PendingEnd(team="good", reason=EVERY_DEMON_DEAD)
     if living <= 2:
         return PendingEnd(team="evil", reason=f"only {living} player{'s' if living != 1 else ''} "
                                               "(not counting Travellers) live")

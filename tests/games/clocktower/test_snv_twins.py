@@ -137,3 +137,75 @@ def test_twins_of_one_alignment_are_the_storytellers_to_pair_again_at_dawn():
     judged = [e for e in out.events if e.type == "judged_today"]
     assert judged and "are both evil: choose a new twin" in judged[0].text
     assert judged[0].audience.kind == "storyteller"
+
+
+# ----- every good win blocked by the twins is said to the Storytellers, privately -----
+
+def mixed(name, *characters):
+    """A custom script holding the Evil Twin with ``characters`` (the Mayor, the Mastermind...)."""
+    import json
+    return {"script": json.dumps([{"id": "_meta", "name": name}, "eviltwin", *characters])}
+
+
+def blocked_told(out):
+    return [e for e in out.events if e.type == "twins_live"]
+
+
+def test_the_demons_death_with_both_twins_alive_is_said_once_not_again_at_each_days_end():
+    out = execute_by_vote(day1(), "p1")
+    assert len(blocked_told(out)) == 1
+    dawn = to_dawn(out.state)
+    out = execute_by_vote(dawn.state, "p4")  # the next day's end: still blocked, already said (and said at dawn)
+    assert out.state.pending_end is None and not blocked_told(out)
+
+
+def test_the_mayors_win_while_both_twins_live_is_said_to_the_storytellers_not_the_town():
+    table = ["imp", "eviltwin", "mayor", "chef", "empath"]
+    state = new_game(mixed("Mayor and twins", "imp", "mayor", "chef", "empath"), table)
+    state.reminders.append(Reminder(player="p3", token=TWIN, source="eviltwin"))
+    state = act(state, type="begin").state
+    while state.phase == "night":
+        state = timeout(state).state
+    for p in ("p4", "p5"):
+        state = act(state, type="kill", target=p).state
+    out = timeout(state)
+    while out.state.phase == "day":
+        out = timeout(out.state)
+    assert out.state.pending_end is None and out.state.phase == "night"
+    told = blocked_told(out)
+    assert len(told) == 1 and told[0].audience.kind == "storyteller"
+    assert "the Mayor, Name3 (seat 3)" in told[0].text and "both twins live" in told[0].text
+    assert "twin" not in public_text(out).lower()
+
+
+def test_the_mastermind_days_good_win_while_both_twins_live_is_said_to_the_storytellers():
+    table = ["shabaloth", "mastermind", "eviltwin", "chambermaid", "tealady", "exorcist", "professor"]
+    state = new_game(mixed("Mastermind and twins", "shabaloth", "mastermind", "chambermaid", "tealady",
+                           "exorcist", "professor"), table)
+    state.reminders.append(Reminder(player="p4", token=TWIN, source="eviltwin"))
+    state = act(state, type="begin").state
+    while state.phase == "night":
+        state = timeout(state).state
+    out = execute_by_vote(state, "p1")  # the Demon executed: the Mastermind's extra day
+    assert out.state.mastermind_day == 2
+    state = to_dawn(out.state).state
+    while state.phase == "day":
+        out = timeout(state)
+        state = out.state
+    assert state.pending_end is None
+    told = blocked_told(out)
+    assert len(told) == 1 and told[0].audience.kind == "storyteller"
+    assert "the Mastermind's extra day ended with no execution" in told[0].text
+    assert "twin" not in public_text(out).lower()
+
+
+def test_an_evil_klutzs_good_win_while_both_twins_live_is_said_to_the_storytellers():
+    table = ["fanggu", "eviltwin", "sage", "klutz", "dreamer", "clockmaker", "seamstress"]
+    state = act(day1(table), type="set_alignment", target="p4", alignment="evil", tell=False).state
+    state = act(state, type="kill", target="p4").state
+    out = act(state, player="p4", type="klutz_choice", target="p1", place="announcements")
+    assert out.state.pending_end is None and out.state.phase == "day"
+    told = blocked_told(out)
+    assert len(told) == 1 and told[0].audience.kind == "storyteller"
+    assert "the Klutz, Name4 (seat 4), publicly chose Name1 (seat 1)" in told[0].text
+    assert "both twins live" in told[0].text and "twin" not in public_text(out).lower()
