@@ -8,6 +8,7 @@ import asyncio
 import discord
 import pytest
 from support.audio import tone
+from support.waiting import until
 
 from bot.actor import Actor
 from bot.voice.narrator import DiscordNarrator, RecordingNarrator
@@ -219,10 +220,8 @@ async def test_a_line_whose_phase_has_passed_is_dropped_not_said_late(table, clo
     for m in players:
         await m.join_voice(w.vc)
     game_id = await started(w, w.channel, "speaking_turns=true turn_seconds=10")
-    for _ in range(200):  # the Choosing's line is being said (held), the first turn's is queued
-        if voice and voice[0].held:
-            break
-        await asyncio.sleep(0.01)
+    # the Choosing's line is being said (held), the first turn's is queued
+    await until(lambda: voice and voice[0].held, "the Choosing's line held in the voice channel")
     assert voice and voice[0].held and "Choosing" in spoken[0]
     for m in players:  # everyone votes: once the turns are over, the Choosing closes
         await w.bot.service.act(game_id, m.id, {"type": "vote_performer", "player": str(m.id),
@@ -254,10 +253,7 @@ async def test_a_living_line_replaced_before_it_is_said_is_dropped_and_other_gam
 
     n = DiscordNarrator(None, connect=connect, synthesize=synthesize)
     n.say(1, 10, 7, "Round one.", phase_seq=2)
-    for _ in range(200):
-        if voice and voice[0].held:
-            break
-        await asyncio.sleep(0.01)
+    await until(lambda: voice and voice[0].held, "the first line held in the voice channel")
     n.say(1, 10, 7, "Ann, you have the floor.", phase_seq=2, slot="game:turn:1")
     n.say(1, 10, 8, "Night falls.", phase_seq=5)  # another game at the same server
     n.say(1, 10, 7, "Bo, you have the floor.", phase_seq=2, slot="game:turn:1")
