@@ -25,6 +25,7 @@ from .actions import (
 from .info import card, deal_message, names
 from .night import wake_to_choose
 from .rules import DEALT_TEAMS, after_deal, character_id, chars, finish, illegal, most_travellers, target_seat
+from .snv_barber import haircut_asks
 from .snv_judged import told_by_day
 from .snv_twins import good_blocked
 from .state import ClocktowerState, Reminder, Seat
@@ -74,6 +75,8 @@ def set_alive(state: ClocktowerState, player: str, *, alive: bool) -> Outcome:
     woken = " They are woken to choose." if events else ""
     if not alive and state.phase == "night":  # a Demon's death passes on now (told privately), a Poisoner's poison ends
         events += demon_died(state, seat)
+        if seat.character == "barber" and state.stage != "locked":  # the Demon's haircuts, asked now
+            events += haircut_asks(state)
     return Outcome(state=state, events=events, reply=f"{said}. The town learns it at dawn.{woken}")
 
 

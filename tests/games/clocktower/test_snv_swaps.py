@@ -280,8 +280,14 @@ def test_the_demon_is_not_woken_for_haircuts_when_nobody_killed_the_barber_tonig
 
 
 def test_a_barber_the_storytellers_kill_at_night_before_the_lock_gives_haircuts_at_the_lock():
-    state = act(night2(BARBER), type="kill", target="p5").state
+    out = act(night2(BARBER), type="kill", target="p5")
+    state = out.state
     assert any(p.action == "haircut" for p in GAME.prompts(state, "p1"))
+    # the Demon is told of its new question at once, privately, and nobody else is
+    asks = [e for e in told(out, "p1") if e.type == "night_ask"]
+    assert any("Barber" in e.text and "2 players" in e.text for e in asks)
+    assert not any("Barber" in e.text for e in out.events if e.audience.kind in ("public", "thread"))
+    assert not any("Barber" in e.text for p in ("p2", "p3", "p4", "p5") for e in told(out, p))
     out = lock(haircut(state, "p1", "p3", "p4"))
     assert out.state.seat_of("p3").character == "dreamer"
 
