@@ -50,6 +50,9 @@ class Timers:
         self.armed: dict[int, tuple[int, float]] = {}
         #: games whose timeout failed and is to be tried again (game id -> phase)
         self.retries: dict[int, int] = {}
+        #: the reminder and turn jobs in the scheduler (job -> phase, when it fires): a job known
+        #: absent costs no scheduler look-up, and a reminder armed no later than asked stays
+        self.dated: dict[str, tuple[int, float]] = {}
 
     def start(self) -> None:
         if not self.scheduler.running:
@@ -72,7 +75,7 @@ class Timers:
         waiting or no timer), the reminder and the speaking turn (none while paused). With
         ``arm_close`` False the phase's job is left as it is (an overdue phase being closed in a row)."""
         if deadlines.paused or deadlines.close is None:
-            self.cancel(game_id)
+            self.cancel_close(game_id)  # (the reminder and the turn are armed or removed below)
         elif arm_close:
             self.arm(game_id, phase_seq, deadlines.close)
         self.arm_reminder(game_id, phase_seq, None if deadlines.paused else deadlines.remind_at)
@@ -107,8 +110,17 @@ class Timers:
             await self._run(self._fire, f"game-{game_id}", game_id, phase_seq)
 
     def arm_reminder(self, game_id: int, phase_seq: int, at: float | None) -> None:
-        """Call ``remind(game_id, phase_seq)`` at ``at`` (None: no reminder); one per game."""
-        self._at(f"remind-{game_id}", at, self._remind, game_id, phase_seq)
+        """Call ``remind(game_id, phase_seq)`` at ``at`` (None: no reminder); one per game.
+
+        Every action moves a quiet game's reminder later. A job of the phase already armed no
+        later than ``at`` is kept, not re-armed per action: it fires, ``on_reminder`` finds the
+        reminder not due yet and arms it for its new time (one look at the game per reminder
+        period, not a scheduler job replaced per action)."""
+        job = f"remind-{game_id}"
+        armed = self.dated.get(job)
+        if at is not None and armed is not None and armed[0] == phase_seq and armed[1] <= at:
+            return
+        self._at(job, at, self._remind, game_id, phase_seq)
 
     def arm_turn(self, game_id: int, phase_seq: int, at: float | None) -> None:
         """Call ``turn(game_id, phase_seq)`` when the speaking turn ends at ``at`` (None: no
@@ -118,9 +130,11 @@ class Timers:
     def _at(self, job: str, at: float | None, call: Fire | None, game_id: int, phase_seq: int) -> None:
         """The job ``job`` calls ``call`` at ``at``; None (or no call): the job is removed."""
         if at is None or call is None:
-            if self.scheduler.running and self.scheduler.get_job(job):
+            if self.dated.pop(job, None) is not None and self.scheduler.running and self.scheduler.get_job(job):
                 self.scheduler.remove_job(job)
             return
+        if self.scheduler.running:
+            self.dated[job] = (phase_seq, at)
         self._once(job, max(0.0, at - self.clock.now()), call, game_id, phase_seq)
 
     def _once(self, job: str, delay: float, call: Fire, game_id: int, phase_seq: int) -> None:
@@ -148,16 +162,20 @@ class Timers:
                                    coalesce=True, max_instances=1, misfire_grace_time=None)
 
     def cancel(self, game_id: int) -> None:
-        self.retries.pop(game_id, None)
-        self._gathered.pop(game_id, None)
-        self.armed.pop(game_id, None)
-        if self.scheduler.running:
-            for job in (f"game-{game_id}", f"remind-{game_id}", f"turn-{game_id}"):
-                if self.scheduler.get_job(job):
-                    self.scheduler.remove_job(job)
+        self.cancel_close(game_id)
+        for job in (f"remind-{game_id}", f"turn-{game_id}"):
+            self._at(job, None, None, game_id, 0)
 
-    @staticmethod
-    async def _run(call: Fire, job: str, game_id: int, phase_seq: int) -> None:
+    def cancel_close(self, game_id: int) -> None:
+        """The phase's close job removed (the reminder and the turn stay)."""
+        self._gathered.pop(game_id, None)
+        known = self.armed.pop(game_id, None) is not None
+        known = self.retries.pop(game_id, None) is not None or known
+        if known and self.scheduler.running and self.scheduler.get_job(f"game-{game_id}"):
+            self.scheduler.remove_job(f"game-{game_id}")
+
+    async def _run(self, call: Fire, job: str, game_id: int, phase_seq: int) -> None:
+        self.dated.pop(job, None)  # fired: a date job runs once
         try:
             await call(game_id, phase_seq)
         except Exception:

@@ -91,3 +91,63 @@ def test_tune_gc_freezes_the_start_up_heap_and_collects_less_often():
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)
+
+
+async def test_a_reminder_moved_later_keeps_its_job_which_fires_once_and_is_armed_again():
+    """Every action of a quiet game moves its reminder later: the job already armed no later is
+    kept (no scheduler job replaced per action), fires, finds the reminder not due, and arms it
+    for its new time, as ``on_reminder`` does."""
+    clock = SystemClock()
+    due = {"at": 0.0}
+    fired: list[float] = []
+    done = asyncio.Event()
+
+    async def remind(game_id, phase_seq):
+        fired.append(clock.now())
+        if clock.now() < due["at"]:
+            timers.arm_reminder(game_id, phase_seq, due["at"])  # not due yet: armed for its new time
+        else:
+            done.set()
+
+    timers = Timers(clock, lambda *_: asyncio.sleep(0), remind)
+    timers.start()
+    added = []
+    real_add = timers.scheduler.add_job
+    timers.scheduler.add_job = lambda *a, **k: added.append(k["id"]) or real_add(*a, **k)
+    try:
+        due["at"] = clock.now() + 0.05
+        timers.arm_reminder(5, 1, due["at"])
+        first = timers.scheduler.get_job("remind-5").next_run_time
+        for step in range(1, 101):  # 100 actions, each moving it later
+            due["at"] = clock.now() + 0.05 + step * 0.002
+            timers.arm_reminder(5, 1, due["at"])
+        assert added == ["remind-5"] and timers.scheduler.get_job("remind-5").next_run_time == first
+        await asyncio.wait_for(done.wait(), timeout=10)
+        assert len(fired) == 2 and fired[-1] >= due["at"]  # early once, then at its new time
+        assert added == ["remind-5", "remind-5"]
+        timers.arm_reminder(5, 2, clock.now() + 60)  # a new phase's reminder replaces the job
+        timers.arm_reminder(5, 2, clock.now() + 30)  # and one moved earlier is armed again
+        assert added == ["remind-5"] * 4
+    finally:
+        timers.shutdown()
+
+
+async def test_a_game_with_no_clocks_costs_no_scheduler_look_up_per_action():
+    """``follow`` for a game with no phase clock, no reminder and no turn: nothing was armed, so
+    nothing is looked up or removed (it looked up three jobs on every action before)."""
+    from bot.deadlines import Deadlines
+
+    timers = Timers(SystemClock(), lambda *_: asyncio.sleep(0), lambda *_: asyncio.sleep(0))
+    timers.start()
+    looked = []
+    real_get = timers.scheduler.get_job
+    timers.scheduler.get_job = lambda job, *a: looked.append(job) or real_get(job, *a)
+    try:
+        for _ in range(50):
+            timers.follow(3, 1, Deadlines())
+        assert looked == []
+        timers.arm_reminder(3, 1, SystemClock().now() + 60)
+        timers.follow(3, 1, Deadlines())  # its reminder is gone: now it is looked up and removed
+        assert looked == ["remind-3"] and real_get("remind-3") is None
+    finally:
+        timers.shutdown()
