@@ -79,6 +79,17 @@ def through_night(state):
     return out
 
 
+def end_day(state, *voters_target):
+    """Votes (voter, target), then the clock to the day's end: the outcome of the day's end."""
+    for voter, target in voters_target:
+        state = vote(state, voter, target).state
+    while True:
+        out = timeout(state)
+        if out.state.phase != "day":
+            return out
+        state = out.state
+
+
 def next_night(state):
     """The state at the next nightfall (or the night it is in)."""
     while state.phase != "night":

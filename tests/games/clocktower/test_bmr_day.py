@@ -3,7 +3,7 @@ Pacifist's executions (the Storytellers asked) and the Mastermind's extra day; e
 the rule point the official wiki settles, and nothing of the grimoire told to the town."""
 
 import pytest
-from support.clocktower_pure import act, events_of, new_game, through_night, timeout, vote
+from support.clocktower_pure import act, end_day, events_of, new_game, through_night
 
 from games.engine import IllegalAction
 
@@ -13,15 +13,6 @@ BMR = {"script": "Bad Moon Rising"}
 def day1(characters):
     return through_night(act(new_game(BMR, characters), type="begin").state).state
 
-
-def end_day(state, *voters_target):
-    for voter, target in voters_target:
-        state = vote(state, voter, target).state
-    while True:
-        out = timeout(state)
-        if out.state.phase != "day":
-            return out
-        state = out.state
 
 
 def sheet(out):

@@ -5,7 +5,17 @@ each test named after the rule point the official wiki settles; every illegal an
 import json
 
 import pytest
-from support.clocktower_pure import GAME, act, allows, by_player, new_game, refuses, timeout, vote
+from support.clocktower_pure import (
+    GAME,
+    act,
+    allows,
+    by_player,
+    new_game,
+    refuses,
+    through_night,
+    timeout,
+    vote,
+)
 
 from games.clocktower.asks import asks
 from games.clocktower.copilot import _PROPOSERS, read_answer, told
@@ -549,14 +559,6 @@ def test_the_twins_learn_each_other_and_their_characters_and_nobody_else_does():
 
 # ----- the Storytellers' judgements by day: the Savant, the Artist, madness -----
 
-def dawn_of(state):
-    """The outcome of the next dawn."""
-    out = None
-    while state.phase == "night":
-        out = timeout(state)
-        state = out.state
-    return out
-
 
 def judged_text(out):
     found = [e for e in out.events if e.type == "judged_today"]
@@ -565,7 +567,7 @@ def judged_text(out):
 
 
 def test_the_savant_is_named_to_the_storytellers_as_theirs_to_judge_each_day():
-    out = dawn_of(begun(["nodashii", "savant", "artist", "mutant", "dreamer", "clockmaker", "witch"]))
+    out = through_night(begun(["nodashii", "savant", "artist", "mutant", "dreamer", "clockmaker", "witch"]))
     text = judged_text(out)
     assert "Name2 (seat 2), the Savant, may visit you today: tell them 2 things, 1 true & 1 false" in text
     assert "Name3 (seat 3), the Artist, may privately ask you one yes/no question" in text
@@ -576,7 +578,7 @@ def test_the_savant_is_named_to_the_storytellers_as_theirs_to_judge_each_day():
 
 def test_under_the_vortox_both_of_the_savants_statements_are_false():
     # the wiki (the Vortox): the Savant learns two pieces of information each day; both are false
-    text = judged_text(dawn_of(begun(["vortox", "savant", "artist", "oracle", "dreamer", "clockmaker", "witch"])))
+    text = judged_text(through_night(begun(["vortox", "savant", "artist", "oracle", "dreamer", "clockmaker", "witch"])))
     assert "Under the Vortox (Name1 (seat 1)) both must be false." in text
     assert "the Artist, may privately ask" in text and "it must be false" in text
 
@@ -584,14 +586,14 @@ def test_under_the_vortox_both_of_the_savants_statements_are_false():
 def test_the_artists_question_is_named_until_its_no_ability_token_is_placed():
     state = begun(["nodashii", "savant", "artist", "mutant", "dreamer", "clockmaker", "witch"])
     state = act(state, type="add_reminder", target="p3", token="No Ability", source="artist").state
-    assert "Artist" not in judged_text(dawn_of(state))
+    assert "Artist" not in judged_text(through_night(state))
 
 
 def test_the_cerenovus_target_is_named_with_the_madness_for_the_storytellers_to_judge():
     state = begun(["nodashii", "savant", "artist", "oracle", "dreamer", "clockmaker", "cerenovus"])
     state = choose(state, "p7", "p5")
     state = act(state, player="p7", type="night_choice", character="clockmaker").state
-    text = judged_text(dawn_of(state))
+    text = judged_text(through_night(state))
     assert "Name5 (seat 5) was made \"mad\" as the Clockmaker by Name7 (seat 7), the Cerenovus last night" in text
 
 

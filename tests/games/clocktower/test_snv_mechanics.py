@@ -6,6 +6,7 @@ README's Interpretations, "Sects & Violets' mechanics")."""
 from support.clocktower_pure import (
     act,
     choose,
+    end_day,
     events_of,
     lock,
     new_game,
@@ -49,15 +50,6 @@ def told(out, player):
 def public_texts(out):
     return " ".join(e.text for e in events_of(out, "public"))
 
-
-def end_day(state, *voters_target):
-    for voter, target in voters_target:
-        state = vote(state, voter, target).state
-    while True:
-        out = timeout(state)
-        if out.state.phase != "day":
-            return out
-        state = out.state
 
 
 def test_the_four_demons_are_ruled_on_sects_and_violets():

@@ -9,6 +9,7 @@ from support.clocktower_pure import (
     act,
     by_player,
     choose,
+    end_day,
     events_of,
     lock,
     new_game,
@@ -489,14 +490,6 @@ def test_a_philosopher_with_the_snake_charmers_ability_swaps_with_the_demon_and_
 
 
 # ----- where a change of character meets the other rules -----
-
-def end_day(state):
-    """From a day to its end with no votes: the outcome that leaves the day."""
-    while True:
-        out = timeout(state)
-        if out.state.phase != "day":
-            return out
-        state = out.state
 
 
 def test_the_new_vortox_the_snake_charmer_became_wins_by_a_day_without_execution():

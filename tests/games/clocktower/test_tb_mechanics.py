@@ -8,6 +8,7 @@ import pytest
 from support.clocktower_pure import (
     act,
     choose,
+    end_day,
     events_of,
     lock,
     new_game,
@@ -158,16 +159,6 @@ def test_the_monk_protecting_the_imp_when_it_chooses_itself_means_nobody_dies():
 def day1(characters=TABLE):
     return through_night(begun(characters)).state
 
-
-def end_day(state, *voters_target):
-    """Votes (voter, target), then the clock to the day's end: the outcome of the day's end."""
-    for voter, target in voters_target:
-        state = vote(state, voter, target).state
-    while True:
-        out = timeout(state)
-        if out.state.phase != "day":
-            return out
-        state = out.state
 
 
 def test_the_scarlet_woman_becomes_the_demon_when_the_demon_is_executed_with_5_or_more_alive():
