@@ -175,16 +175,22 @@ def test_a_dead_gossip_not_chosen_still_makes_no_statement():
             place="announcements")
 
 
-def test_a_dead_gunslinger_given_back_their_ability_shoots_a_voter():
-    state = through_night(act(new_game(BONES_SCRIPT, DAY_ABILITIES), type="begin").state).state
-    for seat, character in ((9, "bonecollector"), (10, "gunslinger")):
-        state = act(state, type="add_traveller", target=f"t{seat}", name="Trav", seat=seat, character=character,
+def dead_traveller_given_back(script, character):
+    """Day 2: a Bone Collector (t9) and a ``character`` Traveller (t10) seated on day 1, t10 killed,
+    and the Bone Collector's choice of t10 standing at night 2's lock; Name4 has nominated Name5."""
+    state = through_night(act(new_game(script, DAY_ABILITIES), type="begin").state).state
+    for seat, held in ((9, "bonecollector"), (10, character)):
+        state = act(state, type="add_traveller", target=f"t{seat}", name="Trav", seat=seat, character=held,
                     alignment="good").state
     state = act(state, type="kill", target="t10").state
     while state.phase != "night":
         state = timeout(state).state
     state = through_night(act(state, player="t9", type="night_choice", targets=["t10"]).state).state
-    state = vote(state, "p4", "p5").state
+    return vote(state, "p4", "p5").state
+
+
+def test_a_dead_gunslinger_given_back_their_ability_shoots_a_voter():
+    state = dead_traveller_given_back(BONES_SCRIPT, "gunslinger")
     out = act(state, player="t10", type="gunslinger_shot", target="p4")
     assert not out.state.seat_of("p4").alive
 
@@ -273,14 +279,6 @@ def test_a_sober_cup_does_not_make_two_answers():
 def test_a_dead_judge_given_back_their_ability_rules_on_an_execution():
     script = {"script": json.dumps([{"id": "_meta", "name": "Bones and the Judge"}, *DAY_ABILITIES, "bonecollector",
                                     "judge"])}
-    state = through_night(act(new_game(script, DAY_ABILITIES), type="begin").state).state
-    for seat, character in ((9, "bonecollector"), (10, "judge")):
-        state = act(state, type="add_traveller", target=f"t{seat}", name="Trav", seat=seat, character=character,
-                    alignment="good").state
-    state = act(state, type="kill", target="t10").state
-    while state.phase != "night":
-        state = timeout(state).state
-    state = through_night(act(state, player="t9", type="night_choice", targets=["t10"]).state).state
-    state = vote(state, "p4", "p5").state  # Name4 nominates Name5
+    state = dead_traveller_given_back(script, "judge")  # Name4 has nominated Name5
     out = act(state, player="t10", type="judge_ruling", target="p5", verdict="pass")
     assert out.state.executed == "p5" and not out.state.seat_of("p5").alive
