@@ -12,7 +12,7 @@ import logging
 
 import discord
 from discord import app_commands
-from support.clocktower_helpers import CHARS, advance, begun, game_row, sign_up, state_of
+from support.clocktower_helpers import CHARS, begun, copilot_panel, sign_up, state_of
 
 from bot.interactions import APOLOGY, DEFER_AFTER, answered, is_answered
 from bot.logs import JsonFormatter
@@ -259,11 +259,7 @@ async def test_a_form_too_slow_to_open_is_refused_in_words_not_left_failing(worl
 
     w = world
     await begun(w)
-    await advance(w, clock, 22)  # the lock of night 1
-    gid = (await game_row(w)).id
-    st_thread = next(t for t in w.channel.threads if "Storytellers" in t.name)
-    due_message = next(m for m in st_thread.history() if any("information due" in (e.title or "") for e in m.embeds))
-    panel = (await w.host.click(due_message, label="Review and send")).response
+    gid, _thread, _due, panel = await copilot_panel(w, clock)
     due = proposals(await state_of(w), CHARS)[0]
     edit = (await w.host.select(panel, [due.player], custom_id=f"g:{gid}:cs:1:edit")).response
     real_load = w.bot.service.load

@@ -1,7 +1,7 @@
 """The copilot's "Write the answer" form on simcord: its placeholder says the shape of the
 informant's answer, and a written answer of another shape is refused in words."""
 
-from support.clocktower_helpers import CHARS, advance, begun, game_row, state_of, texts
+from support.clocktower_helpers import CHARS, begun, copilot_panel, state_of, texts
 
 
 async def test_the_answer_forms_placeholder_says_the_shape_of_the_answer(world, clock):
@@ -9,11 +9,7 @@ async def test_the_answer_forms_placeholder_says_the_shape_of_the_answer(world, 
 
     w = world
     await begun(w)
-    await advance(w, clock, 22)  # the lock of night 1
-    gid = (await game_row(w)).id
-    st_thread = next(t for t in w.channel.threads if "Storytellers" in t.name)
-    due_message = next(m for m in st_thread.history() if any("information due" in (e.title or "") for e in m.embeds))
-    panel = (await w.host.click(due_message, label="Review and send")).response
+    gid, st_thread, _due, panel = await copilot_panel(w, clock)
     found = proposals(await state_of(w), CHARS)
     assert found
     for due in found:

@@ -2,7 +2,7 @@
 thread's Make my choice, may change its mind until the lock, and the Storytellers see each
 choice and, at the lock, every choice and every missing one."""
 
-from support.clocktower_helpers import CHARS, advance, begun, game_row, state_of, texts
+from support.clocktower_helpers import CHARS, advance, begun, copilot_panel, state_of, texts
 
 
 async def test_the_demon_chooses_in_its_thread_and_the_storytellers_see_it(world, clock):
@@ -64,11 +64,7 @@ async def test_the_storyteller_reviews_accepts_and_edits_from_the_copilots_panel
 
     w = world
     members = await begun(w)
-    await advance(w, clock, 22)
-    gid = (await game_row(w)).id
-    st_thread = next(t for t in w.channel.threads if "Storytellers" in t.name)
-    due_message = next(m for m in st_thread.history() if any("information due" in (e.title or "") for e in m.embeds))
-    panel = (await w.host.click(due_message, label="Review and send")).response
+    gid, st_thread, due_message, panel = await copilot_panel(w, clock)
     assert panel.ephemeral and "Night 1: information due" in panel.content
     state = await state_of(w)
     found = proposals(state, CHARS)

@@ -94,3 +94,18 @@ async def choice_prompt(member, thread):
     prompt = (await member.click(ask, label="Make my choice")).response
     assert prompt.ephemeral
     return prompt
+
+
+def storytellers_thread(w):
+    return next(t for t in w.channel.threads if "Storytellers" in t.name)
+
+
+async def copilot_panel(w, clock):
+    """A begun game taken to the lock of night 1, and the copilot's panel opened from its "information
+    due" message in the Storytellers' thread: (game id, that thread, the message, the panel)."""
+    await advance(w, clock, 22)  # the lock of night 1
+    gid = (await game_row(w)).id
+    st_thread = storytellers_thread(w)
+    due_message = next(m for m in st_thread.history() if any("information due" in (e.title or "") for e in m.embeds))
+    panel = (await w.host.click(due_message, label="Review and send")).response
+    return gid, st_thread, due_message, panel
