@@ -75,7 +75,7 @@ async def timed(service: GameService, store: Store, game_id: int, voter: str, ac
     elapsed = time.perf_counter() - t0
     plain = 0.0
     if bare is not None:
-        state_json = outcome.state.model_dump_json()
+        state_json = games.get("clocktower").dump_state(outcome.state)  # the bytes the vote stores
         payload = "[" + ",".join(e.model_dump_json() for e in outcome.events) + "]"
         t1 = time.perf_counter()
         await bare.execute("BEGIN IMMEDIATE")
@@ -130,7 +130,7 @@ async def run(n_votes: int, seed: int) -> dict:
         ct, rt, bt = statistics.median(clocktower), statistics.median(choosing), statistics.median(plain)
         state = (await service.load(ct_id)).state
         return {"clocktower_players": len(ct_players), "clocktower_votes_before": 30,
-                "votes_measured": n_votes, "state_bytes": len(state.model_dump_json()),
+                "votes_measured": n_votes, "state_bytes": len(games.get("clocktower").dump_state(state)),
                 "clocktower_vote_median_us": round(ct * 1e6, 1), "ritual_vote_median_us": round(rt * 1e6, 1),
                 "bare_commit_median_us": round(bt * 1e6, 1), "clocktower_vote_vs_bare_commit": round(ct / bt, 2),
                 "ratio": round(ct / rt, 2)}

@@ -71,7 +71,7 @@ async def measure(game_name: str, n_players: int, n_actions: int, seed: int, sto
         outcome = await service.act(table.row.id, int(data.get("player") or 0) or None, data)
         t1 = time.perf_counter()
         durable.append(t1 - t0)
-        state_json = outcome.state.model_dump_json()
+        state_json = game.dump_state(outcome.state)  # the bytes the action stores
         payload = "[" + ",".join(e.model_dump_json() for e in outcome.events) + "]"
         t2 = time.perf_counter()
         await bare.execute("BEGIN IMMEDIATE")

@@ -24,8 +24,8 @@ TABLES: dict[str, tuple[str, ...]] = {
               "claimed_until", "voice_channel_id", "turn_deadline"),
     "lobby_players": ("game_id", "user_id", "name", "joined_at", "seat", "kind"),
     "game_storytellers": ("game_id", "user_id", "name", "added_at"),
-    "actions": ("id", "game_id", "step", "actor_id", "action", "created_at"),
-    "game_records": ("id", "game_id", "step", "type", "data", "created_at"),
+    "actions": ("game_id", "step", "actor_id", "action", "created_at"),
+    "game_records": ("game_id", "step", "seq", "type", "data", "created_at"),
     "outbox": ("id", "game_id", "target", "recipient_id", "phase_seq", "payload", "image", "created_at",
                "delivered_at", "failure", "step", "parts_sent", "picture", "op", "slot"),
     "message_slots": ("game_id", "slot", "channel_id", "message_id", "last_message_id", "shown"),
@@ -41,7 +41,7 @@ DERIVED: tuple[str, ...] = ("game_counts",)
 KEYS = {"guild_settings": "guild_id", "lobby_players": "game_id, user_id", "game_storytellers": "game_id, user_id",
         "message_slots": "game_id, slot", "group_threads": "game_id, key", "dm_channels": "user_id",
         "voice_mutes": "guild_id, user_id, game_id", "token_budget": "bucket",
-        "token_leases": "bucket, holder"}
+        "token_leases": "bucket, holder", "actions": "game_id, step", "game_records": "game_id, step, seq"}
 BATCH = 500
 
 

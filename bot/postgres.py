@@ -127,8 +127,8 @@ def one_statement_commit(game_id: int, *, state: str, phase_seq: int, step: int,
                      f"SELECT id, $3, {arg(actor_id)}::BIGINT, {arg(action)}, $11 FROM g)")
     if records:
         parts.append(
-            "r AS (INSERT INTO game_records (game_id, step, type, data, created_at) "
-            f"SELECT g.id, $3, t.type, t.data, $11 FROM g, unnest({arg([k for k, _ in records])}::TEXT[], "
+            "r AS (INSERT INTO game_records (game_id, step, seq, type, data, created_at) "
+            f"SELECT g.id, $3, t.n - 1, t.type, t.data, $11 FROM g, unnest({arg([k for k, _ in records])}::TEXT[], "
             f"{arg([d for _, d in records])}::TEXT[]) WITH ORDINALITY AS t(type, data, n) ORDER BY t.n)")
     if messages:
         columns = (("target", "TEXT"), ("recipient_id", "BIGINT"), ("payload", "TEXT"), ("image", "BYTEA"),
@@ -247,7 +247,7 @@ class PostgresStore(Store):
             log.warning("game %s: the owner was not notified (%s); its sweep will find the work", game_id, exc)
 
     async def after_copy(self) -> None:
-        for table in ("games", "actions", "game_records", "outbox"):
+        for table in ("games", "outbox"):
             await self._read(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
                              f"coalesce(max(id), 0) + 1, false) FROM {table}")
 

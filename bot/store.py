@@ -702,8 +702,8 @@ class Store:
                            "AND delivered_at IS NULL", (f'"{old}"', f'"{new}"', game_id))
             if records:
                 yield Many(
-                    "INSERT INTO game_records (game_id, step, type, data, created_at) VALUES (?, ?, ?, ?, ?)",
-                    [(game_id, step, kind, data, now) for kind, data in records])
+                    "INSERT INTO game_records (game_id, step, seq, type, data, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    [(game_id, step, seq, kind, data, now) for seq, (kind, data) in enumerate(records)])
             yield from _insert_messages(game_id, phase_seq, step, messages, now)
 
         await self._transaction(write())
@@ -729,7 +729,7 @@ class Store:
 
     async def timed_records(self, game_id: int) -> list[tuple[str, dict[str, Any], float]]:
         """The game's record rows, oldest first, with when each was written: (type, data, time)."""
-        rows = await self._read("SELECT type, data, created_at FROM game_records WHERE game_id = ? ORDER BY id",
+        rows = await self._read("SELECT type, data, created_at FROM game_records WHERE game_id = ? ORDER BY step, seq",
                                 (game_id,))
         return [(r[0], json.loads(r[1]), r[2]) for r in rows]
 
@@ -847,9 +847,12 @@ class Store:
 
     async def prune_delivered(self, before: float) -> int:
         """Drop outbox rows delivered before ``before``. A game's state and action log stay (a
-        replay needs only the seed and the log); what was sent is only a record of delivery."""
+        replay needs only the seed and the log); what was sent is only a record of delivery. The
+        newest row always stays, so an id is never given twice (the outbox keeps no AUTOINCREMENT
+        counter: migration 018)."""
         return await self._write(
-            "DELETE FROM outbox WHERE delivered_at IS NOT NULL AND delivered_at < ?", (before,))
+            "DELETE FROM outbox WHERE delivered_at IS NOT NULL AND delivered_at < ? "
+            "AND id < (SELECT max(id) FROM outbox)", (before,))
 
     # ----- the token's calls, shared by the processes (bot.token_budget) -----
     async def take_calls(self, bucket: str, want: int, rate: float, capacity: float) -> CallGrant:

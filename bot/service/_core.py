@@ -327,7 +327,7 @@ class ServiceCore:
         started = metrics.now()
         try:
             await self._saving(self.store.commit_step(
-                row.id, state=state.model_dump_json(), phase_seq=state.phase_seq, step=state.step,
+                row.id, state=game.dump_state(state), phase_seq=state.phase_seq, step=state.step,
                 deadlines=clocks, status=status or row.status, actor_id=actor_id, action=action,
                 messages=messages, now=now, substitutes=substitutes,
                 records=[(e.type, json.dumps(e.data)) for e in records], follows=follows, as_read=row))

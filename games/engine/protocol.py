@@ -322,6 +322,14 @@ class Game(ABC):
         except ValidationError as exc:
             raise SetupError(readable_error(exc, self.Options, subject=self.title), code="bad_option") from None
 
+    def dump_state(self, state: BaseState) -> str:
+        """The state as stored with each step: every field at its default left out (a Clocktower
+        day's 6.9 KB becomes 3.8 KB, so the game's row fits one database page instead of two:
+        issue 38). ``load_state`` fills them back in, so a default is part of the stored format:
+        ``tests/engine/test_stored_state.py`` holds every state model's defaults, and fails when
+        one changes without a migration of the stored states."""
+        return state.model_dump_json(exclude_defaults=True)
+
     def load_state(self, data: dict[str, Any] | str) -> BaseState:
         if isinstance(data, str):
             return self.State.model_validate_json(data)

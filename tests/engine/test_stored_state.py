@@ -1,0 +1,102 @@
+"""The state as stored with each step (``Game.dump_state``): fields at their default are left out,
+and loading fills them back in. So (1) every state of a seeded playthrough of every game comes back
+from its stored form exactly, and (2) a default is part of the stored format: every state model's
+defaults are held in ``stored_state_defaults.json``, and changing one fails here."""
+
+import json
+import random
+import typing
+from pathlib import Path
+
+import pytest
+from pydantic import BaseModel
+from pydantic_core import to_json
+
+import games
+from games.engine import GameError
+from games.engine.protocol import PhaseTimeout, Player
+from games.engine.run import start, step
+
+DEFAULTS = Path(__file__).with_name("stored_state_defaults.json")
+
+#: (game, options): each game as it plays by default, and each Clocktower edition
+PLAYED = [(name, None) for name in games.available()] + [
+    ("clocktower", {"script": script}) for script in ("tb", "bmr", "snv")]
+
+
+def _models(annotation: typing.Any) -> typing.Iterator[type[BaseModel]]:
+    """The pydantic models a field's type names (through lists, dicts, unions and optionals)."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        yield annotation
+        return
+    for arg in typing.get_args(annotation):
+        yield from _models(arg)
+
+
+def stored_defaults() -> dict[str, dict[str, typing.Any]]:
+    """Every model a game's state is made of, with each field's default as JSON."""
+    found: dict[str, dict[str, typing.Any]] = {}
+    todo = [games.get(name).State for name in games.available()]
+    while todo:
+        model = todo.pop()
+        key = f"{model.__module__}.{model.__qualname__}"
+        if key in found:
+            continue
+        fields: dict[str, typing.Any] = {}
+        for name, info in model.model_fields.items():
+            if not info.is_required():
+                default = info.get_default(call_default_factory=True)
+                fields[name] = json.loads(to_json(default))
+            todo.extend(_models(info.annotation))
+        found[key] = fields
+    return dict(sorted(found.items()))
+
+
+def test_every_state_model_default_is_the_stored_formats():
+    """A stored state omits what is at its default: a default changed in the code changes every
+    game stored before, mid-game. Change one only with a migration that writes the old value into
+    the stored states that omit it, then update ``stored_state_defaults.json`` (printed below)."""
+    now = stored_defaults()
+    held = json.loads(DEFAULTS.read_text())
+    assert now == held, ("A state model's defaults changed; stored states that omit the field will "
+                         "load with the new default. Write the migration, then update "
+                         f"{DEFAULTS.name} to:\n" + json.dumps(now, indent=1, sort_keys=True))
+
+
+@pytest.mark.parametrize(("name", "options"), PLAYED, ids=[f"{n}-{(o or {}).get('script', '')}" for n, o in PLAYED])
+def test_every_state_of_a_playthrough_comes_back_from_its_stored_form(name, options):
+    game = games.get(name)
+    low, high = game.player_range(game.parse_options(options))
+    compared = 0
+    for n, seed in ((low, 1), (high, 2)):
+        chooser = random.Random(f"stored:{seed}")
+        players = [Player(id=f"p{i}", name=f"Player{i}") for i in range(1, n + 1)]
+        state = start(game, players, options, seed).state
+        while True:
+            stored = game.dump_state(state)
+            assert game.load_state(stored).model_dump_json() == state.model_dump_json()
+            assert len(stored) <= len(state.model_dump_json())
+            compared += 1
+            if state.finished or compared > 3000:
+                break
+            legal = game.legal_actions(state)
+            action = chooser.choice(legal) if legal and chooser.random() > 0.1 else PhaseTimeout(
+                phase_seq=state.phase_seq)
+            try:
+                state = step(game, state, action, seed).state
+            except GameError:
+                state = step(game, state, PhaseTimeout(phase_seq=state.phase_seq), seed).state
+    assert compared > 20
+
+
+def test_a_stored_state_leaves_out_what_is_at_its_default():
+    """The Clocktower's first morning: most of a seat's fields and most of the state's lists are at
+    their defaults, and are not written."""
+    game = games.get("clocktower")
+    players = [Player(id=f"p{i}", name=f"Player{i}", seat=i) for i in range(1, 16)]
+    state = start(game, players, {"script": "tb"}, 3).state
+    stored = json.loads(game.dump_state(state))
+    assert "alive" not in stored["seats"][0] and "vote_token" not in stored["seats"][0]
+    assert "votes" not in stored and "nominations" not in stored
+    assert stored["seats"][0]["character"] == state.seats[0].character
+
