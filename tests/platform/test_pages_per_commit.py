@@ -45,7 +45,7 @@ async def test_a_step_with_a_record_and_a_message_writes_five_pages(tmp_path):
     wal = tmp_path / "pages.db-wal"
     for step in range(1, 4):  # the first steps make their pages; the third is a step like any other
         start = wal.stat().st_size if wal.exists() else 0
-        await store.commit_step(game_id, state='{"step": %d}' % step, phase_seq=1, step=step,
+        await store.commit_step(game_id, state=f'{{"step": {step}}}', phase_seq=1, step=step,
                                 deadlines=Deadlines(), status="running", actor_id=7,
                                 action='{"type": "vote"}', now=float(step),
                                 messages=[NewMessage("channel", None, '{"type": "tally"}', op="slot", slot="tally:1")],
@@ -98,7 +98,7 @@ async def test_a_prune_keeps_the_newest_message_so_no_id_is_given_twice(tmp_path
     for step in (1, 2):
         await store.commit_step(game_id, state="{}", phase_seq=1, step=step, deadlines=Deadlines(),
                                 status="running", actor_id=None, action=None, now=0.0,
-                                messages=[NewMessage("channel", None, '{"n": %d}' % step)])
+                                messages=[NewMessage("channel", None, f'{{"n": {step}}}')])
     ids = [m.id for m in await store.pending_messages(game_id)]
     await store.mark_all_delivered(ids, 1.0, None)
     assert await store.prune_delivered(before=100.0) == 1  # the newest stays
