@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-import json
 import logging
 import weakref
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
+
+from pydantic_core import to_json
 
 import games
 from games.engine import RECORD, SUBSTITUTE, Event, Game, GameError, Outcome, StorytellerAction
@@ -330,7 +331,7 @@ class ServiceCore:
                 row.id, state=game.dump_state(state), phase_seq=state.phase_seq, step=state.step,
                 deadlines=clocks, status=status or row.status, actor_id=actor_id, action=action,
                 messages=messages, now=now, substitutes=substitutes,
-                records=[(e.type, json.dumps(e.data)) for e in records], follows=follows, as_read=row))
+                records=[(e.type, to_json(e.data).decode()) for e in records], follows=follows, as_read=row))
         except MovedOn:
             self._cache.pop(row.id, None)
             self._bump(row.id)

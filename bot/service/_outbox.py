@@ -61,6 +61,9 @@ def messages_of(row: GameRow, game: Game, state: Any, events: list[Event]) -> li
     narrated = game.narrated(state)
     pictures: dict[str, str | None] = {}  # one step's picture of a kind is made once
     for event in events:
+        kind = event.audience.kind
+        if kind == "record":
+            continue  # (written to the game's record, not sent: ``GameService._commit``)
         if event.say and not narrated:
             event = event.model_copy(update={"say": ""})
         payload = event.model_dump_json()
@@ -71,7 +74,6 @@ def messages_of(row: GameRow, game: Game, state: Any, events: list[Event]) -> li
                 data = game.picture(state, event.image)
                 pictures[event.image] = picture_json(data) if data is not None else None
             picture = pictures[event.image]
-        kind = event.audience.kind
         if kind == "public" and event.slot:
             out.append(NewMessage("channel", None, payload, picture=picture, op="slot",
                                   slot=f"game:{event.slot}"))
