@@ -99,6 +99,8 @@ def vote(state: ClocktowerState, action: Vote, rng: Rng) -> Outcome:
 def voudon_nomination(state: ClocktowerState, action: Vote, ruling: Seat | None | bool = False) -> Outcome | None:
     """Under the Voudon a living player casts no vote, but their vote on a player not yet nominated
     still nominates them (None: not this case). ``ruling``: as ``voudon_vote``'s."""
+    if ruling is None:  # no Voudon: not this case (as ``voudon_vote`` below would say, after two seat scans)
+        return None
     if state.phase != "day" or state.pending_end is not None or state.voting_closed or not state.seated(action.player):
         return None
     seat = state.seat_of(action.player)

@@ -228,12 +228,11 @@ def tally_text(state: ClocktowerState, t: Tally, *, closed: bool = False) -> str
     by_nominee = {n.nominee: n.nominator for n in state.nominations}
     # each voter named once, not looked up seat by seat per name (every vote redraws the tally)
     names = {p.id: p.name for p in state.players}
-    voter = {}
-    numbers = {}
+    numbers = {s.player: s.seat for s in state.seats}
+    voter = {p: f"{names.get(p, p)} ({n})" for p, n in numbers.items()}
     for s in state.seats:
-        name = names.get(s.player, s.player)
-        voter[s.player] = f"{name} ({s.seat}, dead)" if not s.alive else f"{name} ({s.seat})"
-        numbers[s.player] = s.seat
+        if not s.alive:
+            voter[s.player] = f"{names.get(s.player, s.player)} ({s.seat}, dead)"
 
     def label(option: str) -> str:  # option_label, from the names above (``state.label`` scans the seats)
         if option == NO_EXECUTION:
@@ -242,15 +241,16 @@ def tally_text(state: ClocktowerState, t: Tally, *, closed: bool = False) -> str
         return f"{name} (seat {numbers[option]})" if option in numbers else name
 
     void = t.void
+    named = voter.__getitem__
     lines = []
     for option in t.options:
         people = t.voters[option]
         if void:
-            who = ", ".join(voter[p] + (NOT_COUNTED if p in void else "") for p in people) or "no votes"
+            who = ", ".join(named(p) + (NOT_COUNTED if p in void else "") for p in people) or "no votes"
         else:
-            who = ", ".join([voter[p] for p in people]) or "no votes"
-        if option in by_nominee:
-            nominator = by_nominee[option]
+            who = ", ".join(map(named, people)) or "no votes"
+        nominator = by_nominee.get(option)
+        if nominator is not None:
             lines.append(f"**{label(option)}** · {t.count[option]} (nominated by {names.get(nominator, nominator)})"
                          f"\n  {who}")
         else:
@@ -259,7 +259,7 @@ def tally_text(state: ClocktowerState, t: Tally, *, closed: bool = False) -> str
         lines.insert(0, "No nominations yet: the first vote on a player nominates them."
                      if state.stage == "nominations" and not closed else "Nobody was nominated today.")
     if t.not_voted and not closed:
-        lines.append(f"Not voted ({len(t.not_voted)}): " + ", ".join([voter[p] for p in t.not_voted]))
+        lines.append(f"Not voted ({len(t.not_voted)}): " + ", ".join(map(named, t.not_voted)))
     lines.append(standing(state, t, closed=closed, label=label))
     return "\n".join(lines)
 

@@ -379,3 +379,31 @@ def test_a_clocktower_vote_at_15_seats_looks_for_the_voudon_once(monkeypatch):
     nominated = vote(out.state, players[8], players[9])  # a player not yet nominated
     assert any(e.type == "nomination" for e in nominated.events)
     assert looked.count("voudon") <= 2, looked
+
+
+def test_a_clocktower_vote_that_changes_no_character_compares_no_seat_one_by_one(monkeypatch):
+    """Every Clocktower action records the characters, alignments and abilities it changed, seat by
+    seat (``change_records``, ~5 µs at 15 seats, issue 38). An action that changed none (a vote, most
+    actions) is now told by one comparison of the seats as taken before and after; one that did
+    still records its change (the Storytellers' ``/st character``)."""
+    from support.clocktower_pure import act, vote
+
+    from games.clocktower import game as game_module
+
+    state, players, targets = clocktower_day_with_votes()
+    compared: list[str] = []
+    records = game_module.change_records
+
+    def counted(before, tokens, when, action, *rest):
+        compared.append(action)
+        return records(before, tokens, when, action, *rest)
+
+    monkeypatch.setattr(game_module, "change_records", counted)
+    voter = players[7]
+    out = vote(state, voter, next(t for t in targets if t != state.votes.get(voter)))
+    assert any(e.type == "tally" for e in out.events)
+    assert compared == []
+
+    changed = act(out.state, type="set_character", target=players[9], character="soldier")
+    assert compared == ["set_character"]
+    assert [e.data["to"] for e in changed.events if e.type == "character_change"] == ["soldier"]
