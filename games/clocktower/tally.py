@@ -164,7 +164,7 @@ def tally(state: ClocktowerState, ruling: Seat | None | bool = False) -> Tally:
         voters[target].append(player)
     # the Judge's failed execution leaves the rest of the count as it was
     eligible = [o for o in options if o != state.judge_failed]
-    top = max(count[o] for o in eligible)
+    top = max(map(count.__getitem__, eligible))
     tied = [o for o in eligible if count[o] == top] if top > 0 else []
     # (the Butcher's second vote is open after today's execution: it counts as a day's vote)
     leader = (state.executed if state.voting_closed or state.butcher_day != state.day else "") \

@@ -407,3 +407,21 @@ def test_a_clocktower_vote_that_changes_no_character_compares_no_seat_one_by_one
     changed = act(out.state, type="set_character", target=players[9], character="soldier")
     assert compared == ["set_character"]
     assert [e.data["to"] for e in changed.events if e.type == "character_change"] == ["soldier"]
+
+
+def test_a_clocktower_vote_that_changes_a_character_still_records_it():
+    """The other side of the comparison above: a vote can change a character (the Witch's curse kills
+    the nominating Imp, and the Scarlet Woman becomes the Imp), and that vote's change is recorded."""
+    import json
+
+    from support.clocktower_pure import act, choose, new_game, timeout, vote
+
+    characters = ["imp", "witch", "scarletwoman", "washerwoman", "empath", "soldier", "monk", "mayor"]
+    script = json.dumps([*characters, "chef", "poisoner"])
+    state = choose(act(new_game({"script": script}, characters), type="begin").state, "p2", "p1")
+    while state.phase == "night":
+        state = timeout(state).state
+    out = vote(state, "p1", "p4")  # the cursed Imp nominates
+    changes = [e.data for e in out.events if e.type == "character_change"]
+    assert [(c["player"], c["from"], c["to"]) for c in changes] == [("p3", "scarletwoman", "imp")]
+    assert not out.state.seat_of("p1").alive
