@@ -41,9 +41,11 @@ def voudon(state: ClocktowerState) -> Seat | None:
     return _working(state, "voudon")
 
 
-def voudon_vote(state: ClocktowerState, seat: Seat) -> bool | None:
-    """Under the Voudon, whether this player may vote (the Voudon and the dead); None without one."""
-    ruling = voudon(state)
+def voudon_vote(state: ClocktowerState, seat: Seat, ruling: Seat | None | bool = False) -> bool | None:
+    """Under the Voudon, whether this player may vote (the Voudon and the dead); None without one
+    (``ruling``: the Voudon already looked up for this vote, None for none; False: look it up)."""
+    if ruling is False:
+        ruling = voudon(state)
     if ruling is None:
         return None
     return seat is ruling or not seat.alive

@@ -21,7 +21,7 @@ from games.engine import (
 from .actions import CountNegatively, EndVoting, Execute, ScapegoatInstead, Unvote, Vote
 from .beggar import give_token
 from .bmr_gossip import gossip_statement
-from .bmr_travellers import bishop_refusal, st_nominate, swap_seats, voudon_vote
+from .bmr_travellers import bishop_refusal, st_nominate, swap_seats, voudon, voudon_vote
 from .clock import end_of_day, nightfall, pending_end
 from .fabled import fiddle_closes
 from .registration import misregistering, teams
@@ -48,17 +48,20 @@ from .tally import (
     tally,
     tally_changed,
     tally_event,
-    void_votes,
+    void_vote,
     votes_with_token,
 )
 
 # ----- votes and nominations -----
 
 def vote(state: ClocktowerState, action: Vote, rng: Rng) -> Outcome:
-    nominated_only = voudon_nomination(state, action)
+    # the Voudon's rule, looked up once for the whole vote (each look scans every seat); again only
+    # after a nomination, which may change it (the Witch's curse may kill a nominating Voudon)
+    ruling = voudon(state)
+    nominated_only = voudon_nomination(state, action, ruling)
     if nominated_only is not None:
         return nominated_only
-    seat = voting_seat(state, action.player)
+    seat = voting_seat(state, action.player, ruling)
     settings = state.settings
     target = action.target
     events: list[Event] = []
@@ -76,29 +79,32 @@ def vote(state: ClocktowerState, action: Vote, rng: Rng) -> Outcome:
     virgin, execute = virgin_nominated(state, seat, nominee) if nominated else ([], False)
     if nominated:
         virgin += witch_curse(state, seat) + madness_at_nomination(state)
+        ruling = voudon(state)
     if state.votes.get(seat.player) == target:
         raise illegal(f"Your vote is already on {option_label(state, target)}.", "same_vote")
     state.votes[seat.player] = target
-    if votes_with_token(seat, state) and settings.dead_vote == "when_cast" and spends_token(state, target):
+    if votes_with_token(seat, state, ruling) and settings.dead_vote == "when_cast" and spends_token(state, target):
         seat.vote_token = False
     events.append(record("vote", {"day": state.day, "voter": seat.player, "target": target}))
     if execute:
         events += virgin + execute_now(state, seat, "virgin")
         return Outcome(state=state, events=events, reply="You nominated them, and you are executed at once.")
-    events += virgin + tally_changed(state) + butler_without_master(state, seat.player)
+    events += virgin + tally_changed(state, ruling) + butler_without_master(state, seat)
     if nominated and not seat.alive:  # the Witch's curse killed the nominator
         events += pending_end(state, resume="day")
     said = "You nominated them; your vote" if nominated else "Your vote"
     return Outcome(state=state, events=events, reply=f"{said} is on {option_label(state, target)}.")
 
 
-def voudon_nomination(state: ClocktowerState, action: Vote) -> Outcome | None:
+def voudon_nomination(state: ClocktowerState, action: Vote, ruling: Seat | None | bool = False) -> Outcome | None:
     """Under the Voudon a living player casts no vote, but their vote on a player not yet nominated
-    still nominates them (None: not this case)."""
+    still nominates them (None: not this case). ``ruling``: as ``voudon_vote``'s."""
+    if ruling is None:  # no Voudon: not this case (as ``voudon_vote`` below would say, after two seat scans)
+        return None
     if state.phase != "day" or state.pending_end is not None or state.voting_closed or not state.seated(action.player):
         return None
     seat = state.seat_of(action.player)
-    if voudon_vote(state, seat) is not False:
+    if voudon_vote(state, seat, ruling) is not False:
         return None
     if action.target == NO_EXECUTION or any(n.nominee == action.target for n in state.nominations):
         raise illegal(VOUDON_RULE, "voudon")
@@ -119,16 +125,17 @@ def voudon_nomination(state: ClocktowerState, action: Vote) -> Outcome | None:
 VOUDON_RULE = "Only the Voudon and the dead vote while the Voudon is in play: your vote is not cast."
 
 
-def voting_seat(state: ClocktowerState, player: str) -> Seat:
+def voting_seat(state: ClocktowerState, player: str, ruling: Seat | None | bool = False) -> Seat:
+    """The voter's seat, or why they may not vote now. ``ruling``: as ``voudon_vote``'s."""
     if state.phase != "day" or state.pending_end is not None:
         raise illegal("Votes are cast by day: voting opens at dawn." if state.phase == "night"
                        else "Voting is closed.", "not_day")
     if state.voting_closed:
         raise illegal("Today's execution has happened: voting is over until tomorrow.", "voting_closed")
     seat = target_seat(state, player)
-    if voudon_vote(state, seat) is False:
+    if voudon_vote(state, seat, ruling) is False:
         raise illegal(VOUDON_RULE, "voudon")
-    if not can_vote(state, seat):
+    if not can_vote(state, seat, ruling):
         raise illegal("The Beggar votes only with a vote token: a dead player may give you theirs." if seat.alive
                       else "You are dead and your vote token is spent.", "no_token")
     return seat
@@ -183,14 +190,14 @@ def virgin_nominated(state: ClocktowerState, nominator: Seat, nominee: Seat) -> 
                        f"spent. The nominator is {said}")], execute
 
 
-def butler_without_master(state: ClocktowerState, voter: str) -> list[Event]:
+def butler_without_master(state: ClocktowerState, seat: Seat) -> list[Event]:
     """A Butler's vote cast without its master's, counted (``butler_vote`` "counts", the wiki's
     advice: the tally never shows who the Butler is): the Storytellers are told, privately."""
-    if state.settings.butler_vote != "counts" or voter not in void_votes(state):
+    if state.settings.butler_vote != "counts" or not void_vote(state, seat):
         return []
-    master = butler_master(state, state.seat_of(voter))
+    master = butler_master(state, seat)
     return [Event(type="butler_vote", audience=STORYTELLER, title=f"☀️ Day {state.day}: the Butler",
-                  text=f"{who(state, state.seat_of(voter))}, voted without their master, {state.label(master)}: by "
+                  text=f"{who(state, seat)}, voted without their master, {state.label(master)}: by "
                        "its ability this vote does not count. The tally counts it, so as not to show who the "
                        "Butler is (the wiki's advice); if it decides the day, rule it with `/st execute` or "
                        "`/st endvoting`.")]

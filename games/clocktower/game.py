@@ -87,7 +87,7 @@ from .info import deal_message, evil_lines, grimoire_picture, grimoire_text
 from .inform import information_recap
 from .night import night_prompts
 from .options import Options, SetupOptions, settings_of
-from .reveal import change_records, changes_recap, grimoire_marks, seats_now, tokens_now
+from .reveal import change_records, changes_recap, grimoire_marks, held_now, tokens_now
 from .rules import DEALT_TEAMS, character_id, chars, illegal, most_travellers, need_phase
 from .script import Script, ScriptError, builtin_script, edition_of, edition_script, parse_script
 from .script_characters import characters_for, homebrew_for_deal
@@ -320,9 +320,10 @@ class Clocktower(Game):
     def _apply(self, state: ClocktowerState, action: Action, rng: Rng) -> Outcome:
         """Dispatch, then record each character, alignment or gained ability the action changed (the
         end reveal tells them in order: ``reveal.py``)."""
-        before, tokens, when = seats_now(state), tokens_now(state), (state.phase, state.night, state.day)
+        held, tokens, when = held_now(state), tokens_now(state), (state.phase, state.night, state.day)
         outcome = super()._apply(state, action, rng)
-        if before:
+        if held and held_now(outcome.state) != held:  # (no seat changed: nothing to compare seat by seat)
+            before = {h[0]: h[1:] for h in held}  # (seats_now, from what was taken)
             outcome.events += change_records(before, tokens, when, getattr(action, "type", ""),
                                              outcome.state, outcome.events)
         return outcome

@@ -14,6 +14,7 @@ Pure: it reads states and record rows.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from games.engine import Event, public, record
@@ -37,9 +38,19 @@ BY_STORYTELLERS = ("set_character", "set_alignment")
 def seats_now(state: ClocktowerState) -> dict[str, Held]:
     """Each seated player's character, alignment and gained ability (none before the deal is sent:
     a re-deal is no change)."""
+    return {h[0]: h[1:] for h in held_now(state)}
+
+
+#: a seat's player, character, alignment and gained ability, read in one call
+_HELD = attrgetter("player", "character", "alignment", "ability")
+
+
+def held_now(state: ClocktowerState) -> list[tuple[str, str, str, str]]:
+    """``seats_now`` as a list in seat order: taken before every action, and compared whole after
+    it, so an action that changed no seat (a vote, most actions) is not compared seat by seat."""
     if state.phase == "setup":
-        return {}
-    return {s.player: (s.character, s.alignment, s.ability) for s in state.seats}
+        return []
+    return list(map(_HELD, state.seats))
 
 
 #: the night's effects that change no character nor alignment (every other kind may: the Fang Gu's

@@ -50,7 +50,8 @@ def day_ends(state: ClocktowerState) -> list[list]:
     out: list[list] = []
     after = 0.0
     started = False
-    for name, seconds in stages(state.settings, "day"):
+    parts = stages(state.settings, "day")  # (once: every vote's tally tells them)
+    for name, seconds in parts:
         if name == state.stage:
             started = True
         elif started:
@@ -58,7 +59,7 @@ def day_ends(state: ClocktowerState) -> list[list]:
         else:
             continue
         label = STAGE_ENDS[name]
-        if name == "voting" and not any(n == "final" for n, _ in stages(state.settings, "day")):
+        if name == "voting" and not any(n == "final" for n, _ in parts):
             label = "Voting closes"
         out.append([label, after])
     return out

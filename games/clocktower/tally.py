@@ -7,7 +7,9 @@ Storyteller is told about and the execution at the day's end all count the same 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from games.engine import NO_ONE, STORYTELLER, Event, public, record
@@ -41,10 +43,10 @@ def can_vote(state: ClocktowerState, seat: Seat, ruling: Seat | None | bool = Fa
     return (seat.alive and seat.character != "beggar") or seat.vote_token or seat.player in state.votes
 
 
-def votes_with_token(seat: Seat, state: ClocktowerState | None = None) -> bool:
+def votes_with_token(seat: Seat, state: ClocktowerState | None = None, ruling: Seat | None | bool = False) -> bool:
     """Whether this voter's vote spends a token: the dead's and the living Beggar's (none under the
-    Voudon: "They don't need a vote token")."""
-    if state is not None and voudon(state) is not None:
+    Voudon: "They don't need a vote token"; ``ruling``: as ``can_vote``'s)."""
+    if state is not None and (voudon(state) if ruling is False else ruling) is not None:
         return False
     return not seat.alive or seat.character == "beggar"
 
@@ -72,15 +74,18 @@ def butler_master(state: ClocktowerState, seat: Seat) -> str:
 def void_votes(state: ClocktowerState) -> frozenset[str]:
     """The Butlers' votes that count for nothing: "you may only vote if they are voting too",
     read as voting for the same option (the master's hand is up on that nomination)."""
-    void = set()
-    for seat in state.seats:
-        target = state.votes.get(seat.player)
-        if target is None or "butler" not in (seat.character, seat.ability):  # (Seat.has, cheaply: every count)
-            continue
-        master = butler_master(state, seat)
-        if master and state.votes.get(master) != target:
-            void.add(seat.player)
-    return frozenset(void)
+    return frozenset(seat.player for seat in state.seats if void_vote(state, seat))
+
+
+def void_vote(state: ClocktowerState, seat: Seat) -> bool:
+    """Whether this seat's vote is one of ``void_votes`` (a Butler's without its master's)."""
+    if "butler" not in (seat.character, seat.ability):  # (Seat.has, cheaply: every count)
+        return False
+    target = state.votes.get(seat.player)
+    if target is None:
+        return False
+    master = butler_master(state, seat)
+    return bool(master) and state.votes.get(master) != target
 
 
 def tripled(state: ClocktowerState) -> frozenset[str]:
@@ -116,6 +121,8 @@ class Tally:
     void: frozenset[str] = frozenset()
     #: the votes that count as 3 today (the Bureaucrat's choice)
     triple: frozenset[str] = frozenset()
+    #: the living, working Voudon the count was made under (``voudon``), if any
+    voudon: Seat | None = None
 
     def size(self, player: str) -> int:
         return 3 if player in self.triple else 1
@@ -130,7 +137,8 @@ class Tally:
         return 0 if player in self.negative else self.size(player)
 
 
-def tally(state: ClocktowerState) -> Tally:
+def tally(state: ClocktowerState, ruling: Seat | None | bool = False) -> Tally:
+    """Today's count. ``ruling``: the Voudon already looked up for this action (``can_vote``'s)."""
     options = [n.nominee for n in state.nominations] + [NO_EXECUTION]
     count = dict.fromkeys(options, 0)
     voters: dict[str, list[str]] = {o: [] for o in options}
@@ -138,25 +146,31 @@ def tally(state: ClocktowerState) -> Tally:
     negative = counted_negatively(state)
     void = void_votes(state) if state.settings.butler_vote == "void" else frozenset()
     triple = tripled(state)
-    ruling = voudon(state)
+    ruling = voudon(state) if ruling is False else ruling
+    plain = not (negative or void or triple)  # every vote counts 1: no weight to look up per voter
+    votes = state.votes
     for seat in state.seats:
-        target = state.votes.get(seat.player)
+        player = seat.player
+        target = votes.get(player)
         if target is None:
             if can_vote(state, seat, ruling):
-                not_voted.append(seat.player)
+                not_voted.append(player)
             continue
-        # (Tally.weight, before the Tally is made)
-        size = 3 if seat.player in triple else 1
-        count[target] += 0 if seat.player in void else -size if seat.player in negative else size
-        voters[target].append(seat.player)
+        if plain:
+            count[target] += 1
+        else:  # (Tally.weight, before the Tally is made)
+            size = 3 if player in triple else 1
+            count[target] += 0 if player in void else -size if player in negative else size
+        voters[target].append(player)
     # the Judge's failed execution leaves the rest of the count as it was
     eligible = [o for o in options if o != state.judge_failed]
-    top = max(count[o] for o in eligible)
+    top = max(map(count.__getitem__, eligible))
     tied = [o for o in eligible if count[o] == top] if top > 0 else []
     # (the Butcher's second vote is open after today's execution: it counts as a day's vote)
     leader = (state.executed if state.voting_closed or state.butcher_day != state.day else "") \
         or (tied[0] if len(tied) == 1 else "")
-    return Tally(options, count, voters, not_voted, leader, top, tied, negative, void, triple)
+    return Tally(options, count, voters, not_voted, leader, top, tied, negative, void, triple,
+                 ruling if isinstance(ruling, Seat) else None)
 
 
 def early_end_refusal(state: ClocktowerState, t: Tally) -> str:
@@ -169,14 +183,14 @@ def early_end_refusal(state: ClocktowerState, t: Tally) -> str:
     if not t.leader:
         return "No option leads: it is a tie" + (" at 0" if t.top <= 0 else "") + "."
     lead = t.count[t.leader]
-    positive_uncast = sum(t.most(p) for p in t.not_voted)
-    # a negative voter not already on the leader could still move onto it and lower it
-    ruling = voudon(state)
-    lowering = sum(t.size(s.player) for s in state.seats if t.weight(s.player) < 0 and can_vote(state, s, ruling)
-                   and state.votes.get(s.player) != t.leader)
+    positive_uncast = _most(t, t.not_voted)
+    # a negative voter not already on the leader could still move onto it and lower it (a weight
+    # below 0: counted negatively, and not a void Butler's)
+    lowering = sum(t.size(s.player) for s in state.seats if s.player in t.negative and s.player not in t.void
+                   and can_vote(state, s, t.voudon) and state.votes.get(s.player) != t.leader) if t.negative else 0
     worst = lead - lowering
     if state.settings.early_end == "majority":
-        others = sum(t.most(p) for o in t.options if o != t.leader for p in t.voters[o])
+        others = sum(_most(t, t.voters[o]) for o in t.options if o != t.leader)
         best_other = others + positive_uncast
         if worst > best_other:
             return ""
@@ -189,6 +203,14 @@ def early_end_refusal(state: ClocktowerState, t: Tally) -> str:
             f"vote{'s are' if positive_uncast != 1 else ' is'} not yet cast.")
 
 
+def _most(t: Tally, players: list[str]) -> int:
+    """The most these players' votes could add to an option (``Tally.most`` summed; 1 each when no
+    vote is weighted today)."""
+    if not t.negative and not t.triple:
+        return len(players)
+    return sum(t.most(p) for p in players)
+
+
 def _option_short(state: ClocktowerState, option: str) -> str:
     return "No execution" if option == NO_EXECUTION else state.name(option)
 
@@ -197,37 +219,61 @@ def option_label(state: ClocktowerState, option: str) -> str:
     return "No execution" if option == NO_EXECUTION else state.label(option)
 
 
+#: after a void Butler's name in the tally
+NOT_COUNTED = " (not counted: their master is not voting with them)"
+
+
 def tally_text(state: ClocktowerState, t: Tally, *, closed: bool = False) -> str:
     """The town square's living tally: each nomination with its voters in seat order."""
     by_nominee = {n.nominee: n.nominator for n in state.nominations}
     # each voter named once, not looked up seat by seat per name (every vote redraws the tally)
     names = {p.id: p.name for p in state.players}
-    voter = {s.player: f"{names.get(s.player, s.player)} ({s.seat}{', dead' if not s.alive else ''})"
-             for s in state.seats}
+    numbers = {s.player: s.seat for s in state.seats}
+    voter = {p: f"{names.get(p, p)} ({n})" for p, n in numbers.items()}
+    for s in state.seats:
+        if not s.alive:
+            voter[s.player] = f"{names.get(s.player, s.player)} ({s.seat}, dead)"
+
+    def label(option: str) -> str:  # option_label, from the names above (``state.label`` scans the seats)
+        if option == NO_EXECUTION:
+            return "No execution"
+        name = names.get(option, option)
+        return f"{name} (seat {numbers[option]})" if option in numbers else name
+
+    void = t.void
+    named = voter.__getitem__
     lines = []
     for option in t.options:
-        who = ", ".join(voter[p] + (" (not counted: their master is not voting with them)"
-                                    if p in t.void else "") for p in t.voters[option]) or "no votes"
-        head = f"**{option_label(state, option)}** · {t.count[option]}"
-        if option in by_nominee:
-            head += f" (nominated by {state.name(by_nominee[option])})"
-        lines.append(f"{head}\n  {who}")
+        people = t.voters[option]
+        if void:
+            who = ", ".join(named(p) + (NOT_COUNTED if p in void else "") for p in people) or "no votes"
+        else:
+            who = ", ".join(map(named, people)) or "no votes"
+        nominator = by_nominee.get(option)
+        if nominator is not None:
+            lines.append(f"**{label(option)}** · {t.count[option]} (nominated by {names.get(nominator, nominator)})"
+                         f"\n  {who}")
+        else:
+            lines.append(f"**{label(option)}** · {t.count[option]}\n  {who}")
     if not state.nominations:
         lines.insert(0, "No nominations yet: the first vote on a player nominates them."
                      if state.stage == "nominations" and not closed else "Nobody was nominated today.")
     if t.not_voted and not closed:
-        lines.append(f"Not voted ({len(t.not_voted)}): " + ", ".join(voter[p] for p in t.not_voted))
-    lines.append(standing(state, t, closed=closed))
+        lines.append(f"Not voted ({len(t.not_voted)}): " + ", ".join(map(named, t.not_voted)))
+    lines.append(standing(state, t, closed=closed, label=label))
     return "\n".join(lines)
 
 
-def standing(state: ClocktowerState, t: Tally, *, closed: bool = False) -> str:
+def standing(state: ClocktowerState, t: Tally, *, closed: bool = False,
+             label: Callable[[str], str] | None = None) -> str:
+    """The count's verdict in words. ``label``: ``option_label`` for this state, if already at hand."""
+    label = label or partial(option_label, state)
     if t.leader and t.leader != NO_EXECUTION:
-        return f"{'Executed' if closed else 'About to die'}: **{state.label(t.leader)}**."
+        return f"{'Executed' if closed else 'About to die'}: **{label(t.leader)}**."
     if t.leader == NO_EXECUTION:
         return "No execution has the most votes" + (": nobody is executed." if closed else ".")
     if len(t.tied) > 1:
-        names = " and ".join(option_label(state, o) for o in t.tied)
+        names = " and ".join(label(o) for o in t.tied)
         return f"Tied at {t.top} between {names}: " + ("nobody is executed." if closed else "no execution as it stands.")
     return "No votes: " + ("nobody is executed." if closed else "no execution as it stands.")
 
@@ -242,15 +288,18 @@ def tally_event(state: ClocktowerState, t: Tally | None = None, *, closed: bool 
                   slot=f"tally:{state.day}")
 
 
-def tally_changed(state: ClocktowerState) -> list[Event]:
+def tally_changed(state: ClocktowerState, ruling: Seat | None | bool = False) -> list[Event]:
     """The tally's new face, and a word to the Storytellers when an early end becomes allowed, or
-    stops being allowed, against what they were last told (``early_end_told``)."""
+    stops being allowed, against what they were last told (``early_end_told``). ``ruling``: as
+    ``tally``'s."""
     if state.voting_closed:
         return []
-    t = tally(state)
+    t = tally(state, ruling)
     events = [tally_event(state, t)]
     refusal = early_end_refusal(state, t)
-    could_end, state.early_end_told = state.early_end_told, not refusal
+    could_end = state.early_end_told
+    if could_end != (not refusal):  # (a model's assignment is not free: only when it changes)
+        state.early_end_told = not refusal
     if not could_end and not refusal:
         events.append(Event(type="early_end", audience=STORYTELLER, title="🗳️ Voting may end early",
                             text=f"Day {state.day}: {standing(state, t)} No tie or change of leader is "

@@ -327,3 +327,101 @@ async def test_a_castle_turn_with_no_timer_copies_no_clocks(tmp_path, monkeypatc
 
     copied, _timeouts = await counted_over_castle_actions(tmp_path, monkeypatch, deadlines, "replace")
     assert copied == 0, f"the clocks copied {copied} times over 80 Castle actions"
+
+
+#: a 15-seat Clocktower deal with no Virgin (a vote on her can execute its voter at once)
+FIFTEEN = ["pukka", "spy", "baron", "goblin", "washerwoman", "knight", "shugenja", "empath", "highpriestess",
+           "mathematician", "undertaker", "alsaahir", "juggler", "soldier", "recluse"]
+
+
+def clocktower_day_with_votes(votes: int = 30):
+    """A 15-player Clocktower day with ``votes`` cast or moved among four nominees and no execution
+    (bench/clocktower_vote.py's day, in memory); the state and its players."""
+    from support.clocktower_pure import to_day, vote
+
+    from games.clocktower.tally import NO_EXECUTION
+
+    state = to_day(characters=FIFTEEN)
+    players = [s.player for s in state.seats]
+    targets = players[2:6] + [NO_EXECUTION]
+    for i in range(votes):
+        voter = players[i % 15]
+        target = next(t for t in targets[i % 5:] + targets if t != state.votes.get(voter))
+        state = vote(state, voter, target).state
+    return state, players, targets
+
+
+def test_a_clocktower_vote_at_15_seats_looks_for_the_voudon_once(monkeypatch):
+    """Whether a living, working Voudon rules the vote (a scan of every seat, and of the grimoire's
+    tokens for a Voudon found) was looked up 6 times by one moved vote: who may vote, whether the
+    vote spends a token, the count, the early end (issue 38). One moved vote now looks once, and a
+    vote that nominates once more after the nomination (the Witch's curse may kill the nominator)."""
+    from support.clocktower_pure import vote
+
+    from games.clocktower import bmr_travellers
+
+    state, players, targets = clocktower_day_with_votes()
+    looked: list[str] = []
+    working = bmr_travellers._working
+
+    def counted(state, character):
+        looked.append(character)
+        return working(state, character)
+
+    monkeypatch.setattr(bmr_travellers, "_working", counted)
+    voter = players[7]
+    target = next(t for t in targets if t != state.votes.get(voter))
+    out = vote(state, voter, target)
+    assert out.state.votes[voter] == target and any(e.type == "tally" for e in out.events)
+    assert looked.count("voudon") == 1, looked
+
+    looked.clear()
+    nominated = vote(out.state, players[8], players[9])  # a player not yet nominated
+    assert any(e.type == "nomination" for e in nominated.events)
+    assert looked.count("voudon") <= 2, looked
+
+
+def test_a_clocktower_vote_that_changes_no_character_compares_no_seat_one_by_one(monkeypatch):
+    """Every Clocktower action records the characters, alignments and abilities it changed, seat by
+    seat (``change_records``, ~5 µs at 15 seats, issue 38). An action that changed none (a vote, most
+    actions) is now told by one comparison of the seats as taken before and after; one that did
+    still records its change (the Storytellers' ``/st character``)."""
+    from support.clocktower_pure import act, vote
+
+    from games.clocktower import game as game_module
+
+    state, players, targets = clocktower_day_with_votes()
+    compared: list[str] = []
+    records = game_module.change_records
+
+    def counted(before, tokens, when, action, *rest):
+        compared.append(action)
+        return records(before, tokens, when, action, *rest)
+
+    monkeypatch.setattr(game_module, "change_records", counted)
+    voter = players[7]
+    out = vote(state, voter, next(t for t in targets if t != state.votes.get(voter)))
+    assert any(e.type == "tally" for e in out.events)
+    assert compared == []
+
+    changed = act(out.state, type="set_character", target=players[9], character="soldier")
+    assert compared == ["set_character"]
+    assert [e.data["to"] for e in changed.events if e.type == "character_change"] == ["soldier"]
+
+
+def test_a_clocktower_vote_that_changes_a_character_still_records_it():
+    """The other side of the comparison above: a vote can change a character (the Witch's curse kills
+    the nominating Imp, and the Scarlet Woman becomes the Imp), and that vote's change is recorded."""
+    import json
+
+    from support.clocktower_pure import act, choose, new_game, timeout, vote
+
+    characters = ["imp", "witch", "scarletwoman", "washerwoman", "empath", "soldier", "monk", "mayor"]
+    script = json.dumps([*characters, "chef", "poisoner"])
+    state = choose(act(new_game({"script": script}, characters), type="begin").state, "p2", "p1")
+    while state.phase == "night":
+        state = timeout(state).state
+    out = vote(state, "p1", "p4")  # the cursed Imp nominates
+    changes = [e.data for e in out.events if e.type == "character_change"]
+    assert [(c["player"], c["from"], c["to"]) for c in changes] == [("p3", "scarletwoman", "imp")]
+    assert not out.state.seat_of("p1").alive

@@ -175,3 +175,24 @@ def test_a_poisoned_judges_ruling_is_spent_and_nothing_happens():
     out = judge(vote(state, "p2", "p4").state, "p4", "pass")
     assert out.state.seat_of("p4").alive and not out.state.voting_closed
     assert any("nothing happens" in e.text for e in events_of(out, "storyteller"))
+
+
+def test_a_cursed_voudon_who_nominates_dies_and_the_living_vote_again_at_once():
+    """The Voudon's rule is looked up once a vote; a nomination may end it within the vote (the
+    Witch's curse kills the nominating Voudon), so the vote's own count is made without it: the
+    living are told they have not voted, and the dead Voudon's vote now needs their token."""
+    import json
+
+    characters = ["imp", "witch", "scarletwoman", "washerwoman", "empath", "soldier", "monk", "mayor"]
+    script = json.dumps([*characters, "chef", "poisoner", "voudon"])
+    state = through_night(act(new_game({"script": script, "dead_vote": "when_cast"}, characters),
+                              type="begin").state).state
+    state = traveller(state, "voudon")
+    while state.phase == "day":
+        state = timeout(state).state
+    state = through_night(act(state, player="p2", type="night_choice", targets=["t9"]).state).state
+    out = vote(state, "t9", "p4")  # the cursed Voudon nominates
+    assert not out.state.seat_of("t9").alive
+    assert not out.state.seat_of("t9").vote_token  # spent: no Voudon rules any more
+    shown = next(e for e in out.events if e.type == "tally").text
+    assert "Not voted (8): Name1 (1), Name2 (2)" in shown
