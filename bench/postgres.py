@@ -89,7 +89,7 @@ async def bench_action(url: str, game_name: str, players: int, n_actions: int, s
             t0 = time.perf_counter()
             outcome = await service.act(table.row.id, int(data.get("player") or 0) or None, data)
             durable.append(time.perf_counter() - t0)
-            state_json = outcome.state.model_dump_json()
+            state_json = game.dump_state(outcome.state)  # the bytes the action stores
             payload = "[" + ",".join(e.model_dump_json() for e in outcome.events) + "]"
             t1 = time.perf_counter()
             async with bare.transaction():
