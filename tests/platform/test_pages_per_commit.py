@@ -6,7 +6,10 @@ wrote the action log's unique index, the record's index and the AUTOINCREMENT co
 import sqlite3
 import struct
 
+import asyncpg
+
 from bot.deadlines import Deadlines
+from bot.postgres import PG_MIGRATIONS
 from bot.store import NewMessage, SqliteStore, migration_files
 from bot.stores import open_store
 
@@ -107,4 +110,34 @@ async def test_a_prune_keeps_the_newest_message_so_no_id_is_given_twice(tmp_path
                             messages=[NewMessage("channel", None, '{"n": 3}')])
     [new] = await store.pending_messages(game_id)
     assert new.id > max(ids)
+    await store.close()
+
+
+async def test_upgrading_a_version_17_postgresql_database_keeps_the_log_and_the_record(postgres_url):
+    """PostgreSQL's migration 018 gives the record its ``seq`` from the old ids and keys the log by
+    (game, step), as SQLite's does, so ``bot.migrate`` copies the same rows both ways."""
+    conn = await asyncpg.connect(postgres_url)
+    await conn.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, "
+                       "applied_at TIMESTAMPTZ NOT NULL DEFAULT now())")
+    for number, migration in migration_files(PG_MIGRATIONS):
+        if number <= 17:
+            await conn.execute(migration.read_text())
+            await conn.execute("INSERT INTO schema_migrations (version) VALUES ($1)", number)
+    await conn.execute("INSERT INTO games (kind, guild_id, channel_id, host_id, status, seed, min_players, "
+                       "max_players, created_at, updated_at, step) VALUES ('ritual', 1, 10, 7, 'running', 3, 3, "
+                       "9, 0, 0, 2)")
+    await conn.executemany("INSERT INTO actions (game_id, step, actor_id, action, created_at) "
+                           "VALUES (1, $1, 7, $2, 0)", [(1, '{"type": "a"}'), (2, '{"type": "b"}')])
+    await conn.executemany("INSERT INTO game_records (game_id, step, type, data, created_at) "
+                           "VALUES (1, $1, $2, '{}', 0)", [(1, "first"), (1, "second"), (2, "third")])
+    await conn.close()
+
+    store = await open_store(postgres_url)
+    assert await store.version() == len(migration_files(PG_MIGRATIONS)) >= 18
+    assert await store.actions(1) == [{"type": "a"}, {"type": "b"}]
+    assert [kind for kind, _ in await store.records(1)] == ["first", "second", "third"]
+    await store.commit_step(1, state="{}", phase_seq=2, step=3, deadlines=Deadlines(), status="running",
+                            actor_id=7, action='{"type": "c"}', now=1.0, follows=2, messages=[],
+                            records=[("fourth", "{}"), ("fifth", "{}")])
+    assert [kind for kind, _ in await store.records(1)] == ["first", "second", "third", "fourth", "fifth"]
     await store.close()
