@@ -5,6 +5,7 @@ first says no."""
 
 import discord
 from support.clocktower_helpers import advance, begun
+from support.old_database import database_at
 from support.sim import new_bot
 
 
@@ -143,17 +144,10 @@ async def test_an_upgrade_finds_the_games_that_ended_with_their_square_still_clo
     """A database of the version before: a Clocktower game cancelled at night whose square was never
     left (its allows still recorded), one whose square was, and one still running. The upgrade
     gives the first, and only it, its undo row."""
-    import sqlite3
-
-    from bot.store import migration_files
     from bot.stores import open_store
 
     path = tmp_path / "old.db"
-    conn = sqlite3.connect(path)
-    for number, migration in migration_files():
-        if number <= 16:
-            conn.executescript(migration.read_text())
-    conn.execute("PRAGMA user_version = 16")
+    conn = database_at(path, 16)
     for game_id, status, allowed in ((1, "cancelled", "[5, 7]"), (2, "cancelled", "[]"), (3, "running", "[5]")):
         conn.execute("INSERT INTO games (id, kind, guild_id, channel_id, host_id, status, seed, min_players, "
                      "max_players, created_at, updated_at) VALUES (?, 'clocktower', 1, ?, 7, ?, 3, 7, 15, 0, 0)",

@@ -3,10 +3,10 @@ row, the record's row and the message's rows, and nothing else. Before migration
 wrote the action log's unique index, the record's index and the AUTOINCREMENT counters' page
 (sqlite_sequence): 8 pages where 5 do. And an upgrade from version 17 keeps every row."""
 
-import sqlite3
 import struct
 
 import asyncpg
+from support.old_database import database_at
 
 from bot.deadlines import Deadlines
 from bot.postgres import PG_MIGRATIONS
@@ -63,11 +63,7 @@ async def test_a_step_with_a_record_and_a_message_writes_five_pages(tmp_path):
 
 async def test_upgrading_a_version_17_database_keeps_the_log_the_record_and_the_outbox(tmp_path):
     path = tmp_path / "v17.db"
-    conn = sqlite3.connect(path)
-    for number, migration in migration_files():
-        if number <= 17:
-            conn.executescript(migration.read_text())
-    conn.execute("PRAGMA user_version = 17")
+    conn = database_at(path, 17)
     conn.execute("INSERT INTO games (kind, guild_id, channel_id, host_id, status, seed, min_players, "
                  "max_players, created_at, updated_at, step) VALUES ('ritual', 1, 10, 7, 'running', 3, 3, 9, 0, 0, 2)")
     conn.executemany("INSERT INTO actions (game_id, step, actor_id, action, created_at) VALUES (1, ?, 7, ?, 0)",

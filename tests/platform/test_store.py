@@ -1,9 +1,9 @@
 """The store's contract, run on both engines (a real SQLite file and a real PostgreSQL database):
 migrations, one transaction per step, every query; and what is SQLite's own (WAL, old files)."""
 
-import sqlite3
 
 import pytest
+from support.old_database import database_at
 
 from bot.deadlines import Deadlines
 from bot.postgres import PG_MIGRATIONS
@@ -120,11 +120,7 @@ async def test_upgrading_a_version_2_database_keeps_pending_messages(tmp_path):
     """Migration 003 rebuilds the outbox (a new target, 'group'): rows waiting to be sent survive;
     a player's own thread becomes the group of one, with the host."""
     path = tmp_path / "old.db"
-    conn = sqlite3.connect(path)
-    for number, migration in migration_files():
-        if number <= 2:
-            conn.executescript(migration.read_text())
-    conn.execute("PRAGMA user_version = 2")
+    conn = database_at(path, 2)
     conn.execute("INSERT INTO games (kind, guild_id, channel_id, host_id, status, seed, min_players, "
                  "max_players, created_at, updated_at) VALUES ('ritual', 1, 10, 7, 'running', 3, 3, 9, 0, 0)")
     conn.execute("INSERT INTO outbox (game_id, target, recipient_id, phase_seq, payload, created_at) "
