@@ -79,6 +79,17 @@ def through_night(state):
     return out
 
 
+def first_day(options, characters):
+    """A game of this script and deal, begun and through its first night: the state at dawn of day 1."""
+    return through_night(act(new_game(options, characters), type="begin").state).state
+
+
+def traveller(state, character, alignment="good", seat=9, target="t9"):
+    """A Traveller added by the Storytellers, named "Trav": the state after it."""
+    return act(state, type="add_traveller", target=target, name="Trav", seat=seat, character=character,
+               alignment=alignment).state
+
+
 def end_day(state, *voters_target):
     """Votes (voter, target), then the clock to the day's end: the outcome of the day's end."""
     for voter, target in voters_target:

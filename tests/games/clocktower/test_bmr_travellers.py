@@ -4,7 +4,16 @@ the Storytellers carry out, 3 a day) and the Apprentice on this script; each tes
 rule point the official wiki settles."""
 
 import pytest
-from support.clocktower_pure import act, events_of, new_game, through_night, timeout, vote
+from support.clocktower_pure import (
+    act,
+    events_of,
+    first_day,
+    new_game,
+    through_night,
+    timeout,
+    traveller,
+    vote,
+)
 
 from games.clocktower.tally import NO_EXECUTION, tally
 from games.engine import IllegalAction
@@ -14,12 +23,7 @@ TABLE = ["zombuul", "chambermaid", "gambler", "goon", "tealady", "godfather", "p
 
 
 def day1(characters=TABLE):
-    return through_night(act(new_game(BMR, characters), type="begin").state).state
-
-
-def traveller(state, character, alignment="good", seat=9, target="t9"):
-    return act(state, type="add_traveller", target=target, name="Trav", seat=seat, character=character,
-               alignment=alignment).state
+    return first_day(BMR, characters)
 
 
 def to_dawn(state):

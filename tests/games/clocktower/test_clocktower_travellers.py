@@ -4,7 +4,7 @@ information on its first night, only then); the Scapegoat is executed instead of
 alignment, from the execution until the night's lock, and never otherwise."""
 
 import pytest
-from support.clocktower_pure import GAME, act, events_of, new_game, timeout
+from support.clocktower_pure import GAME, act, events_of, new_game, timeout, traveller
 
 from games.clocktower.copilot import proposals
 from games.clocktower.resolve import plan_night
@@ -19,11 +19,6 @@ def day_one():
     while state.phase == "night":
         state = timeout(state).state
     return state
-
-
-def traveller(state, character, alignment, seat=9, target="t9"):
-    return act(state, type="add_traveller", target=target, name="Trav", seat=seat, character=character,
-               alignment=alignment).state
 
 
 def to_night(state):

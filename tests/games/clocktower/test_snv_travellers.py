@@ -11,12 +11,14 @@ from support.clocktower_pure import (
     by_player,
     choose,
     events_of,
+    first_day,
     lock,
     new_game,
     next_night,
     refuses,
     through_night,
     timeout,
+    traveller,
     vote,
 )
 
@@ -33,12 +35,7 @@ TABLE = ["fanggu", "witch", "clockmaker", "dreamer", "mutant", "seamstress", "or
 
 
 def day1(characters=TABLE):
-    return through_night(act(new_game(SNV, characters), type="begin").state).state
-
-
-def traveller(state, character, alignment="good", seat=9, target="t9"):
-    return act(state, type="add_traveller", target=target, name="Trav", seat=seat, character=character,
-               alignment=alignment).state
+    return first_day(SNV, characters)
 
 
 def public_texts(out):
