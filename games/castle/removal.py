@@ -3,7 +3,7 @@ secret until the end, and a turn of theirs ends (the game ends with fewer than t
 
 from __future__ import annotations
 
-from games.engine import IllegalAction, Outcome, RemovePlayer, Rng, public
+from games.engine import Outcome, RemovePlayer, Rng, leaving, public
 
 from . import shrines
 from .checks import active
@@ -13,11 +13,7 @@ from .turn import end_turn
 
 
 def remove(state: CastleState, action: RemovePlayer, rng: Rng) -> Outcome:
-    target = action.target
-    if target not in {p.id for p in state.players}:
-        raise IllegalAction("That player is not in this game.", code="not_a_player")
-    if target in state.removed:
-        raise IllegalAction(f"{state.name(target)} has already left.", code="already_removed")
+    target = leaving(state, action, state.removed)
     was_current = state.phase == "turn" and state.current == target
     state.removed.append(target)
     state.pawns[target] = [None] * len(state.pawns[target])

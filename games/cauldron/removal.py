@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from games.engine import (
     Event,
-    IllegalAction,
     Outcome,
     RemovePlayer,
     Rng,
+    leaving,
     public,
 )
 
@@ -19,11 +19,7 @@ from .night import close_night, open_night
 
 
 def remove(s: CauldronState, a: RemovePlayer, rng: Rng) -> Outcome:
-    target = a.target
-    if target not in {p.id for p in s.players}:
-        raise IllegalAction("That player is not in this game.", code="not_a_player")
-    if target in s.removed:
-        raise IllegalAction(f"{s.name(target)} has already left.", code="already_removed")
+    target = leaving(s, a, s.removed)
     s.removed.append(target)
     s.discard.extend(s.hands[target])
     s.hands[target] = []

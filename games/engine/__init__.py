@@ -41,6 +41,7 @@ from .protocol import (
     View,
     action_type,
     close_on_timeout,
+    leaving,
 )
 from .rng import Rng, ScriptedRng, rng_for
 from .run import Replay, SimulationReport, leaks, replay, simulate, step
@@ -49,6 +50,6 @@ __all__ = [
     "COMMON_ACTIONS", "MAX_REASON", "NO_ONE", "PUBLIC", "RECORD", "STORYTELLER", "SUBSTITUTE", "Action", "Audience", "BaseState", "Choice",
     "DataError", "EndGame", "Event", "Game", "GameError", "Handler", "IllegalAction", "Outcome",
     "Phase", "PhaseTimeout", "Player", "PlayerResult", "Prompt", "PromptField", "RemovePlayer", "Replay",
-    "Result", "Rng", "ScriptedRng", "SetupError", "SimulationReport", "SpeakingTurn", "StorytellerAction", "TurnOver", "View", "action_type", "close_on_timeout", "leaks", "private",
+    "Result", "Rng", "ScriptedRng", "SetupError", "SimulationReport", "SpeakingTurn", "StorytellerAction", "TurnOver", "View", "action_type", "close_on_timeout", "leaks", "leaving", "private",
     "public", "record", "replay", "rng_for", "simulate", "step", "to_group", "to_player", "to_team", "to_thread",
 ]

@@ -14,7 +14,7 @@ changes nothing), dispatches to the handler and counts steps (so randomness is r
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Annotated, Any, ClassVar, Literal, Union
@@ -70,6 +70,17 @@ class RemovePlayer(Action):
 
     type: Literal["remove_player"] = "remove_player"
     target: str
+
+
+def leaving(state: BaseState, action: RemovePlayer, removed: Collection[str]) -> str:
+    """The player a ``RemovePlayer`` takes out of a game that keeps a list of those who left
+    (``removed``); refused when they are not in the game or have already left."""
+    target = action.target
+    if target not in {p.id for p in state.players}:
+        raise IllegalAction("That player is not in this game.", code="not_a_player")
+    if target in removed:
+        raise IllegalAction(f"{state.name(target)} has already left.", code="already_removed")
+    return target
 
 
 class EndGame(Action):
