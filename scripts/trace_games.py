@@ -46,7 +46,7 @@ def playthrough(game, n_players, seed, digest):
         state = out.state
         steps += 1
         digest.update(out.reply.encode())
-        for e in out.events:
+        for e in game.faces(state, out.events):  # (a living message as it is shown)
             digest.update(e.model_dump_json().encode())
         for p in state.players:  # what each player is shown
             digest.update(game.view(state, p.id).model_dump_json().encode())

@@ -12,7 +12,7 @@ from typing import Any
 import discord
 
 import games
-from games.engine import Event, GameError, Prompt
+from games.engine import LIVE, Event, GameError, Prompt
 
 from ..render import group_embeds
 from ..service import phase_of_slot, phase_slot
@@ -20,7 +20,7 @@ from ..store import OutboxRow, Slot
 from ..views import phase_view
 from ._calls import Calls, classify, with_mentions
 from ._ports import Bot
-from ._reads import game_of, schedule_now, shared_now
+from ._reads import game_of, living_now, schedule_now, shared_now
 from ._rules import (
     Schedule,
     beat_ends,
@@ -226,7 +226,14 @@ class Board:
         """A game's living message (a vote tally): edit it to this event; post it the first time,
         or again if it was deleted."""
         game_row, game = await game_of(self.bot.service, row)
-        event = turn_line(game_row, Event.model_validate(row.payload))
+        event = Event.model_validate(row.payload)
+        if event.type == LIVE:
+            face = await living_now(self.bot.service, game, row.game_id, event.slot)
+            if face is None:  # its phase is over: the event that closed it gave its last face
+                await self.done([row], "no longer live")
+                return
+            event = face
+        event = turn_line(game_row, event)
         if isinstance(event.data.get("on_phase"), int) and await self.show_on_phase(row, event, game, level):
             return
         embeds = group_embeds([event], game.title, row.game_id)

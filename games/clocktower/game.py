@@ -447,6 +447,10 @@ class Clocktower(Game):
             return [tally_event(state)]
         return []
 
+    def living(self, state: ClocktowerState, slot: str) -> Event | None:
+        """The day's tally, drawn from the state when it is shown, while its votes are open."""
+        return next((e for e in self.timed_slots(state) if e.slot == slot), None)
+
     def board_ends(self, state: ClocktowerState) -> list[list]:
         """The deadlines a player cares about now, each as [label, seconds after the current
         stage's deadline]: by night the lock and dawn, by day the closing of nominations,
@@ -556,6 +560,7 @@ class Clocktower(Game):
 
     def check_invariants(self, state: ClocktowerState, events: list[Event]) -> list[str]:
         problems = []
+        events = self.faces(state, events)  # a living message checked as it is shown
         if [p.id for p in state.players] != [s.player for s in state.seats]:
             problems.append("the engine's players are not the seats in order")
         numbers = [s.seat for s in state.seats]

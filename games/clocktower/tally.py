@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from games.engine import NO_ONE, STORYTELLER, Event, public, record
+from games.engine import NO_ONE, STORYTELLER, Event, live, public, record
 
 from .bmr_day import mastermind_end, pacifist_note
 from .bmr_night import executed_dies, spared_execution, truly_dies
@@ -278,6 +278,11 @@ def standing(state: ClocktowerState, t: Tally, *, closed: bool = False,
     return "No votes: " + ("nobody is executed." if closed else "no execution as it stands.")
 
 
+def tally_slot(day: int) -> str:
+    """The living message of a day's votes."""
+    return f"tally:{day}"
+
+
 def tally_event(state: ClocktowerState, t: Tally | None = None, *, closed: bool = False) -> Event:
     t = t or tally(state)
     data: dict[str, Any] = {"count": t.count, "leader": t.leader}
@@ -285,17 +290,17 @@ def tally_event(state: ClocktowerState, t: Tally | None = None, *, closed: bool 
         data |= {"ends": day_ends(state), "phase_seq": state.phase_seq}
     title = f"🗳️ Day {state.day} votes" + (" (closed)" if closed else "")
     return public("tally", tally_text(state, t, closed=closed), title=title, data=data,
-                  slot=f"tally:{state.day}")
+                  slot=tally_slot(state.day))
 
 
 def tally_changed(state: ClocktowerState, ruling: Seat | None | bool = False) -> list[Event]:
-    """The tally's new face, and a word to the Storytellers when an early end becomes allowed, or
-    stops being allowed, against what they were last told (``early_end_told``). ``ruling``: as
-    ``tally``'s."""
+    """The tally changed (its face is made when it is shown: ``live``, ``Game.living``), and a
+    word to the Storytellers when an early end becomes allowed, or stops being allowed, against
+    what they were last told (``early_end_told``). ``ruling``: as ``tally``'s."""
     if state.voting_closed:
         return []
     t = tally(state, ruling)
-    events = [tally_event(state, t)]
+    events = [live(tally_slot(state.day))]
     refusal = early_end_refusal(state, t)
     could_end = state.early_end_told
     if could_end != (not refusal):  # (a model's assignment is not free: only when it changes)

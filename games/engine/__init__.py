@@ -2,12 +2,14 @@
 
 from .errors import DataError, GameError, IllegalAction, SetupError
 from .events import (
+    LIVE,
     PUBLIC,
     RECORD,
     STORYTELLER,
     SUBSTITUTE,
     Audience,
     Event,
+    live,
     private,
     public,
     record,
@@ -47,9 +49,9 @@ from .rng import Rng, ScriptedRng, rng_for
 from .run import Replay, SimulationReport, leaks, replay, simulate, step
 
 __all__ = [
-    "COMMON_ACTIONS", "MAX_REASON", "NO_ONE", "PUBLIC", "RECORD", "STORYTELLER", "SUBSTITUTE", "Action", "Audience", "BaseState", "Choice",
+    "COMMON_ACTIONS", "LIVE", "MAX_REASON", "NO_ONE", "PUBLIC", "RECORD", "STORYTELLER", "SUBSTITUTE", "Action", "Audience", "BaseState", "Choice",
     "DataError", "EndGame", "Event", "Game", "GameError", "Handler", "IllegalAction", "Outcome",
     "Phase", "PhaseTimeout", "Player", "PlayerResult", "Prompt", "PromptField", "RemovePlayer", "Replay",
-    "Result", "Rng", "ScriptedRng", "SetupError", "SimulationReport", "SpeakingTurn", "StorytellerAction", "TurnOver", "View", "action_type", "close_on_timeout", "leaks", "leaving", "private",
+    "Result", "Rng", "ScriptedRng", "SetupError", "SimulationReport", "SpeakingTurn", "StorytellerAction", "TurnOver", "View", "action_type", "close_on_timeout", "leaks", "leaving", "live", "private",
     "public", "record", "replay", "rng_for", "simulate", "step", "to_group", "to_player", "to_team", "to_thread",
 ]

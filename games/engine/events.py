@@ -96,5 +96,16 @@ def public(type: str, text: str, **kw: Any) -> Event:
     return Event(type=type, audience=PUBLIC, text=text, **kw)
 
 
+#: the type of a living message's new face made when it is shown, not when it changed (``live``)
+LIVE = "live"
+
+
+def live(slot: str) -> Event:
+    """The living message ``slot`` changed: its face is made from the state when it is shown
+    (``Game.living``), not now. A burst of votes redraws a day's tally once, from the newest
+    state, instead of drawing and storing its text with every vote (issue 38)."""
+    return Event(type=LIVE, audience=PUBLIC, slot=slot)
+
+
 def private(player_id: str, type: str, text: str, **kw: Any) -> Event:
     return Event(type=type, audience=to_player(player_id), text=text, **kw)

@@ -22,7 +22,7 @@ from typing import Annotated, Any, ClassVar, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from .errors import IllegalAction, SetupError
-from .events import Event
+from .events import LIVE, Event
 from .options import readable_error, with_nones
 from .rng import Rng
 
@@ -484,6 +484,25 @@ class Game(ABC):
         """The living messages that count down to the phase's deadlines (a forum day's tally): the
         bot re-times them when a moderator moves, pauses or resumes the phase."""
         return []
+
+    def living(self, state: Any, slot: str) -> Event | None:
+        """The face of the living message ``slot`` as this state shows it, for a ``live`` event
+        (made when it is shown, not when it changed); None once the slot is no longer live (its
+        phase is over: the event that closed it gave its last face)."""
+        return None
+
+    def faces(self, state: Any, events: list[Event]) -> list[Event]:
+        """The events as they are shown from this state: each ``live`` one replaced by its face
+        (``living``), or left out when its slot is no longer live."""
+        if not any(e.type == LIVE for e in events):
+            return events
+        shown = []
+        for event in events:
+            if event.type != LIVE:
+                shown.append(event)
+            elif (face := self.living(state, event.slot)) is not None:
+                shown.append(face)
+        return shown
 
     def silenced(self, state: Any) -> list[str]:
         """The seated players the rules want silent in the voice channel now: the dead where the

@@ -76,7 +76,7 @@ def replay(game: Game, script: Replay) -> Iterator[dict[str, Any]]:
             continue
         state = out.state
         records += [e for e in out.events if e.audience.kind == "record"]
-        yield from (event_line(e) for e in out.events)
+        yield from (event_line(e) for e in game.faces(state, out.events))  # a living message as shown
         if state.finished:
             yield from (event_line(e) for e in game.recap(state, records))
     yield {"result": json.loads(game.result(state).model_dump_json())}

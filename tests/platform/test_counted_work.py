@@ -356,7 +356,7 @@ def test_a_clocktower_vote_at_15_seats_looks_for_the_voudon_once(monkeypatch):
     tokens for a Voudon found) was looked up 6 times by one moved vote: who may vote, whether the
     vote spends a token, the count, the early end (issue 38). One moved vote now looks once, and a
     vote that nominates once more after the nomination (the Witch's curse may kill the nominator)."""
-    from support.clocktower_pure import vote
+    from support.clocktower_pure import shown, vote
 
     from games.clocktower import bmr_travellers
 
@@ -372,8 +372,8 @@ def test_a_clocktower_vote_at_15_seats_looks_for_the_voudon_once(monkeypatch):
     voter = players[7]
     target = next(t for t in targets if t != state.votes.get(voter))
     out = vote(state, voter, target)
-    assert out.state.votes[voter] == target and any(e.type == "tally" for e in out.events)
     assert looked.count("voudon") == 1, looked
+    assert out.state.votes[voter] == target and any(e.type == "tally" for e in shown(out))  # (its face looks again)
 
     looked.clear()
     nominated = vote(out.state, players[8], players[9])  # a player not yet nominated
@@ -386,7 +386,7 @@ def test_a_clocktower_vote_that_changes_no_character_compares_no_seat_one_by_one
     seat (``change_records``, ~5 µs at 15 seats, issue 38). An action that changed none (a vote, most
     actions) is now told by one comparison of the seats as taken before and after; one that did
     still records its change (the Storytellers' ``/st character``)."""
-    from support.clocktower_pure import act, vote
+    from support.clocktower_pure import act, shown, vote
 
     from games.clocktower import game as game_module
 
@@ -401,7 +401,7 @@ def test_a_clocktower_vote_that_changes_no_character_compares_no_seat_one_by_one
     monkeypatch.setattr(game_module, "change_records", counted)
     voter = players[7]
     out = vote(state, voter, next(t for t in targets if t != state.votes.get(voter)))
-    assert any(e.type == "tally" for e in out.events)
+    assert any(e.type == "tally" for e in shown(out))
     assert compared == []
 
     changed = act(out.state, type="set_character", target=players[9], character="soldier")
@@ -425,3 +425,34 @@ def test_a_clocktower_vote_that_changes_a_character_still_records_it():
     changes = [e.data for e in out.events if e.type == "character_change"]
     assert [(c["player"], c["from"], c["to"]) for c in changes] == [("p3", "scarletwoman", "imp")]
     assert not out.state.seat_of("p1").alive
+
+
+def test_a_clocktower_vote_draws_no_tally_and_a_burst_of_votes_is_drawn_once(monkeypatch):
+    """Every vote drew the day's tally (its text named each voter of every option, ~20 µs at 15
+    seats) and stored it, 1 KB, with the vote (issue 38). A vote now only says the tally changed
+    (a ``live`` event); the bot draws the face when it shows it (``Game.living``), once for a burst
+    of votes that go together."""
+    from support.clocktower_pure import GAME, vote
+
+    from games.clocktower import tally as tally_module
+    from games.engine import LIVE
+
+    state, players, targets = clocktower_day_with_votes()
+    drawn: list[int] = []
+    text = tally_module.tally_text
+
+    def counted(state, t, **kw):
+        drawn.append(state.step)
+        return text(state, t, **kw)
+
+    monkeypatch.setattr(tally_module, "tally_text", counted)
+    outcomes = []
+    for voter in players[:5]:
+        outcomes.append(vote(state, voter, next(t for t in targets if t != state.votes.get(voter))))
+        state = outcomes[-1].state
+    assert drawn == []
+    assert [[(e.type, e.slot, e.text) for e in o.events if e.audience.kind == "public"] for o in outcomes] == \
+        [[(LIVE, "tally:1", "")]] * 5
+    face = GAME.living(state, "tally:1")  # the burst's newest row, as the delivery shows it
+    assert face is not None and face.type == "tally" and drawn == [state.step]
+    assert f"· {sum(1 for v in state.votes.values() if v == targets[0])}" in face.text

@@ -54,8 +54,14 @@ def bounded(state, until, what):
     raise AssertionError(f"never reached {what}: {state.phase} {state.stage}")
 
 
+def shown(out):
+    """An outcome's events as they are shown: a living message's face (the day's tally) drawn from
+    the state after the step, as the bot draws it when it shows it (``Game.faces``)."""
+    return GAME.faces(out.state, out.events)
+
+
 def events_of(out, kind):
-    return [e for e in out.events if e.audience.kind == kind]
+    return [e for e in shown(out) if e.audience.kind == kind]
 
 
 def choose(state, player, *targets):

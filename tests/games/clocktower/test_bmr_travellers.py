@@ -9,6 +9,7 @@ from support.clocktower_pure import (
     events_of,
     first_day,
     new_game,
+    shown,
     through_night,
     timeout,
     traveller,
@@ -198,5 +199,5 @@ def test_a_cursed_voudon_who_nominates_dies_and_the_living_vote_again_at_once():
     out = vote(state, "t9", "p4")  # the cursed Voudon nominates
     assert not out.state.seat_of("t9").alive
     assert not out.state.seat_of("t9").vote_token  # spent: no Voudon rules any more
-    shown = next(e for e in out.events if e.type == "tally").text
-    assert "Not voted (8): Name1 (1), Name2 (2)" in shown
+    face = next(e for e in shown(out) if e.type == "tally").text
+    assert "Not voted (8): Name1 (1), Name2 (2)" in face

@@ -11,6 +11,7 @@ from support.clocktower_pure import (
     act,
     events_of,
     new_game,
+    shown,
     timeout,
     to_day,
     vote,
@@ -364,7 +365,7 @@ def test_a_dawn_that_ends_the_game_tells_the_deaths_but_opens_no_day():
     assert "Name1 (seat 1) died in the night" in dawn.text and "Nominations are open" not in dawn.text
     assert not any(e.type == "tally" for e in out.events)
     resumed = act(state, type="continue")
-    assert any(e.type == "tally" for e in resumed.events)
+    assert any(e.type == "tally" for e in shown(resumed))
 
 
 def test_a_vote_at_15_seats_works_the_thiefs_marks_out_once_per_count(monkeypatch):

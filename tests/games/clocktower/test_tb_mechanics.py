@@ -13,6 +13,7 @@ from support.clocktower_pure import (
     lock,
     new_game,
     next_night,
+    shown,
     through_night,
     timeout,
     vote,
@@ -352,7 +353,7 @@ def counted(state, option):
 
 
 def tally_line(out):
-    return next(e.text for e in out.events if e.type == "tally")
+    return next(e.text for e in shown(out) if e.type == "tally")
 
 
 def test_the_butler_chooses_a_master_each_night_not_itself():
