@@ -174,6 +174,9 @@ class GameRow:
     voice_channel_id: int | None = None
     #: when the current speaking turn ends (None: no turn, or its clock waits or is paused)
     turn_deadline: float | None = None
+    #: the state's fixed part (``Game.dump_fixed``), stored apart and only when it changes; None for
+    #: a game with none, or a state stored before it was kept apart (that state still holds it)
+    fixed: str | None = None
 
     @property
     def deadlines(self) -> Deadlines:
@@ -254,7 +257,7 @@ class Slot:
 _GAME_COLUMNS = (
     "id, kind, guild_id, channel_id, host_id, status, seed, options, min_players, max_players, "
     "state, phase_seq, deadline, paused_remaining, paused, waiting_seconds, thread_channel_id, host_name, remind_at, "
-    "voice_channel_id, turn_deadline"
+    "voice_channel_id, turn_deadline, fixed"
 )
 #: the same columns, of a query that names the games table ``g``
 _GAME_COLUMNS_OF_G = ", ".join("g." + c.strip() for c in _GAME_COLUMNS.split(","))
@@ -273,10 +276,10 @@ CHECKPOINT_COMMITS = 100
 
 def _game(row: sqlite3.Row | tuple) -> GameRow:
     (gid, kind, guild, channel, host, status, seed, options, mn, mx, state, seq, deadline,
-     remaining, paused, waiting, thread_channel, host_name, remind_at, voice, turn_deadline) = tuple(row)
+     remaining, paused, waiting, thread_channel, host_name, remind_at, voice, turn_deadline, fixed) = tuple(row)
     return GameRow(gid, kind, guild, channel, host, status, seed, json.loads(options), mn, mx,
                    state, seq, deadline, remaining, bool(paused), waiting, thread_channel, host_name,
-                   remind_at, voice, turn_deadline)
+                   remind_at, voice, turn_deadline, fixed)
 
 
 #: the games table's columns that hold a game's deadlines, as ``deadline_args`` gives their values
@@ -654,9 +657,11 @@ class Store:
                           messages: list[NewMessage], now: float,
                           substitutes: Sequence[tuple[int, int, str]] = (),
                           records: Sequence[tuple[str, str]] = (),
-                          follows: int | None = None, as_read: GameRow | None = None) -> None:
+                          follows: int | None = None, as_read: GameRow | None = None,
+                          fixed: str | None = None) -> None:
         """State, its clocks (``deadlines``, written to their columns), action-log row and
-        outgoing messages, in one transaction. ``substitutes``:
+        outgoing messages, in one transaction. ``fixed``: the state's fixed part, written only
+        when given (None leaves the column as it is: a step that changed none of it). ``substitutes``:
         (old, new, new name) of players replaced in their seat: the seat's private thread and
         sign-up become the new player's, in the same transaction as the state that says so.
         ``records``: (type, JSON data) rows appended to the game's record. ``follows``: the step
@@ -676,6 +681,8 @@ class Store:
                              -1.0 if as_read.deadline is None else as_read.deadline,
                              -1.0 if as_read.waiting_seconds is None else as_read.waiting_seconds)
             columns, values = changed_columns(status, deadlines, as_read)
+            if fixed is not None:
+                columns, values = columns + "fixed = ?, ", (*values, fixed)
             changed = yield Exec(
                 f"UPDATE games SET state = ?, phase_seq = ?, step = ?, {columns}"
                 "claimed_until = NULL, updated_at = ? WHERE id = ?" + check,
