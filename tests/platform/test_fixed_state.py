@@ -138,3 +138,26 @@ async def test_a_redeal_with_a_new_pool_writes_the_new_pool(store):
     _state, fixed = await stored(store, game_id)
     assert fixed["pool"] == new_pool != list(old_pool)
     assert (await GameService(store, clock).load(game_id)).state.pool == tuple(new_pool)
+
+
+async def test_a_vote_on_sqlite_binds_no_script(tmp_path):
+    """What SQLite is handed for a vote: the UPDATE names no ``fixed``, and no statement of it carries
+    the script's or the pool's bytes."""
+    store = await open_store(tmp_path / "traced.db")
+    try:
+        clock = ManualClock()
+        service = GameService(store, clock)
+        game_id = await seated(service)
+        await to_day(service, clock, game_id)
+        script_name = json.dumps((await service.load(game_id)).state.script.name)
+        statements: list[str] = []
+        await store.db.set_trace_callback(statements.append)  # (the trace shows the bound values)
+        try:
+            await a_vote(service, game_id)
+        finally:
+            await store.db.set_trace_callback(None)
+        [update] = [sql for sql in statements if sql.startswith("UPDATE games SET state")]
+        assert "fixed" not in update and '"script"' not in update and '"pool"' not in update
+        assert script_name not in "".join(statements)
+    finally:
+        await store.close()
