@@ -3,6 +3,7 @@ so they live in the game row's ``fixed`` column, written at the start and when a
 the pool, never again with each vote. On SQLite and on PostgreSQL, through the service."""
 
 import json
+import sqlite3
 
 import pytest
 
@@ -10,6 +11,7 @@ import games
 from bot.actor import Actor
 from bot.clock import ManualClock
 from bot.service import GameService
+from bot.store import migration_files
 from bot.stores import open_store
 
 ST = Actor(id=1000, name="ST")
@@ -159,5 +161,38 @@ async def test_a_vote_on_sqlite_binds_no_script(tmp_path):
         [update] = [sql for sql in statements if sql.startswith("UPDATE games SET state")]
         assert "fixed" not in update and '"script"' not in update and '"pool"' not in update
         assert script_name not in "".join(statements)
+    finally:
+        await store.close()
+
+
+async def test_a_version_18_database_upgrades_and_its_clocktower_game_plays_on(tmp_path):
+    """A file of the version before (schema 18, no ``fixed`` column, the script inside the state)
+    opened by this one: migration 019 adds the column, the game loads as it was, and its first
+    step moves the script and the pool out of the state."""
+    path = tmp_path / "v18.db"
+    store = await open_store(path)
+    clock = ManualClock()
+    try:
+        service = GameService(store, clock)
+        game_id = await seated(service)
+        await to_day(service, clock, game_id)
+        live = (await service.load(game_id)).state
+    finally:
+        await store.close()
+    with sqlite3.connect(path) as conn:  # back to how version 18 stored it
+        conn.execute("UPDATE games SET state = ? WHERE id = ?", (live.model_dump_json(exclude_defaults=True), game_id))
+        conn.execute("ALTER TABLE games DROP COLUMN fixed")
+        conn.execute("PRAGMA user_version = 18")
+    conn.close()
+
+    store = await open_store(path)
+    try:
+        assert await store.version() == len(migration_files())
+        assert (await store.game(game_id)).fixed is None
+        service = GameService(store, clock)
+        assert (await service.load(game_id)).state.model_dump_json() == live.model_dump_json()
+        await a_vote(service, game_id)
+        state, fixed = await stored(store, game_id)
+        assert "script" not in state and fixed["pool"] == list(live.pool)
     finally:
         await store.close()
