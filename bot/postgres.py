@@ -111,7 +111,6 @@ def one_statement_commit(game_id: int, *, state: str, phase_seq: int, step: int,
         args.append(value)
         return f"${len(args)}"
 
-    set_fixed = "" if fixed is None else f"fixed = {arg(fixed)}, "  # (None: the column is left as it is)
     check = ""
     if follows is not None:
         check += f" AND step = {arg(follows)}"
@@ -121,8 +120,11 @@ def one_statement_commit(game_id: int, *, state: str, phase_seq: int, step: int,
                   " AND COALESCE(waiting_seconds, -1.0) = "
                   f"{arg(-1.0 if as_read.waiting_seconds is None else as_read.waiting_seconds)}")
     parts = [
-        f"g AS (UPDATE games SET state = $1, phase_seq = $2, step = $3, status = $4, {set_deadlines}, {set_fixed}"
+        f"g AS (UPDATE games SET state = $1, phase_seq = $2, step = $3, status = $4, {set_deadlines}, "
         f"claimed_until = NULL, updated_at = $11 WHERE id = $12{check} RETURNING id)"]
+    if fixed is not None:  # (None: the game's fixed part is left as it is)
+        parts.append(f"f AS (INSERT INTO game_fixed (game_id, fixed) SELECT id, {arg(fixed)} FROM g "
+                     "ON CONFLICT (game_id) DO UPDATE SET fixed = EXCLUDED.fixed)")
     if action is not None:
         parts.append(f"a AS (INSERT INTO actions (game_id, step, actor_id, action, created_at) "
                      f"SELECT id, $3, {arg(actor_id)}::BIGINT, {arg(action)}, $11 FROM g)")

@@ -1,6 +1,7 @@
 """A game's fixed part stored once (issue 38): the Clocktower's script and pool are set at the deal,
-so they live in the game row's ``fixed`` column, written at the start and when a re-deal changes
-the pool, never again with each vote. On SQLite and on PostgreSQL, through the service."""
+so they live apart from the state (``game_fixed``, read as ``GameRow.fixed``), written at the start
+and when a re-deal changes the pool, never again with each vote. On SQLite and on PostgreSQL,
+through the service."""
 
 import json
 import sqlite3
@@ -112,7 +113,8 @@ async def test_a_game_stored_whole_by_the_version_before_moves_its_fixed_part_ou
     await to_day(service, clock, game_id)
     live = (await service.load(game_id)).state
     whole = live.model_dump_json(exclude_defaults=True)  # as the version before stored it
-    await store._write("UPDATE games SET state = ?, fixed = NULL WHERE id = ?", (whole, game_id))
+    await store._write("UPDATE games SET state = ? WHERE id = ?", (whole, game_id))
+    await store._write("DELETE FROM game_fixed WHERE game_id = ?", (game_id,))
 
     restarted = GameService(store, clock)
     assert (await restarted.load(game_id)).state.model_dump_json() == live.model_dump_json()
@@ -143,8 +145,8 @@ async def test_a_redeal_with_a_new_pool_writes_the_new_pool(store):
 
 
 async def test_a_vote_on_sqlite_binds_no_script(tmp_path):
-    """What SQLite is handed for a vote: the UPDATE names no ``fixed``, and no statement of it carries
-    the script's or the pool's bytes."""
+    """What SQLite is handed for a vote: nothing written to ``game_fixed``, and no statement of it
+    carries the script's or the pool's bytes."""
     store = await open_store(tmp_path / "traced.db")
     try:
         clock = ManualClock()
@@ -159,15 +161,16 @@ async def test_a_vote_on_sqlite_binds_no_script(tmp_path):
         finally:
             await store.db.set_trace_callback(None)
         [update] = [sql for sql in statements if sql.startswith("UPDATE games SET state")]
-        assert "fixed" not in update and '"script"' not in update and '"pool"' not in update
+        assert '"script"' not in update and '"pool"' not in update
+        assert not [sql for sql in statements if "INTO game_fixed" in sql]
         assert script_name not in "".join(statements)
     finally:
         await store.close()
 
 
 async def test_a_version_18_database_upgrades_and_its_clocktower_game_plays_on(tmp_path):
-    """A file of the version before (schema 18, no ``fixed`` column, the script inside the state)
-    opened by this one: migration 019 adds the column, the game loads as it was, and its first
+    """A file of the version before (schema 18, no ``game_fixed`` table, the script inside the state)
+    opened by this one: migration 019 adds the table, the game loads as it was, and its first
     step moves the script and the pool out of the state."""
     path = tmp_path / "v18.db"
     store = await open_store(path)
@@ -181,7 +184,7 @@ async def test_a_version_18_database_upgrades_and_its_clocktower_game_plays_on(t
         await store.close()
     with sqlite3.connect(path) as conn:  # back to how version 18 stored it
         conn.execute("UPDATE games SET state = ? WHERE id = ?", (live.model_dump_json(exclude_defaults=True), game_id))
-        conn.execute("ALTER TABLE games DROP COLUMN fixed")
+        conn.execute("DROP TABLE game_fixed")
         conn.execute("PRAGMA user_version = 18")
     conn.close()
 
