@@ -11,6 +11,7 @@ import pytest
 import games
 from bot.actor import Actor
 from bot.clock import ManualClock
+from bot.deadlines import Deadlines
 from bot.service import GameService
 from bot.store import migration_files
 from bot.stores import open_store
@@ -199,3 +200,23 @@ async def test_a_version_18_database_upgrades_and_its_clocktower_game_plays_on(t
         assert "script" not in state and fixed["pool"] == list(live.pool)
     finally:
         await store.close()
+
+
+async def test_the_store_writes_a_fixed_part_only_when_given_one(store):
+    """``commit_step``'s ``fixed``: written when given, left as it is when None, on both of
+    PostgreSQL's ways (one statement, and statement by statement when a seat changes hands)."""
+    game_id = await store.create_game(kind="clocktower", guild_id=1, channel_id=10, host_id=7, seed=1,
+                                      options={}, min_players=5, max_players=15, now=0.0)
+    assert (await store.game(game_id)).fixed is None
+
+    async def commit(step: int, **kwargs) -> None:
+        await store.commit_step(game_id, state=f'{{"step": {step}}}', phase_seq=1, step=step,
+                                deadlines=Deadlines(), status="running", actor_id=None, action=None,
+                                messages=[], now=float(step), **kwargs)
+
+    await commit(1, fixed='{"pool": ["a"]}')
+    await commit(2)
+    assert (await store.game(game_id)).fixed == '{"pool": ["a"]}'
+    await commit(3, fixed='{"pool": ["b"]}', substitutes=[(7, 8, "Eight")])
+    row = await store.game(game_id)
+    assert (row.state, row.fixed) == ('{"step": 3}', '{"pool": ["b"]}')
