@@ -40,9 +40,10 @@ class Table:
     row: GameRow
     game: Game
     state: Any
-    #: the objects of the state's fixed fields (``Game.fixed_fields``) as stored in the row's
-    #: ``fixed``: a step that leaves each the same object writes no fixed part. None: none is
-    #: stored yet (a new game, or a row stored whole by an older version), the next step writes it
+    #: the objects of the state's fixed fields (``Game.fixed_fields``), when what is stored of them
+    #: (``GameRow.fixed``) is what they dump to: a step that leaves each the same object writes no
+    #: fixed part. None: it is not (a new game; a state stored whole by an older version; a fixed
+    #: part stored before a game declared another field fixed), so the next step writes it
     fixed: tuple[Any, ...] | None = None
 
 
@@ -52,8 +53,8 @@ def fixed_objects(game: Game, state: Any) -> tuple[Any, ...]:
 
 
 def fixed_to_write(game: Game, state: Any, as_loaded: tuple[Any, ...] | None) -> str | None:
-    """The fixed part to store with a step: None (the column left as it is) when every fixed field
-    is the object loaded from a row that stored it. A fixed field is an immutable value (the script
+    """The fixed part to store with a step: None (what is stored left as it is) when every fixed
+    field is the object loaded with it (``Table.fixed``). A fixed field is an immutable value (the script
     a frozen model, the pool a tuple), so a change is a new object (a guard test in
     ``tests/engine/test_stored_state.py`` plays the games to hold the rules to it)."""
     if as_loaded is not None and all(
@@ -220,7 +221,7 @@ class ServiceCore:
                 "cancelled": "That game was cancelled.",
             }.get(row.status, "That game is not running."))
         state = game.load_state(row.state, row.fixed)
-        stored = row.fixed is not None or not game.fixed_fields
+        stored = game.dump_fixed(state) == row.fixed  # (a few µs, when the cache has no copy)
         table = Table(row, game, state, fixed_objects(game, state) if stored else None)
         if self._generation.get(game_id, 0) == generation and not self.lock(game_id).locked() \
                 and self.owns(row):  # (another process's game moves on there: read it each time)

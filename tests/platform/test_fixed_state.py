@@ -220,3 +220,26 @@ async def test_the_store_writes_a_fixed_part_only_when_given_one(store):
     await commit(3, fixed='{"pool": ["b"]}', substitutes=[(7, 8, "Eight")])
     row = await store.game(game_id)
     assert (row.state, row.fixed) == ('{"step": 3}', '{"pool": ["b"]}')
+
+
+async def test_a_field_newly_declared_fixed_is_stored_at_the_next_step_not_lost(store, monkeypatch):
+    """A fixed part stored before the game declared one more field fixed lacks that field: the next
+    step writes the whole fixed part again (else the field would be in neither the state nor it)."""
+    clock = ManualClock()
+    monkeypatch.setattr(type(GAME), "fixed_fields", ("script",))  # the version before: the pool in the state
+    service = GameService(store, clock)
+    game_id = await seated(service)
+    await to_day(service, clock, game_id)
+    state, fixed = await stored(store, game_id)
+    assert "pool" in state and set(fixed) == {"script"}
+    live = (await service.load(game_id)).state
+
+    monkeypatch.setattr(type(GAME), "fixed_fields", ("script", "pool"))  # this version
+    restarted = GameService(store, clock)
+    commits = Commits(store)
+    await a_vote(restarted, game_id)
+    await a_vote(restarted, game_id, voter=3)
+    assert commits.fixed[0] is not None and commits.fixed[1] is None
+    state, fixed = await stored(store, game_id)
+    assert "pool" not in state and fixed["pool"] == list(live.pool)
+    assert (await GameService(store, clock).load(game_id)).state.pool == live.pool
