@@ -516,7 +516,7 @@ async def restart(harness: Harness, args) -> dict[str, str]:
         game = games.get(GAME)
         timed = 0
         for r in rows:  # the games whose phase has a clock (all of the Ritual's but none when over)
-            if not r.paused and r.state and game.phase_seconds(game.load_state(r.state)) is not None:
+            if not r.paused and r.state and game.phase_seconds(game.load_state(r.state, r.fixed)) is not None:
                 timed += 1
         waiting = sum(1 for r in rows if r.deadline is None and r.waiting_seconds is not None)
         pending = await bot.store.games_with_pending_messages()

@@ -22,6 +22,7 @@ TABLES: dict[str, tuple[str, ...]] = {
               "max_players", "state", "phase_seq", "deadline", "paused_remaining", "created_at", "updated_at",
               "paused", "waiting_seconds", "thread_channel_id", "host_name", "remind_at", "step",
               "claimed_until", "voice_channel_id", "turn_deadline"),
+    "game_fixed": ("game_id", "fixed"),
     "lobby_players": ("game_id", "user_id", "name", "joined_at", "seat", "kind"),
     "game_storytellers": ("game_id", "user_id", "name", "added_at"),
     "actions": ("game_id", "step", "actor_id", "action", "created_at"),
@@ -41,7 +42,8 @@ DERIVED: tuple[str, ...] = ("game_counts",)
 KEYS = {"guild_settings": "guild_id", "lobby_players": "game_id, user_id", "game_storytellers": "game_id, user_id",
         "message_slots": "game_id, slot", "group_threads": "game_id, key", "dm_channels": "user_id",
         "voice_mutes": "guild_id, user_id, game_id", "token_budget": "bucket",
-        "token_leases": "bucket, holder", "actions": "game_id, step", "game_records": "game_id, step, seq"}
+        "token_leases": "bucket, holder", "actions": "game_id, step", "game_records": "game_id, step, seq",
+        "game_fixed": "game_id"}
 BATCH = 500
 
 

@@ -174,6 +174,9 @@ class GameRow:
     voice_channel_id: int | None = None
     #: when the current speaking turn ends (None: no turn, or its clock waits or is paused)
     turn_deadline: float | None = None
+    #: the state's fixed part (``Game.dump_fixed``), stored in its own table and only when it changes;
+    #: None for a game with none, or a state stored before it was kept apart (that state holds it)
+    fixed: str | None = None
 
     @property
     def deadlines(self) -> Deadlines:
@@ -251,13 +254,17 @@ class Slot:
     shown: list[dict[str, Any]] | None = None  # the events a board message shows
 
 
-_GAME_COLUMNS = (
+_ROW_COLUMNS = (
     "id, kind, guild_id, channel_id, host_id, status, seed, options, min_players, max_players, "
     "state, phase_seq, deadline, paused_remaining, paused, waiting_seconds, thread_channel_id, host_name, remind_at, "
     "voice_channel_id, turn_deadline"
 )
+#: a game's fixed part (``GameRow.fixed``), from its own table (migration 019), of the games row ``{games}``
+_FIXED_OF = "(SELECT f.fixed FROM game_fixed AS f WHERE f.game_id = {games}.id)"
+_GAME_COLUMNS = f"{_ROW_COLUMNS}, {_FIXED_OF.format(games='games')}"
 #: the same columns, of a query that names the games table ``g``
-_GAME_COLUMNS_OF_G = ", ".join("g." + c.strip() for c in _GAME_COLUMNS.split(","))
+_GAME_COLUMNS_OF_G = (", ".join("g." + c.strip() for c in _ROW_COLUMNS.split(",")) + ", "
+                      + _FIXED_OF.format(games="g"))
 _OUTBOX_COLUMNS = ("id, game_id, target, recipient_id, phase_seq, payload, image, step, parts_sent, picture, "
                    "op, slot")
 #: how long a WAL file may stay after a checkpoint (bytes); it is truncated back to this
@@ -273,10 +280,15 @@ CHECKPOINT_COMMITS = 100
 
 def _game(row: sqlite3.Row | tuple) -> GameRow:
     (gid, kind, guild, channel, host, status, seed, options, mn, mx, state, seq, deadline,
-     remaining, paused, waiting, thread_channel, host_name, remind_at, voice, turn_deadline) = tuple(row)
+     remaining, paused, waiting, thread_channel, host_name, remind_at, voice, turn_deadline, fixed) = tuple(row)
     return GameRow(gid, kind, guild, channel, host, status, seed, json.loads(options), mn, mx,
                    state, seq, deadline, remaining, bool(paused), waiting, thread_channel, host_name,
-                   remind_at, voice, turn_deadline)
+                   remind_at, voice, turn_deadline, fixed)
+
+
+#: write a game's fixed part (``commit_step``'s ``fixed``), in its own table
+UPSERT_FIXED = ("INSERT INTO game_fixed (game_id, fixed) VALUES (?, ?) "
+                "ON CONFLICT (game_id) DO UPDATE SET fixed = excluded.fixed")
 
 
 #: the games table's columns that hold a game's deadlines, as ``deadline_args`` gives their values
@@ -654,9 +666,11 @@ class Store:
                           messages: list[NewMessage], now: float,
                           substitutes: Sequence[tuple[int, int, str]] = (),
                           records: Sequence[tuple[str, str]] = (),
-                          follows: int | None = None, as_read: GameRow | None = None) -> None:
+                          follows: int | None = None, as_read: GameRow | None = None,
+                          fixed: str | None = None) -> None:
         """State, its clocks (``deadlines``, written to their columns), action-log row and
-        outgoing messages, in one transaction. ``substitutes``:
+        outgoing messages, in one transaction. ``fixed``: the state's fixed part, written only
+        when given (None leaves it as it is: a step that changed none of it). ``substitutes``:
         (old, new, new name) of players replaced in their seat: the seat's private thread and
         sign-up become the new player's, in the same transaction as the state that says so.
         ``records``: (type, JSON data) rows appended to the game's record. ``follows``: the step
@@ -682,6 +696,8 @@ class Store:
                 (state, phase_seq, step, *values, now, game_id) + expected)
             if check and changed != 1:
                 raise MovedOn(f"game {game_id} is no longer at step {follows} as it was read")
+            if fixed is not None:
+                yield Exec(UPSERT_FIXED, (game_id, fixed))
             if action is not None:
                 yield Exec(
                     "INSERT INTO actions (game_id, step, actor_id, action, created_at) "

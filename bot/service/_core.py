@@ -40,6 +40,27 @@ class Table:
     row: GameRow
     game: Game
     state: Any
+    #: the objects of the state's fixed fields (``Game.fixed_fields``), when what is stored of them
+    #: (``GameRow.fixed``) is what they dump to: a step that leaves each the same object writes no
+    #: fixed part. None: it is not (a new game; a state stored whole by an older version; a fixed
+    #: part stored before a game declared another field fixed), so the next step writes it
+    fixed: tuple[Any, ...] | None = None
+
+
+def fixed_objects(game: Game, state: Any) -> tuple[Any, ...]:
+    """The objects of the state's fixed fields, to tell after a step whether one was replaced."""
+    return tuple(getattr(state, name) for name in game.fixed_fields)
+
+
+def fixed_to_write(game: Game, state: Any, as_loaded: tuple[Any, ...] | None) -> str | None:
+    """The fixed part to store with a step: None (what is stored left as it is) when every fixed
+    field is the object loaded with it (``Table.fixed``). A fixed field is an immutable value (the script
+    a frozen model, the pool a tuple), so a change is a new object (a guard test in
+    ``tests/engine/test_stored_state.py`` plays the games to hold the rules to it)."""
+    if as_loaded is not None and all(
+            getattr(state, name) is obj for name, obj in zip(game.fixed_fields, as_loaded, strict=True)):
+        return None
+    return game.dump_fixed(state)
 
 
 async def _nobody(game_id: int, shard: int) -> None:
@@ -199,7 +220,9 @@ class ServiceCore:
                 "finished": "That game is over.",
                 "cancelled": "That game was cancelled.",
             }.get(row.status, "That game is not running."))
-        table = Table(row, game, game.load_state(row.state))
+        state = game.load_state(row.state, row.fixed)
+        stored = game.dump_fixed(state) == row.fixed  # (a few µs, when the cache has no copy)
+        table = Table(row, game, state, fixed_objects(game, state) if stored else None)
         if self._generation.get(game_id, 0) == generation and not self.lock(game_id).locked() \
                 and self.owns(row):  # (another process's game moves on there: read it each time)
             self._cache[game_id] = table  # nothing was written since the read
@@ -286,13 +309,17 @@ class ServiceCore:
                                    in_place=True)
         await self._commit(table.row, table.game, before_seq, outcome, actor_id=actor_id,
                            action=parsed.model_dump_json(exclude_defaults=False), anchor=anchor,
-                           follows=before_step, before_voice=before_voice, turn_since=turn_since)
+                           follows=before_step, before_voice=before_voice, turn_since=turn_since,
+                           fixed_as_loaded=table.fixed)
         return outcome
 
     async def _commit(self, row: GameRow, game: Game, before_seq: int | None, outcome: Outcome, *,
                       actor_id: int | None, action: str | None, status: str | None = None,
                       anchor: float | None = None, follows: int | None = None,
-                      before_voice: VoiceNow = SILENT_NONE, turn_since: float | None = None) -> None:
+                      before_voice: VoiceNow = SILENT_NONE, turn_since: float | None = None,
+                      fixed_as_loaded: tuple[Any, ...] | None = None) -> None:
+        """Commit a step's state (and its fixed part when it changed, or when ``fixed_as_loaded``
+        is None: a new game's first commit, a row that stored none), clocks, log and messages."""
         state = outcome.state
         now = self.clock.now()
         clocks = row.deadlines
@@ -331,7 +358,8 @@ class ServiceCore:
                 row.id, state=game.dump_state(state), phase_seq=state.phase_seq, step=state.step,
                 deadlines=clocks, status=status or row.status, actor_id=actor_id, action=action,
                 messages=messages, now=now, substitutes=substitutes,
-                records=[(e.type, to_json(e.data).decode()) for e in records], follows=follows, as_read=row))
+                records=[(e.type, to_json(e.data).decode()) for e in records], follows=follows, as_read=row,
+                fixed=fixed_to_write(game, state, fixed_as_loaded)))
         except MovedOn:
             self._cache.pop(row.id, None)
             self._bump(row.id)
@@ -351,8 +379,8 @@ class ServiceCore:
                     self._unposted[row.id] = state.phase_seq
                 else:
                     self._posted[row.id] = max(self._posted.get(row.id, -1), state.phase_seq)
-            self._cache[row.id] = Table(row.timed(clocks, state=None, phase_seq=state.phase_seq, status="running"),
-                                        game, state)
+            self._cache[row.id] = Table(row.timed(clocks, state=None, fixed=None, phase_seq=state.phase_seq,
+                                                  status="running"), game, state, fixed_objects(game, state))
             # (a timeout that opened a phase already overdue arms none: ``on_deadline`` closes it next)
             self.timers.follow(row.id, state.phase_seq, clocks,
                                arm_close=anchor is None or not clocks.due(now, SLACK))

@@ -13,6 +13,7 @@ changes nothing), dispatches to the handler and counts steps (so randomness is r
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -306,6 +307,10 @@ class Game(ABC):
     #: timeout). The default ``phase_seconds``, ``phase_label`` and ``close_on_timeout`` read it;
     #: ``tests/engine/test_phases.py`` fails for a phase a game reaches without an entry.
     phases: Mapping[str, Phase] = {}
+    #: the state's fields stored apart from the rest (``dump_fixed``), because they are set at the
+    #: start and change rarely or never (the Clocktower's script and pool): a step stores only the
+    #: rest (``dump_state``), and the fixed part only when one of them is a new object
+    fixed_fields: ClassVar[tuple[str, ...]] = ()
 
     # ----- actions -----
     def action_types(self) -> set[str]:
@@ -336,12 +341,26 @@ class Game(ABC):
     def dump_state(self, state: BaseState) -> str:
         """The state as stored with each step: every field at its default left out (a Clocktower
         day's 6.9 KB becomes 3.8 KB, so the game's row fits one database page instead of two:
-        issue 38). ``load_state`` fills them back in, so a default is part of the stored format:
+        issue 38), and so are the ``fixed_fields`` (``dump_fixed`` stores them, only when they
+        change). ``load_state`` fills them back in, so a default is part of the stored format:
         ``tests/engine/test_stored_state.py`` holds every state model's defaults, and fails when
         one changes without a migration of the stored states."""
+        if self.fixed_fields:
+            return state.model_dump_json(exclude_defaults=True, exclude=set(self.fixed_fields))
         return state.model_dump_json(exclude_defaults=True)
 
-    def load_state(self, data: dict[str, Any] | str) -> BaseState:
+    def dump_fixed(self, state: BaseState) -> str | None:
+        """The ``fixed_fields`` alone, as stored apart from the state (defaults left out, as
+        ``dump_state`` leaves them); None for a game that has none."""
+        if not self.fixed_fields:
+            return None
+        return state.model_dump_json(exclude_defaults=True, include=set(self.fixed_fields))
+
+    def load_state(self, data: dict[str, Any] | str, fixed: str | None = None) -> BaseState:
+        """The state from ``dump_state``'s JSON and, when stored apart, ``dump_fixed``'s. A state
+        stored before the fixed part was kept apart still holds it, and loads without one."""
+        if fixed is not None:
+            data = _joined(data, fixed) if isinstance(data, str) else {**data, **json.loads(fixed)}
         if isinstance(data, str):
             return self.State.model_validate_json(data)
         return self.State.model_validate(data)
@@ -551,6 +570,13 @@ class Game(ABC):
 
     def rules_summary(self) -> str:
         return self.title
+
+
+def _joined(state: str, fixed: str) -> str:
+    """One JSON object of the members of two (the stored state's and its fixed part's), so the
+    state is still validated from JSON in one pass, as when it was stored whole."""
+    inner = [part for part in (state.strip()[1:-1].strip(), fixed.strip()[1:-1].strip()) if part]
+    return "{" + ",".join(inner) + "}"
 
 
 def _readable(exc: ValidationError) -> str:

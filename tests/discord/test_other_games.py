@@ -18,7 +18,7 @@ async def final_roles(w, game_id):
     """Each player's role as the engine's result tells it (from the finished game's state)."""
     row = await w.bot.store.game(game_id)
     game = games.get(row.kind)
-    return game.result(game.load_state(row.state)).players
+    return game.result(game.load_state(row.state, row.fixed)).players
 
 
 def before_the_end(texts, marker):

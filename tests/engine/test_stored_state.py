@@ -15,6 +15,7 @@ from pydantic_core import to_json
 import games
 from games.engine import GameError
 from games.engine.protocol import PhaseTimeout, Player
+from games.engine.rng import rng_for
 from games.engine.run import start, step
 
 DEFAULTS = Path(__file__).with_name("stored_state_defaults.json")
@@ -73,9 +74,10 @@ def test_every_state_of_a_playthrough_comes_back_from_its_stored_form(name, opti
         players = [Player(id=f"p{i}", name=f"Player{i}") for i in range(1, n + 1)]
         state = start(game, players, options, seed).state
         while True:
-            stored = game.dump_state(state)
-            assert game.load_state(stored).model_dump_json() == state.model_dump_json()
+            stored, fixed = game.dump_state(state), game.dump_fixed(state)
+            assert game.load_state(stored, fixed).model_dump_json() == state.model_dump_json()
             assert len(stored) <= len(state.model_dump_json())
+            assert not set(game.fixed_fields) & json.loads(stored).keys()  # stored apart, not twice
             compared += 1
             if state.finished or compared > 3000:
                 break
@@ -100,3 +102,58 @@ def test_a_stored_state_leaves_out_what_is_at_its_default():
     assert "votes" not in stored and "nominations" not in stored
     assert stored["seats"][0]["character"] == state.seats[0].character
 
+
+
+def test_the_clocktower_stores_its_script_and_pool_apart_from_the_state():
+    """The script and the pool are set at the deal: a step stores the rest of the state only, and a
+    state stored whole (as before they were kept apart) still loads."""
+    game = games.get("clocktower")
+    assert game.fixed_fields == ("script", "pool")
+    players = [Player(id=f"p{i}", name=f"Player{i}", seat=i) for i in range(1, 16)]
+    state = start(game, players, {"script": "bmr"}, 3).state
+    stored, fixed = json.loads(game.dump_state(state)), json.loads(game.dump_fixed(state))
+    assert "script" not in stored and "pool" not in stored
+    assert set(fixed) == {"script", "pool"} and fixed["pool"] == list(state.pool)
+    whole = state.model_dump_json(exclude_defaults=True)  # a row stored by the version before
+    assert game.load_state(whole).model_dump_json() == state.model_dump_json()
+    assert games.get("ritual").dump_fixed(start(games.get("ritual"), players[:5], None, 1).state) is None
+
+
+@pytest.mark.parametrize("script", ["tb", "bmr", "snv", "hrh"])
+def test_a_clocktower_step_that_keeps_the_fixed_objects_keeps_their_stored_form(script):
+    """The bot writes the fixed part only when a fixed field is not the same object after the step
+    (applied in place, as the bot applies it): so no step may change the script or the pool in place.
+    Seeded games of each edition, with a re-deal from a new pool in set-up, checked after every step."""
+    game = games.get("clocktower")
+    options = None if script == "hrh" else {"script": script}
+    low, high = game.player_range(game.parse_options(options))
+    steps = changed = 0
+    for n, seed in ((low, 1), (high, 2), (10, 3)):
+        chooser = random.Random(f"fixed:{seed}")
+        players = [Player(id=f"p{i}", name=f"Player{i}", seat=i) for i in range(1, n + 1)]
+        state = start(game, players, options, seed).state
+        pool = [cid for cid in state.pool if cid != state.seats[0].character] + [state.seats[0].character]
+        actions: list = [{"type": "redeal", "player": "st", "pool": pool}]
+        for _ in range(1500):
+            if state.finished:
+                break
+            if actions:
+                action = actions.pop()
+            else:
+                legal = game.legal_actions(state)
+                action = chooser.choice(legal) if legal and chooser.random() > 0.1 else PhaseTimeout(
+                    phase_seq=state.phase_seq)
+            work = game.load_state(game.dump_state(state), game.dump_fixed(state))  # the bot's own copy
+            kept = [getattr(work, name) for name in game.fixed_fields]
+            fixed_before = game.dump_fixed(work)
+            try:
+                after = game.apply(work, action, rng_for(seed, work.step + 1), in_place=True).state
+            except GameError:
+                continue
+            steps += 1
+            if all(getattr(after, name) is obj for name, obj in zip(game.fixed_fields, kept, strict=True)):
+                assert game.dump_fixed(after) == fixed_before, (script, seed, action)
+            else:
+                changed += 1
+            state = after
+    assert steps > 100 and changed >= 3  # each game's re-deal from a new pool is a new pool

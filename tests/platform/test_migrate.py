@@ -2,6 +2,7 @@
 real PostgreSQL database; every game continues there exactly where it was."""
 
 import asyncio
+import json
 import random
 import sqlite3
 import subprocess
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 from support.actors import HOST
 
+import games
 from bot.__main__ import main
 from bot.actor import Actor
 from bot.migrate import DERIVED, TABLES
@@ -93,6 +95,8 @@ async def test_running_games_of_every_kind_continue_on_postgresql(tmp_path, post
     before = GameService(await open_store(path), clock)
     ids = await running_games(before)
     states = {gid: (await before.store.game(gid)) for gid in ids}
+    clocktower = ids[list(KINDS).index("clocktower")]
+    assert states[clocktower].fixed is not None and "script" not in json.loads(states[clocktower].state)
     outboxes = {gid: await before.store.pending_messages(gid) for gid in ids}
     logs = {gid: await before.store.actions(gid) for gid in ids}
     records = {gid: await before.store.records(gid) for gid in ids}
@@ -126,8 +130,22 @@ async def test_running_games_of_every_kind_continue_on_postgresql(tmp_path, post
             assert len(await after.store.actions(gid)) == len(logs[gid]) + 1
         new = await after.new_game(kind="ritual", guild_id=5, channel_id=700, host=HOST)
         assert new.id == max(ids) + 1  # new rows take the next ids
+        on_postgresql = await after.store.game(clocktower)
     finally:
         await after.store.close()
+
+    # and back to a new SQLite file: the Clocktower's script and pool (its fixed part) come too
+    back = tmp_path / "back.db"
+    assert await cli("migrate-db", "--from", postgres_url, "--to", f"sqlite:///{back}") == 0
+    returned = GameService(await open_store(back), clock)
+    try:
+        row = await returned.store.game(clocktower)
+        assert (row.state, row.fixed) == (on_postgresql.state, on_postgresql.fixed)
+        game = games.get("clocktower")
+        assert (await returned.load(clocktower)).state.model_dump_json() == game.load_state(
+            on_postgresql.state, on_postgresql.fixed).model_dump_json()
+    finally:
+        await returned.store.close()
 
 
 async def cli(*args) -> int:

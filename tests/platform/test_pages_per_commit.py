@@ -9,8 +9,11 @@ from contextlib import asynccontextmanager
 import asyncpg
 from support.old_database import database_at
 
+from bot.actor import Actor
+from bot.clock import ManualClock
 from bot.deadlines import Deadlines
 from bot.postgres import PG_MIGRATIONS
+from bot.service import GameService
 from bot.store import NewMessage, SqliteStore, migration_files
 from bot.stores import open_store
 
@@ -145,3 +148,35 @@ async def test_upgrading_a_version_17_postgresql_database_keeps_the_log_and_the_
                                 actor_id=7, action='{"type": "c"}', now=1.0, follows=2, messages=[],
                                 records=[("fourth", "{}"), ("fifth", "{}")])
         assert [kind for kind, _ in await store.records(1)] == ["first", "second", "third", "fourth", "fifth"]
+
+
+async def test_a_clocktower_vote_writes_one_page_of_the_game_and_none_of_its_fixed_part(tmp_path):
+    """A 15-player Clocktower day: the script and the pool live in ``game_fixed``, written at the deal
+    and never by a vote, so the game's row (its state without them) is one page, not a page and an
+    overflow page, and no page of ``game_fixed`` is written (migration 019)."""
+    async with closing(await quiet_store(tmp_path / "vote.db")) as store:
+        clock = ManualClock()
+        service = GameService(store, clock)
+        storyteller = Actor(id=1000, name="ST")
+        row = await service.new_game(kind="clocktower", guild_id=1, channel_id=1, host=storyteller)
+        for i in range(1, 16):
+            await service.join(row.id, Actor(id=i, name=f"P{i}"), seat=i)
+        await service.start(row.id, storyteller)
+        await service.storyteller_act(row.id, storyteller, {"type": "begin"})
+        clock.advance(24 * 3600)
+        await service.fire_due()
+        seats = (await service.load(row.id)).state.seats
+        targets = [s.player for s in seats if s.character != "virgin"][:4]
+        wal = tmp_path / "vote.db-wal"
+        written = []
+        for i in range(12):
+            voter = str(i + 1)
+            target = next(t for t in targets[i % 4:] + targets if t != voter)
+            start = wal.stat().st_size
+            await service.act(row.id, int(voter), {"type": "vote", "player": voter, "target": target})
+            written += commits_in_wal(wal, start)
+        names = {page: name for name, page in await store.db.execute_fetchall("SELECT name, pageno FROM dbstat")}
+        assert len(written) == 12
+        for pages in written:
+            tables = [names.get(p) for p in pages]
+            assert tables.count("games") == 1 and "game_fixed" not in tables, tables
