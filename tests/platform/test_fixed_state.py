@@ -60,6 +60,15 @@ async def to_day(service: GameService, clock: ManualClock, game_id: int) -> None
     assert (await service.load(game_id)).state.phase == "day"
 
 
+async def on_day_one(store) -> tuple[ManualClock, GameService, int]:
+    """A seated Clocktower game at dawn of day 1, on a service of its own: its clock, service and id."""
+    clock = ManualClock()
+    service = GameService(store, clock)
+    game_id = await seated(service)
+    await to_day(service, clock, game_id)
+    return clock, service, game_id
+
+
 async def a_vote(service: GameService, game_id: int, voter: int = 2) -> None:
     state = (await service.load(game_id)).state
     target = next(s.player for s in state.seats if s.character != "virgin" and s.player != str(voter)
@@ -73,10 +82,7 @@ async def stored(store, game_id: int) -> tuple[dict, dict | None]:
 
 
 async def test_the_script_and_pool_are_stored_apart_and_load_back_after_a_restart(store):
-    clock = ManualClock()
-    service = GameService(store, clock)
-    game_id = await seated(service)
-    await to_day(service, clock, game_id)
+    clock, service, game_id = await on_day_one(store)
     await a_vote(service, game_id)
     state, fixed = await stored(store, game_id)
     assert "script" not in state and "pool" not in state
@@ -91,10 +97,7 @@ async def test_the_script_and_pool_are_stored_apart_and_load_back_after_a_restar
 
 
 async def test_a_vote_writes_no_fixed_part(store):
-    clock = ManualClock()
-    service = GameService(store, clock)
-    game_id = await seated(service)
-    await to_day(service, clock, game_id)
+    clock, service, game_id = await on_day_one(store)
     before = (await store.game(game_id)).fixed
     commits = Commits(store)
     for voter in (2, 3, 4, 2):
@@ -108,10 +111,7 @@ async def test_a_vote_writes_no_fixed_part(store):
 
 
 async def test_a_game_stored_whole_by_the_version_before_moves_its_fixed_part_out_at_its_next_step(store):
-    clock = ManualClock()
-    service = GameService(store, clock)
-    game_id = await seated(service)
-    await to_day(service, clock, game_id)
+    clock, service, game_id = await on_day_one(store)
     live = (await service.load(game_id)).state
     whole = live.model_dump_json(exclude_defaults=True)  # as the version before stored it
     await store._write("UPDATE games SET state = ? WHERE id = ?", (whole, game_id))
