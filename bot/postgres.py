@@ -100,7 +100,8 @@ async def _release(conn) -> None:
 def one_statement_commit(game_id: int, *, state: str, phase_seq: int, step: int, deadlines: Deadlines,
                          status: str, actor_id: int | None, action: str | None, messages: list[NewMessage],
                          now: float, records: Sequence[tuple[str, str]], follows: int | None,
-                         as_read: GameRow | None, fixed: str | None = None) -> tuple[str, list[Any]]:
+                         as_read: GameRow | None, fixed: str | None = None,
+                         live: bool = False) -> tuple[str, list[Any]]:
     """The SQL and arguments of ``PostgresStore.commit_step``'s one statement: ``UPDATE games``
     (with the same checks as ``Store.commit_step``), and the rows that select from its result; it
     returns how many game rows were written (0 when a check failed, and then nothing is)."""
@@ -119,9 +120,10 @@ def one_statement_commit(game_id: int, *, state: str, phase_seq: int, step: int,
                   f" AND COALESCE(deadline, -1.0) = {arg(-1.0 if as_read.deadline is None else as_read.deadline)}"
                   " AND COALESCE(waiting_seconds, -1.0) = "
                   f"{arg(-1.0 if as_read.waiting_seconds is None else as_read.waiting_seconds)}")
+    marked = "live_step = $3, " if live else ""  # (the step's living messages wait to be drawn)
     parts = [
         f"g AS (UPDATE games SET state = $1, phase_seq = $2, step = $3, status = $4, {set_deadlines}, "
-        f"claimed_until = NULL, updated_at = $11 WHERE id = $12{check} RETURNING id)"]
+        f"{marked}claimed_until = NULL, updated_at = $11 WHERE id = $12{check} RETURNING id)"]
     if fixed is not None:  # (None: the game's fixed part is left as it is)
         parts.append(f"f AS (INSERT INTO game_fixed (game_id, fixed) SELECT id, {arg(fixed)} FROM g "
                      "ON CONFLICT (game_id) DO UPDATE SET fixed = EXCLUDED.fixed)")
@@ -220,7 +222,7 @@ class PostgresStore(Store):
                           substitutes: Sequence[tuple[int, int, str]] = (),
                           records: Sequence[tuple[str, str]] = (),
                           follows: int | None = None, as_read: GameRow | None = None,
-                          fixed: str | None = None) -> None:
+                          fixed: str | None = None, live: bool = False) -> None:
         """``Store.commit_step`` in one statement, one round trip: the game's row, its action-log row,
         its record rows and its messages written by one ``UPDATE`` and the ``INSERT``s that select
         from it (data-modifying CTEs), so a check that fails writes nothing, and a single statement
@@ -231,11 +233,11 @@ class PostgresStore(Store):
             return await super().commit_step(
                 game_id, state=state, phase_seq=phase_seq, step=step, deadlines=deadlines, status=status,
                 actor_id=actor_id, action=action, messages=messages, now=now, substitutes=substitutes,
-                records=records, follows=follows, as_read=as_read, fixed=fixed)
+                records=records, follows=follows, as_read=as_read, fixed=fixed, live=live)
         sql, args = one_statement_commit(
             game_id, state=state, phase_seq=phase_seq, step=step, deadlines=deadlines, status=status,
             actor_id=actor_id, action=action, messages=messages, now=now, records=records, follows=follows,
-            as_read=as_read, fixed=fixed)
+            as_read=as_read, fixed=fixed, live=live)
         with self.refusals():
             written = await self.pool.fetchval(sql, *args)
         if (follows is not None or as_read is not None) and written != 1:

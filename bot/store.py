@@ -174,6 +174,9 @@ class GameRow:
     voice_channel_id: int | None = None
     #: when the current speaking turn ends (None: no turn, or its clock waits or is paused)
     turn_deadline: float | None = None
+    #: the step since which the game's living messages (``live`` events: a day's tally) wait to be
+    #: drawn from its state; None when every one shows what the state says (migration 020)
+    live_step: int | None = None
     #: the state's fixed part (``Game.dump_fixed``), stored in its own table and only when it changes;
     #: None for a game with none, or a state stored before it was kept apart (that state holds it)
     fixed: str | None = None
@@ -257,7 +260,7 @@ class Slot:
 _ROW_COLUMNS = (
     "id, kind, guild_id, channel_id, host_id, status, seed, options, min_players, max_players, "
     "state, phase_seq, deadline, paused_remaining, paused, waiting_seconds, thread_channel_id, host_name, remind_at, "
-    "voice_channel_id, turn_deadline"
+    "voice_channel_id, turn_deadline, live_step"
 )
 #: a game's fixed part (``GameRow.fixed``), from its own table (migration 019), of the games row ``{games}``
 _FIXED_OF = "(SELECT f.fixed FROM game_fixed AS f WHERE f.game_id = {games}.id)"
@@ -280,10 +283,11 @@ CHECKPOINT_COMMITS = 100
 
 def _game(row: sqlite3.Row | tuple) -> GameRow:
     (gid, kind, guild, channel, host, status, seed, options, mn, mx, state, seq, deadline,
-     remaining, paused, waiting, thread_channel, host_name, remind_at, voice, turn_deadline, fixed) = tuple(row)
+     remaining, paused, waiting, thread_channel, host_name, remind_at, voice, turn_deadline, live_step,
+     fixed) = tuple(row)
     return GameRow(gid, kind, guild, channel, host, status, seed, json.loads(options), mn, mx,
                    state, seq, deadline, remaining, bool(paused), waiting, thread_channel, host_name,
-                   remind_at, voice, turn_deadline, fixed)
+                   remind_at, voice, turn_deadline, live_step, fixed)
 
 
 #: write a game's fixed part (``commit_step``'s ``fixed``), in its own table
@@ -667,10 +671,11 @@ class Store:
                           substitutes: Sequence[tuple[int, int, str]] = (),
                           records: Sequence[tuple[str, str]] = (),
                           follows: int | None = None, as_read: GameRow | None = None,
-                          fixed: str | None = None) -> None:
+                          fixed: str | None = None, live: bool = False) -> None:
         """State, its clocks (``deadlines``, written to their columns), action-log row and
         outgoing messages, in one transaction. ``fixed``: the state's fixed part, written only
-        when given (None leaves it as it is: a step that changed none of it). ``substitutes``:
+        when given (None leaves it as it is: a step that changed none of it). ``live``: the step
+        changed a living message, to be drawn from the state (``live_step``). ``substitutes``:
         (old, new, new name) of players replaced in their seat: the seat's private thread and
         sign-up become the new player's, in the same transaction as the state that says so.
         ``records``: (type, JSON data) rows appended to the game's record. ``follows``: the step
@@ -690,6 +695,8 @@ class Store:
                              -1.0 if as_read.deadline is None else as_read.deadline,
                              -1.0 if as_read.waiting_seconds is None else as_read.waiting_seconds)
             columns, values = changed_columns(status, deadlines, as_read)
+            if live:
+                columns, values = columns + "live_step = ?, ", (*values, step)
             changed = yield Exec(
                 f"UPDATE games SET state = ?, phase_seq = ?, step = ?, {columns}"
                 "claimed_until = NULL, updated_at = ? WHERE id = ?" + check,
@@ -838,12 +845,21 @@ class Store:
             + mine + " ORDER BY remind_at, id", (now, *args))
 
     async def games_with_pending_messages(self, *, shards: Shards | None = None) -> list[int]:
-        """Games with messages to deliver (of the servers of ``shards`` only, when given)."""
+        """Games with messages to deliver (of the servers of ``shards`` only, when given): rows in
+        the outbox, or living messages to draw (``live_step``, looked for among the active games)."""
         mine, args = _mine(shards, "g.guild_id")
         rows = await self._read(
-            "SELECT DISTINCT o.game_id FROM outbox AS o JOIN games AS g ON g.id = o.game_id "
-            "WHERE o.delivered_at IS NULL" + mine + " ORDER BY o.game_id", args)
+            "SELECT o.game_id FROM outbox AS o JOIN games AS g ON g.id = o.game_id "
+            "WHERE o.delivered_at IS NULL" + mine + " UNION "
+            "SELECT g.id FROM games AS g WHERE g.status IN ('lobby', 'running') AND g.live_step IS NOT NULL"
+            + mine + " ORDER BY 1", args + args)
         return [r[0] for r in rows]
+
+    async def living_drawn(self, game_id: int, step: int) -> bool:
+        """The game's living messages show its state as of ``step``: its mark is cleared, unless a
+        later step marked it again (then they are drawn once more). True when cleared."""
+        return await self._write("UPDATE games SET live_step = NULL WHERE id = ? AND live_step <= ?",
+                                 (game_id, step)) == 1
 
     async def mark_delivered(self, message_id: int, now: float, failure: str | None = None) -> None:
         await self._write(

@@ -12,7 +12,7 @@ from typing import Any
 import discord
 
 import games
-from games.engine import LIVE, Event, GameError, Prompt
+from games.engine import Event, GameError, Prompt
 
 from ..render import group_embeds
 from ..service import phase_of_slot, phase_slot
@@ -20,7 +20,7 @@ from ..store import OutboxRow, Slot
 from ..views import phase_view
 from ._calls import Calls, classify, with_mentions
 from ._ports import Bot
-from ._reads import game_of, living_now, schedule_now, shared_now
+from ._reads import game_of, schedule_now, shared_now
 from ._rules import (
     Schedule,
     beat_ends,
@@ -226,20 +226,25 @@ class Board:
         """A game's living message (a vote tally): edit it to this event; post it the first time,
         or again if it was deleted."""
         game_row, game = await game_of(self.bot.service, row)
-        event = Event.model_validate(row.payload)
-        if event.type == LIVE:
-            face = await living_now(self.bot.service, game, row.game_id, event.slot)
-            if face is None:  # its phase is over: the event that closed it gave its last face
-                await self.done([row], "no longer live")
-                return
-            event = face
-        event = turn_line(game_row, event)
+        event = turn_line(game_row, Event.model_validate(row.payload))
         if isinstance(event.data.get("on_phase"), int) and await self.show_on_phase(row, event, game, level):
             return
-        embeds = group_embeds([event], game.title, row.game_id)
-        content = slot_countdown(game_row, event)
         assert row.slot is not None  # (a living message's row names its slot: ``op="slot"``)
-        slot = await self.bot.store.slot(row.game_id, row.slot)
+        await self.show(game_row, game, event, row.slot, f"o{row.id}p0", level)
+        await self.done([row])
+
+    async def show_living(self, game_row, game, face: Event, step: int, level: int) -> None:
+        """A living message's face drawn from the game's state at ``step`` (``Game.living``), in
+        its slot as a row's event would be."""
+        await self.show(game_row, game, turn_line(game_row, face), f"game:{face.slot}",
+                        f"L{game_row.id}s{step}", level)
+
+    async def show(self, game_row, game, event: Event, slot_name: str, nonce: str, level: int) -> None:
+        """Edit the living message ``slot_name`` to ``event``; post it the first time, or again if
+        it was deleted (``nonce``: Discord's guard against posting it twice)."""
+        embeds = group_embeds([event], game.title, game_row.id)
+        content = slot_countdown(game_row, event)
+        slot = await self.bot.store.slot(game_row.id, slot_name)
         try:
             channel = await self.calls.channel(game_row.channel_id, level)
             where = ("channel", channel.id)
@@ -247,16 +252,14 @@ class Board:
                 try:
                     await self.calls.call(level, where, channel.get_partial_message(slot.message_id).edit,
                                           content=content, embeds=embeds)
-                    await self.done([row])
                     return
                 except discord.NotFound:
                     pass  # deleted: post it again
-            message = await self.calls.call(level, where, channel.send, nonce=f"o{row.id}p0",
+            message = await self.calls.call(level, where, channel.send, nonce=nonce,
                                             content=content or None, embeds=embeds)
         except Exception as exc:
             raise classify(exc, "channel") from exc
-        await self.bot.store.set_slot(row.game_id, row.slot, Slot(channel.id, message.id, message.id))
-        await self.done([row])
+        await self.bot.store.set_slot(game_row.id, slot_name, Slot(channel.id, message.id, message.id))
 
     async def show_on_phase(self, row: OutboxRow, event: Event, game, level: int) -> bool:
         """A living line that belongs under its phase's buttons (``data["on_phase"]``: the phase's

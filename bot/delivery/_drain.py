@@ -11,11 +11,11 @@ from typing import Any
 
 import discord
 
-from games.engine import Event
+from games.engine import Event, GameError
 
 from ..edit_windows import EditWindows
 from ..logs import game_scope
-from ..pacer import URGENT, Pacer
+from ..pacer import NARRATION, URGENT, Pacer
 from ..service import UNDO, is_store_error
 from ..store import OutboxRow
 from ..voice.table import VOICE
@@ -283,6 +283,15 @@ class Delivery:
                         log.warning("game %s: message %s given up: %s", game_id, head.id, exc.reason)
                         await self._done(unit, exc.reason)
                     self._attempts.pop(head.id, None)
+                if ("channel", None) not in waiting:  # (after what the channel waits for, in its order)
+                    try:
+                        await self._living(game_id)
+                        self._attempts.pop(-game_id, None)
+                    except Retry as exc:
+                        delay = self._backoff(-game_id)  # (its attempts apart from any row's id)
+                        log.warning("game %s: its living messages not drawn (%s); retry in %.1f s",
+                                    game_id, exc.reason, delay)
+                        next_try = delay if next_try is None else min(next_try, delay)
                 if next_try is not None:
                     self._retry_later(game_id, next_try)
                     return
@@ -295,6 +304,31 @@ class Delivery:
                 del self._tasks[game_id]
             if not any(not t.done() for t in self._tasks.values()):
                 self.idle.set()
+
+    async def _living(self, game_id: int) -> None:
+        """Draw the game's living messages (a day's tally) from its committed state when a step
+        marked its row (``live_step``), then clear the mark. A burst of steps is drawn once: after
+        the window of the last edit (``EditWindows``), from the newest state."""
+        service = self.bot.service
+        game_row = await service.row(game_id)
+        if game_row is None or game_row.live_step is None:
+            return
+        try:
+            table = await service.load(game_id)
+        except GameError:  # over or cancelled: its end gave its living messages their last faces
+            await service.living_drawn(game_id, game_row.live_step)
+            return
+        faces = table.game.living(table.state)
+        if any(self.windows.wait((game_id, f"game:{face.slot}"), lambda: self.kick(game_id)) for face in faces):
+            return  # the last edit's window is still open: its end kicks the game again
+        step = table.state.step
+        try:
+            for face in faces:
+                await self.board.show_living(table.row, table.game, face, step, NARRATION)
+                self.windows.edited((game_id, f"game:{face.slot}"))
+        except GiveUp as exc:  # (the channel is gone: the mark is cleared, as a given-up row is marked)
+            log.warning("game %s: its living messages given up: %s", game_id, exc.reason)
+        await service.living_drawn(game_id, step)
 
     async def _voice(self, row: OutboxRow) -> None:
         """A voice row: the linked channel's mutes made to match its step (``VoiceTable.sync``)."""

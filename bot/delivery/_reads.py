@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import games
-from games.engine import Event, GameError, Prompt
+from games.engine import GameError, Prompt
 
 from ..service import GameService
 from ..store import OutboxRow
@@ -44,12 +44,3 @@ async def shared_now(service: GameService, game_row, phase_seq: int | None) -> l
         return []
     return table.game.shared_prompts(table.state)
 
-
-async def living_now(service: GameService, game, game_id: int, slot: str) -> Event | None:
-    """A living message's face from the game's committed state now (``Game.living``); None when
-    the slot is no longer live, or the game no longer runs."""
-    try:
-        table = await service.load(game_id)
-    except GameError:
-        return None
-    return game.living(table.state, slot)

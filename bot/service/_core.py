@@ -15,7 +15,7 @@ from typing import Any
 from pydantic_core import to_json
 
 import games
-from games.engine import RECORD, SUBSTITUTE, Event, Game, GameError, Outcome, StorytellerAction
+from games.engine import LIVE, RECORD, SUBSTITUTE, Event, Game, GameError, Outcome, StorytellerAction
 from games.engine.rng import SeededWhenDrawn
 
 from .. import deadlines, logs, metrics
@@ -337,6 +337,9 @@ class ServiceCore:
         if state.finished:
             clocks, status = deadlines.end(), "finished"
         messages = self.messages(row, game, state, outcome.events)
+        # a living message changed (a vote's tally): the game's row is marked, and the delivery
+        # draws its face from the committed state (no outbox row for it: ``messages_of``)
+        live = any(e.type == LIVE for e in outcome.events)
         if before_seq is not None and (new_phase or state.finished):
             messages.append(refresh(phase_slot(before_seq)))  # the old phase's message says closed
         voice = voice_now(game, state) if status in (None, "running") else SILENT_NONE
@@ -359,7 +362,7 @@ class ServiceCore:
                 deadlines=clocks, status=status or row.status, actor_id=actor_id, action=action,
                 messages=messages, now=now, substitutes=substitutes,
                 records=[(e.type, to_json(e.data).decode()) for e in records], follows=follows, as_read=row,
-                fixed=fixed_to_write(game, state, fixed_as_loaded)))
+                fixed=fixed_to_write(game, state, fixed_as_loaded), live=live))
         except MovedOn:
             self._cache.pop(row.id, None)
             self._bump(row.id)
@@ -379,15 +382,25 @@ class ServiceCore:
                     self._unposted[row.id] = state.phase_seq
                 else:
                     self._posted[row.id] = max(self._posted.get(row.id, -1), state.phase_seq)
+            marked = {"live_step": state.step} if live else {}
             self._cache[row.id] = Table(row.timed(clocks, state=None, fixed=None, phase_seq=state.phase_seq,
-                                                  status="running"), game, state, fixed_objects(game, state))
+                                                  status="running", **marked), game, state, fixed_objects(game, state))
             # (a timeout that opened a phase already overdue arms none: ``on_deadline`` closes it next)
             self.timers.follow(row.id, state.phase_seq, clocks,
                                arm_close=anchor is None or not clocks.due(now, SLACK))
         else:
             self._game_over(row.id)
-        if messages:
+        if messages or live:
             self._messages_ready(row.id)
+
+    async def living_drawn(self, game_id: int, step: int) -> None:
+        """The delivery drew the game's living messages from its state at ``step``: the mark on
+        its row is cleared (unless a later step marked it again), here and in the cache."""
+        await self.store.living_drawn(game_id, step)
+        cached = self._cache.get(game_id)
+        if cached is not None and cached.row.live_step is not None and cached.row.live_step <= step:
+            self._cache[game_id] = Table(cached.row.timed(cached.row.deadlines, live_step=None), cached.game,
+                                         cached.state, cached.fixed)
 
     # ----- the hand-off to the delivery -----
     def messages(self, row: GameRow, game: Game, state: Any, events: list[Event]) -> list[NewMessage]:

@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic_core import to_json
 
-from games.engine import Event, Game, to_group
+from games.engine import LIVE, Event, Game, to_group
 
 from ..store import GameRow, NewMessage
 
@@ -64,6 +64,8 @@ def messages_of(row: GameRow, game: Game, state: Any, events: list[Event]) -> li
         kind = event.audience.kind
         if kind == "record":
             continue  # (written to the game's record, not sent: ``GameService._commit``)
+        if event.type == LIVE:
+            continue  # (drawn when shown, from the state: the commit marks the game's row)
         if event.say and not narrated:
             event = event.model_copy(update={"say": ""})
         payload = event.model_dump_json()

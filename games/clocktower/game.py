@@ -449,9 +449,9 @@ class Clocktower(Game):
             return [tally_event(state)]
         return []
 
-    def living(self, state: ClocktowerState, slot: str) -> Event | None:
+    def living(self, state: ClocktowerState) -> list[Event]:
         """The day's tally, drawn from the state when it is shown, while its votes are open."""
-        return next((e for e in self.timed_slots(state) if e.slot == slot), None)
+        return self.timed_slots(state)
 
     def board_ends(self, state: ClocktowerState) -> list[list]:
         """The deadlines a player cares about now, each as [label, seconds after the current

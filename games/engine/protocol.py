@@ -504,24 +504,19 @@ class Game(ABC):
         bot re-times them when a moderator moves, pauses or resumes the phase."""
         return []
 
-    def living(self, state: Any, slot: str) -> Event | None:
-        """The face of the living message ``slot`` as this state shows it, for a ``live`` event
-        (made when it is shown, not when it changed); None once the slot is no longer live (its
-        phase is over: the event that closed it gave its last face)."""
-        return None
+    def living(self, state: Any) -> list[Event]:
+        """The faces of the game's living messages that ``live`` events name, as this state shows
+        them (made when they are shown, not when they changed), each with its ``slot``; none for a
+        slot no longer live (its phase is over: the event that closed it gave its last face)."""
+        return []
 
     def faces(self, state: Any, events: list[Event]) -> list[Event]:
         """The events as they are shown from this state: each ``live`` one replaced by its face
         (``living``), or left out when its slot is no longer live."""
         if not any(e.type == LIVE for e in events):
             return events
-        shown = []
-        for event in events:
-            if event.type != LIVE:
-                shown.append(event)
-            elif (face := self.living(state, event.slot)) is not None:
-                shown.append(face)
-        return shown
+        now = {face.slot: face for face in self.living(state)}
+        return [now[e.slot] if e.type == LIVE else e for e in events if e.type != LIVE or e.slot in now]
 
     def silenced(self, state: Any) -> list[str]:
         """The seated players the rules want silent in the voice channel now: the dead where the

@@ -8,8 +8,6 @@ import json
 from support.clocktower_helpers import CHARS, HOUR, advance, begun, game_row, state_of
 from support.sim import new_bot
 
-from games.engine import LIVE
-
 
 def tally_messages(w, day=1):
     return [m for m in w.channel.history() if any(e.title and e.title.startswith(f"🗳️ Day {day} votes")
@@ -28,6 +26,10 @@ async def a_day(w, clock):
     return members
 
 
+async def mark(w, game_id):
+    return (await w.bot.store.game(game_id)).live_step
+
+
 async def tally_rows(w, game_id):
     rows = await w.bot.store.db.execute_fetchall(
         "SELECT payload FROM outbox WHERE game_id = ? AND slot = 'game:tally:1' ORDER BY id", (game_id,))
@@ -44,10 +46,9 @@ async def test_a_vote_stores_no_tally_text_and_the_town_square_shows_every_vote(
         await w.settle()
         [tally] = tally_messages(w)  # one message, edited in place
     assert f"· 4 (nominated by {members[0].name})" in tally.embeds[0].description
-    rows = await tally_rows(w, game_id)
-    # dawn drew the day's first face; each vote only says the tally changed
-    assert [r["type"] for r in rows] == ["tally", LIVE, LIVE, LIVE, LIVE]
-    assert all(r["text"] == "" and r["data"] == {} for r in rows[1:])
+    # dawn's row drew the day's first face; the votes wrote none, and their mark is cleared
+    assert [r["type"] for r in await tally_rows(w, game_id)] == ["tally"]
+    assert await mark(w, game_id) is None
     assert await w.bot.store.pending_messages(game_id) == []
 
 
@@ -62,7 +63,24 @@ async def test_a_tally_edit_discord_refuses_at_first_shows_the_votes_cast_meanwh
     await w.settle_retries()
     [tally] = tally_messages(w)
     assert f"· 3 (nominated by {members[0].name})" in tally.embeds[0].description
-    assert await w.bot.store.pending_messages(game_id) == []
+    assert await mark(w, game_id) is None
+
+
+async def test_votes_not_yet_shown_when_the_process_stopped_show_after_the_restart(world, db_path, clock):
+    w = world
+    members = await a_day(w, clock)
+    game_id = (await game_row(w)).id
+    w.bot.service._notify = lambda game_id: None  # committed, never delivered by this process
+    for voter in members[:3]:
+        await voter.slash(w.channel, "vote", target=members[1])
+    state = await state_of(w)
+    assert await mark(w, game_id) == state.step  # the last vote's step
+    assert [r.slot for r in await w.bot.store.pending_messages(game_id)] == [None]  # the nomination; no tally
+    await w.env.restart_bot(new_bot(db_path, clock))
+    await w.settle_retries()
+    [tally] = tally_messages(w)
+    assert f"· 3 (nominated by {members[0].name})" in tally.embeds[0].description
+    assert await mark(w, game_id) is None
 
 
 async def test_a_tally_whose_day_closed_before_it_was_shown_shows_the_closed_count(world, db_path, clock):
@@ -80,12 +98,13 @@ async def test_a_tally_whose_day_closed_before_it_was_shown_shows_the_closed_cou
     assert (await state_of(w)).phase == "night"
     waiting = [(r.payload["type"], r.payload["title"]) for r in await w.bot.store.pending_messages(game_id)
                if r.slot == "game:tally:1"]
-    # the votes' rows, the day's stages redrawn (nominations, then announcements, close), its close
-    assert waiting == [(LIVE, "")] * 3 + [("tally", "🗳️ Day 1 votes")] * 2 + [("tally", "🗳️ Day 1 votes (closed)")]
+    # the day's stages redrawn (nominations, then announcements, close) and its close; the votes' mark
+    assert waiting == [("tally", "🗳️ Day 1 votes")] * 2 + [("tally", "🗳️ Day 1 votes (closed)")]
+    assert await mark(w, game_id) is not None
     await w.env.restart_bot(new_bot(db_path, clock))
     await w.settle_retries()
     [closed] = tally_messages(w)
     assert "(closed)" in closed.embeds[0].title
     assert f"· 3 (nominated by {members[0].name})" in closed.embeds[0].description
     assert "Executed:" in closed.embeds[0].description
-    assert await w.bot.store.pending_messages(game_id) == []
+    assert await w.bot.store.pending_messages(game_id) == [] and await mark(w, game_id) is None

@@ -453,6 +453,6 @@ def test_a_clocktower_vote_draws_no_tally_and_a_burst_of_votes_is_drawn_once(mon
     assert drawn == []
     assert [[(e.type, e.slot, e.text) for e in o.events if e.audience.kind == "public"] for o in outcomes] == \
         [[(LIVE, "tally:1", "")]] * 5
-    face = GAME.living(state, "tally:1")  # the burst's newest row, as the delivery shows it
-    assert face is not None and face.type == "tally" and drawn == [state.step]
+    [face] = GAME.living(state)  # the burst's newest state, as the delivery draws it
+    assert face.type == "tally" and face.slot == "tally:1" and drawn == [state.step]
     assert f"· {sum(1 for v in state.votes.values() if v == targets[0])}" in face.text

@@ -186,6 +186,7 @@ async def test_a_version_18_database_upgrades_and_its_clocktower_game_plays_on(t
     with sqlite3.connect(path) as conn:  # back to how version 18 stored it
         conn.execute("UPDATE games SET state = ? WHERE id = ?", (live.model_dump_json(exclude_defaults=True), game_id))
         conn.execute("DROP TABLE game_fixed")
+        conn.execute("ALTER TABLE games DROP COLUMN live_step")  # (migration 020's)
         conn.execute("PRAGMA user_version = 18")
     conn.close()
 

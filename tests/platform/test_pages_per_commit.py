@@ -180,3 +180,7 @@ async def test_a_clocktower_vote_writes_one_page_of_the_game_and_none_of_its_fix
         for pages in written:
             tables = [names.get(p) for p in pages]
             assert tables.count("games") == 1 and "game_fixed" not in tables, tables
+        # and a vote that nominates no one writes only its game's row, its action and its record: the
+        # tally it changed is drawn when shown (the row's mark), not written to the outbox (issue 38)
+        for pages in written[4:]:
+            assert sorted(names.get(p) for p in pages) == ["actions", "game_records", "games"], pages
