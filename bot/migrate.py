@@ -25,7 +25,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     "game_fixed": ("game_id", "fixed"),
     "lobby_players": ("game_id", "user_id", "name", "joined_at", "seat", "kind"),
     "game_storytellers": ("game_id", "user_id", "name", "added_at"),
-    "actions": ("game_id", "step", "actor_id", "action", "created_at"),
+    "actions": ("game_id", "step", "actor_id", "action", "created_at", "records"),
     "game_records": ("game_id", "step", "seq", "type", "data", "created_at"),
     "outbox": ("id", "game_id", "target", "recipient_id", "phase_seq", "payload", "image", "created_at",
                "delivered_at", "failure", "step", "parts_sent", "picture", "op", "slot"),

@@ -29,6 +29,7 @@ from .store import (
     cause_in_words,
     deadline_args,
     migration_files,
+    records_json,
     refusing,
 )
 
@@ -127,10 +128,11 @@ def one_statement_commit(game_id: int, *, state: str, phase_seq: int, step: int,
     if fixed is not None:  # (None: the game's fixed part is left as it is)
         parts.append(f"f AS (INSERT INTO game_fixed (game_id, fixed) SELECT id, {arg(fixed)} FROM g "
                      "ON CONFLICT (game_id) DO UPDATE SET fixed = EXCLUDED.fixed)")
-    if action is not None:
-        parts.append(f"a AS (INSERT INTO actions (game_id, step, actor_id, action, created_at) "
-                     f"SELECT id, $3, {arg(actor_id)}::BIGINT, {arg(action)}, $11 FROM g)")
-    if records:
+    if action is not None:  # (with the step's record rows beside it: ``records_json``)
+        parts.append(f"a AS (INSERT INTO actions (game_id, step, actor_id, action, created_at, records) "
+                     f"SELECT id, $3, {arg(actor_id)}::BIGINT, {arg(action)}, $11, {arg(records_json(records))}::TEXT "
+                     "FROM g)")
+    if records and action is None:
         parts.append(
             "r AS (INSERT INTO game_records (game_id, step, seq, type, data, created_at) "
             f"SELECT g.id, $3, t.n - 1, t.type, t.data, $11 FROM g, unnest({arg([k for k, _ in records])}::TEXT[], "

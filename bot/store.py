@@ -290,6 +290,14 @@ def _game(row: sqlite3.Row | tuple) -> GameRow:
                    remind_at, voice, turn_deadline, live_step, fixed)
 
 
+def records_json(records: Sequence[tuple[str, str]]) -> str | None:
+    """A step's record rows, (type, JSON data) each, as the JSON array its action's row keeps
+    (``actions.records``); None for none."""
+    if not records:
+        return None
+    return "[" + ",".join(f"[{json.dumps(kind)},{data}]" for kind, data in records) + "]"
+
+
 #: write a game's fixed part (``commit_step``'s ``fixed``), in its own table
 UPSERT_FIXED = ("INSERT INTO game_fixed (game_id, fixed) VALUES (?, ?) "
                 "ON CONFLICT (game_id) DO UPDATE SET fixed = excluded.fixed")
@@ -707,8 +715,8 @@ class Store:
                 yield Exec(UPSERT_FIXED, (game_id, fixed))
             if action is not None:
                 yield Exec(
-                    "INSERT INTO actions (game_id, step, actor_id, action, created_at) "
-                    "VALUES (?, ?, ?, ?, ?)", (game_id, step, actor_id, action, now))
+                    "INSERT INTO actions (game_id, step, actor_id, action, created_at, records) "
+                    "VALUES (?, ?, ?, ?, ?, ?)", (game_id, step, actor_id, action, now, records_json(records)))
             for old, new, name in substitutes:
                 yield Exec("DELETE FROM lobby_players WHERE game_id = ? AND user_id = ?", (game_id, new))
                 # a thread the newcomer had before taking the seat (as a spectator) gives way to the seat's
@@ -723,7 +731,7 @@ class Store:
                            "AND delivered_at IS NULL", (new, game_id, old))
                 yield Exec("UPDATE outbox SET payload = REPLACE(payload, ?, ?) WHERE game_id = ? "
                            "AND delivered_at IS NULL", (f'"{old}"', f'"{new}"', game_id))
-            if records:
+            if records and action is None:  # (a step with an action keeps them beside it)
                 yield Many(
                     "INSERT INTO game_records (game_id, step, seq, type, data, created_at) VALUES (?, ?, ?, ?, ?, ?)",
                     [(game_id, step, seq, kind, data, now) for seq, (kind, data) in enumerate(records)])
@@ -751,10 +759,21 @@ class Store:
         return [(kind, data) for kind, data, _at in await self.timed_records(game_id)]
 
     async def timed_records(self, game_id: int) -> list[tuple[str, dict[str, Any], float]]:
-        """The game's record rows, oldest first, with when each was written: (type, data, time)."""
-        rows = await self._read("SELECT type, data, created_at FROM game_records WHERE game_id = ? ORDER BY step, seq",
-                                (game_id,))
-        return [(r[0], json.loads(r[1]), r[2]) for r in rows]
+        """The game's record rows, oldest first, with when each was written: (type, data, time).
+        Those of a step with an action are kept beside it (``actions.records``, migration 021), the
+        others in ``game_records``; both are read, in (step, order)."""
+        read = await self._read(  # (one statement: a game's end reads it within the step)
+            "SELECT step, seq, type, data, created_at FROM game_records WHERE game_id = ? UNION ALL "
+            "SELECT step, 0, NULL, records, created_at FROM actions WHERE game_id = ? AND records IS NOT NULL",
+            (game_id, game_id))
+        rows = []
+        for step, seq, kind, data, at in read:
+            if kind is not None:  # a row of game_records
+                rows.append((step, seq, kind, json.loads(data), at))
+            else:  # an action's records, beside it
+                rows += [(step, n, each, value, at) for n, (each, value) in enumerate(json.loads(data))]
+        rows.sort(key=lambda r: (r[0], r[1]))
+        return [(kind, data, at) for _step, _seq, kind, data, at in rows]
 
     async def actions(self, game_id: int) -> list[dict[str, Any]]:
         rows = await self._read("SELECT action FROM actions WHERE game_id = ? ORDER BY step", (game_id,))

@@ -300,3 +300,33 @@ async def test_threads_dm_channels_and_guild_settings(store):
     assert await store.dm_channel(BIG) is None
     await store.set_storyteller_role(BIG, None)
     assert await store.storyteller_role(BIG) is None
+
+
+async def test_a_games_record_comes_back_in_step_order_from_beside_its_actions_and_from_its_own_table(store):
+    """A step's record rows are kept beside its action (``actions.records``, migration 021); a step
+    with no action (a game's start) keeps them in ``game_records``, as every step did before. The
+    record is read from both, in (step, order), the rows written before the migration included."""
+    gid = await new_game(store)
+    step = 0
+
+    async def commit(action, records):
+        nonlocal step
+        step += 1
+        await store.commit_step(gid, state="{}", phase_seq=1, step=step, deadlines=Deadlines(), status="running",
+                                actor_id=7 if action else None, action=action, messages=[], now=float(step),
+                                records=records)
+
+    await commit(None, [("deal", '{"n": 1}'), ("bluffs", '{"n": 2}')])  # a start: no action of its own
+    await commit('{"type": "vote"}', [("vote", '{"voter": "7"}'), ("nomination", '{"by": "7"}')])
+    await commit('{"type": "whisper"}', [])  # an action with no record
+    # a step written by the version before: its action here, its record in game_records
+    step += 1
+    await store._write("INSERT INTO actions (game_id, step, actor_id, action, created_at) VALUES (?, ?, 7, ?, ?)",
+                       (gid, step, '{"type": "vote"}', float(step)))
+    await store._write("INSERT INTO game_records (game_id, step, seq, type, data, created_at) "
+                       "VALUES (?, ?, 0, 'vote', '{\"voter\": \"8\"}', ?)", (gid, step, float(step)))
+    await commit('{"type": "vote"}', [("vote", '{"voter": "9"}')])
+    assert await store.timed_records(gid) == [
+        ("deal", {"n": 1}, 1.0), ("bluffs", {"n": 2}, 1.0), ("vote", {"voter": "7"}, 2.0),
+        ("nomination", {"by": "7"}, 2.0), ("vote", {"voter": "8"}, 4.0), ("vote", {"voter": "9"}, 5.0)]
+    assert [a["type"] for a in await store.actions(gid)] == ["vote", "whisper", "vote", "vote"]
