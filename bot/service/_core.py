@@ -49,7 +49,8 @@ class Table:
 
 def fixed_objects(game: Game, state: Any) -> tuple[Any, ...]:
     """The objects of the state's fixed fields, to tell after a step whether one was replaced."""
-    return tuple(getattr(state, name) for name in game.fixed_fields)
+    fields = game.fixed_fields
+    return tuple(getattr(state, name) for name in fields) if fields else ()
 
 
 def fixed_to_write(game: Game, state: Any, as_loaded: tuple[Any, ...] | None) -> str | None:
@@ -57,8 +58,10 @@ def fixed_to_write(game: Game, state: Any, as_loaded: tuple[Any, ...] | None) ->
     field is the object loaded with it (``Table.fixed``). A fixed field is an immutable value (the script
     a frozen model, the pool a tuple), so a change is a new object (a guard test in
     ``tests/engine/test_stored_state.py`` plays the games to hold the rules to it)."""
-    if as_loaded is not None and all(
-            getattr(state, name) is obj for name, obj in zip(game.fixed_fields, as_loaded, strict=True)):
+    fields = game.fixed_fields
+    if not fields:  # (most games: nothing to compare, on every step)
+        return None
+    if as_loaded is not None and all(getattr(state, name) is obj for name, obj in zip(fields, as_loaded, strict=True)):
         return None
     return game.dump_fixed(state)
 
