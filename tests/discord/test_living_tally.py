@@ -66,13 +66,20 @@ async def test_a_tally_edit_discord_refuses_at_first_shows_the_votes_cast_meanwh
     assert await mark(w, game_id) is None
 
 
-async def test_votes_not_yet_shown_when_the_process_stopped_show_after_the_restart(world, db_path, clock):
-    w = world
+async def three_votes_never_shown(w, clock):
+    """Day 1 with three votes on one nominee, committed by a process that stops before it shows
+    them (its delivery is never told of them): the members and the game's id."""
     members = await a_day(w, clock)
     game_id = (await game_row(w)).id
-    w.bot.service._notify = lambda game_id: None  # committed, never delivered by this process
+    w.bot.service._notify = lambda game_id: None
     for voter in members[:3]:
         await voter.slash(w.channel, "vote", target=members[1])
+    return members, game_id
+
+
+async def test_votes_not_yet_shown_when_the_process_stopped_show_after_the_restart(world, db_path, clock):
+    w = world
+    members, game_id = await three_votes_never_shown(w, clock)
     state = await state_of(w)
     assert await mark(w, game_id) == state.step  # the last vote's step
     assert [r.slot for r in await w.bot.store.pending_messages(game_id)] == [None]  # the nomination; no tally
@@ -88,11 +95,7 @@ async def test_a_tally_whose_day_closed_before_it_was_shown_shows_the_closed_cou
     their messages went. After the restart the waiting faces are not drawn from the night's state:
     the closed count is what the town sees."""
     w = world
-    members = await a_day(w, clock)
-    game_id = (await game_row(w)).id
-    w.bot.service._notify = lambda game_id: None  # committed, never delivered by this process
-    for voter in members[:3]:
-        await voter.slash(w.channel, "vote", target=members[1])
+    members, game_id = await three_votes_never_shown(w, clock)
     clock.advance(48 * HOUR)  # the day closes, with its execution: night 2
     await w.bot.service.fire_due()
     assert (await state_of(w)).phase == "night"
