@@ -874,11 +874,10 @@ class Store:
             + mine + " ORDER BY 1", args + args)
         return [r[0] for r in rows]
 
-    async def living_drawn(self, game_id: int, step: int) -> bool:
+    async def living_drawn(self, game_id: int, step: int) -> None:
         """The game's living messages show its state as of ``step``: its mark is cleared, unless a
-        later step marked it again (then they are drawn once more). True when cleared."""
-        return await self._write("UPDATE games SET live_step = NULL WHERE id = ? AND live_step <= ?",
-                                 (game_id, step)) == 1
+        later step marked it again (then they are drawn once more)."""
+        await self._write("UPDATE games SET live_step = NULL WHERE id = ? AND live_step <= ?", (game_id, step))
 
     async def mark_delivered(self, message_id: int, now: float, failure: str | None = None) -> None:
         await self._write(

@@ -43,4 +43,3 @@ async def shared_now(service: GameService, game_row, phase_seq: int | None) -> l
     if table.state.phase_seq != phase_seq:
         return []
     return table.game.shared_prompts(table.state)
-
