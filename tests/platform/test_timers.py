@@ -151,3 +151,44 @@ async def test_a_game_with_no_clocks_costs_no_scheduler_look_up_per_action():
         assert looked == ["remind-3"] and real_get("remind-3") is None
     finally:
         timers.shutdown()
+
+
+async def test_a_timed_phase_keeps_its_close_job_through_its_actions_and_it_fires_once():
+    """Every action of a timed phase follows its clocks: the close job armed for the same phase and
+    time is kept (it was replaced per action, 55 µs each), fires once, and after it fired, a retry,
+    a moved deadline or a new phase is armed again."""
+    from bot.deadlines import Deadlines
+
+    clock = SystemClock()
+    fired: list[tuple[int, int]] = []
+    done = asyncio.Event()
+
+    async def fire(game_id, phase_seq):
+        fired.append((game_id, phase_seq))
+        done.set()
+
+    timers = Timers(clock, fire)
+    timers.BATCH_SECONDS = 0.0
+    timers.start()
+    added = []
+    real_add = timers.scheduler.add_job
+    timers.scheduler.add_job = lambda *a, **k: added.append(k["id"]) or real_add(*a, **k)
+    try:
+        close = clock.now() + 0.2
+        for _ in range(100):  # 100 actions of one phase
+            timers.follow(4, 1, Deadlines(close=close))
+        assert added == ["game-4"]
+        await asyncio.wait_for(done.wait(), timeout=10)
+        assert fired == [(4, 1)]
+        timers.follow(4, 1, Deadlines(close=close))  # fired: the phase still open is armed again
+        assert added == ["game-4"] * 2
+        timers.retry(4, 1, 60)
+        timers.follow(4, 1, Deadlines(close=close))  # the retry's job is replaced by the close's
+        timers.follow(4, 1, Deadlines(close=close + 30))  # extended
+        timers.follow(4, 2, Deadlines(close=close + 30))  # the next phase
+        assert added == ["game-4"] * 6
+        timers.cancel(4)
+        timers.follow(4, 2, Deadlines(close=close + 30))  # cancelled: armed again
+        assert added == ["game-4"] * 7 and timers.scheduler.get_job("game-4") is not None
+    finally:
+        timers.shutdown()
