@@ -34,6 +34,11 @@ from bot.stores import open_store  # noqa: E402
 from games.engine import PhaseTimeout  # noqa: E402
 
 
+def member(seat: int) -> int:
+    """A player's Discord id: 18 digits, as real ones are (the stored state and messages name them)."""
+    return 1_180_000_000_000_000_000 + 7_919_000_003 * seat
+
+
 async def run(game_name: str, n_players: int, n_actions: int, seed: int, synchronous: str,
               scheduler: bool = True) -> dict:
     folder = Path(tempfile.mkdtemp(prefix="bench-"))
@@ -72,11 +77,11 @@ async def timed_actions(game_name: str, game, n_players: int, n_actions: int, se
     table = None
     while len(durable) < n_actions:
         if table is None or table.state.finished:
-            host = Actor(id=1, name="P1")
+            host = Actor(id=member(1), name="Player 1")
             row = await service.new_game(kind=game_name, guild_id=1, channel_id=channel, host=host)
             channel += 1
             for i in range(2, min(n_players, row.max_players) + 1):
-                await service.join(row.id, Actor(id=i, name=f"P{i}"))
+                await service.join(row.id, Actor(id=member(i), name=f"Player {i}"))
             table = await service.start(row.id, host)
         legal = game.legal_actions(table.state)
         action = (chooser.choice(legal) if legal and chooser.random() > 0.05

@@ -68,7 +68,7 @@ def messages_of(row: GameRow, game: Game, state: Any, events: list[Event]) -> li
             continue  # (drawn when shown, from the state: the commit marks the game's row)
         if event.say and not narrated:
             event = event.model_copy(update={"say": ""})
-        payload = event.model_dump_json()
+        payload = event.model_dump_json(exclude_defaults=True)  # (the reader fills in the defaults)
         # a picture is kept as its data and drawn at delivery, off the event loop
         picture = None
         if event.image:
@@ -90,7 +90,7 @@ def messages_of(row: GameRow, game: Game, state: Any, events: list[Event]) -> li
         elif kind == "storyteller" and game.private_threads:
             # the Storytellers' own thread: every Storyteller is in each of the game's threads
             told = event.model_copy(update={"audience": to_group(STORYTELLERS_KEY, ())})
-            out.append(NewMessage("group", None, told.model_dump_json(), picture=picture))
+            out.append(NewMessage("group", None, told.model_dump_json(exclude_defaults=True), picture=picture))
         elif kind == "storyteller":
             if not any(p.id == str(row.host_id) for p in state.players):  # never a seated player
                 out.append(NewMessage("dm", row.host_id, payload, picture=picture))

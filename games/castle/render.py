@@ -15,7 +15,7 @@ from games.engine.fonts import font
 
 from .data import ARCANUM, COUNTRY, FACTION, OUTCOME, REGALIA_BY_ID, ROWS
 from .rules import is_on
-from .tableau import compact_public, expand_tableau, ritual_now
+from .tableau import board_marks, expand_tableau, ritual_now, tableau_of_marks
 
 # Phone first: Discord shows an embed's picture at most about 280 px tall and 300-400 px wide, so the
 # canvas is landscape, 1,080 x 928 (height 0.86 of the width): it is shown by its width, about 300 px
@@ -362,13 +362,17 @@ def tableau_picture(state: Any) -> dict[str, Any]:
         title = "Castle of Magic: the game was ended"
     else:
         title = f"Castle of Magic: turn {state.turns + 1}"
-    return {"compact": compact_public(state), "title": title, "cast": state.spell is not None}
+    return {"board": board_marks(state), "title": title, "cast": state.spell is not None}
 
 
 def draw_picture(data: dict[str, Any]) -> bytes:
-    """The PNG of a picture's data (``"tableau"``: the whole public tableau, as kept before the
-    compact form; a row still waiting in the outbox since then is drawn too)."""
-    pub = expand_tableau(data["compact"]) if "compact" in data else data["tableau"]
+    """The PNG of a picture's data (``"board"``: ``board_marks``; a row still waiting in the outbox
+    from a version before is drawn too: ``"compact"``, ``compact_tableau``'s form, and
+    ``"tableau"``, the whole public tableau)."""
+    if "board" in data:
+        pub = tableau_of_marks(data["board"])
+    else:
+        pub = expand_tableau(data["compact"]) if "compact" in data else data["tableau"]
     buf = io.BytesIO()
     draw_tableau(pub, data["title"], cast=data["cast"]).save(buf, format="PNG")
     return buf.getvalue()

@@ -88,8 +88,8 @@ def _arcana(face_up: list[bool]) -> dict[str, dict[str, Any]]:
 
 def compact_tableau(pub: dict[str, Any]) -> dict[str, Any]:
     """``pub`` without what every tableau shares (the shrines' names and places, the rituals'
-    flags, the arcana worked out from the cards face up): what a picture's data keeps per step, a
-    third of the bytes. ``expand_tableau`` gives ``pub`` back."""
+    flags, the arcana worked out from the cards face up): what a picture's data kept per step before
+    ``board_marks``. ``expand_tableau`` gives ``pub`` back."""
     return {
         "shrines": [[s["face_up"], s["card"], s["was"], s["pawn"]] for s in pub["shrines"]],
         "rituals": [[r["face_up"], r["outcome"]] for r in pub["rituals"]],
@@ -98,31 +98,52 @@ def compact_tableau(pub: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def compact_public(state: Any) -> dict[str, Any]:
-    """``compact_tableau(public_tableau(state))`` made straight from the state, by the same rules of
-    what is shown (a picture's data on every step that draws one: it skips building the whole
-    tableau's names, places, flags and arcana only to drop them; issue 38)."""
+def board_marks(state: Any) -> dict[str, Any]:
+    """What a step's picture keeps of the public tableau, by the same rules of what is shown, in a
+    third of the bytes of ``compact_tableau`` (issue 38): each shrine a short string, ``+card`` face
+    up, ``=card`` face down and shown (the end's reveal, open shrines), ``~card`` face down and
+    remembered, empty when unknown, then ``@seat`` for a pawn on it; each ritual ``+outcome`` face up,
+    ``=outcome`` face down and revealed, or empty; the players by seat, without their ids.
+    ``tableau_of_marks`` gives the public tableau back, with seat numbers for ids."""
     reveal = state.finished
     opts = state.options
     removed = state.removed
-    owners = pawn_owners(state.pawns, [p.id for p in state.players if p.id not in removed])
-    layout, face_up, seen = state.layout, state.face_up, state.seen
-    memory = opts.memory
-    shrines = []
-    for i in range(N_SHRINES):
-        up = face_up[i]
-        known = up or reveal or opts.open_shrines
-        shrines.append([up, layout[i] if known else None,
-                        layout[i] if (not known and memory and seen[i]) else None, owners.get(i)])
-    rituals = [[up, outcome if (up or reveal) else None] for up, outcome in zip(state.revealed, state.rituals,
-                                                                              strict=True)]
+    shown, memory = reveal or opts.open_shrines, opts.memory
+    shrines = ["+" + card if up else ("=" + card if shown else ("~" + card if memory and seen else ""))
+               for card, up, seen in zip(state.layout, state.face_up, state.seen, strict=True)]
+    seat = {p.id: k for k, p in enumerate(state.players)}
+    for where, owner in pawn_owners(state.pawns, [p.id for p in state.players if p.id not in removed]).items():
+        shrines[where] += f"@{seat[owner]}"
+    rituals = ["+" + outcome if up else ("=" + outcome if reveal else "")
+               for up, outcome in zip(state.revealed, state.rituals, strict=True)]
     now = state.phase == "turn"
-    players = [[p.id, p.name, p.id in removed, now and p.id == state.current] for p in state.players]
+    players = [[p.name, p.id in removed, now and p.id == state.current] for p in state.players]
     return {"shrines": shrines, "rituals": rituals, "players": players, "revealed": reveal}
 
 
+def tableau_of_marks(marks: dict[str, Any]) -> dict[str, Any]:
+    """The public tableau ``board_marks`` kept, each player's id their seat number (what the
+    picture draws is the same: an id only keys a player's colour and initial)."""
+    shrines = []
+    for (sid, name, row, col, country), each in zip(_STATIC, marks["shrines"], strict=True):
+        mark, _, pawn = each.partition("@")
+        kind, card = mark[:1], mark[1:]
+        shrines.append({"id": sid, "name": name, "row": row, "column": col, "country": country,
+                        "face_up": kind == "+", "card": card if kind in ("+", "=") else None,
+                        "was": card if kind == "~" else None, "pawn": pawn or None})
+    rituals = [{"card": k + 1, "label": ritual_label(k), "flags": list(flags), "face_up": each[:1] == "+",
+                "outcome": each[1:] or None}
+               for k, (flags, each) in enumerate(zip(RITUALS, marks["rituals"], strict=True))]
+    players = [{"id": str(k), "name": name, "colour": CARDS.player_colours[k],
+                "colour_name": CARDS.player_colour_names[k], "removed": removed, "current": current}
+               for k, (name, removed, current) in enumerate(marks["players"])]
+    return {"shrines": shrines, "rituals": rituals, "arcana": _arcana([s["face_up"] for s in shrines]),
+            "players": players, "revealed": marks["revealed"]}
+
+
 def expand_tableau(compact: dict[str, Any]) -> dict[str, Any]:
-    """The public tableau a ``compact_tableau`` was made from."""
+    """The public tableau a ``compact_tableau`` was made from (a picture's row kept in that form by
+    the version before ``board_marks``, still waiting in the outbox, is drawn from it)."""
     shrines = [{"id": sid, "name": name, "row": row, "column": col, "country": country, "face_up": up,
                 "card": card, "was": was, "pawn": pawn}
                for (sid, name, row, col, country), (up, card, was, pawn) in zip(_STATIC, compact["shrines"],
