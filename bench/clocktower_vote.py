@@ -7,7 +7,11 @@ votes; the Ritual side on its Choosing vote (every player votes among the same o
 Clocktower vote, a bare commit of the same bytes (state, action, events) on a plain table, as
 bench/durable_action.py does: ``clocktower_vote_vs_bare_commit``.
 
-    .venv/bin/python bench/clocktower_vote.py [--votes 1000] [--seed 1]
+    .venv/bin/python bench/clocktower_vote.py [--votes 1000] [--seed 1] [--no-scheduler]
+
+The players have 18-digit ids, as Discord's are, and the timers' scheduler runs, as in the bot: a
+day with a deadline follows its clocks after every vote (``--no-scheduler``: no scheduler, as this
+bench ran before issue 38 found that cost).
 
 The nominees are four players who are not the Virgin: a vote for the Virgin can execute its voter
 at once, which ends the day's voting (the bench raised "Today's execution has happened" whenever
@@ -41,29 +45,34 @@ from bot.stores import open_store  # noqa: E402
 HOUR = 3600.0
 
 
+def member(seat: int) -> int:
+    """A player's Discord id: 18 digits, as real ones are (the stored state and messages name them)."""
+    return 1_180_000_000_000_000_000 + 7_919_000_003 * seat
+
+
 async def clocktower_day(service: GameService, clock: ManualClock, players: int = 15) -> tuple[int, list[str]]:
     """A 15-player Clocktower game at dawn of day 1; returns its id and the player ids."""
-    storyteller = Actor(id=1000, name="ST")
+    storyteller = Actor(id=member(1000), name="Storyteller")
     row = await service.new_game(kind="clocktower", guild_id=1, channel_id=1, host=storyteller)
     for i in range(1, players + 1):
-        await service.join(row.id, Actor(id=i, name=f"P{i}"), seat=i)
+        await service.join(row.id, Actor(id=member(i), name=f"Player {i}"), seat=i)
     await service.start(row.id, storyteller)
     await service.storyteller_act(row.id, storyteller, {"type": "begin"})
     clock.advance(24 * HOUR)
     await service.fire_due()
-    return row.id, [str(i) for i in range(1, players + 1)]
+    return row.id, [str(member(i)) for i in range(1, players + 1)]
 
 
 CHANNELS = itertools.count(2)
 
 
 async def ritual_choosing(service: GameService) -> tuple[int, list[str]]:
-    host = Actor(id=1, name="P1")
+    host = Actor(id=member(1), name="Player 1")
     row = await service.new_game(kind="ritual", guild_id=1, channel_id=next(CHANNELS), host=host)
     for i in range(2, 8):
-        await service.join(row.id, Actor(id=i, name=f"P{i}"))
+        await service.join(row.id, Actor(id=member(i), name=f"Player {i}"))
     await service.start(row.id, host)
-    return row.id, [str(i) for i in range(1, 8)]
+    return row.id, [str(member(i)) for i in range(1, 8)]
 
 
 async def timed(service: GameService, store: Store, game_id: int, voter: str, action: dict,
@@ -88,7 +97,7 @@ async def timed(service: GameService, store: Store, game_id: int, voter: str, ac
     return elapsed, plain
 
 
-async def run(n_votes: int, seed: int) -> dict:
+async def run(n_votes: int, seed: int, scheduler: bool = True) -> dict:
     service_module.new_seed = lambda: seed  # the same deal every run
     folder = Path(tempfile.mkdtemp(prefix="bench-"))
     store = await open_store(folder / "votes.db")
@@ -96,9 +105,11 @@ async def run(n_votes: int, seed: int) -> dict:
     for pragma in ("journal_mode=WAL", "synchronous=FULL", "foreign_keys=ON"):
         await bare.execute_fetchall(f"PRAGMA {pragma}")
     await bare.execute("CREATE TABLE blobs (id INTEGER PRIMARY KEY, state TEXT, action TEXT, payload TEXT)")
+    clock = ManualClock()
+    service = GameService(store, clock)
     try:
-        clock = ManualClock()
-        service = GameService(store, clock)
+        if scheduler:  # (the manual clock never reaches a deadline: a job that fires finds none due)
+            service.timers.start()
         ct_id, ct_players = await clocktower_day(service, clock)
         state = (await service.load(ct_id)).state
         targets = [s.player for s in state.seats if not s.traveller and s.character != "virgin"][:4] + ["none"]
@@ -130,11 +141,12 @@ async def run(n_votes: int, seed: int) -> dict:
         ct, rt, bt = statistics.median(clocktower), statistics.median(choosing), statistics.median(plain)
         state = (await service.load(ct_id)).state
         return {"clocktower_players": len(ct_players), "clocktower_votes_before": 30,
-                "votes_measured": n_votes, "state_bytes": len(games.get("clocktower").dump_state(state)),
+                "votes_measured": n_votes, "scheduler": scheduler, "state_bytes": len(games.get("clocktower").dump_state(state)),
                 "clocktower_vote_median_us": round(ct * 1e6, 1), "ritual_vote_median_us": round(rt * 1e6, 1),
                 "bare_commit_median_us": round(bt * 1e6, 1), "clocktower_vote_vs_bare_commit": round(ct / bt, 2),
                 "ratio": round(ct / rt, 2)}
     finally:
+        service.timers.shutdown()
         await store.close()
         await bare.close()
 
@@ -143,8 +155,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--votes", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1, help="the games' seed (the deal)")
+    parser.add_argument("--no-scheduler", action="store_true", help="run no timers' scheduler")
     args = parser.parse_args()
-    for key, value in asyncio.run(run(args.votes, args.seed)).items():
+    for key, value in asyncio.run(run(args.votes, args.seed, not args.no_scheduler)).items():
         print(f"{key}: {value}")
 
 

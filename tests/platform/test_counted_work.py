@@ -456,3 +456,32 @@ def test_a_clocktower_vote_draws_no_tally_and_a_burst_of_votes_is_drawn_once(mon
     [face] = GAME.living(state)  # the burst's newest state, as the delivery draws it
     assert face.type == "tally" and face.slot == "tally:1" and drawn == [state.step]
     assert f"· {sum(1 for v in state.votes.values() if v == targets[0])}" in face.text
+
+
+@pytest.mark.parametrize("kind,players", [("ritual", 7), ("cauldron", 7)])
+async def test_actions_of_a_timed_phase_add_no_timer_job_until_the_phase_changes(tmp_path, kind, players):
+    """With the timers' scheduler running, as in the bot: an action that leaves the phase and its
+    deadline as they were keeps the phase's close job (it was replaced in the scheduler by every
+    action, 55 µs each, unseen by the benches, which ran no scheduler); a new phase arms its own."""
+    store = await open_store(tmp_path / "jobs.db")
+    service = GameService(store, ManualClock())
+    service.timers.start()
+    added: list[str] = []
+    real_add = service.timers.scheduler.add_job
+    service.timers.scheduler.add_job = lambda *a, **k: added.append(k["id"]) or real_add(*a, **k)
+    try:
+        same, moved = 0, 0
+        async for _data, _statements, before, after in traced_actions(store, service, kind, players, 60,
+                                                                      tick=added.clear):
+            jobs = [job for job in added if job.startswith("game-")]  # (the action's own: since the tick)
+            if after is None or after.status != "running" or before.status != "running":
+                continue
+            if (after.phase_seq, after.deadline) == (before.phase_seq, before.deadline):
+                assert jobs == [], (after.phase_seq, jobs)
+                same += 1
+            else:
+                moved += len(jobs)
+        assert same >= 20 and moved >= 3  # both kinds of action were seen
+    finally:
+        service.timers.shutdown()
+        await store.close()
