@@ -11,7 +11,10 @@ Prints each process's and the whole run's p50 and p99 action latency and commits
 Without ``--url`` it starts its own server from the machine's binaries with PostgreSQL's own
 durability settings (fsync on), in a temporary folder.
 
-    .venv/bin/python bench/postgres.py action [--game ritual] [--actions 1000]
+    .venv/bin/python bench/postgres.py action [--game ritual] [--actions 1000] [--no-scheduler]
+
+``action`` seats players with 18-digit ids, as Discord's are, and runs the timers' scheduler, as the
+bot does (``--no-scheduler``: none, as this bench ran before issue 38 found what it costs).
     .venv/bin/python bench/postgres.py tables [--tables 1000] [--seconds 20] [--think 0.5]
 """
 
@@ -51,11 +54,15 @@ def start_server():
     return server
 
 
+#: where the players' ids start: 18 digits, as Discord's are (the stored state and messages name them)
+SNOWFLAKES = 1_180_000_000_000_000_000
+
+
 async def new_table(service: GameService, game_name: str, guild: int, channel: int, players: int):
-    host = Actor(id=channel * 100 + 1, name="P1")
+    host = Actor(id=SNOWFLAKES + channel * 100 + 1, name="Player 1")
     row = await service.new_game(kind=game_name, guild_id=guild, channel_id=channel, host=host)
     for i in range(2, min(players, row.max_players) + 1):
-        await service.join(row.id, Actor(id=channel * 100 + i, name=f"P{i}"))
+        await service.join(row.id, Actor(id=SNOWFLAKES + channel * 100 + i, name=f"Player {i}"))
     return await service.start(row.id, host)
 
 
@@ -68,16 +75,19 @@ def next_action(game, state, chooser: random.Random):
 # ----------------------------------------------------------------------------- one action
 
 
-async def bench_action(url: str, game_name: str, players: int, n_actions: int, seed: int) -> dict:
+async def bench_action(url: str, game_name: str, players: int, n_actions: int, seed: int,
+                       scheduler: bool = True) -> dict:
     import asyncpg
 
     store = await open_store(url)
     bare = await asyncpg.connect(url)
+    service = GameService(store, SystemClock())
+    if scheduler:
+        service.timers.start()
     try:
         await bare.execute("CREATE TABLE IF NOT EXISTS bare_blobs (id BIGSERIAL PRIMARY KEY, state TEXT, "
                            "action TEXT, payload TEXT)")
         game = games.get(game_name)
-        service = GameService(store, SystemClock())
         chooser = random.Random(seed)
         durable, plain = [], []
         channel, table = 1, None
@@ -99,10 +109,11 @@ async def bench_action(url: str, game_name: str, players: int, n_actions: int, s
             table = await service.load(table.row.id) if not outcome.state.finished else None
             await store._write("UPDATE outbox SET delivered_at = 0 WHERE delivered_at IS NULL")  # noqa: SLF001
     finally:
+        service.timers.shutdown()
         await bare.close()
         await store.close()
     d, b = statistics.median(durable), statistics.median(plain)
-    return {"game": game_name, "players": players, "actions": len(durable),
+    return {"game": game_name, "players": players, "scheduler": scheduler, "actions": len(durable),
             "durable_median_us": round(d * 1e6, 1), "bare_commit_median_us": round(b * 1e6, 1),
             "ratio": round(d / b, 2)}
 
@@ -204,6 +215,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=7)
     parser.add_argument("--actions", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-scheduler", action="store_true", help="action: run no timers' scheduler")
     parser.add_argument("--tables", type=int, default=1000)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--think", type=float, default=0.5, help="seconds between a table's actions (mean)")
@@ -218,7 +230,8 @@ def main() -> None:
     url = args.url or server.new_database()
     try:
         if args.mode == "action":
-            result = asyncio.run(bench_action(url, args.game, args.players, args.actions, args.seed))
+            result = asyncio.run(bench_action(url, args.game, args.players, args.actions, args.seed,
+                                              not args.no_scheduler))
         else:
             result = bench_tables(url, args)
     finally:

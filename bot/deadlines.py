@@ -148,11 +148,27 @@ def shorten(d: Deadlines, seconds: float, now: float, *, remind: float | None = 
 
 
 def remind(d: Deadlines, now: float, seconds: float | None) -> Deadlines:
-    """A quiet game calls its player again ``seconds`` from now (None or 0: never), counted from
-    every step, so any action restarts it; none while paused. (The same value when nothing
-    changes: every action of every game passes here.)"""
+    """A quiet game calls its player again ``seconds`` after its last step (None or 0: never); none
+    while paused. A step keeps the reminder already set, as the earliest it can be due: when that
+    time comes, the quiet is counted from the game's last change (``reminder_after``), and the
+    reminder moves to its end if it is not over. So an action writes no new ``remind_at``: that
+    column is indexed, and moving it with every action cost SQLite an index page and PostgreSQL
+    every index of ``games`` (no update in place) on each of them (issue 38). A reminder sent (or
+    never set) starts from ``now``; one that would come later than ``now + seconds`` is brought
+    back to it. (The same value when nothing changes: every action of every game passes here.)"""
     remind_at = None if d.paused else _later(now, seconds)
+    if remind_at is not None and d.remind_at is not None and d.remind_at <= remind_at:
+        return d
     return d if remind_at == d.remind_at else replace(d, remind_at=remind_at)
+
+
+def reminder_after(d: Deadlines, last_change: float | None, seconds: float | None) -> float | None:
+    """When a reminder set (``remind_at``) is really due: ``seconds`` after the game's last change,
+    and never before the time set (``remind``); None when there is none to give (paused, or the
+    phase calls no one again)."""
+    if d.paused or d.remind_at is None or not seconds:
+        return None
+    return d.remind_at if last_change is None else max(d.remind_at, last_change + seconds)
 
 
 def next_turn(d: Deadlines, now: float, seconds: float | None, *, same_turn: bool,

@@ -739,20 +739,35 @@ class Store:
 
         await self._transaction(write())
 
-    async def remind(self, game_id: int, phase_seq: int, messages: list[NewMessage], now: float) -> bool:
+    async def remind(self, game_id: int, phase_seq: int, messages: list[NewMessage], now: float,
+                     quiet_since: float | None = None) -> bool:
         """Send a due reminder: clear ``remind_at`` and queue its messages, in one transaction,
-        only if the game still waits in that phase with the reminder due (so it goes once)."""
+        only if the game still waits in that phase with the reminder due (so it goes once), and
+        nothing changed in it after ``quiet_since`` (an action another process committed meanwhile)."""
 
         def write() -> Body:
+            quiet, args = ("", ()) if quiet_since is None else (" AND updated_at <= ?", (quiet_since,))
             due = (yield Exec(
                 "UPDATE games SET remind_at = NULL WHERE id = ? AND phase_seq = ? AND status = 'running' "
-                "AND paused = 0 AND remind_at IS NOT NULL AND remind_at <= ?",
-                (game_id, phase_seq, now))) == 1
+                "AND paused = 0 AND remind_at IS NOT NULL AND remind_at <= ?" + quiet,
+                (game_id, phase_seq, now, *args))) == 1
             if due:
                 yield from _insert_messages(game_id, phase_seq, None, messages, now)
             return due
 
         return await self._transaction(write())
+
+    async def last_change(self, game_id: int) -> float | None:
+        """When the game last changed (its last step, mostly): what a reminder's quiet counts from."""
+        rows = await self._read("SELECT updated_at FROM games WHERE id = ?", (game_id,))
+        return rows[0][0] if rows else None
+
+    async def move_reminder(self, game_id: int, phase_seq: int, at: float) -> bool:
+        """The game's reminder comes at ``at`` (the quiet it waits for is not over), if it still
+        waits in that phase with a reminder set."""
+        return await self._write(
+            "UPDATE games SET remind_at = ? WHERE id = ? AND phase_seq = ? AND status = 'running' "
+            "AND remind_at IS NOT NULL", (at, game_id, phase_seq)) == 1
 
     async def records(self, game_id: int) -> list[tuple[str, dict[str, Any]]]:
         """The game's record rows, oldest first: (type, data)."""

@@ -114,14 +114,23 @@ class Clocks(ServiceCore):
                 clocks = row.deadlines
                 if clocks.paused or clocks.remind_at is None:
                     return False
-                if not clocks.reminder_due(self.clock.now()):  # something happened meanwhile
+                now = self.clock.now()
+                if not clocks.reminder_due(now):  # moved meanwhile
                     self.timers.arm_reminder(game_id, phase_seq, clocks.remind_at)
                     return False
                 table = await self.load(game_id)
-                messages = self.messages(row, table.game, table.state, table.game.remind(table.state))
+                seconds = table.game.reminder_seconds(table.state)
+                due_at = deadlines.reminder_after(clocks, await self.store.last_change(game_id), seconds)
+                if due_at is None or seconds is None:
+                    return False
                 self._cache.pop(game_id, None)
                 self._bump(game_id)
-                sent = await self.store.remind(game_id, phase_seq, messages, self.clock.now())
+                if due_at > now + SLACK:  # something happened meanwhile: the quiet counts from it
+                    await self.store.move_reminder(game_id, phase_seq, due_at)
+                    self.timers.arm_reminder(game_id, phase_seq, due_at)
+                    return False
+                messages = self.messages(row, table.game, table.state, table.game.remind(table.state))
+                sent = await self.store.remind(game_id, phase_seq, messages, now, quiet_since=now + SLACK - seconds)
         except Exception as exc:
             log.warning("game %s: reminder of phase %s failed (%s)", game_id, phase_seq, exc,
                         exc_info=not is_store_error(exc))

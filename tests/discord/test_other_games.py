@@ -216,6 +216,35 @@ async def test_a_quiet_castle_turn_without_a_timer_calls_its_player_again_once(w
     assert len(nudges()) == 2
 
 
+async def test_a_castle_nudge_counts_its_quiet_from_the_last_move_of_the_turn(world, clock):
+    """A move in the middle of a turn (pawns picked up, not yet placed) leaves the stored reminder
+    as it was (issue 38: no indexed column rewritten per action); when it comes, the quiet since
+    that move is not over, so it moves to the end of it and nobody is nudged until then."""
+    w = world
+    members = w.players(4)
+    game_id = await castle_table(w, members)
+
+    def nudges():
+        return [m for m in w.channel.history() if "the table is waiting for your turn" in
+                m.content + " ".join(e.description or "" for e in m.embeds)]
+
+    set_at_start = (await w.bot.store.game(game_id)).remind_at
+    clock.advance(150)
+    table = await w.bot.service.load(game_id)
+    current = table.state.current
+    await w.bot.service.act(game_id, int(current), {"type": "pick_up", "player": current, "pawns": [1]})
+    assert (await w.bot.store.game(game_id)).remind_at == set_at_start
+    clock.advance(179)  # 329 s into the turn, 179 s after the move: its first time passed, not the quiet
+    await w.bot.service.fire_due()
+    await w.settle()
+    assert nudges() == []
+    assert (await w.bot.store.game(game_id)).remind_at == set_at_start + 150
+    clock.advance(2)
+    await w.bot.service.fire_due()
+    await w.settle()
+    assert len(nudges()) == 1 and w.env.backend.get_message(w.channel.id, nudges()[0].id).ping_user_ids == [int(current)]
+
+
 async def test_a_castle_turn_with_a_timer_or_nudges_off_is_never_nudged(world):
     w = world
     members = w.players(4)

@@ -161,11 +161,24 @@ def test_a_phase_without_a_timer_cannot_be_extended(d):
 # ----- the reminder -----
 
 
-def test_a_step_restarts_the_reminder_from_now_and_none_runs_while_paused():
-    assert deadlines.remind(Deadlines(close=NOW + 90, remind_at=NOW + 1), NOW, 300.0) == \
-        Deadlines(close=NOW + 90, remind_at=NOW + 300)
+def test_a_reminder_is_set_from_now_when_none_is_and_none_runs_while_paused():
+    assert deadlines.remind(Deadlines(close=NOW + 90), NOW, 300.0) == Deadlines(close=NOW + 90, remind_at=NOW + 300)
     assert deadlines.remind(Deadlines(remind_at=NOW + 1), NOW, None).remind_at is None
     assert deadlines.remind(Deadlines(paused=True, remaining=5.0), NOW, 300.0).remind_at is None
+
+
+def test_a_step_keeps_the_reminder_set_and_its_quiet_counts_from_the_last_change():
+    """A step keeps the reminder's time (an indexed column is not rewritten per action, issue 38);
+    when that time comes, it is due only after ``seconds`` of quiet since the game's last change.
+    A reminder gone, or one set later than now + seconds, is set from now."""
+    set_before = Deadlines(close=NOW + 900, remind_at=NOW + 100)
+    assert deadlines.remind(set_before, NOW + 60, 300.0) is set_before
+    assert deadlines.remind(Deadlines(remind_at=NOW + 900), NOW, 300.0).remind_at == NOW + 300
+    assert deadlines.remind(set_before, NOW, None).remind_at is None
+    assert deadlines.reminder_after(set_before, NOW + 60, 300.0) == NOW + 360  # not quiet long enough
+    assert deadlines.reminder_after(set_before, NOW - 500, 300.0) == NOW + 100  # quiet: as set
+    assert deadlines.reminder_after(set_before, NOW + 60, None) is None
+    assert deadlines.reminder_after(Deadlines(paused=True, remind_at=NOW), NOW, 300.0) is None
 
 
 def test_a_reminder_before_the_close_is_due_before_the_phase():
