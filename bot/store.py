@@ -23,10 +23,10 @@ import json
 import logging
 import re
 import sqlite3
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, Self, cast
+from typing import Any, Literal, Self, cast
 
 import aiosqlite
 
@@ -88,6 +88,28 @@ def cause_in_words(exc: BaseException) -> str:
     if "readonly" in text or "read-only" in text or "read only" in text:
         return READ_ONLY
     return FAILED
+
+
+class Refusals:
+    """``Store.refusals``: a driver's refusal raised inside leaves as ``StoreRefused``; anything
+    else as it was. (A class, not a generator's context manager: every action enters it twice, and
+    this costs a fifth as much.)"""
+
+    __slots__ = ("_refusal",)
+
+    def __init__(self, refusal: Callable[[BaseException], str | None]) -> None:
+        self._refusal = refusal
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, _trace: Any) -> Literal[False]:
+        if exc is None or isinstance(exc, StoreRefused) or not isinstance(exc, Exception):
+            return False
+        cause = self._refusal(exc)
+        if cause is None:
+            return False
+        raise refused(exc, cause) from exc
 
 
 def refusing(method: Callable) -> Callable:
@@ -181,9 +203,10 @@ class GameRow:
     #: None for a game with none, or a state stored before it was kept apart (that state holds it)
     fixed: str | None = None
 
-    @property
+    @functools.cached_property
     def deadlines(self) -> Deadlines:
-        """The game's clocks as one value (``bot.deadlines``), from its columns."""
+        """The game's clocks as one value (``bot.deadlines``), from its columns (made once per row:
+        every action reads it, and ``timed`` gives its copy the value it was made from)."""
         return Deadlines(close=self.deadline, paused=self.paused, remaining=self.paused_remaining,
                          waiting=self.waiting_seconds, remind_at=self.remind_at, turn_ends=self.turn_deadline)
 
@@ -198,6 +221,10 @@ class GameRow:
         copy.__dict__.update(self.__dict__, deadline=deadlines.close, paused=deadlines.paused,
                              paused_remaining=deadlines.remaining, waiting_seconds=deadlines.waiting,
                              remind_at=deadlines.remind_at, turn_deadline=deadlines.turn_ends, **changes)
+        if _CLOCK_FIELDS.isdisjoint(changes):
+            copy.__dict__["deadlines"] = deadlines  # (``deadlines``'s value, as its columns say)
+        else:
+            copy.__dict__.pop("deadlines", None)
         return copy
 
     @property
@@ -207,6 +234,8 @@ class GameRow:
 
 
 _GAME_ROW_FIELDS = frozenset(f.name for f in fields(GameRow))
+#: the columns ``GameRow.deadlines`` is made from
+_CLOCK_FIELDS = frozenset({"deadline", "paused", "paused_remaining", "waiting_seconds", "remind_at", "turn_deadline"})
 
 
 @dataclass(frozen=True)
@@ -402,18 +431,9 @@ class Store:
         raise NotImplementedError
 
     @classmethod
-    @contextlib.contextmanager
-    def refusals(cls) -> Iterator[None]:
+    def refusals(cls) -> Refusals:
         """The store's boundary: a refusal of its driver raised inside leaves as ``StoreRefused``."""
-        try:
-            yield
-        except StoreRefused:
-            raise
-        except Exception as exc:
-            cause = cls.refusal(exc)
-            if cause is None:
-                raise
-            raise refused(exc, cause) from exc
+        return Refusals(cls.refusal)
 
     async def close(self) -> None:
         if not self.closed:
