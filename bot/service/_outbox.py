@@ -47,6 +47,10 @@ def opens_in_channel(events: list[Event]) -> bool:
     return any(e.opens_phase and e.audience.kind == "public" for e in events)
 
 
+#: what an event's payload leaves out when its game is not narrated (no voice channel to say it in)
+_UNSAID: set[str] = {"say"}
+
+
 def picture_json(data: dict[str, Any]) -> str:
     """A picture's data as the JSON its outbox row keeps (read back with ``json.loads``).
     pydantic-core's encoder: the stdlib's took a quarter of a Castle turn's hand-off (a tableau's
@@ -66,9 +70,9 @@ def messages_of(row: GameRow, game: Game, state: Any, events: list[Event]) -> li
             continue  # (written to the game's record, not sent: ``GameService._commit``)
         if event.type == LIVE:
             continue  # (drawn when shown, from the state: the commit marks the game's row)
-        if event.say and not narrated:
-            event = event.model_copy(update={"say": ""})
-        payload = event.model_dump_json(exclude_defaults=True)  # (the reader fills in the defaults)
+        # (the reader fills in the defaults; the words to say are left out unless they are said)
+        unsaid = _UNSAID if event.say and not narrated else None
+        payload = event.model_dump_json(exclude_defaults=True, exclude=unsaid)
         # a picture is kept as its data and drawn at delivery, off the event loop
         picture = None
         if event.image:
@@ -90,7 +94,8 @@ def messages_of(row: GameRow, game: Game, state: Any, events: list[Event]) -> li
         elif kind == "storyteller" and game.private_threads:
             # the Storytellers' own thread: every Storyteller is in each of the game's threads
             told = event.model_copy(update={"audience": to_group(STORYTELLERS_KEY, ())})
-            out.append(NewMessage("group", None, told.model_dump_json(exclude_defaults=True), picture=picture))
+            out.append(NewMessage("group", None, told.model_dump_json(exclude_defaults=True, exclude=unsaid),
+                                  picture=picture))
         elif kind == "storyteller":
             if not any(p.id == str(row.host_id) for p in state.players):  # never a seated player
                 out.append(NewMessage("dm", row.host_id, payload, picture=picture))
