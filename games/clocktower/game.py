@@ -306,8 +306,10 @@ class Clocktower(Game):
     seats = True
     max_travellers = MAX_TRAVELLERS_OFFICIAL
     fixed_schedule = True
-    #: set at the deal and never changed after (the pool only by a re-deal in set-up): stored apart
-    fixed_fields = ("script", "pool")
+    #: set at the deal and rarely changed after (the pool only by a re-deal in set-up; the players,
+    #: each a name by seat, only by a Traveller's arrival or departure and a substitute, each time a
+    #: new list): stored apart
+    fixed_fields = ("script", "pool", "players")
     welcome = ("Blood on the Clocktower for a new group: Trouble Brewing, the script played first "
                "(`/game new kind:clocktower options:script=tb`; 5 to 15 players, the Storyteller not seated).")
     truth_command = "/st grimoire"

@@ -104,16 +104,16 @@ def test_a_stored_state_leaves_out_what_is_at_its_default():
 
 
 
-def test_the_clocktower_stores_its_script_and_pool_apart_from_the_state():
-    """The script and the pool are set at the deal: a step stores the rest of the state only, and a
-    state stored whole (as before they were kept apart) still loads."""
+def test_the_clocktower_stores_its_script_pool_and_players_apart_from_the_state():
+    """The script, the pool and the players are set at the deal: a step stores the rest of the state
+    only, and a state stored whole (as before they were kept apart) still loads."""
     game = games.get("clocktower")
-    assert game.fixed_fields == ("script", "pool")
+    assert game.fixed_fields == ("script", "pool", "players")
     players = [Player(id=f"p{i}", name=f"Player{i}", seat=i) for i in range(1, 16)]
     state = start(game, players, {"script": "bmr"}, 3).state
     stored, fixed = json.loads(game.dump_state(state)), json.loads(game.dump_fixed(state))
-    assert "script" not in stored and "pool" not in stored
-    assert set(fixed) == {"script", "pool"} and fixed["pool"] == list(state.pool)
+    assert "script" not in stored and "pool" not in stored and "players" not in stored
+    assert set(fixed) == {"script", "pool", "players"} and fixed["pool"] == list(state.pool)
     whole = state.model_dump_json(exclude_defaults=True)  # a row stored by the version before
     assert game.load_state(whole).model_dump_json() == state.model_dump_json()
     assert games.get("ritual").dump_fixed(start(games.get("ritual"), players[:5], None, 1).state) is None

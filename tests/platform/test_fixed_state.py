@@ -85,8 +85,8 @@ async def test_the_script_and_pool_are_stored_apart_and_load_back_after_a_restar
     clock, service, game_id = await on_day_one(store)
     await a_vote(service, game_id)
     state, fixed = await stored(store, game_id)
-    assert "script" not in state and "pool" not in state
-    assert fixed is not None and set(fixed) == {"script", "pool"}
+    assert "script" not in state and "pool" not in state and "players" not in state
+    assert fixed is not None and set(fixed) == {"script", "pool", "players"}
     live = (await service.load(game_id)).state
     assert fixed["script"]["name"] == live.script.name and fixed["pool"] == list(live.pool)
 
@@ -232,7 +232,8 @@ async def test_a_field_newly_declared_fixed_is_stored_at_the_next_step_not_lost(
     """A fixed part stored before the game declared one more field fixed lacks that field: the next
     step writes the whole fixed part again (else the field would be in neither the state nor it)."""
     clock = ManualClock()
-    monkeypatch.setattr(type(GAME), "fixed_fields", ("script",))  # the version before: the pool in the state
+    this_version = GAME.fixed_fields
+    monkeypatch.setattr(type(GAME), "fixed_fields", ("script",))  # a version before: the pool in the state
     service = GameService(store, clock)
     game_id = await seated(service)
     await to_day(service, clock, game_id)
@@ -240,7 +241,7 @@ async def test_a_field_newly_declared_fixed_is_stored_at_the_next_step_not_lost(
     assert "pool" in state and set(fixed) == {"script"}
     live = (await service.load(game_id)).state
 
-    monkeypatch.setattr(type(GAME), "fixed_fields", ("script", "pool"))  # this version
+    monkeypatch.setattr(type(GAME), "fixed_fields", this_version)
     restarted = GameService(store, clock)
     commits = Commits(store)
     await a_vote(restarted, game_id)
