@@ -86,27 +86,61 @@ async def test_an_action_takes_a_bounded_number_of_statements(tmp_path, kind, pl
     assert statistics.median(counts) <= TYPICAL[kind], (kind, sorted(counts))
 
 
-class CountingPool:
-    """The pool's calls that reach the server, counted (each is one round trip; a transaction's
-    own BEGIN and COMMIT are two more)."""
+#: the calls of a pool or a connection that reach the server (each one round trip), and those that
+#: open a transaction (its own BEGIN and COMMIT are two more)
+ROUND_TRIPS = ("fetch", "fetchval", "fetchrow", "execute", "executemany")
 
-    def __init__(self, pool) -> None:
-        self.pool, self.calls = pool, []
+
+class Counting:
+    """A pool's (or a connection's) calls that reach the server, counted, with its connections'
+    too: each is one round trip; ``acquire`` and ``transaction`` are counted by name."""
+
+    def __init__(self, inner, calls: list[str] | None = None, prefix: str = "") -> None:
+        self.inner, self.calls, self.prefix = inner, ([] if calls is None else calls), prefix
 
     def __getattr__(self, name):
-        found = getattr(self.pool, name)
-        if name in ("fetch", "fetchval", "fetchrow", "execute", "executemany", "acquire"):
+        found = getattr(self.inner, name)
+        if name in ROUND_TRIPS or name == "transaction":
             def counted(*args, **kwargs):
-                self.calls.append(name)
+                self.calls.append(self.prefix + name)
                 return found(*args, **kwargs)
             return counted
+        if name == "release":
+            return lambda conn, **kwargs: found(conn.inner if isinstance(conn, Counting) else conn, **kwargs)
+        if name == "acquire":
+            def acquired(*args, **kwargs):
+                self.calls.append(name)
+                return CountingAcquire(found(*args, **kwargs), self.calls)
+            return acquired
         return found
 
 
+class CountingAcquire:
+    """``pool.acquire()`` awaited or entered, its connection counted."""
+
+    def __init__(self, taking, calls: list[str]) -> None:
+        self.taking, self.calls = taking, calls
+
+    def __await__(self):
+        return self._counted().__await__()
+
+    async def _counted(self):
+        return Counting(await self.taking, self.calls, "conn.")
+
+    async def __aenter__(self):
+        return Counting(await self.taking.__aenter__(), self.calls, "conn.")
+
+    async def __aexit__(self, *exc):
+        return await self.taking.__aexit__(*exc)
+
+
 async def test_an_action_on_postgresql_is_one_round_trip_to_commit(postgres_url):
-    """PostgreSQL's commit of a step (state, action-log row, records, outbox rows) is one statement
-    on the pool: no connection held for a transaction, so no BEGIN and COMMIT of its own."""
+    """PostgreSQL's commit of a step (state, action-log row, records, outbox rows) is one statement:
+    no transaction, so no BEGIN and COMMIT of its own; and after the first, on the connection the
+    store keeps for it (asyncpg's pool takes and gives back a connection in about 45 µs)."""
     store = await open_store(postgres_url)
+    counting = Counting(store.pool)
+    store.pool = counting  # (before the first commit: the connection it keeps is counted too)
     try:
         clock = ManualClock()
         service = GameService(store, clock)
@@ -115,8 +149,6 @@ async def test_an_action_on_postgresql_is_one_round_trip_to_commit(postgres_url)
         for i in range(2, 8):
             await service.join(row.id, Actor(id=i, name=f"P{i}"))
         await service.start(row.id, host)
-        counting = CountingPool(store.pool)
-        store.pool = counting
         game = games.get("ritual")
         acted = 0
         for _ in range(10):
@@ -130,8 +162,9 @@ async def test_an_action_on_postgresql_is_one_round_trip_to_commit(postgres_url)
                 await service.act(row.id, int(action.player), action.model_dump())
             except GameError:
                 continue
-            assert counting.calls.count("fetchval") == 1, counting.calls  # the commit, one statement
-            assert "acquire" not in counting.calls, counting.calls  # no transaction held open for it
+            # the commit: one statement, on the connection the store keeps (not the pool's fetchval)
+            assert counting.calls == ["conn.fetchval"], counting.calls
+            assert "acquire" not in counting.calls, counting.calls  # on the connection kept for it
             acted += 1
         assert acted >= 3
     finally:
@@ -506,5 +539,41 @@ async def test_a_castle_games_actions_leave_its_reminder_as_stored_while_the_clo
             assert after.remind_at == before.remind_at is not None
             kept += 1
         assert kept >= 40
+    finally:
+        await store.close()
+
+
+async def test_a_step_whose_kept_postgresql_connection_was_lost_is_refused_once_and_the_next_goes_on(postgres_url):
+    """The connection the store keeps for steps' commits dies (the server ended it): that step is
+    refused in words, nothing of it written, and the next step takes another connection and is saved."""
+    import asyncpg
+
+    store = await open_store(postgres_url)
+    try:
+        service = GameService(store, ManualClock())
+        host = Actor(id=1, name="P1")
+        row = await service.new_game(kind="ritual", guild_id=1, channel_id=1, host=host)
+        for i in range(2, 8):
+            await service.join(row.id, Actor(id=i, name=f"P{i}"))
+        await service.start(row.id, host)
+        game = games.get("ritual")
+
+        async def a_vote():
+            table = await service.load(row.id)
+            action = next(a for a in game.legal_actions(table.state) if a.type != "phase_timeout")
+            return await service.act(row.id, int(action.player), action.model_dump())
+
+        await a_vote()
+        logged = len(await store.actions(row.id))
+        killer = await asyncpg.connect(postgres_url)
+        try:
+            assert await killer.fetchval("SELECT pg_terminate_backend($1)", store._kept.get_server_pid())
+        finally:
+            await killer.close()
+        with pytest.raises(GameError, match="NOT recorded|not saved|not recorded"):
+            await a_vote()
+        assert len(await store.actions(row.id)) == logged  # nothing of it written
+        await a_vote()
+        assert len(await store.actions(row.id)) == logged + 1
     finally:
         await store.close()
