@@ -21,7 +21,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     "games": ("id", "kind", "guild_id", "channel_id", "host_id", "status", "seed", "options", "min_players",
               "max_players", "state", "phase_seq", "deadline", "paused_remaining", "created_at", "updated_at",
               "paused", "waiting_seconds", "thread_channel_id", "host_name", "remind_at", "step",
-              "claimed_until", "voice_channel_id", "turn_deadline", "live_step"),
+              "claimed_until", "voice_channel_id", "turn_deadline", "live_step", "closed_from"),
     "game_fixed": ("game_id", "fixed"),
     "lobby_players": ("game_id", "user_id", "name", "joined_at", "seat", "kind"),
     "game_storytellers": ("game_id", "user_id", "name", "added_at"),

@@ -102,7 +102,7 @@ def one_statement_commit(game_id: int, *, state: str, phase_seq: int, step: int,
                          status: str, actor_id: int | None, action: str | None, messages: list[NewMessage],
                          now: float, records: Sequence[tuple[str, str]], follows: int | None,
                          as_read: GameRow | None, fixed: str | None = None,
-                         live: bool = False) -> tuple[str, list[Any]]:
+                         live: bool = False, closes: int | None = None) -> tuple[str, list[Any]]:
     """The SQL and arguments of ``PostgresStore.commit_step``'s one statement: ``UPDATE games``
     (with the same checks as ``Store.commit_step``), and the rows that select from its result; it
     returns how many game rows were written (0 when a check failed, and then nothing is)."""
@@ -122,6 +122,10 @@ def one_statement_commit(game_id: int, *, state: str, phase_seq: int, step: int,
                   " AND COALESCE(waiting_seconds, -1.0) = "
                   f"{arg(-1.0 if as_read.waiting_seconds is None else as_read.waiting_seconds)}")
     marked = "live_step = $3, " if live else ""  # (the step's living messages wait to be drawn)
+    if closes is not None:  # (the phase it closed: its message waits to say so)
+        at = arg(closes)
+        marked += (f"closed_from = CASE WHEN closed_from IS NULL OR closed_from > {at}::INTEGER "
+                   f"THEN {at}::INTEGER ELSE closed_from END, ")
     parts = [
         f"g AS (UPDATE games SET state = $1, phase_seq = $2, step = $3, status = $4, {set_deadlines}, "
         f"{marked}claimed_until = NULL, updated_at = $11 WHERE id = $12{check} RETURNING id)"]
@@ -293,7 +297,7 @@ class PostgresStore(Store):
                           substitutes: Sequence[tuple[int, int, str]] = (),
                           records: Sequence[tuple[str, str]] = (),
                           follows: int | None = None, as_read: GameRow | None = None,
-                          fixed: str | None = None, live: bool = False) -> None:
+                          fixed: str | None = None, live: bool = False, closes: int | None = None) -> None:
         """``Store.commit_step`` in one statement, one round trip: the game's row, its action-log row,
         its record rows and its messages written by one ``UPDATE`` and the ``INSERT``s that select
         from it (data-modifying CTEs), so a check that fails writes nothing, and a single statement
@@ -304,11 +308,11 @@ class PostgresStore(Store):
             return await super().commit_step(
                 game_id, state=state, phase_seq=phase_seq, step=step, deadlines=deadlines, status=status,
                 actor_id=actor_id, action=action, messages=messages, now=now, substitutes=substitutes,
-                records=records, follows=follows, as_read=as_read, fixed=fixed, live=live)
+                records=records, follows=follows, as_read=as_read, fixed=fixed, live=live, closes=closes)
         sql, args = one_statement_commit(
             game_id, state=state, phase_seq=phase_seq, step=step, deadlines=deadlines, status=status,
             actor_id=actor_id, action=action, messages=messages, now=now, records=records, follows=follows,
-            as_read=as_read, fixed=fixed, live=live)
+            as_read=as_read, fixed=fixed, live=live, closes=closes)
         with self.refusals():
             written = await self._step_value(sql, args)
         if (follows is not None or as_read is not None) and written != 1:

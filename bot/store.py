@@ -199,6 +199,9 @@ class GameRow:
     #: the step since which the game's living messages (``live`` events: a day's tally) wait to be
     #: drawn from its state; None when every one shows what the state says (migration 020)
     live_step: int | None = None
+    #: the first phase whose message still shows it open, a step having closed it and those after
+    #: it up to the current phase; None when every closed phase's message says so (migration 022)
+    closed_from: int | None = None
     #: the state's fixed part (``Game.dump_fixed``), stored in its own table and only when it changes;
     #: None for a game with none, or a state stored before it was kept apart (that state holds it)
     fixed: str | None = None
@@ -289,7 +292,7 @@ class Slot:
 _ROW_COLUMNS = (
     "id, kind, guild_id, channel_id, host_id, status, seed, options, min_players, max_players, "
     "state, phase_seq, deadline, paused_remaining, paused, waiting_seconds, thread_channel_id, host_name, remind_at, "
-    "voice_channel_id, turn_deadline, live_step"
+    "voice_channel_id, turn_deadline, live_step, closed_from"
 )
 #: a game's fixed part (``GameRow.fixed``), from its own table (migration 019), of the games row ``{games}``
 _FIXED_OF = "(SELECT f.fixed FROM game_fixed AS f WHERE f.game_id = {games}.id)"
@@ -313,10 +316,10 @@ CHECKPOINT_COMMITS = 100
 def _game(row: sqlite3.Row | tuple) -> GameRow:
     (gid, kind, guild, channel, host, status, seed, options, mn, mx, state, seq, deadline,
      remaining, paused, waiting, thread_channel, host_name, remind_at, voice, turn_deadline, live_step,
-     fixed) = tuple(row)
+     closed_from, fixed) = tuple(row)
     return GameRow(gid, kind, guild, channel, host, status, seed, json.loads(options), mn, mx,
                    state, seq, deadline, remaining, bool(paused), waiting, thread_channel, host_name,
-                   remind_at, voice, turn_deadline, live_step, fixed)
+                   remind_at, voice, turn_deadline, live_step, closed_from, fixed)
 
 
 def records_json(records: Sequence[tuple[str, str]]) -> str | None:
@@ -377,6 +380,10 @@ def _insert_messages(game_id: int, phase_seq: int | None, step: int | None, mess
             [(game_id, m.target, m.recipient_id, game_id if phase_seq is None else phase_seq, m.payload,
               m.image, m.picture, step, m.op, m.slot, now) for m in messages])
 
+
+#: a step that closed a phase marks the game's row with the first phase whose message still shows
+#: it open (the lower of the mark it has and the phase closed now). Arguments: the phase, twice.
+CLOSES = "closed_from = CASE WHEN closed_from IS NULL OR closed_from > ? THEN ? ELSE closed_from END, "
 
 #: take a block of ``want`` calls from the token's bucket in one atomic statement: refill by the
 #: database's clock (``{now}``, read once, after the row is locked), capped at the capacity; take
@@ -699,11 +706,12 @@ class Store:
                           substitutes: Sequence[tuple[int, int, str]] = (),
                           records: Sequence[tuple[str, str]] = (),
                           follows: int | None = None, as_read: GameRow | None = None,
-                          fixed: str | None = None, live: bool = False) -> None:
+                          fixed: str | None = None, live: bool = False, closes: int | None = None) -> None:
         """State, its clocks (``deadlines``, written to their columns), action-log row and
         outgoing messages, in one transaction. ``fixed``: the state's fixed part, written only
         when given (None leaves it as it is: a step that changed none of it). ``live``: the step
-        changed a living message, to be drawn from the state (``live_step``). ``substitutes``:
+        changed a living message, to be drawn from the state (``live_step``). ``closes``: the phase
+        the step closed, whose message the delivery is to close (``closed_from``). ``substitutes``:
         (old, new, new name) of players replaced in their seat: the seat's private thread and
         sign-up become the new player's, in the same transaction as the state that says so.
         ``records``: (type, JSON data) rows appended to the game's record. ``follows``: the step
@@ -725,6 +733,8 @@ class Store:
             columns, values = changed_columns(status, deadlines, as_read)
             if live:
                 columns, values = columns + "live_step = ?, ", (*values, step)
+            if closes is not None:
+                columns, values = columns + CLOSES, (*values, closes, closes)
             changed = yield Exec(
                 f"UPDATE games SET state = ?, phase_seq = ?, step = ?, {columns}"
                 "claimed_until = NULL, updated_at = ? WHERE id = ?" + check,
@@ -905,9 +915,15 @@ class Store:
         rows = await self._read(
             "SELECT o.game_id FROM outbox AS o JOIN games AS g ON g.id = o.game_id "
             "WHERE o.delivered_at IS NULL" + mine + " UNION "
-            "SELECT g.id FROM games AS g WHERE g.status IN ('lobby', 'running') AND g.live_step IS NOT NULL"
-            + mine + " ORDER BY 1", args + args)
+            "SELECT g.id FROM games AS g WHERE g.status IN ('lobby', 'running') "
+            "AND (g.live_step IS NOT NULL OR g.closed_from IS NOT NULL)" + mine + " ORDER BY 1", args + args)
         return [r[0] for r in rows]
+
+    async def phases_closed(self, game_id: int, phase_seq: int) -> None:
+        """The messages of the game's phases before ``phase_seq`` say they are closed: its mark is
+        cleared, unless a later phase has begun meanwhile (then they are looked at once more)."""
+        await self._write("UPDATE games SET closed_from = NULL WHERE id = ? AND phase_seq = ? "
+                          "AND closed_from IS NOT NULL", (game_id, phase_seq))
 
     async def living_drawn(self, game_id: int, step: int) -> None:
         """The game's living messages show its state as of ``step``: its mark is cleared, unless a

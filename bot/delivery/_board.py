@@ -156,35 +156,40 @@ class Board:
         await self.pause(events[-1])
 
     async def refresh(self, row: OutboxRow, level: int) -> None:
-        """Edit a living message to what the game row says now: the countdown while its phase is
-        open, "closed" and no buttons after."""
-        store = self.bot.store
+        """A refresh row: its phase's message edited to what the game row says now (``refresh_phase``)."""
         seq = phase_of_slot(row.slot) if row.slot is not None else None
-        if row.slot is None or seq is None:  # (refreshes are of phases' messages: ``service.refresh``)
+        if seq is None:  # (refreshes are of phases' messages: ``service.refresh``)
             await self.done([row], "no message")
             return
-        slot = await store.slot(row.game_id, row.slot)
         game_row, game = await game_of(self.bot.service, row)
+        shown = await self.refresh_phase(game_row, game, seq, level)
+        await self.done([row], None if shown else "no message")
+
+    async def refresh_phase(self, game_row, game, seq: int, level: int) -> bool:
+        """Edit a phase's message to what the game row says now: the countdown while the phase is
+        open, "closed" and no buttons after (a refresh row's, and the phases a step closed:
+        ``Drain._closing``). False when the phase has no message to edit (never posted, given up)."""
+        store = self.bot.store
+        game_id = game_row.id
+        slot = await store.slot(game_id, phase_slot(seq))
         plan = await schedule_now(self.bot.service, game_row)
-        if seq is not None and countdown(game_row, seq, 0.0, schedule=plan)[1] is False:
+        if countdown(game_row, seq, 0.0, schedule=plan)[1] is False:
             # the prompts of every phase whose choices no longer stand
-            self.close_prompts(row.game_id, max(seq, plan.since - 1) if plan is not None else seq)
-        if slot is None and seq is not None and type(game).choices_since is not games.engine.Game.choices_since:
+            self.close_prompts(game_id, max(seq, plan.since - 1) if plan is not None else seq)
+        if slot is None and type(game).choices_since is not games.engine.Game.choices_since:
             # a stage with no message of its own (a forum game's night reminder stage) is shown on
             # the message of the stage before it: moved or closed, that message follows
-            slot = await store.slot(row.game_id, phase_slot(seq - 1))
+            slot = await store.slot(game_id, phase_slot(seq - 1))
             seq -= 1
         if slot is None:  # never posted (or given up): nothing to edit
-            await self.done([row], "no message")
-            return
-        board = await store.slot(row.game_id, "board")
+            return False
+        board = await store.slot(game_id, "board")
         label = (phase_label([Event.model_validate(p) for p in board.shown])
                  if board is not None and board.shown and board.message_id == slot.message_id else "")
         content, still_open = countdown(game_row, seq, self.bot.clock.now(), label, plan)
-        face = (row.game_id, slot.message_id)
+        face = (game_id, slot.message_id)
         if not still_open and self.closed_faces.get(face) == (content, slot.last_message_id):
-            await self.done([row])  # closed so already: nothing to send
-            return
+            return True  # closed so already: nothing to send
         channel = self.bot.get_partial_messageable(slot.channel_id)
         where = ("channel", slot.channel_id)
         call = self.calls.call
@@ -199,12 +204,12 @@ class Board:
                 await call(level, where, channel.get_partial_message(slot.last_message_id).edit, view=None)
             if still_open:
                 self.closed_faces.pop(face, None)
-                await self.retime(row.game_id, game_row, game, level)
+                await self.retime(game_id, game_row, game, level)
             else:
                 self.closed_faces[face] = (content, slot.last_message_id)
         except Exception as exc:
             raise classify(exc, "channel") from exc
-        await self.done([row])
+        return True
 
     async def retime(self, game_id: int, game_row, game, level: int) -> None:
         """The phase was moved, paused or resumed: the living messages that count down to its

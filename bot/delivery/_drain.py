@@ -11,11 +11,12 @@ from typing import Any
 
 import discord
 
+import games
 from games.engine import Event, GameError
 
 from ..edit_windows import EditWindows
 from ..logs import game_scope
-from ..pacer import NARRATION, URGENT, Pacer
+from ..pacer import COSMETIC, NARRATION, URGENT, Pacer
 from ..service import UNDO, is_store_error
 from ..store import OutboxRow
 from ..voice.table import VOICE
@@ -285,6 +286,7 @@ class Delivery:
                     self._attempts.pop(head.id, None)
                 if ("channel", None) not in waiting:  # (after what the channel waits for, in its order)
                     try:
+                        await self._closing(game_id)
                         await self._living(game_id)
                         self._attempts.pop(-game_id, None)
                     except Retry as exc:
@@ -304,6 +306,22 @@ class Delivery:
                 del self._tasks[game_id]
             if not any(not t.done() for t in self._tasks.values()):
                 self.idle.set()
+
+    async def _closing(self, game_id: int) -> None:
+        """Close the messages of the phases the game's steps closed (its row marked: ``closed_from``,
+        up to the current phase), as a refresh row of each would: "closed", no buttons, their
+        prompts closed. Then clear the mark, unless a later phase has begun meanwhile."""
+        service = self.bot.service
+        game_row = await service.row(game_id)
+        if game_row is None or game_row.closed_from is None:
+            return
+        game = games.get(game_row.kind)
+        for seq in range(game_row.closed_from, game_row.phase_seq):
+            try:
+                await self.board.refresh_phase(game_row, game, seq, COSMETIC)
+            except GiveUp as exc:  # (the message is gone: as a given-up row is marked, it is passed)
+                log.warning("game %s: phase %s's message not closed: %s", game_id, seq, exc.reason)
+        await service.phases_closed(game_id, game_row.phase_seq)
 
     async def _living(self, game_id: int) -> None:
         """Draw the game's living messages (a day's tally) from its committed state when a step

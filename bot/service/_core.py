@@ -26,7 +26,7 @@ from ..shards import Shards
 from ..store import GameRow, MovedOn, NewMessage, Store, StoreRefused
 from ..timers import Timers
 from ..voice.table import SILENT_NONE, VoiceNow, voice_now, voice_row
-from ._outbox import messages_of, opens_in_channel, phase_slot, refresh, undo_row
+from ._outbox import messages_of, opens_in_channel, phase_slot, refresh, still_marked, undo_row
 from ._refusals import GameMovedOn, NoGameHere, NotAllowed, not_saved
 
 #: one logger for the whole service, named as before the cut (operators filter on it)
@@ -343,8 +343,12 @@ class ServiceCore:
         # a living message changed (a vote's tally): the game's row is marked, and the delivery
         # draws its face from the committed state (no outbox row for it: ``messages_of``)
         live = any(e.type == LIVE for e in outcome.events)
+        closes = None
         if before_seq is not None and (new_phase or state.finished):
-            messages.append(refresh(phase_slot(before_seq)))  # the old phase's message says closed
+            if state.finished or status not in (None, "running"):  # the last phase's message says closed
+                messages += [*still_marked(row, before_seq), refresh(phase_slot(before_seq))]
+            else:  # the old phase's message says closed: the game's row is marked (no outbox row)
+                closes = before_seq
         voice = voice_now(game, state) if status in (None, "running") else SILENT_NONE
         # at the end always, linked or not: the narrator leaves even a channel unlinked mid-game
         if voice.silenced != before_voice.silenced or state.finished:
@@ -365,7 +369,7 @@ class ServiceCore:
                 deadlines=clocks, status=status or row.status, actor_id=actor_id, action=action,
                 messages=messages, now=now, substitutes=substitutes,
                 records=[(e.type, to_json(e.data).decode()) for e in records], follows=follows, as_read=row,
-                fixed=fixed_to_write(game, state, fixed_as_loaded), live=live))
+                fixed=fixed_to_write(game, state, fixed_as_loaded), live=live, closes=closes))
         except MovedOn:
             self._cache.pop(row.id, None)
             self._bump(row.id)
@@ -385,7 +389,9 @@ class ServiceCore:
                     self._unposted[row.id] = state.phase_seq
                 else:
                     self._posted[row.id] = max(self._posted.get(row.id, -1), state.phase_seq)
-            marked = {"live_step": state.step} if live else {}
+            marked: dict[str, Any] = {"live_step": state.step} if live else {}
+            if closes is not None:
+                marked["closed_from"] = closes if row.closed_from is None else min(row.closed_from, closes)
             self._cache[row.id] = Table(row.timed(clocks, state=None, fixed=None, phase_seq=state.phase_seq,
                                                   status="running", **marked), game, state, fixed_objects(game, state))
             # (a timeout that opened a phase already overdue arms none: ``on_deadline`` closes it next)
@@ -393,7 +399,7 @@ class ServiceCore:
                                arm_close=anchor is None or not clocks.due(now, SLACK))
         else:
             self._game_over(row.id)
-        if messages or live:
+        if messages or live or closes is not None:
             self._messages_ready(row.id)
 
     async def living_drawn(self, game_id: int, step: int) -> None:
@@ -403,6 +409,15 @@ class ServiceCore:
         cached = self._cache.get(game_id)
         if cached is not None and cached.row.live_step is not None and cached.row.live_step <= step:
             self._cache[game_id] = Table(cached.row.timed(cached.row.deadlines, live_step=None), cached.game,
+                                         cached.state, cached.fixed)
+
+    async def phases_closed(self, game_id: int, phase_seq: int) -> None:
+        """The delivery closed the messages of the game's phases before ``phase_seq``: the mark on
+        its row is cleared (unless a later phase has begun meanwhile), here and in the cache."""
+        await self.store.phases_closed(game_id, phase_seq)
+        cached = self._cache.get(game_id)
+        if cached is not None and cached.row.closed_from is not None and cached.row.phase_seq == phase_seq:
+            self._cache[game_id] = Table(cached.row.timed(cached.row.deadlines, closed_from=None), cached.game,
                                          cached.state, cached.fixed)
 
     # ----- the hand-off to the delivery -----

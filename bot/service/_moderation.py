@@ -9,7 +9,7 @@ from ..actor import Actor
 from ..store import GameRow, MovedOn
 from ..voice.table import SILENT_NONE, voice_row
 from ._core import ServiceCore
-from ._outbox import phase_slot, refresh, undo_row
+from ._outbox import phase_slot, refresh, still_marked, undo_row
 from ._refusals import LobbyError, NeedsConfirmation, NotAllowed
 
 
@@ -28,7 +28,8 @@ class Moderation(ServiceCore):
             try:
                 await self._saving(self.store.set_status(
                     game_id, "cancelled", self.clock.now(),
-                    messages=[refresh(phase_slot(row.phase_seq)), voice_row(SILENT_NONE), undo_row()]))  # unmute, undo
+                    messages=[*still_marked(row, row.phase_seq), refresh(phase_slot(row.phase_seq)),
+                              voice_row(SILENT_NONE), undo_row()]))  # unmute, undo
             except MovedOn:
                 raise LobbyError("That game is already over.") from None
             self._game_over(game_id)

@@ -33,6 +33,15 @@ def refresh(slot: str) -> NewMessage:
     return NewMessage("channel", None, '{"type": "refresh"}', op="refresh", slot=slot)
 
 
+def still_marked(row: GameRow, upto: int) -> list[NewMessage]:
+    """Refreshes of the phases before ``upto`` whose messages the game's row still marks to be
+    closed (``closed_from``): written with the game's end, which closes its last phase by a row too,
+    so an ended game's messages all close though it is no longer looked for by its mark."""
+    if row.closed_from is None:
+        return []
+    return [refresh(phase_slot(seq)) for seq in range(row.closed_from, upto)]
+
+
 #: the outbox target of a game's end: undo what its nights changed on Discord (``undo_row``)
 UNDO = "undo"
 

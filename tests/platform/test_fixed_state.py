@@ -187,6 +187,7 @@ async def test_a_version_18_database_upgrades_and_its_clocktower_game_plays_on(t
         conn.execute("UPDATE games SET state = ? WHERE id = ?", (live.model_dump_json(exclude_defaults=True), game_id))
         conn.execute("DROP TABLE game_fixed")
         conn.execute("ALTER TABLE games DROP COLUMN live_step")  # (migration 020's)
+        conn.execute("ALTER TABLE games DROP COLUMN closed_from")  # (migration 022's)
         # (migration 021's: the records kept beside the actions go back to game_records)
         conn.execute("INSERT INTO game_records (game_id, step, seq, type, data, created_at) "
                      "SELECT a.game_id, a.step, CAST(j.key AS INTEGER), json_extract(j.value, '$[0]'), "

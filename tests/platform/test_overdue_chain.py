@@ -24,7 +24,9 @@ async def night_begun(service: GameService) -> int:
 
 async def assert_day_on_schedule(service: GameService, game_id: int, first: float) -> None:
     """The day's nominations are open, at the schedule's time; each stage closed by its own
-    timeout, in order, and each one's messages were queued for the table."""
+    timeout, in order, and each one's messages were queued for the table (the night's reminder
+    stage has none unless someone acts tonight), and the messages of the stages closed wait to say
+    so from the first of them (the game's mark: no delivery runs here)."""
     table = await service.load(game_id)
     assert (table.state.phase, table.state.stage) == ("day", "nominations")
     assert table.row.deadline == first + 4 * HOUR + 24 * HOUR  # dawn at 24 h, nominations close at 48 h
@@ -32,7 +34,8 @@ async def assert_day_on_schedule(service: GameService, game_id: int, first: floa
     assert logged == ["begin", "phase_timeout", "phase_timeout", "phase_timeout"]
     queued = await service.store.pending_messages(game_id)
     steps = [m.step for m in queued if m.step is not None]
-    assert steps == sorted(steps) and {2, 3, 4} <= set(steps)  # the three timeouts' own messages
+    assert steps == sorted(steps) and {3, 4} <= set(steps)  # the lock's and the dawn's own messages
+    assert table.row.closed_from == 0  # (from the set-up: no delivery ran since the deal)
     assert any("Day 1 dawns" in m.payload.get("title", "") for m in queued if m.step == 4)
 
 
