@@ -170,11 +170,11 @@ async def test_a_clocktower_vote_writes_one_page_of_the_game_and_none_of_its_fix
         await service.fire_due()
         seats = (await service.load(row.id)).state.seats
         targets = [s.player for s in seats if s.character != "virgin"][:4]
+        voters = [s.player for s in seats if s.player not in targets]  # (the first four nominate each target)
         wal = tmp_path / "vote.db-wal"
         written = []
         for i in range(12):
-            voter = str(i + 1)
-            target = next(t for t in targets[i % 4:] + targets if t != voter)
+            voter, target = voters[i % len(voters)], targets[i % 4]
             start = wal.stat().st_size
             await service.act(row.id, int(voter), {"type": "vote", "player": voter, "target": target})
             written += commits_in_wal(wal, start)
