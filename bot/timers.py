@@ -132,13 +132,14 @@ class Timers:
     def arm_reminder(self, game_id: int, phase_seq: int, at: float | None) -> None:
         """Call ``remind(game_id, phase_seq)`` at ``at`` (None: no reminder); one per game.
 
-        Every action moves a quiet game's reminder later. A job of the phase already armed no
-        later than ``at`` is kept, not re-armed per action: it fires, ``on_reminder`` finds the
-        reminder not due yet and arms it for its new time (one look at the game per reminder
-        period, not a scheduler job replaced per action)."""
+        A quiet game's reminder counts from its last change, so every action, and every new phase,
+        leaves it later or where it was. The job already armed no later than ``at`` is kept, in
+        any phase (``on_reminder`` reminds of the phase the game is in when it fires), not
+        replaced per action or per turn (55 µs each): it fires, ``on_reminder`` finds the reminder
+        not due yet and arms it for its new time (one look at the game per reminder period)."""
         job = f"remind-{game_id}"
         armed = self.dated.get(job)
-        if at is not None and armed is not None and armed[0] == phase_seq and armed[1] <= at:
+        if at is not None and armed is not None and armed[1] <= at:
             return
         self._at(job, at, self._remind, game_id, phase_seq)
 

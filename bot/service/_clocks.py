@@ -105,12 +105,15 @@ class Clocks(ServiceCore):
     async def on_reminder(self, game_id: int, phase_seq: int) -> bool:
         """The game has been quiet for its ``reminder_seconds``: tell the table what the game
         says (a mention of the player it waits for). Once per quiet stretch; never raises (a
-        reminder the database refuses stays due, and the minute sweep tries it again)."""
+        reminder the database refuses stays due, and the minute sweep tries it again). The
+        reminder is the game's, not a phase's (``phase_seq``, the phase it was armed in, is not
+        looked at): its job is kept from turn to turn, and it reminds of the phase the game is in."""
         try:
             async with self.lock(game_id):
                 row = await self.store.game(game_id)
-                if row is None or row.status != "running" or row.phase_seq != phase_seq:
+                if row is None or row.status != "running":
                     return False
+                phase_seq = row.phase_seq
                 clocks = row.deadlines
                 if clocks.paused or clocks.remind_at is None:
                     return False

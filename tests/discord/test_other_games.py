@@ -244,6 +244,16 @@ async def test_a_castle_nudge_counts_its_quiet_from_the_last_move_of_the_turn(wo
     await w.settle()
     assert len(nudges()) == 1 and w.env.backend.get_message(w.channel.id, nudges()[0].id).ping_user_ids == [int(current)]
 
+    # the turn ends (a new phase): the reminder is the game's, and names whose turn it is when it comes
+    await w.bot.service.act(game_id, int(current), {"type": "place", "player": current, "shrine": "bell-1"})
+    after = (await w.bot.service.load(game_id)).state.current
+    assert after != current
+    clock.advance(181)
+    await w.bot.service.fire_due()
+    await w.settle()
+    assert len(nudges()) == 2
+    assert w.env.backend.get_message(w.channel.id, nudges()[-1].id).ping_user_ids == [int(after)]
+
 
 async def test_a_castle_turn_with_a_timer_or_nudges_off_is_never_nudged(world):
     w = world

@@ -522,6 +522,30 @@ async def test_actions_of_a_timed_phase_add_no_timer_job_until_the_phase_changes
         await store.close()
 
 
+async def test_a_castle_games_turns_keep_its_reminder_job_in_the_scheduler(tmp_path):
+    """With the timers' scheduler running, as in the bot: the Castle's nudge job is armed once and
+    kept turn after turn (a new turn replaced it, 55 µs each, on 6 actions in 10); the reminder is
+    the game's, and reminds of the turn the game is in when it comes."""
+    store = await open_store(tmp_path / "nudge-jobs.db")
+    clock = ManualClock()
+    service = GameService(store, clock)
+    service.timers.start()
+    added: list[str] = []
+    real_add = service.timers.scheduler.add_job
+    service.timers.scheduler.add_job = lambda *a, **k: added.append(k["id"]) or real_add(*a, **k)
+    try:
+        turns = 0
+        async for _data, _statements, before, after in traced_actions(store, service, "castle", 4, 80,
+                                                                      tick=lambda: clock.advance(7.0)):
+            turns += after is not None and after.phase_seq != before.phase_seq
+        reminders = [job for job in added if job.startswith("remind-")]
+        assert turns >= 20 and reminders
+        assert len(reminders) == len(set(reminders))  # each game's job armed once (its id names the game)
+    finally:
+        service.timers.shutdown()
+        await store.close()
+
+
 async def test_a_castle_games_actions_leave_its_reminder_as_stored_while_the_clock_moves(tmp_path):
     """The Castle's nudge comes after a quiet while counted from the last action. Each action moved
     ``remind_at`` (an indexed column: on SQLite an index page more per action, on PostgreSQL every

@@ -95,8 +95,8 @@ def test_tune_gc_freezes_the_start_up_heap_and_collects_less_often():
 
 async def test_a_reminder_moved_later_keeps_its_job_which_fires_once_and_is_armed_again():
     """Every action of a quiet game moves its reminder later: the job already armed no later is
-    kept (no scheduler job replaced per action), fires, finds the reminder not due, and arms it
-    for its new time, as ``on_reminder`` does."""
+    kept (no scheduler job replaced per action, nor per phase), fires, finds the reminder not due,
+    and arms it for its new time, as ``on_reminder`` does."""
     clock = SystemClock()
     due = {"at": 0.0}
     fired: list[float] = []
@@ -125,8 +125,10 @@ async def test_a_reminder_moved_later_keeps_its_job_which_fires_once_and_is_arme
         await asyncio.wait_for(done.wait(), timeout=10)
         assert len(fired) == 2 and fired[-1] >= due["at"]  # early once, then at its new time
         assert added == ["remind-5", "remind-5"]
-        timers.arm_reminder(5, 2, clock.now() + 60)  # a new phase's reminder replaces the job
-        timers.arm_reminder(5, 2, clock.now() + 30)  # and one moved earlier is armed again
+        timers.arm_reminder(5, 2, clock.now() + 60)  # fired: the next one is armed again
+        timers.arm_reminder(5, 3, clock.now() + 90)  # a new phase's, later: the job is kept
+        assert added == ["remind-5"] * 3
+        timers.arm_reminder(5, 3, clock.now() + 30)  # one moved earlier is armed again
         assert added == ["remind-5"] * 4
     finally:
         timers.shutdown()
