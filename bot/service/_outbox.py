@@ -71,7 +71,7 @@ def messages_of(row: GameRow, game: Game, state: Any, events: list[Event]) -> li
     """A step's events as outbox rows, by audience (a public event to the channel, a private one
     by DM or to its thread)."""
     out: list[NewMessage] = []
-    narrated = game.narrated(state)
+    narrated: bool | None = None  # (asked once, of a step with words to say: most have none)
     pictures: dict[str, str | None] = {}  # one step's picture of a kind is made once
     for event in events:
         kind = event.audience.kind
@@ -80,7 +80,11 @@ def messages_of(row: GameRow, game: Game, state: Any, events: list[Event]) -> li
         if event.type == LIVE:
             continue  # (drawn when shown, from the state: the commit marks the game's row)
         # (the reader fills in the defaults; the words to say are left out unless they are said)
-        unsaid = _UNSAID if event.say and not narrated else None
+        unsaid = None
+        if event.say:
+            if narrated is None:
+                narrated = game.narrated(state)
+            unsaid = None if narrated else _UNSAID
         payload = event.model_dump_json(exclude_defaults=True, exclude=unsaid)
         # a picture is kept as its data and drawn at delivery, off the event loop
         picture = None
