@@ -134,6 +134,16 @@ class CountingAcquire:
         return await self.taking.__aexit__(*exc)
 
 
+async def a_ritual(service: GameService):
+    """A started 7-player Ritual: its row."""
+    host = Actor(id=1, name="P1")
+    row = await service.new_game(kind="ritual", guild_id=1, channel_id=1, host=host)
+    for i in range(2, 8):
+        await service.join(row.id, Actor(id=i, name=f"P{i}"))
+    await service.start(row.id, host)
+    return row
+
+
 async def test_an_action_on_postgresql_is_one_round_trip_to_commit(postgres_url):
     """PostgreSQL's commit of a step (state, action-log row, records, outbox rows) is one statement:
     no transaction, so no BEGIN and COMMIT of its own; and after the first, on the connection the
@@ -142,13 +152,8 @@ async def test_an_action_on_postgresql_is_one_round_trip_to_commit(postgres_url)
     counting = Counting(store.pool)
     store.pool = counting  # (before the first commit: the connection it keeps is counted too)
     try:
-        clock = ManualClock()
-        service = GameService(store, clock)
-        host = Actor(id=1, name="P1")
-        row = await service.new_game(kind="ritual", guild_id=1, channel_id=1, host=host)
-        for i in range(2, 8):
-            await service.join(row.id, Actor(id=i, name=f"P{i}"))
-        await service.start(row.id, host)
+        service = GameService(store, ManualClock())
+        row = await a_ritual(service)
         game = games.get("ritual")
         acted = 0
         for _ in range(10):
@@ -575,11 +580,7 @@ async def test_a_step_whose_kept_postgresql_connection_was_lost_is_refused_once_
     store = await open_store(postgres_url)
     try:
         service = GameService(store, ManualClock())
-        host = Actor(id=1, name="P1")
-        row = await service.new_game(kind="ritual", guild_id=1, channel_id=1, host=host)
-        for i in range(2, 8):
-            await service.join(row.id, Actor(id=i, name=f"P{i}"))
-        await service.start(row.id, host)
+        row = await a_ritual(service)
         game = games.get("ritual")
 
         async def a_vote():
