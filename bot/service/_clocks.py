@@ -124,16 +124,18 @@ class Clocks(ServiceCore):
                 table = await self.load(game_id)
                 seconds = table.game.reminder_seconds(table.state)
                 due_at = deadlines.reminder_after(clocks, await self.store.last_change(game_id), seconds)
-                if due_at is None or seconds is None:
-                    return False
                 self._cache.pop(game_id, None)
                 self._bump(game_id)
-                if due_at > now + SLACK:  # something happened meanwhile: the quiet counts from it
+                if due_at is not None and due_at > now + SLACK:  # something happened: the quiet counts from it
                     await self.store.move_reminder(game_id, phase_seq, due_at)
                     self.timers.arm_reminder(game_id, phase_seq, due_at)
                     return False
-                messages = self.messages(row, table.game, table.state, table.game.remind(table.state))
-                sent = await self.store.remind(game_id, phase_seq, messages, now, quiet_since=now + SLACK - seconds)
+                # (a phase that calls no one again says nothing: its reminder is only cleared, so no
+                # sweep finds it due again)
+                said = table.game.remind(table.state) if seconds else []
+                messages = self.messages(row, table.game, table.state, said)
+                sent = await self.store.remind(game_id, phase_seq, messages, now,
+                                               quiet_since=now + SLACK - seconds if seconds else None)
         except Exception as exc:
             log.warning("game %s: reminder of phase %s failed (%s)", game_id, phase_seq, exc,
                         exc_info=not is_store_error(exc))

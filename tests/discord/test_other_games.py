@@ -255,6 +255,27 @@ async def test_a_castle_nudge_counts_its_quiet_from_the_last_move_of_the_turn(wo
     assert w.env.backend.get_message(w.channel.id, nudges()[-1].id).ping_user_ids == [int(after)]
 
 
+async def test_a_reminder_left_set_where_the_game_calls_no_one_is_cleared_and_says_nothing(world, clock):
+    """A reminder time on the row of a game whose phase calls no one again (nudges off) is cleared
+    when it comes, with nothing said, so no sweep finds it due again."""
+    w = world
+    members = w.players(4)
+    res = await w.host.slash(w.channel, "game new", kind="castle", options="first_player=listed nudge_seconds=0")
+    for m in members[1:]:
+        await m.click(res.response, label="Join")
+    await w.host.click(res.response, label="Start")
+    await w.settle()
+    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
+    await w.bot.store.db.execute("UPDATE games SET remind_at = ? WHERE id = ?", (clock.now() - 1, game_id))
+    await w.bot.store.db.commit()
+    before = len(w.channel.history())
+    await w.bot.service.fire_due()
+    await w.settle()
+    assert (await w.bot.store.game(game_id)).remind_at is None
+    assert await w.bot.store.due_reminders(clock.now() + 3600) == []
+    assert len(w.channel.history()) == before
+
+
 async def test_a_castle_turn_with_a_timer_or_nudges_off_is_never_nudged(world):
     w = world
     members = w.players(4)
