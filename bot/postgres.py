@@ -227,22 +227,23 @@ class PostgresStore(Store):
             self._keep(conn)
             raise
         except BaseException:
-            self._keeping = False
-            task = asyncio.get_running_loop().create_task(self._give_back(conn))
-            self._returning.add(task)
-            task.add_done_callback(self._returning.discard)
+            self._return(conn)
             raise
         self._keep(conn)
         return value
 
     def _keep(self, conn: Any) -> None:
         if self.closed:  # (closed meanwhile: the pool waits for it)
-            self._keeping = False
-            task = asyncio.get_running_loop().create_task(self._give_back(conn))
-            self._returning.add(task)
-            task.add_done_callback(self._returning.discard)
+            self._return(conn)
         else:
             self._kept = conn
+
+    def _return(self, conn: Any) -> None:
+        """The kept connection goes back to the pool (in a task: a cancelled step cannot await it)."""
+        self._keeping = False
+        task = asyncio.get_running_loop().create_task(self._give_back(conn))
+        self._returning.add(task)
+        task.add_done_callback(self._returning.discard)
 
     async def _give_back(self, conn: Any) -> None:
         try:
