@@ -367,7 +367,7 @@ def tableau_picture(state: Any) -> dict[str, Any]:
 
 def draw_picture(data: dict[str, Any]) -> bytes:
     """The PNG of a picture's data (``"board"``: ``board_marks``; a row still waiting in the outbox
-    from a version before is drawn too: ``"compact"``, ``compact_tableau``'s form, and
+    from a version before is drawn too: ``"compact"``, ``expand_tableau``'s form, and
     ``"tableau"``, the whole public tableau)."""
     if "board" in data:
         pub = tableau_of_marks(data["board"])

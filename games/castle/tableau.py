@@ -86,25 +86,14 @@ def _arcana(face_up: list[bool]) -> dict[str, dict[str, Any]]:
     return arcana
 
 
-def compact_tableau(pub: dict[str, Any]) -> dict[str, Any]:
-    """``pub`` without what every tableau shares (the shrines' names and places, the rituals'
-    flags, the arcana worked out from the cards face up): what a picture's data kept per step before
-    ``board_marks``. ``expand_tableau`` gives ``pub`` back."""
-    return {
-        "shrines": [[s["face_up"], s["card"], s["was"], s["pawn"]] for s in pub["shrines"]],
-        "rituals": [[r["face_up"], r["outcome"]] for r in pub["rituals"]],
-        "players": [[p["id"], p["name"], p["removed"], p["current"]] for p in pub["players"]],
-        "revealed": pub["revealed"],
-    }
-
-
 def board_marks(state: Any) -> dict[str, Any]:
-    """What a step's picture keeps of the public tableau, by the same rules of what is shown, in a
-    third of the bytes of ``compact_tableau`` (issue 38): each shrine a short string, ``+card`` face
-    up, ``=card`` face down and shown (the end's reveal, open shrines), ``~card`` face down and
-    remembered, empty when unknown, then ``@seat`` for a pawn on it; each ritual ``+outcome`` face up,
-    ``=outcome`` face down and revealed, or empty; the players by seat, without their ids.
-    ``tableau_of_marks`` gives the public tableau back, with seat numbers for ids."""
+    """What a step's picture keeps of the public tableau, by the same rules of what is shown, in
+    well under half the bytes of the compact form kept before (``expand_tableau``; issue 38). Each
+    shrine is a short string: ``+card`` face up, ``=card`` face down and shown (the end's reveal,
+    open shrines), ``~card`` face down and remembered, empty when unknown, then ``@seat`` for a pawn
+    on it. Each ritual: ``+outcome`` face up, ``=outcome`` face down and revealed, or empty. The
+    players by seat, without their ids. ``tableau_of_marks`` gives the public tableau back, with
+    seat numbers for ids."""
     reveal = state.finished
     opts = state.options
     removed = state.removed
@@ -142,8 +131,10 @@ def tableau_of_marks(marks: dict[str, Any]) -> dict[str, Any]:
 
 
 def expand_tableau(compact: dict[str, Any]) -> dict[str, Any]:
-    """The public tableau a ``compact_tableau`` was made from (a picture's row kept in that form by
-    the version before ``board_marks``, still waiting in the outbox, is drawn from it)."""
+    """The public tableau from the compact form a picture's data kept before ``board_marks``: the
+    shrines as [face up, card, card remembered, pawn's owner], the rituals as [face up, outcome],
+    the players as [id, name, removed, current]. A row still waiting in the outbox from that
+    version is drawn from it."""
     shrines = [{"id": sid, "name": name, "row": row, "column": col, "country": country, "face_up": up,
                 "card": card, "was": was, "pawn": pawn}
                for (sid, name, row, col, country), (up, card, was, pawn) in zip(_STATIC, compact["shrines"],
