@@ -291,7 +291,7 @@ class Delivery:
                         self._attempts.pop(-game_id, None)
                     except Retry as exc:
                         delay = self._backoff(-game_id)  # (its attempts apart from any row's id)
-                        log.warning("game %s: its living messages not drawn (%s); retry in %.1f s",
+                        log.warning("game %s: its closed phases or living messages not shown (%s); retry in %.1f s",
                                     game_id, exc.reason, delay)
                         next_try = delay if next_try is None else min(next_try, delay)
                 if next_try is not None:

@@ -55,9 +55,10 @@ def fixed_objects(game: Game, state: Any) -> tuple[Any, ...]:
 
 def fixed_to_write(game: Game, state: Any, as_loaded: tuple[Any, ...] | None) -> str | None:
     """The fixed part to store with a step: None (what is stored left as it is) when every fixed
-    field is the object loaded with it (``Table.fixed``). A fixed field is an immutable value (the script
-    a frozen model, the pool a tuple), so a change is a new object (a guard test in
-    ``tests/engine/test_stored_state.py`` plays the games to hold the rules to it)."""
+    field is the object loaded with it (``Table.fixed``). A fixed field is a value the rules replace,
+    never change in place (the script a frozen model, the pool a tuple, the players a new list each
+    time), so a change is a new object (a guard test in ``tests/engine/test_stored_state.py`` plays
+    the games to hold the rules to it)."""
     fields = game.fixed_fields
     if not fields:  # (most games: nothing to compare, on every step)
         return None
