@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from games.engine import (
     STORYTELLER,
     Action,
+    BaseState,
     Event,
     Game,
     IllegalAction,
@@ -98,7 +99,7 @@ from .snv_setup import place_twin
 from .snv_travellers import snv_traveller_moves
 from .snv_twins import good_blocked
 from .stages import day_ends, night_ends, stage_seconds, stages
-from .state import ClocktowerState, LunaticInfo, Seat
+from .state import ClocktowerState, LunaticInfo, Seat, stored_seats
 from .talk import breaks_whisper, spoke_matters, talk_moves, whisper_recap
 from .tally import early_end_refusal, tally, tally_event, votes_recap
 from .travellers import traveller_moves
@@ -308,8 +309,8 @@ class Clocktower(Game):
     fixed_schedule = True
     #: set at the deal and rarely changed after (the pool only by a re-deal in set-up; the players,
     #: each a name by seat, only by a Traveller's arrival or departure and a substitute, each time a
-    #: new list): stored apart
-    fixed_fields = ("script", "pool", "players")
+    #: new list; the settings never): stored apart
+    fixed_fields = ("script", "pool", "players", "settings")
     welcome = ("Blood on the Clocktower for a new group: Trouble Brewing, the script played first "
                "(`/game new kind:clocktower options:script=tb`; 5 to 15 players, the Storyteller not seated).")
     truth_command = "/st grimoire"
@@ -331,6 +332,14 @@ class Clocktower(Game):
             outcome.events += change_records(before, tokens, when, getattr(action, "type", ""),
                                              outcome.state, outcome.events)
         return outcome
+
+    def dump_state(self, state: BaseState) -> str:
+        """As every game's, with the seats' stored form made once for the same seats (``stored_seats``):
+        most steps, a day's votes above all, change no seat."""
+        assert isinstance(state, ClocktowerState)
+        rest = state.model_dump_json(exclude_defaults=True, exclude={*self.fixed_fields, "seats"})
+        seats = '{"seats":' + stored_seats(state.seats)
+        return seats + "}" if rest == "{}" else seats + "," + rest[1:]
 
     def chars_of(self, state: ClocktowerState) -> Characters:
         """The game's characters (the bot's copilot panel reads them from the game)."""

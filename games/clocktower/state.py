@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from games.engine import BaseState, IllegalAction, Player
 
@@ -50,6 +50,28 @@ class Seat(BaseModel):
         """The card a player acts by at night: an Apprentice's gained ability, else their card (the
         Drunk, the Lunatic and the Marionette act by the card they were shown)."""
         return self.ability or self.shown
+
+
+#: the stored form of a circle's seats, by the seats' values (``stored_seats``)
+_STORED_SEATS: dict[tuple[tuple[Any, ...], ...], str] = {}
+#: how many circles' stored forms are kept (each about 2 KB): far more than the games voting at once
+STORED_SEATS_KEPT = 256
+_SEATS = TypeAdapter(list[Seat])
+
+
+def stored_seats(seats: list[Seat]) -> str:
+    """The seats as a step stores them (defaults left out), made once for the same seats' values.
+
+    A day's votes change no seat, so every vote would dump the same 15 seats again: over half the
+    time of writing a Clocktower day's state (issue 38). The seats' values (a seat's fields are
+    plain strings, numbers and flags) say whether this circle was dumped before."""
+    key = tuple(tuple(seat.__dict__.values()) for seat in seats)
+    stored = _STORED_SEATS.get(key)
+    if stored is None:
+        if len(_STORED_SEATS) >= STORED_SEATS_KEPT:
+            _STORED_SEATS.clear()
+        stored = _STORED_SEATS[key] = _SEATS.dump_json(seats, exclude_defaults=True).decode()
+    return stored
 
 
 class Reminder(BaseModel):

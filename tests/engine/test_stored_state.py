@@ -104,19 +104,47 @@ def test_a_stored_state_leaves_out_what_is_at_its_default():
 
 
 
-def test_the_clocktower_stores_its_script_pool_and_players_apart_from_the_state():
-    """The script, the pool and the players are set at the deal: a step stores the rest of the state
-    only, and a state stored whole (as before they were kept apart) still loads."""
+def test_the_clocktower_stores_its_script_pool_players_and_settings_apart_from_the_state():
+    """The script, the pool, the players and the settings are set at the deal: a step stores the
+    rest of the state only, and a state stored whole (as before they were kept apart) still loads."""
     game = games.get("clocktower")
-    assert game.fixed_fields == ("script", "pool", "players")
+    assert game.fixed_fields == ("script", "pool", "players", "settings")
     players = [Player(id=f"p{i}", name=f"Player{i}", seat=i) for i in range(1, 16)]
-    state = start(game, players, {"script": "bmr"}, 3).state
+    state = start(game, players, {"script": "bmr", "dead_vote": "when_cast"}, 3).state
     stored, fixed = json.loads(game.dump_state(state)), json.loads(game.dump_fixed(state))
-    assert "script" not in stored and "pool" not in stored and "players" not in stored
-    assert set(fixed) == {"script", "pool", "players"} and fixed["pool"] == list(state.pool)
+    assert not {"script", "pool", "players", "settings"} & stored.keys()
+    assert set(fixed) == {"script", "pool", "players", "settings"} and fixed["pool"] == list(state.pool)
+    assert fixed["settings"] == {"dead_vote": "when_cast"}  # (defaults left out, as everywhere)
     whole = state.model_dump_json(exclude_defaults=True)  # a row stored by the version before
     assert game.load_state(whole).model_dump_json() == state.model_dump_json()
     assert games.get("ritual").dump_fixed(start(games.get("ritual"), players[:5], None, 1).state) is None
+
+
+def test_the_clocktower_dumps_the_same_seats_once_and_any_change_of_a_seat_anew():
+    """The seats' stored form is kept by their values (``stored_seats``): a vote, which changes no
+    seat, reuses it; a death, a spent token or a swap is a new form, stored as it is."""
+    from games.clocktower import state as state_module
+
+    game = games.get("clocktower")
+    players = [Player(id=f"p{i}", name=f"Player{i}", seat=i) for i in range(1, 16)]
+    state = start(game, players, {"script": "tb"}, 3).state
+    state_module._STORED_SEATS.clear()
+    first = game.dump_state(state)
+    assert len(state_module._STORED_SEATS) == 1
+    state.votes[state.seats[0].player] = state.seats[1].player  # not a seat: the same seats' form
+    assert game.dump_state(state) != first and len(state_module._STORED_SEATS) == 1
+    for change in (lambda s: setattr(s, "alive", False), lambda s: setattr(s, "vote_token", False),
+                   lambda s: setattr(s, "character", "imp")):
+        change(state.seats[4])
+        stored = json.loads(game.dump_state(state))
+        assert stored["seats"] == json.loads(state.model_dump_json(exclude_defaults=True))["seats"]
+    assert len(state_module._STORED_SEATS) == 4
+    assert game.load_state(game.dump_state(state), game.dump_fixed(state)).model_dump_json() == \
+        state.model_dump_json()
+    for _ in range(state_module.STORED_SEATS_KEPT + 1):  # bounded: never more circles than that
+        state.seats[4].joined_day += 1
+        game.dump_state(state)
+    assert len(state_module._STORED_SEATS) <= state_module.STORED_SEATS_KEPT
 
 
 @pytest.mark.parametrize("script", ["tb", "bmr", "snv", "hrh"])
