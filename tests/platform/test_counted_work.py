@@ -467,6 +467,35 @@ def test_a_clocktower_vote_that_changes_a_character_still_records_it():
     assert not out.state.seat_of("p1").alive
 
 
+def test_clocktower_votes_that_change_no_seat_dump_the_seats_once(monkeypatch):
+    """Every vote dumped the 15 seats again with the state it stores (11 µs of the 19 of a day's
+    dump, issue 38). The seats' stored form is now made once for the same seats: a day's votes
+    dump them once; a death dumps them again, once."""
+    from support.clocktower_pure import GAME, vote
+
+    from games.clocktower import state as state_module
+
+    state, players, targets = clocktower_day_with_votes()
+    dumped: list[int] = []
+    adapter = state_module._SEATS
+
+    class Counted:
+        def dump_json(self, seats, **kw):
+            dumped.append(len(seats))
+            return adapter.dump_json(seats, **kw)
+
+    monkeypatch.setattr(state_module, "_SEATS", Counted())
+    monkeypatch.setattr(state_module, "_STORED_SEATS", {})
+    for i in range(20):
+        voter = players[i % 15]
+        state = vote(state, voter, next(t for t in targets if t != state.votes.get(voter))).state
+        GAME.dump_state(state)
+    assert dumped == [15]
+    state.seats[3].alive = False
+    stored = GAME.dump_state(state)
+    assert dumped == [15, 15] and '"alive":false' in stored
+
+
 def test_a_clocktower_vote_draws_no_tally_and_a_burst_of_votes_is_drawn_once(monkeypatch):
     """Every vote drew the day's tally (its text named each voter of every option, ~20 µs at 15
     seats) and stored it, 1 KB, with the vote (issue 38). A vote now only says the tally changed
