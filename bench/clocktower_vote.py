@@ -35,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import aiosqlite  # noqa: E402
 
 import games  # noqa: E402
+from bench.durable_action import member  # noqa: E402
 from bot import service as service_module  # noqa: E402
 from bot.actor import Actor  # noqa: E402
 from bot.clock import ManualClock  # noqa: E402
@@ -43,11 +44,6 @@ from bot.store import Store  # noqa: E402
 from bot.stores import open_store  # noqa: E402
 
 HOUR = 3600.0
-
-
-def member(seat: int) -> int:
-    """A player's Discord id: 18 digits, as real ones are (the stored state and messages name them)."""
-    return 1_180_000_000_000_000_000 + 7_919_000_003 * seat
 
 
 async def clocktower_day(service: GameService, clock: ManualClock, players: int = 15) -> tuple[int, list[str]]:

@@ -27,6 +27,7 @@ from .store import (
     Query,
     Store,
     cause_in_words,
+    closes_sql,
     deadline_args,
     migration_files,
     records_json,
@@ -123,9 +124,7 @@ def one_statement_commit(game_id: int, *, state: str, phase_seq: int, step: int,
                   f"{arg(-1.0 if as_read.waiting_seconds is None else as_read.waiting_seconds)}")
     marked = "live_step = $3, " if live else ""  # (the step's living messages wait to be drawn)
     if closes is not None:  # (the phase it closed: its message waits to say so)
-        at = arg(closes)
-        marked += (f"closed_from = CASE WHEN closed_from IS NULL OR closed_from > {at}::INTEGER "
-                   f"THEN {at}::INTEGER ELSE closed_from END, ")
+        marked += closes_sql(f"{arg(closes)}::INTEGER")
     parts = [
         f"g AS (UPDATE games SET state = $1, phase_seq = $2, step = $3, status = $4, {set_deadlines}, "
         f"{marked}claimed_until = NULL, updated_at = $11 WHERE id = $12{check} RETURNING id)"]

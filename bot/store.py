@@ -381,9 +381,15 @@ def _insert_messages(game_id: int, phase_seq: int | None, step: int | None, mess
               m.image, m.picture, step, m.op, m.slot, now) for m in messages])
 
 
-#: a step that closed a phase marks the game's row with the first phase whose message still shows
-#: it open (the lower of the mark it has and the phase closed now). Arguments: the phase, twice.
-CLOSES = "closed_from = CASE WHEN closed_from IS NULL OR closed_from > ? THEN ? ELSE closed_from END, "
+def closes_sql(phase: str) -> str:
+    """The ``SET`` part by which a step that closed a phase marks the game's row with the first
+    phase whose message still shows it open: the lower of the mark it has and the phase closed now
+    (``phase``: its placeholder, as the engine writes one; bound to the same value twice)."""
+    return f"closed_from = CASE WHEN closed_from IS NULL OR closed_from > {phase} THEN {phase} ELSE closed_from END, "
+
+
+#: ``closes_sql`` for SQLite. Arguments: the phase, twice.
+CLOSES = closes_sql("?")
 
 #: take a block of ``want`` calls from the token's bucket in one atomic statement: refill by the
 #: database's clock (``{now}``, read once, after the row is locked), capped at the capacity; take

@@ -308,8 +308,9 @@ class Game(ABC):
     #: ``tests/engine/test_phases.py`` fails for a phase a game reaches without an entry.
     phases: Mapping[str, Phase] = {}
     #: the state's fields stored apart from the rest (``dump_fixed``), because they are set at the
-    #: start and change rarely or never (the Clocktower's script, pool and players): a step stores
-    #: only the rest (``dump_state``), and the fixed part only when one of them is a new object
+    #: start and change rarely or never (the Clocktower's script, pool, players and settings): a
+    #: step stores only the rest (``dump_state``), and the fixed part only when one of them is a new
+    #: object
     fixed_fields: ClassVar[tuple[str, ...]] = ()
 
     # ----- actions -----

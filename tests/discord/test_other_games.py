@@ -101,9 +101,10 @@ async def test_the_castle_tableau_is_drawn_at_delivery_off_the_event_loop(world,
     assert [a for m in w.channel.history() for a in m.attachments if a.filename == "picture.png"]
 
 
-async def castle_table(w, members) -> int:
-    """A started Castle game of ``members`` (the host first), the first seat playing first."""
-    res = await w.host.slash(w.channel, "game new", kind="castle", options="first_player=listed")
+async def castle_table(w, members, options: str = "") -> int:
+    """A started Castle game of ``members`` (the host first), the first seat playing first, with any
+    other ``options``."""
+    res = await w.host.slash(w.channel, "game new", kind="castle", options=f"first_player=listed {options}".strip())
     for m in members[1:]:
         await m.click(res.response, label="Join")
     await w.host.click(res.response, label="Start")
@@ -260,12 +261,7 @@ async def test_a_reminder_left_set_where_the_game_calls_no_one_is_cleared_and_sa
     when it comes, with nothing said, so no sweep finds it due again."""
     w = world
     members = w.players(4)
-    res = await w.host.slash(w.channel, "game new", kind="castle", options="first_player=listed nudge_seconds=0")
-    for m in members[1:]:
-        await m.click(res.response, label="Join")
-    await w.host.click(res.response, label="Start")
-    await w.settle()
-    game_id = (await w.bot.service.game_in_channel(w.channel.id)).id
+    game_id = await castle_table(w, members, "nudge_seconds=0")
     await w.bot.store.db.execute("UPDATE games SET remind_at = ? WHERE id = ?", (clock.now() - 1, game_id))
     await w.bot.store.db.commit()
     before = len(w.channel.history())
